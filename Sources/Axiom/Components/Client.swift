@@ -1,0 +1,53 @@
+/// RFC-001 1.3 and 1.4: domain logic. A client depends on capabilities only
+/// (2.1), never on another client (2.6), and is a singleton per type (2.12).
+///
+/// The RFC isolates clients as actors; so do we. Every action on the one
+/// instance of a client is serialised by the actor, which is what makes
+/// "1,000 concurrent actions each applied exactly once" hold without locks.
+public protocol Client: Actor {
+    /// What a context asks the client to do.
+    associatedtype Action: Sendable
+    /// What the action yields to the caller. A server must answer the request
+    /// that caused the action (the created order, the new total), so `send`
+    /// returns a value; it defaults to `Void` as in the RFC.
+    associatedtype Outcome: Sendable = Void
+
+    func send(_ action: Action) async throws -> Outcome
+
+    /// Called once by the orchestrator at start-up, after the client is made.
+    func activate() async throws
+    /// Called once by the orchestrator at shutdown.
+    func deactivate() async
+}
+
+/// RFC-001 1.3: a client that owns exactly one ``State`` (2.7, 2.13) and
+/// publishes its changes to any number of observers.
+public protocol StatefulClient: Client {
+    associatedtype State: Sendable & Equatable
+    associatedtype StateUpdate: Sendable
+
+    /// The current snapshot (`await client.state` from outside the actor).
+    var state: State { get }
+
+    /// The fan-out of this client's updates. Publish with
+    /// `stateBroadcaster.publish(_:)` after each state change.
+    nonisolated var stateBroadcaster: StateBroadcaster<StateUpdate> { get }
+
+    /// A new stream for one observer. Every access makes a new observer with
+    /// its own bounded buffer; see ``StateBroadcaster``.
+    nonisolated var stateUpdates: AsyncStream<StateUpdate> { get }
+}
+
+extension StatefulClient {
+    public nonisolated var stateUpdates: AsyncStream<StateUpdate> {
+        stateBroadcaster.subscribe()
+    }
+
+    /// Observers currently attached to this client's updates.
+    public nonisolated var liveObserverCount: Int {
+        stateBroadcaster.observerCount
+    }
+}
+
+/// RFC-001 1.4: pure computation over capabilities; owns no state.
+public protocol StatelessClient: Client {}

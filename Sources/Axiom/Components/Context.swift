@@ -1,0 +1,61 @@
+/// RFC-001 1.6: feature coordination, one instance per usage (on this
+/// server: per HTTP session). Depends on clients and downstream contexts only
+/// (2.2); contexts form a DAG (2.8) and are created only by the orchestrator
+/// (2.9).
+///
+/// The RFC marks contexts `@MainActor` because an iOS view updates on the UI
+/// thread. A server has no UI thread, and one main actor would serialise every
+/// session of the process; each context is its own actor instead, so one
+/// session's requests are applied in order while sessions run in parallel.
+///
+/// The only initialiser is `init(_:)` taking a ``ContextCreation``, which no
+/// code outside the Axiom module can make: the orchestrator's
+/// `createContext(_:parent:)` is the one way to obtain a context.
+public protocol Context: Actor {
+    associatedtype Action: Sendable
+    associatedtype Outcome: Sendable = Void
+
+    /// Store `try creation.claimIdentity()` and resolve clients with
+    /// `try creation.client(_:)`; the token is void once `init` returns.
+    init(_ creation: ContextCreation) throws
+
+    /// Identity assigned by the orchestrator, with access to the registry.
+    nonisolated var identity: ContextIdentity { get }
+
+    func send(_ action: Action) async throws -> Outcome
+
+    /// Lifecycle. `onAppear` runs after the context is registered (the
+    /// session's first use); `onDisappear` runs when the context is released
+    /// (logout, idle expiry, eviction, shutdown) and must stop observations.
+    func onAppear() async
+    func onDisappear() async
+
+    /// Observation of client state; stopped on release.
+    func startObservation() async
+    func stopObservation() async
+}
+
+extension Context {
+    public nonisolated var contextID: ContextID { identity.id }
+
+    public func onAppear() async { await startObservation() }
+    public func onDisappear() async { await stopObservation() }
+    public func startObservation() async {}
+    public func stopObservation() async {}
+
+    /// Contexts this one is a downstream dependency of (RFC section 3).
+    public nonisolated var upstreamContexts: [any Context] {
+        identity.registry.upstreamContexts(of: identity.id)
+    }
+
+    /// Contexts this one depends on (RFC section 3).
+    public nonisolated var downstreamContexts: [any Context] {
+        identity.registry.downstreamContexts(of: identity.id)
+    }
+
+    /// Creates a new downstream context through the orchestrator's factory.
+    public func makeDownstream<T: Context>(_ type: T.Type) async throws -> T {
+        guard let orchestrator = identity.orchestrator else { throw AxiomError.orchestratorShutDown }
+        return try await orchestrator.createContext(type, parent: self)
+    }
+}

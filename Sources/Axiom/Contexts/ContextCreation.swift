@@ -1,0 +1,71 @@
+import Synchronization
+
+/// The one-shot token the orchestrator hands to a context's initialiser.
+///
+/// Its initialiser is internal to Axiom, so no other module can make one and
+/// hence no other module can call a context's `init(_:)`: the orchestrator's
+/// factory is the only way to create a context (constraint 2.9). Inside the
+/// initialiser the token is claimed once (`claimIdentity()`); a second claim
+/// (an init trying to make another context from the same token) and any use
+/// after the orchestrator sealed it (a token smuggled out of `init`) throw,
+/// and are recorded as violations of 2.9.
+public final class ContextCreation: Sendable {
+    private struct Status {
+        var claimed = false
+        var sealed = false
+        var clients: [String] = []
+    }
+
+    let contextID: ContextID
+    let typeName: String
+    private let orchestrator: AxiomOrchestrator
+    private let status = Mutex(Status())
+
+    init(contextID: ContextID, typeName: String, orchestrator: AxiomOrchestrator) {
+        self.contextID = contextID
+        self.typeName = typeName
+        self.orchestrator = orchestrator
+    }
+
+    /// The identity of the context being created. Call exactly once, from
+    /// the context's `init(_:)`.
+    public func claimIdentity() throws -> ContextIdentity {
+        let problem: String? = status.withLock { status in
+            if status.sealed { return "token for \(typeName) used after its context was created" }
+            if status.claimed { return "token for \(typeName) claimed by a second context" }
+            status.claimed = true
+            return nil
+        }
+        if let problem {
+            orchestrator.components.recordFactoryViolation(problem)
+            throw AxiomError.contextCreationOutsideFactory(problem)
+        }
+        return ContextIdentity(id: contextID, typeName: typeName, orchestrator: orchestrator)
+    }
+
+    /// The singleton client of type `C`, through a handle that records the
+    /// client's metrics. The dependency is recorded for the component
+    /// analysis. Contexts reach clients only this way; capabilities are not
+    /// offered to contexts at all (constraint 2.2).
+    public func client<C: Client>(_ type: C.Type) throws -> ClientHandle<C> {
+        let sealed = status.withLock { $0.sealed }
+        if sealed {
+            let problem = "token for \(typeName) used after its context was created"
+            orchestrator.components.recordFactoryViolation(problem)
+            throw AxiomError.contextCreationOutsideFactory(problem)
+        }
+        let handle = try orchestrator.clientHandle(type)
+        let clientName = String(reflecting: type)
+        status.withLock { $0.clients.append(clientName) }
+        orchestrator.components.recordDependency(from: typeName, to: clientName)
+        return handle
+    }
+
+    /// Ends the token's validity; returns whether an identity was claimed.
+    func seal() -> Bool {
+        status.withLock { status in
+            status.sealed = true
+            return status.claimed
+        }
+    }
+}

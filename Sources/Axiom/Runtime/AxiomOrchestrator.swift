@@ -1,0 +1,257 @@
+import Synchronization
+
+/// The orchestrator of this process (RFC-001 sections 1.5 and 8.2).
+///
+/// Lifecycle: register capabilities, clients and presentations; `start()`
+/// makes every client exactly once, activates it and validates the component
+/// graph (refusing to start when a constraint fails); from then on
+/// `createContext(_:parent:)` is the only context factory; `shutdown()`
+/// releases every context, deactivates the clients and gives up the
+/// process-wide singleton claim.
+public final class AxiomOrchestrator: Orchestrator {
+    private enum Phase { case registering, starting, running, failed, shutDown }
+
+    private struct ClientEntry {
+        let typeName: String
+        let kind: ComponentKind
+        let declared: Set<ObjectIdentifier>
+        let factory: @Sendable (CapabilityResolver) throws -> any Client
+        let metrics: ClientMetrics
+        var instance: (any Client)?
+    }
+
+    private struct RuntimeState {
+        var phase = Phase.registering
+        var clients: [ObjectIdentifier: ClientEntry] = [:]
+        var clientOrder: [ObjectIdentifier] = []
+        var presentations: [String: String] = [:]
+    }
+
+    public let capabilityRegistry: CapabilityRegistry
+    public let contextRegistry: ContextRegistry
+    public let components: ComponentRegistry
+    private let lease: OrchestratorLease
+    private let runtime = Mutex(RuntimeState())
+    private let nextContextID = Atomic<UInt64>(0)
+
+    /// Claims the process-wide orchestrator singleton; throws
+    /// ``AxiomError/orchestratorAlreadyRunning`` while another one lives.
+    public init() throws {
+        lease = try OrchestratorLease()
+        components = ComponentRegistry()
+        capabilityRegistry = CapabilityRegistry(components: components)
+        contextRegistry = ContextRegistry()
+        components.register(ComponentDescriptor(kind: .orchestrator, type: String(reflecting: Self.self),
+                                                lifetime: .singleton))
+        components.recordInstance(of: String(reflecting: Self.self))
+    }
+
+    deinit {
+        lease.release()
+    }
+
+    // MARK: Registration
+
+    /// Registers a capability with the factory that makes (and re-makes) it.
+    public func registerCapability<T: Capability>(_ type: T.Type = T.self,
+                                                  factory: @escaping @Sendable () throws -> T) throws {
+        try capabilityRegistry.register(type, factory: factory)
+    }
+
+    /// Registers a stateful client and the state it owns. `factory` runs once,
+    /// in `start()`, and may resolve only the declared capabilities.
+    public func registerClient<C: StatefulClient>(_ type: C.Type, dependencies: [any Capability.Type],
+                                                  factory: @escaping @Sendable (CapabilityResolver) throws -> C) throws {
+        try addClient(type, kind: .statefulClient, dependencies: dependencies, factory: factory)
+        components.register(ComponentDescriptor(kind: .ownedState, type: String(reflecting: C.State.self),
+                                                lifetime: .singleton, owners: [String(reflecting: type)]))
+    }
+
+    /// Registers a stateless client.
+    public func registerClient<C: StatelessClient>(_ type: C.Type, dependencies: [any Capability.Type],
+                                                   factory: @escaping @Sendable (CapabilityResolver) throws -> C) throws {
+        try addClient(type, kind: .statelessClient, dependencies: dependencies, factory: factory)
+    }
+
+    /// Declares a presentation (an HTTP route group) and the one context type
+    /// it is bound to (constraint 2.4). A new presentation value serves each
+    /// request (2.10); binding the same presentation to a second context is
+    /// refused.
+    public func registerPresentation<T: Context>(_ name: String, boundTo context: T.Type) throws {
+        let contextName = String(reflecting: context)
+        try runtime.withLock { runtime in
+            if let bound = runtime.presentations[name], bound != contextName {
+                throw AxiomError.presentationAlreadyBound(presentation: name, context: bound)
+            }
+            runtime.presentations[name] = contextName
+        }
+        components.register(ComponentDescriptor(kind: .context, type: contextName, lifetime: .perUsage))
+        components.register(ComponentDescriptor(kind: .presentation, type: name, dependencies: [contextName],
+                                                lifetime: .perUsage))
+    }
+
+    private func addClient<C: Client>(_ type: C.Type, kind: ComponentKind, dependencies: [any Capability.Type],
+                                      factory: @escaping @Sendable (CapabilityResolver) throws -> C) throws {
+        let name = String(reflecting: type)
+        let key = ObjectIdentifier(type)
+        try runtime.withLock { runtime in
+            guard runtime.phase == .registering else { throw AxiomError.orchestratorAlreadyStarted }
+            guard runtime.clients[key] == nil else { throw AxiomError.clientAlreadyRegistered(name) }
+            runtime.clients[key] = ClientEntry(typeName: name, kind: kind,
+                                               declared: Set(dependencies.map { ObjectIdentifier($0) }),
+                                               factory: { try factory($0) }, metrics: ClientMetrics(client: name))
+            runtime.clientOrder.append(key)
+        }
+        components.register(ComponentDescriptor(kind: kind, type: name,
+                                                dependencies: dependencies.map { String(reflecting: $0) },
+                                                lifetime: .singleton))
+    }
+
+    // MARK: Start and shutdown
+
+    /// Makes each client exactly once, activates it, and validates every
+    /// run-time constraint. Throws (and stays unusable) when a client cannot
+    /// be made or activated, or with ``AxiomError/constraintViolations(_:)``
+    /// when validation fails: the server must not start then.
+    public func start() async throws {
+        let entries: [(ObjectIdentifier, ClientEntry)] = try runtime.withLock { runtime in
+            guard runtime.phase == .registering else { throw AxiomError.orchestratorAlreadyStarted }
+            runtime.phase = .starting
+            return runtime.clientOrder.map { ($0, runtime.clients[$0]!) }
+        }
+        var made: [any Client] = []
+        do {
+            for (key, entry) in entries {
+                let resolver = CapabilityResolver(component: entry.typeName, declared: entry.declared,
+                                                  registry: capabilityRegistry)
+                let client = try entry.factory(resolver)
+                components.recordInstance(of: entry.typeName)
+                runtime.withLock { $0.clients[key]?.instance = client }
+                made.append(client)
+            }
+            for (client, (_, entry)) in zip(made, entries) {
+                do {
+                    try await client.activate()
+                } catch {
+                    throw AxiomError.clientActivationFailed(client: entry.typeName, reason: String(describing: error))
+                }
+            }
+            runtime.withLock { $0.phase = .running }
+            try validate().requirePassed()
+        } catch {
+            runtime.withLock { $0.phase = .failed }
+            for client in made.reversed() { await client.deactivate() }
+            throw error
+        }
+    }
+
+    /// Releases every context, deactivates the clients (ending their update
+    /// streams) and gives up the singleton claim. Safe to call twice.
+    public func shutdown() async {
+        let (wasRunning, clients): (Bool, [any Client]) = runtime.withLock { runtime in
+            let wasRunning = runtime.phase == .running
+            runtime.phase = .shutDown
+            return (wasRunning, runtime.clientOrder.reversed().compactMap { runtime.clients[$0]?.instance })
+        }
+        for root in contextRegistry.rootContexts {
+            await releaseContext(root.contextID)
+        }
+        if wasRunning {
+            for client in clients { await client.deactivate() }
+        }
+        lease.release()
+    }
+
+    public var isRunning: Bool { runtime.withLock { $0.phase == .running } }
+
+    // MARK: Contexts
+
+    public var rootContexts: [any Context] { contextRegistry.rootContexts }
+
+    /// The context factory (RFC-001 4.2.3): always a new instance, registered
+    /// in the DAG under `parent`.
+    public func createContext<T: Context>(_ type: T.Type, parent: (any Context)?) async throws -> T {
+        try runtime.withLock { runtime in
+            switch runtime.phase {
+            case .running: return
+            case .shutDown, .failed: throw AxiomError.orchestratorShutDown
+            case .registering, .starting: throw AxiomError.orchestratorNotStarted
+            }
+        }
+        let typeName = String(reflecting: type)
+        let id = ContextID(rawValue: nextContextID.add(1, ordering: .relaxed).newValue)
+        components.register(ComponentDescriptor(kind: .context, type: typeName, lifetime: .perUsage))
+        let creation = ContextCreation(contextID: id, typeName: typeName, orchestrator: self)
+        let context: T
+        do {
+            context = try T(creation)
+        } catch {
+            _ = creation.seal()
+            throw error
+        }
+        let claimed = creation.seal()
+        guard claimed, context.contextID == id else {
+            let problem = "\(typeName) did not take the identity of its creation token"
+            components.recordFactoryViolation(problem)
+            throw AxiomError.contextCreationOutsideFactory(problem)
+        }
+        try contextRegistry.insert(context, typeName: typeName, upstream: parent?.contextID)
+        if let parent {
+            components.recordDependency(from: parent.identity.typeName, to: typeName)
+        }
+        components.recordContextCreated(typeName)
+        await context.onAppear()
+        return context
+    }
+
+    /// Adds an edge so that `downstream` is shared by another upstream
+    /// context (RFC-001 4.2 rule 4). Refused if it would close a cycle.
+    public func connect(upstream: any Context, downstream: any Context) throws {
+        try contextRegistry.connect(upstream: upstream.contextID, downstream: downstream.contextID)
+        components.recordDependency(from: upstream.identity.typeName, to: downstream.identity.typeName)
+    }
+
+    /// Releases a context, its edges, and every downstream context no other
+    /// context still holds; each released context gets `onDisappear()`.
+    public func releaseContext(_ id: ContextID) async {
+        let removed = contextRegistry.release(id)
+        for context in removed {
+            components.recordContextReleased(context.identity.typeName)
+            await context.onDisappear()
+        }
+    }
+
+    // MARK: Clients (reachable only through ContextCreation)
+
+    func clientHandle<C: Client>(_ type: C.Type) throws -> ClientHandle<C> {
+        let entry = runtime.withLock { $0.clients[ObjectIdentifier(type)] }
+        guard let entry else { throw AxiomError.clientNotRegistered(String(reflecting: type)) }
+        guard let client = entry.instance as? C else { throw AxiomError.orchestratorNotStarted }
+        return ClientHandle(client: client, metrics: entry.metrics)
+    }
+
+    // MARK: Analysis
+
+    /// Checks every run-time-checkable constraint (RFC-001 section 2).
+    public func validate() -> ValidationReport {
+        let instantiated = runtime.withLock { $0.phase == .running }
+        return ConstraintValidator().validate(.init(
+            components: components.descriptors,
+            contextGraph: contextRegistry.snapshot(),
+            factoryViolations: components.factoryViolations,
+            contextsCreatedByFactory: components.contextsCreatedByFactory,
+            clientsInstantiated: instantiated,
+            liveOrchestrators: OrchestratorLease.liveCount))
+    }
+
+    /// Action counters of every client, in registration order.
+    public func clientMetrics() -> [ClientMetricsSnapshot] {
+        runtime.withLock { runtime in runtime.clientOrder.compactMap { runtime.clients[$0]?.metrics.snapshot() } }
+    }
+
+    /// Probes every capability and re-creates the unavailable ones; clients
+    /// use the new instances from their next action on (constraint 2.14).
+    public func recoverCapabilities() async -> [CapabilityRecovery] {
+        await capabilityRegistry.recoverUnavailable()
+    }
+}

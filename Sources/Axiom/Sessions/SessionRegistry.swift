@@ -1,0 +1,256 @@
+import Synchronization
+
+/// Maps each session to one root context of type `Root`: created on first
+/// use through the orchestrator's factory, released on logout (`end`), after
+/// `idleTimeout` without use, or, when `maxSessions` are live and a new one
+/// arrives, by evicting the session idle for longest (sessions busy with a
+/// request are never evicted). Releasing a session releases its context
+/// subtree in the DAG, which stops its observations.
+public final class SessionRegistry<Root: Context>: Sendable {
+    public struct Configuration: Sendable {
+        public var idleTimeout: Duration
+        public var maxSessions: Int
+
+        public init(idleTimeout: Duration, maxSessions: Int) {
+            precondition(maxSessions > 0, "maxSessions must be positive")
+            self.idleTimeout = idleTimeout
+            self.maxSessions = maxSessions
+        }
+    }
+
+    /// Why a session was released.
+    public enum Release: String, Sendable, Codable {
+        case ended, expired, evicted
+    }
+
+    public struct Statistics: Sendable, Codable, Equatable {
+        public var live: Int
+        public var created: Int
+        public var ended: Int
+        public var expired: Int
+        public var evicted: Int
+    }
+
+    private enum Slot {
+        case pending(Task<Root, any Error>)
+        case ready(Root)
+    }
+
+    private struct Entry {
+        var slot: Slot
+        var lastUsed: Duration
+        var busy: Int
+        let serial: UInt64
+        var older: SessionID?
+        var newer: SessionID?
+    }
+
+    /// Entries plus a recency list (oldest → newest use), so expiry and
+    /// eviction start at the oldest entry in O(1).
+    private struct Table {
+        var entries: [SessionID: Entry] = [:]
+        var oldest: SessionID?
+        var newest: SessionID?
+        var nextSerial: UInt64 = 0
+        var statistics = Statistics(live: 0, created: 0, ended: 0, expired: 0, evicted: 0)
+
+        mutating func unlink(_ id: SessionID) {
+            guard let entry = entries[id] else { return }
+            if let older = entry.older { entries[older]?.newer = entry.newer } else { oldest = entry.newer }
+            if let newer = entry.newer { entries[newer]?.older = entry.older } else { newest = entry.older }
+            entries[id]?.older = nil
+            entries[id]?.newer = nil
+        }
+
+        mutating func linkNewest(_ id: SessionID) {
+            entries[id]?.older = newest
+            entries[id]?.newer = nil
+            if let newest { entries[newest]?.newer = id } else { oldest = id }
+            newest = id
+        }
+
+        mutating func remove(_ id: SessionID, as reason: Release) -> Root? {
+            unlink(id)
+            guard let entry = entries.removeValue(forKey: id) else { return nil }
+            switch reason {
+            case .ended: statistics.ended += 1
+            case .expired: statistics.expired += 1
+            case .evicted: statistics.evicted += 1
+            }
+            statistics.live = entries.count
+            if case .ready(let root) = entry.slot { return root }
+            return nil
+        }
+
+        func isExpired(_ entry: Entry, now: Duration, timeout: Duration) -> Bool {
+            guard entry.busy == 0, case .ready = entry.slot else { return false }
+            return now - entry.lastUsed >= timeout
+        }
+    }
+
+    public let configuration: Configuration
+    private let orchestrator: AxiomOrchestrator
+    private let clock: any TimeSource
+    private let table = Mutex(Table())
+
+    public init(orchestrator: AxiomOrchestrator, root: Root.Type = Root.self, configuration: Configuration,
+                clock: any TimeSource) {
+        self.orchestrator = orchestrator
+        self.configuration = configuration
+        self.clock = clock
+    }
+
+    /// Runs `body` with the session's root context, creating it on first use.
+    /// The session is busy (never evicted) while `body` runs, and its idle
+    /// time starts again when `body` returns.
+    public func withSession<R: Sendable>(_ id: SessionID, _ body: (Root) async throws -> R) async throws -> R {
+        let (root, serial) = try await acquire(id)
+        defer { finishUse(id, serial: serial) }
+        return try await body(root)
+    }
+
+    /// The session's root context, created on first use.
+    public func context(for id: SessionID) async throws -> Root {
+        try await withSession(id) { $0 }
+    }
+
+    /// Logout: releases the session now. Returns whether it existed.
+    @discardableResult
+    public func end(_ id: SessionID) async -> Bool {
+        let (existed, root) = table.withLock { table -> (Bool, Root?) in
+            let existed = table.entries[id] != nil
+            return (existed, table.remove(id, as: .ended))
+        }
+        if let root { await orchestrator.releaseContext(root.contextID) }
+        return existed
+    }
+
+    /// Releases every idle session unused for `idleTimeout` or longer.
+    /// Returns how many were released. The server calls it periodically;
+    /// expired sessions are also replaced lazily on their next use.
+    @discardableResult
+    public func evictExpired() async -> Int {
+        let now = clock.monotonicNow()
+        let timeout = configuration.idleTimeout
+        let roots: [Root] = table.withLock { table in
+            var expired: [SessionID] = []
+            var cursor = table.oldest
+            while let id = cursor, let entry = table.entries[id] {
+                if now - entry.lastUsed < timeout { break }
+                if table.isExpired(entry, now: now, timeout: timeout) { expired.append(id) }
+                cursor = entry.newer
+            }
+            return expired.compactMap { table.remove($0, as: .expired) }
+        }
+        for root in roots { await orchestrator.releaseContext(root.contextID) }
+        return roots.count
+    }
+
+    public var count: Int { table.withLock { $0.entries.count } }
+
+    public var statistics: Statistics { table.withLock { $0.statistics } }
+
+    public func contains(_ id: SessionID) -> Bool { table.withLock { $0.entries[id] != nil } }
+
+    // MARK: Internals
+
+    private enum Step {
+        case existing(Slot, UInt64)
+        case created(Task<Root, any Error>, UInt64)
+        case full
+    }
+
+    private func acquire(_ id: SessionID) async throws -> (Root, UInt64) {
+        let now = clock.monotonicNow()
+        let timeout = configuration.idleTimeout
+        let limit = configuration.maxSessions
+        let orchestrator = self.orchestrator
+        var released: [Root] = []
+        let step: Step = table.withLock { table in
+            if let entry = table.entries[id] {
+                if table.isExpired(entry, now: now, timeout: timeout) {
+                    if let root = table.remove(id, as: .expired) { released.append(root) }
+                } else {
+                    table.entries[id]!.busy += 1
+                    table.entries[id]!.lastUsed = now
+                    table.unlink(id)
+                    table.linkNewest(id)
+                    return .existing(entry.slot, entry.serial)
+                }
+            }
+            if table.entries.count >= limit {
+                var cursor = table.oldest
+                var victim: SessionID?
+                while let candidate = cursor, let entry = table.entries[candidate] {
+                    if entry.busy == 0, case .ready = entry.slot {
+                        victim = candidate
+                        break
+                    }
+                    cursor = entry.newer
+                }
+                guard let victim else { return .full }
+                if let root = table.remove(victim, as: .evicted) { released.append(root) }
+            }
+            let serial = table.nextSerial
+            table.nextSerial += 1
+            let task = Task<Root, any Error> {
+                try await orchestrator.createContext(Root.self, parent: nil)
+            }
+            table.entries[id] = Entry(slot: .pending(task), lastUsed: now, busy: 1, serial: serial)
+            table.linkNewest(id)
+            table.statistics.created += 1
+            table.statistics.live = table.entries.count
+            return .created(task, serial)
+        }
+        for root in released { await orchestrator.releaseContext(root.contextID) }
+
+        switch step {
+        case .full:
+            throw AxiomError.sessionCapacityExhausted(limit: limit)
+        case .existing(.ready(let root), let serial):
+            return (root, serial)
+        case .existing(.pending(let task), let serial):
+            do {
+                return (try await task.value, serial)
+            } catch {
+                finishUse(id, serial: serial)
+                throw error
+            }
+        case .created(let task, let serial):
+            let root: Root
+            do {
+                root = try await task.value
+            } catch {
+                table.withLock { table in
+                    if table.entries[id]?.serial == serial {
+                        table.unlink(id)
+                        table.entries[id] = nil
+                        table.statistics.live = table.entries.count
+                    }
+                }
+                throw error
+            }
+            let kept = table.withLock { table -> Bool in
+                guard table.entries[id]?.serial == serial else { return false }
+                table.entries[id]!.slot = .ready(root)
+                return true
+            }
+            if !kept {
+                await orchestrator.releaseContext(root.contextID)
+                throw AxiomError.sessionEnded(id)
+            }
+            return (root, serial)
+        }
+    }
+
+    private func finishUse(_ id: SessionID, serial: UInt64) {
+        let now = clock.monotonicNow()
+        table.withLock { table in
+            guard table.entries[id]?.serial == serial else { return }
+            table.entries[id]!.busy -= 1
+            table.entries[id]!.lastUsed = now
+            table.unlink(id)
+            table.linkNewest(id)
+        }
+    }
+}
