@@ -18,13 +18,13 @@ public struct ComponentDescriptor: Sendable, Codable, Equatable {
     public internal(set) var instancesLive: Int
 
     public init(kind: ComponentKind, type: String, dependencies: [String] = [], lifetime: ComponentLifetime,
-                owners: [String] = []) {
+                owners: [String] = [], instancesCreated: Int = 0, instancesLive: Int = 0) {
         self.kind = kind
         self.type = type
         self.dependencies = Array(Set(dependencies)).sorted()
         self.lifetime = lifetime
         self.owners = owners
-        self.instancesCreated = 0
-        self.instancesLive = 0
+        self.instancesCreated = instancesCreated
+        self.instancesLive = instancesLive
     }
 }

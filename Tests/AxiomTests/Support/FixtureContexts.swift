@@ -1,0 +1,121 @@
+import Axiom
+import Synchronization
+
+/// A context over the ledger client that records every update it observes.
+actor LedgerContext: Context {
+    nonisolated let identity: ContextIdentity
+    let ledger: ClientHandle<LedgerClient>
+    private let observations = ObservationSet()
+    private(set) var seen: [Int] = []
+
+    init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+        ledger = try creation.client(LedgerClient.self)
+    }
+
+    func send(_ value: Int) async throws -> ToggleCapability {
+        try await ledger.send(.append(value))
+    }
+
+    func startObservation() async {
+        observations.observe(ledger.updates()) { [weak self] update in
+            await self?.record(update)
+        }
+    }
+
+    func stopObservation() async { observations.stopAll() }
+
+    private func record(_ update: LedgerUpdate) {
+        if case .appended(let value, _) = update { seen.append(value) }
+    }
+}
+
+/// A context that coordinates two clients (the cross-domain case).
+actor CheckoutContext: Context {
+    nonisolated let identity: ContextIdentity
+    private let ledger: ClientHandle<LedgerClient>
+    private let tax: ClientHandle<TaxClient>
+
+    init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+        ledger = try creation.client(LedgerClient.self)
+        tax = try creation.client(TaxClient.self)
+    }
+
+    /// Books an amount plus its tax; returns the tax.
+    func send(_ amount: Int) async throws -> Int {
+        let owed = try await tax.send(amount)
+        _ = try await ledger.send(.append(amount + owed))
+        return owed
+    }
+}
+
+/// A context with no clients that makes downstream contexts of its own type.
+actor NodeContext: Context {
+    enum Action: Sendable {
+        case addChild
+    }
+
+    nonisolated let identity: ContextIdentity
+    private(set) var appeared = 0
+    private(set) var disappeared = 0
+
+    init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+    }
+
+    func send(_ action: Action) async throws -> NodeContext {
+        switch action {
+        case .addChild: try await makeDownstream(NodeContext.self)
+        }
+    }
+
+    func onAppear() async { appeared += 1 }
+
+    func onDisappear() async { disappeared += 1 }
+}
+
+/// Breach of 2.9 inside an initialiser: tries to make a second context from
+/// the token it was given.
+actor GreedyContext: Context {
+    nonisolated let identity: ContextIdentity
+    let sibling: NodeContext
+
+    init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+        sibling = try NodeContext(creation)
+    }
+
+    func send(_ action: Int) async throws {}
+}
+
+/// Breach of 2.9 after creation: keeps its token and later tries to make a
+/// context with it, outside the factory.
+actor SmugglerContext: Context {
+    nonisolated let identity: ContextIdentity
+    private let smuggled: ContextCreation
+
+    init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+        smuggled = creation
+    }
+
+    func send(_ action: Int) async throws -> NodeContext {
+        try NodeContext(smuggled)
+    }
+}
+
+/// A context asking for a client type the orchestrator never made: a
+/// context cannot conjure its own client instance (2.12), it is refused at
+/// creation.
+actor UnregisteredClientContext: Context {
+    nonisolated let identity: ContextIdentity
+    let shadow: ClientHandle<ShadowLedgerClient>
+
+    init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+        shadow = try creation.client(ShadowLedgerClient.self)
+    }
+
+    func send(_ action: Int) async throws {}
+}
