@@ -1,0 +1,46 @@
+import Foundation
+
+/// A finished child process.
+struct ShellResult {
+    let status: Int32
+    let output: String
+}
+
+enum Shell {
+    /// The `swift` driver on PATH.
+    static func swiftExecutable() throws -> URL {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("swift")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw ShellError.notFound("swift on PATH (\(path))")
+    }
+
+    /// Runs `swift` with `arguments` in `directory`; stdout and stderr merged.
+    static func swift(_ arguments: [String], in directory: URL) throws -> ShellResult {
+        let process = Process()
+        process.executableURL = try swiftExecutable()
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ShellResult(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+}
+
+enum ShellError: Error, CustomStringConvertible {
+    case notFound(String)
+    case failed(String)
+
+    var description: String {
+        switch self {
+        case .notFound(let what): "not found: \(what)"
+        case .failed(let output): "command failed: \(output)"
+        }
+    }
+}

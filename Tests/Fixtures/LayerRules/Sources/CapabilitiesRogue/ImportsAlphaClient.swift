@@ -1,0 +1,6 @@
+import AlphaClient  // breach: a capability importing a client
+import Axiom
+
+public func alphaName() -> String {
+    String(describing: AlphaClient.self)
+}
