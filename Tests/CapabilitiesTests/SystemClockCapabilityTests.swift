@@ -1,0 +1,39 @@
+import Axiom
+import Capabilities
+import Foundation
+import Testing
+
+@Suite("System clock capability")
+struct SystemClockCapabilityTests {
+    @Test("monotonic time never goes back, also across a re-created instance")
+    func monotonic() async {
+        let first = SystemClockCapability()
+        #expect(await first.checkAvailability())
+        #expect(first.isAvailable)
+        var previous = first.monotonicNow()
+        for _ in 0..<1_000 {
+            let next = first.monotonicNow()
+            #expect(next >= previous)
+            previous = next
+        }
+        // A transient re-creation continues the same timeline.
+        let second = SystemClockCapability()
+        #expect(second.monotonicNow() >= previous)
+    }
+
+    @Test("wall time lies between two readings of Foundation's clock")
+    func wallTime() {
+        let clock = SystemClockCapability()
+        let before = Date()
+        let now = clock.now()
+        let after = Date()
+        #expect(now.timeIntervalSince(before) >= -0.001)
+        #expect(after.timeIntervalSince(now) >= -0.001)
+    }
+
+    @Test("serves as the session registry's time source")
+    func isTimeSource() {
+        let source: any TimeSource = SystemClockCapability()
+        #expect(source.monotonicNow() > .zero)
+    }
+}
