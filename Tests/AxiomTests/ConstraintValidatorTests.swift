@@ -69,7 +69,7 @@ struct ConstraintValidatorTests {
         #expect(report.check(.clientIsolation)?.violations == ["App.CartClient depends on client App.PricingClient"])
     }
 
-    @Test("2.2 and 2.5 a context depending on a capability is reported")
+    @Test("2.2 a context depending on a capability is reported")
     func contextOnCapability() throws {
         let bad = ComponentDescriptor(kind: .context, type: "App.CartContext",
                                       dependencies: ["App.CartClient", "App.Storage"], lifetime: .perUsage)
