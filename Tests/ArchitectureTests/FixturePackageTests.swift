@@ -33,11 +33,11 @@ struct FixturePackageTests {
     }
 
     @Test("rule checker: the valid layers pass; each transitive breach is refused with file and line")
-    func ruleCheckerOnFixture() throws {
+    func ruleCheckerOnFixture() async throws {
         let directory = try Self.assemble()
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        let valid = try LayerRules.check(try PackageGraph.load(directory))
+        let valid = try LayerRules.check(try await PackageGraph.load(directory))
         // Only the two breaches the compiler cannot see; every other file passes.
         #expect(Self.messages(valid) == ["Sources/Contexts/ReachesCapabilities.swift:1",
                                          "Sources/Presentation/ReachesClient.swift:1"])
@@ -47,7 +47,7 @@ struct FixturePackageTests {
                 == "presentation target 'Presentation' imports 'AlphaClient' (client); a presentation may import context, domain, framework, http")
 
         try Self.useForbiddenManifest(directory)
-        let forbidden = try LayerRules.check(try PackageGraph.load(directory))
+        let forbidden = try LayerRules.check(try await PackageGraph.load(directory))
         #expect(Self.messages(forbidden) == ["Sources/CapabilitiesRogue/ImportsAlphaClient.swift:1",
                                              "Sources/Contexts/ReachesCapabilities.swift:1",
                                              "Sources/GammaClient/ImportsAlphaClient.swift:1",
@@ -61,7 +61,7 @@ struct FixturePackageTests {
     }
 
     @Test("rule checker: a declared dependency the layers forbid is refused in Package.swift")
-    func declaredDependencyRefused() throws {
+    func declaredDependencyRefused() async throws {
         let directory = try Self.assemble()
         defer { try? FileManager.default.removeItem(at: directory) }
         let manifest = directory.appendingPathComponent("Package.swift")
@@ -69,7 +69,7 @@ struct FixturePackageTests {
             of: #".target(name: "Contexts", dependencies: ["Axiom", "Domain", "AlphaClient", "BetaClient"])"#,
             with: #".target(name: "Contexts", dependencies: ["Axiom", "Domain", "AlphaClient", "BetaClient", "Capabilities"])"#)
         try text.write(to: manifest, atomically: true, encoding: .utf8)
-        let result = try LayerRules.check(try PackageGraph.load(directory))
+        let result = try LayerRules.check(try await PackageGraph.load(directory))
         #expect(result.violations.contains {
             $0.file == "Package.swift"
                 && $0.message.hasPrefix("context target 'Contexts' declares a dependency on 'Capabilities' (capability)")
@@ -77,19 +77,19 @@ struct FixturePackageTests {
     }
 
     @Test("compiler: the valid layers build; out-of-closure imports and a forged context do not")
-    func compilerOnFixture() throws {
+    func compilerOnFixture() async throws {
         let directory = try Self.assemble()
         defer { try? FileManager.default.removeItem(at: directory) }
         let flag = ["--explicit-target-dependency-import-check", "error"]
 
         // 1. Valid layers (with the two transitive breaches): the flag lets them through.
-        let valid = try Shell.swift(["build"] + flag, in: directory)
+        let valid = try await Shell.swift(["build"] + flag, in: directory)
         #expect(valid.status == 0, "\(valid.output)")
 
         // 2. A client importing another client and a capability importing a
         //    client: refused by the flag, both named, before compiling.
         try Self.useForbiddenManifest(directory)
-        let imports = try Shell.swift(["build"] + flag, in: directory)
+        let imports = try await Shell.swift(["build"] + flag, in: directory)
         #expect(imports.status != 0)
         #expect(imports.output.contains(
             "error: Target GammaClient imports another target (AlphaClient) in the package without declaring it a dependency."),
@@ -101,7 +101,7 @@ struct FixturePackageTests {
         // 3. A context made outside the orchestrator: its token cannot be
         //    made outside Axiom (2.9). Built alone so the import check of (2)
         //    does not stop the build before the compiler sees it.
-        let forged = try Shell.swift(["build", "--target", "ContextsRogue"], in: directory)
+        let forged = try await Shell.swift(["build", "--target", "ContextsRogue"], in: directory)
         #expect(forged.status != 0)
         #expect(forged.output.contains(
             "MakesContextDirectly.swift:16:22: error: 'ContextCreation' initializer is inaccessible due to 'internal' protection level"),

@@ -8,8 +8,8 @@ struct LayerRuleTests {
         .deletingLastPathComponent().deletingLastPathComponent()
 
     @Test("every target has a layer and imports only what its layer may (2.1, 2.2, 2.3, 2.5, 2.6)")
-    func packageObeysLayerRules() throws {
-        let graph = try PackageGraph.load(Self.root)
+    func packageObeysLayerRules() async throws {
+        let graph = try await PackageGraph.load(Self.root)
         let result = try LayerRules.check(graph)
         #expect(result.violations.isEmpty, "\(result.violations.map(\.description).joined(separator: "\n"))")
         #expect(result.layers["Axiom"] == .framework)

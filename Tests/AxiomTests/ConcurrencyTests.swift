@@ -6,7 +6,9 @@ struct ConcurrencyTests {
     @Test("1,000 concurrent actions from 50 contexts are each applied exactly once")
     func thousandActionsFromFiftyContexts() async throws {
         try await withOrchestrator { orchestrator in
-            try await startStandardRuntime(orchestrator)
+            // Room for every update, so that no observer can lose one however
+            // the scheduler runs them.
+            try await startStandardRuntime(orchestrator, bufferLimit: 1_000)
             var contexts: [LedgerContext] = []
             for _ in 0..<50 {
                 contexts.append(try await orchestrator.createContext(LedgerContext.self, parent: nil))

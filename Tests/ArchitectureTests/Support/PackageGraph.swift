@@ -16,11 +16,11 @@ struct PackageGraph {
     /// Reads the graph of the package at `root`. The dump uses a scratch
     /// directory of its own so that it never waits for the lock of a build
     /// that is running the tests.
-    static func load(_ root: URL) throws -> PackageGraph {
+    static func load(_ root: URL) async throws -> PackageGraph {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("axiom-dump-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let result = try Shell.swift(["package", "--scratch-path", scratch.path, "dump-package"], in: root)
+        let result = try await Shell.swift(["package", "--scratch-path", scratch.path, "dump-package"], in: root)
         guard result.status == 0, let start = result.output.firstIndex(of: "{") else {
             throw ShellError.failed(result.output)
         }

@@ -18,7 +18,17 @@ enum Shell {
     }
 
     /// Runs `swift` with `arguments` in `directory`; stdout and stderr merged.
-    static func swift(_ arguments: [String], in directory: URL) throws -> ShellResult {
+    /// The blocking wait happens on a Dispatch thread, never on the
+    /// concurrency pool that the other tests run on.
+    static func swift(_ arguments: [String], in directory: URL) async throws -> ShellResult {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try runSwift(arguments, in: directory) })
+            }
+        }
+    }
+
+    private static func runSwift(_ arguments: [String], in directory: URL) throws -> ShellResult {
         let process = Process()
         process.executableURL = try swiftExecutable()
         process.arguments = arguments

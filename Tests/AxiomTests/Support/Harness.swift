@@ -42,11 +42,12 @@ func startStandardRuntime(_ orchestrator: AxiomOrchestrator, bufferLimit: Int = 
     try await orchestrator.start()
 }
 
-/// Waits, by yielding, until `condition` holds. Progress-based: no deadline
-/// is asserted; a condition that never holds shows up as a hung test.
+/// Waits until `condition` holds, checking after each short pause.
+/// Progress-based: no deadline is asserted; a condition that never holds
+/// shows up as a hung test.
 func eventually(_ condition: () async -> Bool) async {
     while await !condition() {
-        await Task.yield()
+        try? await Task.sleep(for: .milliseconds(1))
     }
 }
 
