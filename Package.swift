@@ -12,7 +12,8 @@ let package = Package(
     dependencies: [],
     targets: [
         // Protocol level: HTTP/1.1 over POSIX sockets and Dispatch. Knows no domain.
-        .target(name: "HTTPServer"),
+        .target(name: "CSystemShims"),
+        .target(name: "HTTPServer", dependencies: ["CSystemShims"]),
         // Composition root: configuration, wiring, main.
         .executableTarget(name: "AxiomServer", dependencies: ["HTTPServer"]),
 
