@@ -336,8 +336,9 @@ final class HTTPConnection: @unchecked Sendable {
             dispatch(route, parameters: parameters, target: target, head: request.head, requestID: request.requestID,
                      body: body, trailers: trailers, keepAlive: keepAlive)
         case .answer(let response):
+            // A request the server itself found malformed ends the connection (400 → close).
             writeFinal(response, version: request.head.version, requestID: request.requestID,
-                       keepAlive: keepAlive, isHead: request.head.method == .head)
+                       keepAlive: keepAlive && response.status != .badRequest, isHead: request.head.method == .head)
         }
     }
 
