@@ -17,7 +17,9 @@ let package = Package(
         // Composition root: configuration, wiring, main.
         .executableTarget(name: "AxiomServer", dependencies: ["HTTPServer"]),
 
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "AxiomServerTests", dependencies: ["AxiomServer"]),
+        // A raw-socket HTTP client shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "AxiomServerTests", dependencies: ["AxiomServer", "TestSupport"]),
     ]
 )

@@ -69,29 +69,34 @@ struct ServerOptions {
         case help
     }
 
+    /// Collects one raw value per option (environment first, then flags
+    /// over it), then validates: a bad environment value that a flag
+    /// overrides is never looked at.
     static func parse(arguments: [String], environment: [String: String]) throws -> Parsed {
-        var parsed = ServerOptions()
+        var raw: [String: String] = [:]
         for option in options {
-            if let value = environment[option.environment] { try option.apply(&parsed, value) }
+            if let value = environment[option.environment] { raw[option.flag] = value }
         }
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             if argument == "--help" || argument == "-h" { return .help }
             let (flag, inlineValue) = splitFlag(argument)
-            guard let option = options.first(where: { $0.flag == flag }) else {
+            guard options.contains(where: { $0.flag == flag }) else {
                 throw OptionError(description: "unknown option '\(argument)' (see --help)")
             }
-            let value: String
             if let inlineValue {
-                value = inlineValue
+                raw[flag] = inlineValue
             } else {
                 index += 1
                 guard index < arguments.count else { throw OptionError(description: "\(flag) needs a value") }
-                value = arguments[index]
+                raw[flag] = arguments[index]
             }
-            try option.apply(&parsed, value)
             index += 1
+        }
+        var parsed = ServerOptions()
+        for option in options {
+            if let value = raw[option.flag] { try option.apply(&parsed, value) }
         }
         return .run(parsed)
     }

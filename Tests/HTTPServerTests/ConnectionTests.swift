@@ -1,5 +1,6 @@
 import Testing
 @testable import HTTPServer
+import TestSupport
 
 @Suite struct ConnectionTests {
     @Test func keepAliveReusesTheConnection() async throws {

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import HTTPServer
+import TestSupport
 
 @Suite struct LimitTests {
     @Test func requestLineOverTheLimitIs414() async throws {

@@ -1,5 +1,6 @@
 import Testing
 @testable import HTTPServer
+import TestSupport
 
 /// Each malformed shape is sent on its own connection; the server must
 /// answer with the expected status and close, and keep serving others.

@@ -1,5 +1,6 @@
 import Testing
 @testable import HTTPServer
+import TestSupport
 
 @Suite struct RoutingTests {
     @Test func unknownPathIs404WithProblemDetails() async throws {

@@ -1,5 +1,6 @@
 import Testing
 @testable import HTTPServer
+import TestSupport
 
 @Suite struct ShutdownTests {
     @Test func inFlightRequestFinishesAndIdleConnectionsCloseOnShutdown() async throws {

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 @testable import HTTPServer
+import TestSupport
 
 @Suite struct StreamingTests {
     @Test func streamedBodyIsSentChunked() async throws {

@@ -1,4 +1,5 @@
 @testable import HTTPServer
+import TestSupport
 
 /// A real server on a kernel-chosen loopback port, with a router of test
 /// routes, stopped by the test that started it.

@@ -1,31 +1,31 @@
 import Glibc
 
-/// A blocking TCP client for tests: sends exact bytes and reads responses
+/// A blocking TCP client for tests (shared by the test targets): sends exact bytes and reads responses
 /// as they come off the wire, so tests see what a real client sees. Every
 /// read has a timeout (default 10 s), so a server bug fails a test instead of
 /// hanging the suite.
-final class RawClient {
-    struct Response {
-        var statusLine: String
-        var status: Int
-        var headers: [(String, String)]
-        var body: [UInt8]
+public final class RawClient {
+    public struct Response {
+        public var statusLine: String
+        public var status: Int
+        public var headers: [(String, String)]
+        public var body: [UInt8]
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.0.lowercased() == name.lowercased() }?.1
         }
-        func headers(_ name: String) -> [String] {
+        public func headers(_ name: String) -> [String] {
             headers.filter { $0.0.lowercased() == name.lowercased() }.map(\.1)
         }
-        var text: String { String(decoding: body, as: UTF8.self) }
+        public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    enum ClientError: Error { case connectFailed(Int32), closedEarly(String), timedOut, malformed(String) }
+    public enum ClientError: Error { case connectFailed(Int32), closedEarly(String), timedOut, malformed(String) }
 
-    let fd: Int32
+    public let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int, receiveTimeoutSeconds: Int = 10) throws {
+    public init(port: Int, receiveTimeoutSeconds: Int = 10) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -47,9 +47,9 @@ final class RawClient {
 
     deinit { Glibc.close(fd) }
 
-    func send(_ text: String) throws { try send(Array(text.utf8)) }
+    public func send(_ text: String) throws { try send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -96,7 +96,7 @@ final class RawClient {
     }
 
     /// Reads one response. `forHead` means no body follows whatever the headers say.
-    func readResponse(forHead: Bool = false) throws -> Response {
+    public func readResponse(forHead: Bool = false) throws -> Response {
         let statusLine = try readLine()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
@@ -135,13 +135,13 @@ final class RawClient {
     }
 
     /// True once the server has closed its side (EOF), after any bytes left.
-    func isClosedByPeer() throws -> Bool {
+    public func isClosedByPeer() throws -> Bool {
         if !buffer.isEmpty { return false }
         return try !fill()
     }
 
     /// Reads everything until the server closes the connection.
-    func readToEOF() throws -> [UInt8] {
+    public func readToEOF() throws -> [UInt8] {
         while try fill() {}
         defer { buffer = [] }
         return buffer
@@ -149,7 +149,7 @@ final class RawClient {
 }
 
 extension String {
-    func trimmingSpaces() -> String {
+    public func trimmingSpaces() -> String {
         var slice = Substring(self)
         while slice.first == " " || slice.first == "\t" { slice.removeFirst() }
         while slice.last == " " || slice.last == "\t" { slice.removeLast() }
