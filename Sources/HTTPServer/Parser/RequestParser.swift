@@ -251,12 +251,37 @@ struct RequestParser {
 
     // MARK: Head validation (RFC 9112 sections 3.2, 6, 9; RFC 9110 10.1.1)
 
-    private mutating func finishHead() throws(HTTPParseError) -> RequestHead {
-        let hosts = fields.values(for: "host")
-        if hosts.count > 1 { throw .badRequest("More than one Host header field.") }
-        if version == .http1_1 && hosts.isEmpty { throw .badRequest("An HTTP/1.1 request must carry a Host header field.") }
+    /// The fields that decide framing and connection handling, gathered in
+    /// one pass over the header section.
+    private struct FramingFields {
+        var hosts = 0
+        var transferEncodings: [String] = []
+        var contentLengths: [String] = []
+        var connectionOptions: [String] = []
+        var expectations: [String] = []
 
-        let framing = try bodyFraming()
+        init(_ fields: HTTPFields) {
+            for field in fields {
+                // Names are stored lowercased by parseFieldLine.
+                switch field.name {
+                case "host": hosts += 1
+                case "transfer-encoding": transferEncodings.append(field.value)
+                case "content-length": contentLengths.append(field.value)
+                case "connection": connectionOptions.append(field.value)
+                case "expect": expectations.append(field.value)
+                default: break
+                }
+            }
+        }
+    }
+
+    private mutating func finishHead() throws(HTTPParseError) -> RequestHead {
+        let framingFields = FramingFields(fields)
+        if framingFields.hosts > 1 { throw .badRequest("More than one Host header field.") }
+        if version == .http1_1 && framingFields.hosts == 0 {
+            throw .badRequest("An HTTP/1.1 request must carry a Host header field.")
+        }
+        let framing = try bodyFraming(framingFields)
         switch framing {
         case .none: state = .emptyBody
         case .length(let length):
@@ -264,16 +289,17 @@ struct RequestParser {
             state = .lengthBody(remaining: length)
         case .chunked: state = .chunkSize
         }
-        let head = RequestHead(method: method, target: target, version: version, headers: fields,
-                               framing: framing, keepAlive: clientAllowsKeepAlive(), expectation: expectation())
+        let head = RequestHead(method: method, target: target, version: version, headers: fields, framing: framing,
+                               keepAlive: clientAllowsKeepAlive(framingFields.connectionOptions),
+                               expectation: expectation(framingFields.expectations))
         fields = HTTPFields()
         headerBytes = 0
         return head
     }
 
-    private func bodyFraming() throws(HTTPParseError) -> BodyFraming {
-        let transferEncodings = fields.values(for: "transfer-encoding")
-        let contentLengths = fields.values(for: "content-length")
+    private func bodyFraming(_ framingFields: FramingFields) throws(HTTPParseError) -> BodyFraming {
+        let transferEncodings = framingFields.transferEncodings
+        let contentLengths = framingFields.contentLengths
         if !transferEncodings.isEmpty {
             if !contentLengths.isEmpty {
                 throw .badRequest("Content-Length and Transfer-Encoding together are refused (request smuggling).")
@@ -306,15 +332,15 @@ struct RequestParser {
         return length == 0 ? .none : .length(length)
     }
 
-    private func clientAllowsKeepAlive() -> Bool {
-        let options = fields.values(for: "connection").flatMap { $0.split(separator: ",") }
+    private func clientAllowsKeepAlive(_ connectionFields: [String]) -> Bool {
+        guard !connectionFields.isEmpty else { return version == .http1_1 }
+        let options = connectionFields.flatMap { $0.split(separator: ",") }
             .map { ASCII.lowercased($0.trimmingWhitespace()) }
         if options.contains("close") { return false }
         return version == .http1_1 || options.contains("keep-alive")
     }
 
-    private func expectation() -> Expectation {
-        let values = fields.values(for: "expect")
+    private func expectation(_ values: [String]) -> Expectation {
         guard !values.isEmpty else { return .none }
         let joined = values.joined(separator: ", ")
         if ASCII.lowercased(joined.trimmingWhitespace()) == "100-continue" {

@@ -28,7 +28,11 @@ enum ResponseHead {
         var head: [UInt8] = []
         head.reserveCapacity(192 + bodyCount + headers.count * 32)
         // A server sends its own highest version, HTTP/1.1, whatever the request's (RFC 9110 2.5).
-        head.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n".utf8)
+        head.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendDecimal(status.code, to: &head)
+        head.append(ASCII.space)
+        head.append(contentsOf: status.reasonPhrase.utf8)
+        head.append(contentsOf: "\r\n".utf8)
         head.append(contentsOf: HTTPDate.headerLine())
         for field in headers where !isReserved(field.name) {
             head.append(contentsOf: field.name.utf8)
@@ -42,7 +46,10 @@ enum ResponseHead {
             head.append(contentsOf: "\r\n".utf8)
         }
         switch framing {
-        case .length(let length): head.append(contentsOf: "Content-Length: \(length)\r\n".utf8)
+        case .length(let length):
+            head.append(contentsOf: "Content-Length: ".utf8)
+            appendDecimal(length, to: &head)
+            head.append(contentsOf: "\r\n".utf8)
         case .chunked: head.append(contentsOf: "Transfer-Encoding: chunked\r\n".utf8)
         case .closeDelimited, .noContent: break
         }
@@ -53,6 +60,23 @@ enum ResponseHead {
         }
         head.append(contentsOf: "\r\n".utf8)
         return head
+    }
+
+    /// Appends a non-negative integer's decimal digits without building a String.
+    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var remaining = value
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(truncatingIfNeeded: remaining % 10) + UInt8(ascii: "0")
+                remaining /= 10
+                count += 1
+            } while remaining > 0 && count < 20
+            bytes.append(contentsOf: buffer[(20 - count)...])
+        }
     }
 
     static let continue100: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
