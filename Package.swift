@@ -17,6 +17,15 @@ let package = Package(
         // Composition root: configuration, wiring, main.
         .executableTarget(name: "AxiomServer", dependencies: ["HTTPServer"]),
 
+        // --- Capabilities (storage + security) -----------------------------
+        // System C libraries, linked through module maps (no Swift packages).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),
+        // External-system access: SQLite storage, password hashing, randomness.
+        .target(name: "Capabilities", dependencies: ["CSQLite", "CSodium"]),
+        .testTarget(name: "CapabilitiesTests", dependencies: ["Capabilities"]),
+        // --- end Capabilities ----------------------------------------------
+
         // A raw-socket HTTP client shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
