@@ -109,6 +109,9 @@ final class GroupCommitWriter: @unchecked Sendable {
         }
     }
 
+    /// Requests queued and not yet taken into a batch.
+    var pendingCount: Int { pending.withLock { $0.requests.count } }
+
     /// The path no longer names the file we opened (deleted, renamed, replaced)?
     func fileIsGone() -> Bool {
         FileIdentity.of(path: configuration.path) != identity

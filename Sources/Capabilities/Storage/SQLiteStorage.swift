@@ -29,7 +29,7 @@ public final class SQLiteStorage: StorageCapability {
     public let configuration: StorageConfiguration
     public let migrations: [Migration]
     private let health: StorageHealth
-    private let writer: GroupCommitWriter
+    let writer: GroupCommitWriter
     private let readers: ReaderPool
 
     private init(configuration: StorageConfiguration, migrations: [Migration]) {
@@ -118,12 +118,14 @@ public final class SQLiteStorage: StorageCapability {
     ///
     /// Throws what `body` throws, `StorageError.sqlite` (e.g. a constraint
     /// violation), or `StorageError.unavailable`.
+    @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteHandle) throws -> T) async throws -> T {
         try await submitWrite(isProbe: false, body)
     }
 
     /// Runs `body` on a reader connection, inside one read transaction (all
     /// its queries see the same committed snapshot).
+    @discardableResult
     public func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteHandle) throws -> T) async throws -> T {
         let health = self.health
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
