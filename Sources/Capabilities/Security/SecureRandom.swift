@@ -23,6 +23,7 @@ public final class SecureRandom: Sendable {
     /// `count` random bytes.
     public func bytes(_ count: Int) -> [UInt8] {
         precondition(count >= 0, "negative byte count")
+        guard count > 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: count)
         buffer.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
         return buffer

@@ -15,6 +15,8 @@ import Synchronization
 final class GroupCommitWriter: @unchecked Sendable {
     // @unchecked: `connection` is confined to `queue`; everything else is
     // immutable or behind a Mutex.
+    // Requests are not cancellable once submitted: a write whose task was
+    // cancelled still commits (or fails) and is reported as usual.
 
     struct Request: Sendable {
         /// A probe (from `checkAvailability`) also runs while storage is
@@ -37,7 +39,8 @@ final class GroupCommitWriter: @unchecked Sendable {
     private let pending = Mutex(Pending())
     private let health: StorageHealth
     private let configuration: StorageConfiguration
-    private var identity: FileIdentity?
+    /// The opened file's identity; set once on open, read from any thread.
+    private let identity = Mutex<FileIdentity?>(nil)
 
     init(configuration: StorageConfiguration, health: StorageHealth) {
         self.configuration = configuration
@@ -77,7 +80,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             throw StorageError.opening(configuration.path, error)
         }
         try MigrationRunner.apply(migrations, on: connection)
-        self.identity = FileIdentity.of(path: configuration.path)
+        identity.withLock { $0 = FileIdentity.of(path: configuration.path) }
         self.connection = connection
     }
 
@@ -114,7 +117,8 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     /// The path no longer names the file we opened (deleted, renamed, replaced)?
     func fileIsGone() -> Bool {
-        FileIdentity.of(path: configuration.path) != identity
+        let opened = identity.withLock { $0 }
+        return FileIdentity.of(path: configuration.path) != opened
     }
 
     // MARK: - Writer queue only
