@@ -45,6 +45,9 @@ import Testing
         #expect(again?.isUnavailable == true)
         #expect(storage.metrics.writesRejectedUnavailable == 2)
         #expect(await storage.checkAvailability() == false)
+        // Reads report it too: SQLite notices the moved WAL (SQLITE_IOERR_FSTAT).
+        let readError = await #expect(throws: StorageError.self) { try await Fixture.userCount(storage) }
+        #expect(readError?.isUnavailable == true)
         // Re-creating fails while the directory is gone (no silent empty database).
         let reopenError = await #expect(throws: StorageError.self) {
             try await SQLiteStorage.open(configuration, migrations: Fixture.migrations)
@@ -57,6 +60,7 @@ import Testing
         #expect(await storage.checkAvailability())
         #expect(storage.isAvailable)
         try await Fixture.insertUser(storage, id: "after")
+        #expect(try await Fixture.userCount(storage) == 2)
 
         // A re-created instance sees exactly the acknowledged writes.
         let fresh = try await storage.reopen()
@@ -139,6 +143,43 @@ import Testing
         #expect(ids == acknowledged)
         try await Fixture.insertUser(fresh, id: "tiny")
         #expect(await fresh.checkAvailability())
+        await fresh.close()
+    }
+
+    @Test func swallowedStorageFailureStillFailsTheWrite() async throws {
+        let directory = try TempDirectory()
+        var configuration = Fixture.configuration(directory)
+        let setup = try await SQLiteStorage.open(configuration, migrations: Fixture.migrations)
+        let pages = try await setup.read { db in try db.queryOne("PRAGMA page_count")?.get(0, as: Int.self) } ?? 0
+        await setup.close()
+        configuration.maxPageCount = pages + 4
+
+        let storage = try await SQLiteStorage.open(configuration, migrations: Fixture.migrations)
+        try await Fixture.insertUser(storage, id: "kept")
+        // The closure catches SQLITE_FULL and reports success: the storage
+        // layer must not acknowledge a transaction that hit a full disk.
+        let error = await #expect(throws: StorageError.self) {
+            try await storage.write { db -> Int in
+                var inserted = 0
+                for i in 0..<100 {
+                    do {
+                        try db.execute("INSERT INTO users(id, email, name, avatar) VALUES(?, ?, 'B', ?)",
+                                       "big-\(i)", "big-\(i)@x", [UInt8](repeating: 7, count: 3000))
+                        inserted += 1
+                    } catch {
+                        break
+                    }
+                }
+                return inserted
+            }
+        }
+        #expect(error?.isUnavailable == true)
+        #expect(!storage.isAvailable)
+        await storage.close()
+        configuration.maxPageCount = nil
+        let fresh = try await SQLiteStorage.open(configuration, migrations: Fixture.migrations)
+        let ids = try await fresh.read { db in try db.query("SELECT id FROM users").map { try $0.get(0, as: String.self) } }
+        #expect(ids == ["kept"])
         await fresh.close()
     }
 

@@ -121,6 +121,41 @@ import Testing
         await storage.close()
     }
 
+    @Test func readersNeverSeeHalfOfAWrite() async throws {
+        let directory = try TempDirectory()
+        let storage = try await Fixture.open(directory)
+        try await Fixture.insertUser(storage, id: "owner")
+        let observed = try await withThrowingTaskGroup(of: [Int64].self) { group in
+            for i in 0..<100 {
+                group.addTask {
+                    // Each write adds a pair of notes, in two statements.
+                    try await storage.write { db in
+                        try db.execute("INSERT INTO notes(user_id, body) VALUES('owner', ?)", "a\(i)")
+                        try db.execute("INSERT INTO notes(user_id, body) VALUES('owner', ?)", "b\(i)")
+                    }
+                    return []
+                }
+            }
+            for _ in 0..<4 {
+                group.addTask {
+                    var counts: [Int64] = []
+                    for _ in 0..<50 {
+                        counts.append(try await storage.read { db in
+                            try db.queryOne("SELECT count(*) FROM notes")?.get(0) ?? -1
+                        })
+                    }
+                    return counts
+                }
+            }
+            return try await group.reduce(into: [Int64]()) { $0 += $1 }
+        }
+        #expect(observed.count == 200)
+        #expect(observed.allSatisfy { $0 >= 0 && $0 % 2 == 0 && $0 <= 200 })
+        let total = try await storage.read { db in try db.queryOne("SELECT count(*) FROM notes")?.get(0, as: Int64.self) }
+        #expect(total == 200)
+        await storage.close()
+    }
+
     @Test func acknowledgedWritesSurviveReopenWithoutClose() async throws {
         let directory = try TempDirectory()
         let storage = try await Fixture.open(directory)

@@ -137,6 +137,11 @@ import Testing
             return
         }
 
+        let nul = await #expect(throws: StorageError.self) {
+            try await storage.read { db in try db.query("SELECT 1\u{0}") }
+        }
+        #expect(nul?.sqliteError?.code == 21) // SQLITE_MISUSE
+
         let syntax = await #expect(throws: StorageError.self) {
             try await storage.read { db in try db.query("SELEC nonsense") }
         }

@@ -176,7 +176,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         do {
-            try connection.exec("BEGIN IMMEDIATE")
+            try connection.runCached("BEGIN IMMEDIATE")
         } catch {
             reject(batch, with: classify(error))
             return
@@ -189,7 +189,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             let request = batch[next]
             next += 1
             do {
-                try connection.exec("SAVEPOINT request")
+                try connection.runCached("SAVEPOINT request")
             } catch {
                 abort(connection, batch, error: classify(error))
                 return
@@ -206,7 +206,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             switch outcome {
             case .success(let deliver):
                 do {
-                    try connection.exec("RELEASE request")
+                    try connection.runCached("RELEASE request")
                 } catch {
                     abort(connection, batch, error: classify(error))
                     return
@@ -235,7 +235,7 @@ final class GroupCommitWriter: @unchecked Sendable {
 
         let commitStarted = clock.now
         do {
-            try connection.exec("COMMIT")
+            try connection.runCached("COMMIT")
         } catch {
             let storageError = classify(error)
             if !connection.isAutocommit { try? connection.exec("ROLLBACK") }

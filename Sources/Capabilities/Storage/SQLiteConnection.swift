@@ -11,9 +11,13 @@ private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.sel
 final class SQLiteConnection {
     let db: OpaquePointer
     let isReader: Bool
-    private var statements: [String: OpaquePointer] = [:]
-    /// Keys of `statements`, least recently used first.
-    private var recency: [String] = []
+    private struct CachedStatement {
+        let statement: OpaquePointer
+        var lastUse: UInt64
+    }
+    private var statements: [String: CachedStatement] = [:]
+    /// Ticks once per statement use; the entry with the oldest tick is evicted.
+    private var useClock: UInt64 = 0
     private let cacheCapacity: Int
     /// While true, the authorizer refuses BEGIN/COMMIT/ROLLBACK/SAVEPOINT:
     /// transactions belong to the storage layer, not to caller closures.
@@ -45,7 +49,7 @@ final class SQLiteConnection {
     }
 
     deinit {
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for entry in statements.values { sqlite3_finalize(entry.statement) }
         // The authorizer's context is `self`: remove it before the pointer dangles.
         sqlite3_set_authorizer(db, nil, nil)
         sqlite3_close_v2(db)
@@ -83,14 +87,21 @@ final class SQLiteConnection {
         }
     }
 
+    /// Runs one argument-less statement through the statement cache: the
+    /// group-commit hot path (BEGIN, SAVEPOINT, RELEASE, COMMIT) then costs no
+    /// SQL compilation per request.
+    /// These statements are cached under a key no caller SQL can equal, so
+    /// a closure's own "COMMIT" is still compiled, and refused, by the authorizer.
+    func runCached(_ sql: String) throws {
+        _ = try run(sql, [], cacheKey: "\u{0}control\u{0}" + sql)
+    }
+
     /// The cached prepared statement for `sql`, preparing it on first use.
-    private func statement(for sql: String) throws -> OpaquePointer {
-        if let cached = statements[sql] {
-            if let index = recency.lastIndex(of: sql), index != recency.count - 1 {
-                recency.remove(at: index)
-                recency.append(sql)
-            }
-            return cached
+    private func statement(for sql: String, cacheKey key: String) throws -> OpaquePointer {
+        useClock &+= 1
+        if let cached = statements[key] {
+            statements[key]?.lastUse = useClock
+            return cached.statement
         }
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
@@ -106,12 +117,12 @@ final class SQLiteConnection {
             sqlite3_finalize(statement)
             throw StorageError.multipleStatements(sql: sql)
         }
-        if statements.count >= cacheCapacity, !recency.isEmpty {
-            let evicted = recency.removeFirst()
-            if let old = statements.removeValue(forKey: evicted) { sqlite3_finalize(old) }
+        if statements.count >= cacheCapacity,
+           let oldest = statements.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            statements.removeValue(forKey: oldest.key)
+            sqlite3_finalize(oldest.value.statement)
         }
-        statements[sql] = statement
-        recency.append(sql)
+        statements[key] = CachedStatement(statement: statement, lastUse: useClock)
         return statement
     }
 
@@ -120,8 +131,13 @@ final class SQLiteConnection {
     /// Runs one statement with `arguments` bound to its parameters and returns
     /// every result row. Thrown errors are `StorageError`; SQLite failures come
     /// as `.sqlite` (the caller classifies them).
-    func run(_ sql: String, _ arguments: [SQLiteValue]) throws -> [SQLiteRow] {
-        let statement = try statement(for: sql)
+    func run(_ sql: String, _ arguments: [SQLiteValue], cacheKey: String? = nil) throws -> [SQLiteRow] {
+        // SQL text never contains NUL; refusing it also keeps caller SQL
+        // from ever matching an internal cache key.
+        if cacheKey == nil, sql.utf8.contains(0) {
+            throw StorageError.sqlite(SQLiteError(extendedCode: SQLITE_MISUSE, message: "SQL text contains a NUL character", sql: sql))
+        }
+        let statement = try statement(for: sql, cacheKey: cacheKey ?? sql)
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
