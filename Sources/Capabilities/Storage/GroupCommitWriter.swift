@@ -185,13 +185,16 @@ final class GroupCommitWriter: @unchecked Sendable {
         var acknowledged: [(request: Request, deliver: @Sendable () -> Void)] = []
         var failed: [(request: Request, error: any Error)] = []
         var next = 0
+        /// Requests neither failed on their own nor completed: the
+        /// acknowledged ones and the current one onwards.
+        func unfinished() -> [Request] { acknowledged.map(\.request) + batch[(next - 1)...] }
         while next < batch.count {
             let request = batch[next]
             next += 1
             do {
                 try connection.runCached("SAVEPOINT request")
             } catch {
-                abort(connection, batch, error: classify(error))
+                abort(connection, unfinished: unfinished(), failed: failed, error: classify(error))
                 return
             }
             let handle = SQLiteHandle(connection: connection)
@@ -200,7 +203,7 @@ final class GroupCommitWriter: @unchecked Sendable {
             if let storageFailure = handle.unavailableError {
                 // Storage is failing under this transaction: nothing of the
                 // batch can be trusted to commit, even if the closure caught it.
-                abort(connection, batch, error: classify(storageFailure))
+                abort(connection, unfinished: unfinished(), failed: failed, error: classify(storageFailure))
                 return
             }
             switch outcome {
@@ -208,7 +211,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                 do {
                     try connection.runCached("RELEASE request")
                 } catch {
-                    abort(connection, batch, error: classify(error))
+                    abort(connection, unfinished: unfinished(), failed: failed, error: classify(error))
                     return
                 }
                 acknowledged.append((request, deliver))
@@ -226,7 +229,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                 do {
                     try connection.exec("ROLLBACK TO request; RELEASE request")
                 } catch {
-                    abort(connection, batch, error: classify(error))
+                    abort(connection, unfinished: unfinished(), failed: failed, error: classify(error))
                     return
                 }
                 failed.append((request, error))
@@ -259,10 +262,14 @@ final class GroupCommitWriter: @unchecked Sendable {
         for (request, error) in failed { request.fail(error) }
     }
 
-    /// Rolls the open transaction back and fails the whole batch.
-    private func abort(_ connection: SQLiteConnection, _ batch: [Request], error: StorageError) {
+    /// Rolls the open transaction back and fails the whole batch: requests
+    /// that already failed on their own get their own error, the rest `error`.
+    private func abort(_ connection: SQLiteConnection, unfinished: [Request],
+                       failed: [(request: Request, error: any Error)], error: StorageError) {
         if !connection.isAutocommit { try? connection.exec("ROLLBACK") }
-        reject(batch, with: error)
+        reject(unfinished, with: error)
+        health.updateMetrics { $0.writesFailed += failed.count }
+        for (request, ownError) in failed { request.fail(ownError) }
     }
 
     /// Maps a writer-side failure to the error callers see, marking the
