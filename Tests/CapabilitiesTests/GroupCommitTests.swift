@@ -121,6 +121,50 @@ import Testing
         await storage.close()
     }
 
+    @Test func aRequestThatAbortsTheWholeTransactionDoesNotTakeOthersDown() async throws {
+        // RAISE(ROLLBACK) in a trigger rolls back the entire transaction, not
+        // just the savepoint: the writer must fail only the culprit and run the
+        // innocent requests again in a new transaction.
+        let directory = try TempDirectory()
+        let migrations = [Migration(version: 1, name: "poisonable", sql: """
+            CREATE TABLE items (name TEXT PRIMARY KEY) STRICT;
+            CREATE TRIGGER poison BEFORE INSERT ON items WHEN NEW.name = 'poison'
+            BEGIN SELECT RAISE(ROLLBACK, 'poisoned'); END;
+            """)]
+        let storage = try await SQLiteStorage.open(Fixture.configuration(directory), migrations: migrations)
+        storage.holdWriter()
+        let outcomes = await withTaskGroup(of: (String, Result<Int, any Error>).self) { group in
+            for name in ["a", "b", "c", "poison", "d", "e"] {
+                group.addTask {
+                    (name, await capture { try await storage.write { db in try db.execute("INSERT INTO items VALUES(?)", name) } })
+                }
+            }
+            await storage.releaseWriter(afterQueued: 6)
+            return await group.reduce(into: [String: Result<Int, any Error>]()) { $0[$1.0] = $1.1 }
+        }
+        for (name, outcome) in outcomes {
+            switch outcome {
+            case .success(let changed):
+                #expect(name != "poison" && changed == 1)
+            case .failure(let error as StorageError):
+                #expect(name == "poison")
+                #expect(error.sqliteError?.isConstraintViolation == true)
+                #expect(error.sqliteError?.message == "poisoned")
+            case .failure(let error):
+                Issue.record("\(name): unexpected \(error)")
+            }
+        }
+        let names = try await storage.read { db in
+            try db.query("SELECT name FROM items ORDER BY name").map { try $0.get(0, as: String.self) }
+        }
+        #expect(names == ["a", "b", "c", "d", "e"])
+        let metrics = storage.metrics
+        #expect(metrics.writesAcknowledged == 5 && metrics.writesFailed == 1)
+        #expect(metrics.commits == 1) // a, b, c were requeued and committed with d, e
+        #expect(metrics.largestBatch == 5)
+        await storage.close()
+    }
+
     @Test func readersNeverSeeHalfOfAWrite() async throws {
         let directory = try TempDirectory()
         let storage = try await Fixture.open(directory)
