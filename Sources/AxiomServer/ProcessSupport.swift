@@ -42,3 +42,19 @@ enum ShutdownSignals {
         }
     }
 }
+
+/// Raises the soft open-file limit to the hard limit, so the connection cap
+/// (10,000 by default) is reachable where the soft limit is the usual 1,024.
+enum FileDescriptorLimit {
+    @discardableResult
+    static func raiseToHardLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return -1 }
+        if limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+            _ = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        return Int(clamping: limit.rlim_cur)
+    }
+}

@@ -21,6 +21,11 @@ do {
 }
 
 let logger = ServerLogger(minimumLevel: options.logLevel)
+let descriptorLimit = FileDescriptorLimit.raiseToHardLimit()
+if descriptorLimit >= 0 && descriptorLimit < options.maxConnections + 64 {
+    logger.log(.warning, "descriptor_limit_below_connection_cap",
+               numbers: [("descriptor_limit", descriptorLimit), ("max_connections", options.maxConnections)])
+}
 var router = Router()
 HealthRoutes.register(on: &router)
 let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger)
