@@ -156,8 +156,12 @@ func request(_ line: String = "GET / HTTP/1.1", _ headerLines: [String] = ["Host
 
 // MARK: - Accepted requests
 
-@Suite("RequestParser: accepted requests")
-struct RequestParserAcceptTests {
+/// The parser's suites: `swift test --filter RequestParserTests`.
+@Suite("RequestParser") struct RequestParserTests {}
+
+extension RequestParserTests {
+@Suite("accepted requests")
+struct Accepted {
     @Test func simpleGET() {
         let outcome = parse("GET /hello HTTP/1.1\r\nHost: example.com\r\n\r\n")
         #expect(outcome.events == [head(.get, "/hello", fields(["host": "example.com"])), body("")])
@@ -319,10 +323,13 @@ struct RequestParserAcceptTests {
     }
 }
 
+}
+
 // MARK: - Rejections
 
-@Suite("RequestParser: rejections")
-struct RequestParserRejectTests {
+extension RequestParserTests {
+@Suite("rejections")
+struct Rejected {
     @Test func contentLengthWithTransferEncoding() {
         expectRejected(request("POST / HTTP/1.1", ["Host: h", "Content-Length: 5", "Transfer-Encoding: chunked"], body: "0\r\n\r\n"), 400)
         expectRejected(request("POST / HTTP/1.1", ["Host: h", "Transfer-Encoding: chunked", "Content-Length: 0"]), 400)
@@ -544,6 +551,8 @@ struct RequestParserRejectTests {
         parse("GET /" + String(repeating: "a", count: 60) + " HTTP/1.1\nHost: h\r\n\r\n", limits: limits)
         parse("GET / HTTP/1.1\r\nHost: h\r\nX-Pad: " + String(repeating: "p", count: 100) + "\n\r\n", limits: limits)
     }
+}
+
 }
 
 // MARK: - RequestTarget
