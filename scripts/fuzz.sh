@@ -11,7 +11,9 @@
 # .build/fuzz/artifacts/ and the script exits non-zero; replay it with
 #   swift build --product HTTPParserFuzzer && .build/debug/HTTPParserFuzzer <file>
 #
-# Environment: FUZZ_DIR (default .build/fuzz),
+# Environment: FUZZ_DIR (default .build/fuzz), FUZZ_COVERAGE=1 (afterwards,
+# replay the corpus through a coverage build and print the parser's line
+# coverage with llvm-cov),
 # AXIOM_FUZZ_STRICT=1 (also trap on the known bare-LF discrepancy), and
 # FUZZ_ARGS for extra libFuzzer flags.
 set -euo pipefail
@@ -117,3 +119,16 @@ if [ "$status" -ne 0 ] || [ "$(ls "$artifacts" | wc -l)" -ne "$artifacts_before"
     exit 1
 fi
 echo "no crash"
+
+if [ "${FUZZ_COVERAGE:-0}" = "1" ]; then
+    echo "== source coverage of the corpus (replayed through a coverage build)"
+    swift build --product HTTPParserFuzzer --enable-code-coverage --scratch-path "$dir/coverage-build"
+    replayer="$(swift build --enable-code-coverage --scratch-path "$dir/coverage-build" --show-bin-path)/HTTPParserFuzzer"
+    rm -f "$dir"/coverage-*.profraw
+    find "$corpus" -type f -print0 | LLVM_PROFILE_FILE="$dir/coverage-%p.profraw" xargs -0 "$replayer" | tail -1
+    tools="$(dirname "$(command -v swift)")"
+    "$tools/llvm-profdata" merge -o "$dir/coverage.profdata" "$dir"/coverage-*.profraw
+    "$tools/llvm-cov" report "$replayer" -instr-profile="$dir/coverage.profdata" \
+        Sources/HTTPServer/Parser/RequestParser.swift Sources/HTTPServer/Parser/RequestTarget.swift \
+        Sources/HTTPServer/Parser/ASCII.swift
+fi
