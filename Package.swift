@@ -16,6 +16,11 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CSystemShims"]),
         // Composition root: configuration, wiring, main.
         .executableTarget(name: "AxiomServer", dependencies: ["HTTPServer"]),
+        // Parser fuzzing (scripts/fuzz.sh): a libFuzzer target, built with
+        // `swift build -c release --sanitize=fuzzer --product HTTPParserFuzzer`.
+        // A normal build makes it a replayer of crash files. Reaches the
+        // parser only through HTTPServer's @_spi(Fuzzing) ParserFuzzing.
+        .executableTarget(name: "HTTPParserFuzzer", dependencies: ["HTTPServer"]),
 
         // --- Capabilities (storage + security) -----------------------------
         // System C libraries, linked through module maps (no Swift packages).
