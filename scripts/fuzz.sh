@@ -13,9 +13,7 @@
 #
 # Environment: FUZZ_DIR (default .build/fuzz), FUZZ_COVERAGE=1 (afterwards,
 # replay the corpus through a coverage build and print the parser's line
-# coverage with llvm-cov),
-# AXIOM_FUZZ_STRICT=1 (also trap on the known bare-LF discrepancy), and
-# FUZZ_ARGS for extra libFuzzer flags.
+# coverage with llvm-cov), and FUZZ_ARGS for extra libFuzzer flags.
 set -euo pipefail
 
 seconds="${1:-300}"

@@ -21,22 +21,6 @@ import Glibc
 import Musl
 #endif
 
-/// Known parser bug tolerated by default so that fuzzing can find other
-/// problems: a line longer than its limit that ends in a bare LF is a 400
-/// (bare LF) when it arrives whole, and 414/431 (or, for a chunk-size line,
-/// the 400 `invalid_chunk` error) when it arrives in pieces (see the
-/// disabled test `bareLFAfterOverlongLineIsSplitInvariant`). Set
-/// AXIOM_FUZZ_STRICT=1 to trap on it as well.
-let strict = getenv("AXIOM_FUZZ_STRICT").map { String(cString: $0) == "1" } ?? false
-
-func isKnownBareLFDiscrepancy(_ a: ParserFuzzing.Outcome, _ b: ParserFuzzing.Outcome) -> Bool {
-    func bareLF(_ o: ParserFuzzing.Outcome) -> Bool { o.errorStatus == 400 && o.errorDetail.hasPrefix("A line ends in a bare LF") }
-    func overLimit(_ o: ParserFuzzing.Outcome) -> Bool {
-        o.errorStatus == 414 || o.errorStatus == 431 || o.errorDetail.hasPrefix("A chunk-size line exceeds")
-    }
-    return a.events == b.events && ((bareLF(a) && overLimit(b)) || (bareLF(b) && overLimit(a)))
-}
-
 func check(_ data: UnsafeRawBufferPointer) {
     guard let selector = data.first else { return }
     let input = UnsafeRawBufferPointer(rebasing: data[1...])
@@ -52,7 +36,7 @@ func check(_ data: UnsafeRawBufferPointer) {
     if !pieces.violations.isEmpty {
         fatalError("invariant broken (pieces of \(pieceSize)):\n\(pieces)")
     }
-    if !whole.sameResult(as: pieces) && (strict || !isKnownBareLFDiscrepancy(whole, pieces)) {
+    if !whole.sameResult(as: pieces) {
         fatalError("whole and pieces of \(pieceSize) disagree:\n--- whole\n\(whole)\n--- pieces\n\(pieces)")
     }
 }

@@ -154,10 +154,13 @@ struct RequestParser {
         var index = start + scanned
         while index < bytes.count {
             if bytes[index] == ASCII.lf {
+                // The length first, with the same bound as a line still
+                // arriving (below), so the answer does not depend on how the
+                // bytes were segmented.
+                guard index - start <= limit + 1 else { throw error }
                 guard index > start, bytes[index - 1] == ASCII.cr else {
                     throw .badRequest("A line ends in a bare LF; lines must end in CRLF.")
                 }
-                guard index - 1 - start <= limit else { throw error }
                 scanned = 0
                 return index - 1
             }
@@ -254,7 +257,7 @@ struct RequestParser {
     /// The fields that decide framing and connection handling, gathered in
     /// one pass over the header section.
     private struct FramingFields {
-        var hosts = 0
+        var hosts: [String] = []
         var transferEncodings: [String] = []
         var contentLengths: [String] = []
         var connectionOptions: [String] = []
@@ -264,7 +267,7 @@ struct RequestParser {
             for field in fields {
                 // Names are stored lowercased by parseFieldLine.
                 switch field.name {
-                case "host": hosts += 1
+                case "host": hosts.append(field.value)
                 case "transfer-encoding": transferEncodings.append(field.value)
                 case "content-length": contentLengths.append(field.value)
                 case "connection": connectionOptions.append(field.value)
@@ -277,9 +280,12 @@ struct RequestParser {
 
     private mutating func finishHead() throws(HTTPParseError) -> RequestHead {
         let framingFields = FramingFields(fields)
-        if framingFields.hosts > 1 { throw .badRequest("More than one Host header field.") }
-        if version == .http1_1 && framingFields.hosts == 0 {
+        if framingFields.hosts.count > 1 { throw .badRequest("More than one Host header field.") }
+        if version == .http1_1 && framingFields.hosts.isEmpty {
             throw .badRequest("An HTTP/1.1 request must carry a Host header field.")
+        }
+        if let host = framingFields.hosts.first, !Self.isValidHost(host) {
+            throw .badRequest("The Host header field is not a valid host[:port].")
         }
         let framing = try bodyFraming(framingFields)
         switch framing {
@@ -295,6 +301,30 @@ struct RequestParser {
         fields = HTTPFields()
         headerBytes = 0
         return head
+    }
+
+    /// Host = uri-host [ ":" port ] (RFC 9110 7.2, RFC 3986 3.2.2); the
+    /// empty value is allowed. reg-name bytes, or an IPv6 literal in brackets.
+    static func isValidHost(_ value: String) -> Bool {
+        var bytes = value.utf8[...]
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")) else { return false }
+            let literal = bytes[bytes.index(after: bytes.startIndex)..<close]
+            guard !literal.isEmpty,
+                  literal.allSatisfy({ ASCII.hexValue($0) != nil || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+            else { return false }
+            bytes = bytes[bytes.index(after: close)...]
+        } else {
+            let end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+            // unreserved / pct-encoded / sub-delims
+            guard bytes[..<end].allSatisfy({ byte in
+                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+                    || "-._~%!$&'()*+,;=".utf8.contains(byte)
+            }) else { return false }
+            bytes = bytes[end...]
+        }
+        guard let colon = bytes.first else { return true }
+        return colon == UInt8(ascii: ":") && bytes.dropFirst().allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     private func bodyFraming(_ framingFields: FramingFields) throws(HTTPParseError) -> BodyFraming {

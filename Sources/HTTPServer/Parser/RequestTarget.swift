@@ -17,6 +17,7 @@ struct RequestTarget: Equatable {
     static func parse(_ target: String) throws(HTTPParseError) -> RequestTarget {
         var utf8 = Substring(target).utf8[...]
         if target == "*" { return .asterisk }
+        if target.utf8.contains(UInt8(ascii: "#")) { throw .badRequest("A request target must not carry a fragment.") }
         if utf8.first != UInt8(ascii: "/") {
             // absolute-form: scheme "://" authority path-abempty [ "?" query ]
             let lowered = ASCII.lowercased(target.prefix(8))
@@ -26,6 +27,7 @@ struct RequestTarget: Equatable {
             }
             utf8 = utf8.dropFirst(schemeLength)
             guard let authorityEnd = utf8.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) else {
+                guard !utf8.isEmpty else { throw .badRequest("The absolute URI has an empty authority.") }
                 return RequestTarget(path: "/", segments: [], query: [])
             }
             guard authorityEnd > utf8.startIndex else { throw .badRequest("The absolute URI has an empty authority.") }
@@ -35,7 +37,6 @@ struct RequestTarget: Equatable {
             }
         }
         let fragmentFree = Substring(utf8)
-        if fragmentFree.contains("#") { throw .badRequest("A request target must not carry a fragment.") }
         let pathPart: Substring
         let queryPart: Substring?
         if let question = fragmentFree.firstIndex(of: "?") {

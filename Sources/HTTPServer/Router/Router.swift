@@ -76,8 +76,12 @@ public struct Router: Sendable {
                 return .found(route, parameters: Dictionary(candidate.parameters, uniquingKeysWith: { first, _ in first }))
             }
         }
-        guard let first = candidates.first(where: { !nodes[$0.node].routes.isEmpty }) else { return .notFound }
-        return .methodNotAllowed(allowed: allowedMethods(nodes[first.node]))
+        // Every candidate with routes is the same path reached another way:
+        // Allow lists the methods any of them would serve.
+        var routed = Set<HTTPMethod>()
+        for candidate in candidates { routed.formUnion(nodes[candidate.node].routes.keys) }
+        guard !routed.isEmpty else { return .notFound }
+        return .methodNotAllowed(allowed: allowedMethods(routed))
     }
 
     /// Terminal nodes matching `segments`, literal matches before parameter ones.
@@ -98,8 +102,8 @@ public struct Router: Sendable {
         }
     }
 
-    private func allowedMethods(_ node: RouteNode) -> [HTTPMethod] {
-        var methods = Set(node.routes.keys)
+    private func allowedMethods(_ routed: Set<HTTPMethod>) -> [HTTPMethod] {
+        var methods = routed
         if methods.contains(.get) { methods.insert(.head) }
         methods.insert(.options)
         return methods.sorted { $0.rawValue < $1.rawValue }
