@@ -12,35 +12,51 @@ let package = Package(
     dependencies: [],
     targets: [
         // Protocol level: HTTP/1.1 over POSIX sockets and Dispatch. Knows no domain.
-        .target(name: "HTTPServer"),
+        .target(name: "CSystemShims"),
+        .target(name: "HTTPServer", dependencies: ["CSystemShims"]),
         // Composition root: configuration, wiring, main.
         .executableTarget(name: "AxiomServer", dependencies: ["HTTPServer"]),
+        // Parser fuzzing (scripts/fuzz.sh): a libFuzzer target, built with
+        // `swift build -c release --sanitize=fuzzer --product HTTPParserFuzzer`.
+        // A normal build makes it a replayer of crash files. Reaches the
+        // parser only through HTTPServer's @_spi(Fuzzing) ParserFuzzing.
+        .executableTarget(name: "HTTPParserFuzzer", dependencies: ["HTTPServer"]),
 
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "AxiomServerTests", dependencies: ["AxiomServer"]),
+        // --- Capabilities (storage + security) -----------------------------
+        // System C libraries, linked through module maps (no Swift packages).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),
+        // External-system access: SQLite storage, password hashing, randomness,
+        // the clock. Axiom for the Capability protocol (issue 3).
+        .target(name: "Capabilities", dependencies: ["CSQLite", "CSodium", "Axiom", "Domain"]),
+        .testTarget(name: "CapabilitiesTests", dependencies: ["Capabilities", "Axiom"]),
+        // --- end Capabilities ----------------------------------------------
 
-        // MARK: - Axiom runtime and layers (issue 3)
+        // A raw-socket HTTP client shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "AxiomServerTests", dependencies: ["AxiomServer", "TestSupport"]),
+
+        // --- Axiom runtime and layers (issue 3) ----------------------------
         // The layer rules (RFC-001 section 2) are checked by
         // Tests/ArchitectureTests: a client may import Axiom, Domain and
         // Capabilities; a context Axiom, Domain and clients (never
-        // Capabilities); a capability Axiom and Domain; presentation Contexts.
+        // Capabilities); a capability Axiom, Domain and C libraries;
+        // presentation Contexts. See docs/constraints.md.
         // Protocols and runtime: orchestrator, registries, context DAG,
         // observer fan-out, sessions, component analysis, metrics.
         .target(name: "Axiom"),
         // Value types of the domains. No dependencies.
         .target(name: "Domain"),
-        // System access (clock, randomness; storage in Capabilities/Storage).
-        .target(name: "Capabilities", dependencies: ["Axiom", "Domain"]),
         // Feature coordination, one instance per session. Never Capabilities.
         .target(name: "Contexts", dependencies: ["Axiom", "Domain"]),
         // Run by hand: swift run -c release AxiomBenchmarks
         .executableTarget(name: "AxiomBenchmarks", dependencies: ["Axiom"]),
-
         .testTarget(name: "AxiomTests", dependencies: ["Axiom"]),
-        .testTarget(name: "CapabilitiesTests", dependencies: ["Capabilities", "Axiom"]),
         .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain"]),
         // Build-time rule check (RFC-001 section 6.2) over this package and
         // the fixture package in Tests/Fixtures (not part of this package).
         .testTarget(name: "ArchitectureTests"),
+        // --- end Axiom -----------------------------------------------------
     ]
 )

@@ -16,6 +16,8 @@ struct LayerRuleTests {
         #expect(result.layers["Domain"] == .domain)
         #expect(result.layers["Capabilities"] == .capability)
         #expect(result.layers["Contexts"] == .context)
+        #expect(result.layers["HTTPServer"] == .http)
+        #expect(result.layers["AxiomServer"] == .composition)
         // The check read real files: the runtime's own imports are among them.
         #expect(result.imports.contains { $0.file.hasPrefix("Sources/Capabilities/") && $0.module == "Axiom" })
         #expect(result.imports.contains { $0.file.hasPrefix("Sources/Contexts/") && $0.module == "Axiom" })

@@ -37,3 +37,15 @@ struct SystemClockCapabilityTests {
         #expect(source.monotonicNow() > .zero)
     }
 }
+
+@Suite("Axiom capabilities")
+struct AxiomCapabilityConformanceTests {
+    @Test("the clock and the security capabilities are Axiom capabilities that probe as available")
+    func conformances() async throws {
+        let capabilities: [any Capability] = [SystemClockCapability(), try SecureRandom(), try PasswordHasher()]
+        for capability in capabilities {
+            #expect(await capability.checkAvailability())
+            #expect(capability.isAvailable)
+        }
+    }
+}

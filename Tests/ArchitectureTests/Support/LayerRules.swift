@@ -35,19 +35,22 @@ enum LayerRules {
     /// fits no layer (itself a violation: every target must have one).
     static func layer(of target: PackageGraph.Target) -> Layer? {
         let name = target.name
+        if name == "AxiomServer" { return .composition }
         switch target.type {
-        case "test": return .tooling
+        case "test", "executable", "plugin", "macro": return .tooling
         case "system": return .systemLibrary
         default: break
         }
+        // Support code that lives with the tests (e.g. Tests/TestSupport).
+        if target.directory.hasPrefix("Tests/") { return .tooling }
         switch name {
         case "Axiom": return .framework
         case "Domain": return .domain
         case "HTTPServer": return .http
-        case "AxiomServer": return .composition
-        case "AxiomBenchmarks": return .tooling
         default: break
         }
+        // C shims and module maps: CSQLite, CSodium, CSystemShims.
+        if name.count > 1, name.first == "C", name.dropFirst().first?.isUppercase == true { return .systemLibrary }
         if name.hasPrefix("Capabilities") { return .capability }
         if name.hasSuffix("Client") { return .client }
         if name.hasPrefix("Contexts") { return .context }

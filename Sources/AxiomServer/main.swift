@@ -1,0 +1,46 @@
+import Dispatch
+import Glibc
+import HTTPServer
+
+// Composition root: read options, build the router, start the server, and
+// turn SIGTERM/SIGINT into a graceful shutdown that exits 0.
+
+let options: ServerOptions
+do {
+    switch try ServerOptions.parse(arguments: Array(CommandLine.arguments.dropFirst()),
+                                   environment: ProcessInfoEnvironment.current()) {
+    case .help:
+        print(ServerOptions.usage, terminator: "")
+        exit(0)
+    case .run(let parsed):
+        options = parsed
+    }
+} catch {
+    FileHandleStandardError.write("axiom-server: \(error)\n")
+    exit(2)
+}
+
+let logger = ServerLogger(minimumLevel: options.logLevel)
+let descriptorLimit = FileDescriptorLimit.raiseToHardLimit()
+if descriptorLimit >= 0 && descriptorLimit < options.maxConnections + 64 {
+    logger.log(.warning, "descriptor_limit_below_connection_cap",
+               numbers: [("descriptor_limit", descriptorLimit), ("max_connections", options.maxConnections)])
+}
+var router = Router()
+HealthRoutes.register(on: &router)
+let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger)
+
+do {
+    try server.start()
+} catch {
+    logger.log(.error, "start_failed", [("error", String(describing: error))])
+    exit(1)
+}
+
+let signalSources = ShutdownSignals.install {
+    Task {
+        await server.shutdown()
+        exit(0)
+    }
+}
+dispatchMain()

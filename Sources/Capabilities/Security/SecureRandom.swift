@@ -1,0 +1,69 @@
+import CSodium
+import Foundation
+
+/// Random bytes and opaque tokens from the system CSPRNG (libsodium's
+/// `randombytes_buf`, i.e. `getrandom(2)` on Linux).
+public final class SecureRandom: Sendable {
+    /// How a token's bytes are written as text.
+    public enum Encoding: Sendable {
+        /// Lower-case hex: 2 characters per byte.
+        case hex
+        /// RFC 4648 §5 base64url without padding: 43 characters for 32 bytes.
+        case base64url
+    }
+
+    public init() throws {
+        try Sodium.ensureReady()
+    }
+
+    public var isAvailable: Bool { Sodium.isReady }
+
+    public func checkAvailability() async -> Bool { Sodium.isReady }
+
+    /// `count` random bytes.
+    public func bytes(_ count: Int) -> [UInt8] {
+        precondition(count >= 0, "negative byte count")
+        guard count > 0 else { return [] }
+        var buffer = [UInt8](repeating: 0, count: count)
+        buffer.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
+        return buffer
+    }
+
+    /// A fresh opaque token of `byteCount` random bytes (default 32 = 256 bits).
+    public func token(byteCount: Int = 32, encoding: Encoding = .base64url) -> String {
+        let raw = bytes(byteCount)
+        return switch encoding {
+        case .hex: Hex.encode(raw)
+        case .base64url: Base64URL.encode(raw)
+        }
+    }
+
+    /// A uniformly random integer in `0..<upperBound` (no modulo bias).
+    public func uniform(below upperBound: UInt32) -> UInt32 {
+        randombytes_uniform(upperBound)
+    }
+}
+
+/// Lower-case hexadecimal.
+public enum Hex {
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// RFC 4648 §5 base64url, without padding.
+public enum Base64URL {
+    public static func encode(_ bytes: [UInt8]) -> String {
+        var text = Data(bytes).base64EncodedString()
+        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        while text.hasSuffix("=") { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,87 @@
+/// A connection lent to one `read` or `write` closure.
+///
+/// Valid only inside that closure (it is not `Sendable`, and it throws
+/// `StorageError.handleOutOfScope` if kept and used later). In a write closure
+/// every statement runs inside the batch's transaction, within a savepoint of
+/// its own request: throwing from the closure rolls back exactly this
+/// request's statements. In a read closure all queries see one consistent
+/// snapshot. Transaction-control SQL (BEGIN, COMMIT, SAVEPOINT, …) is refused:
+/// the storage layer owns transactions.
+public final class SQLiteHandle {
+    private let connection: SQLiteConnection
+    private var isValid = true
+    /// The first error that meant "storage unavailable" (writer side: it
+    /// aborts the whole batch even if the closure swallowed it).
+    private(set) var unavailableError: SQLiteError?
+
+    init(connection: SQLiteConnection) {
+        self.connection = connection
+    }
+
+    func invalidate() { isValid = false }
+
+    /// Runs one statement and returns the number of rows it changed.
+    @discardableResult
+    public func execute(_ sql: String, _ arguments: any SQLiteValueConvertible...) throws -> Int {
+        try execute(sql, arguments: arguments.map(\.sqliteValue))
+    }
+
+    /// Runs one statement and returns the number of rows it changed.
+    @discardableResult
+    public func execute(_ sql: String, arguments: [SQLiteValue]) throws -> Int {
+        _ = try perform(sql, arguments)
+        return connection.changes
+    }
+
+    /// Runs one query and returns all its rows.
+    public func query(_ sql: String, _ arguments: any SQLiteValueConvertible...) throws -> [SQLiteRow] {
+        try query(sql, arguments: arguments.map(\.sqliteValue))
+    }
+
+    /// Runs one query and returns all its rows.
+    public func query(_ sql: String, arguments: [SQLiteValue]) throws -> [SQLiteRow] {
+        try perform(sql, arguments)
+    }
+
+    /// Runs one query and returns its first row, or nil when it has none.
+    public func queryOne(_ sql: String, _ arguments: any SQLiteValueConvertible...) throws -> SQLiteRow? {
+        try perform(sql, arguments.map(\.sqliteValue)).first
+    }
+
+    /// Runs one query and returns its first row, or nil when it has none.
+    public func queryOne(_ sql: String, arguments: [SQLiteValue]) throws -> SQLiteRow? {
+        try perform(sql, arguments).first
+    }
+
+    /// Runs several `;`-separated statements without arguments (e.g. DDL).
+    public func executeScript(_ sql: String) throws {
+        try checkValid()
+        do {
+            try connection.withTransactionControlDenied { try connection.exec(sql) }
+        } catch let error as SQLiteError {
+            throw classify(error)
+        }
+    }
+
+    /// The rowid of the most recent successful INSERT on this connection.
+    public var lastInsertRowID: Int64 { connection.lastInsertRowID }
+
+    private func perform(_ sql: String, _ arguments: [SQLiteValue]) throws -> [SQLiteRow] {
+        try checkValid()
+        do {
+            return try connection.withTransactionControlDenied { try connection.run(sql, arguments) }
+        } catch StorageError.sqlite(let error) {
+            throw classify(error)
+        }
+    }
+
+    private func checkValid() throws {
+        guard isValid else { throw StorageError.handleOutOfScope }
+    }
+
+    private func classify(_ error: SQLiteError) -> StorageError {
+        guard error.meansUnavailable(forReader: connection.isReader) else { return .sqlite(error) }
+        if unavailableError == nil { unavailableError = error }
+        return .unavailable(reason: "SQLite reported \(error.message)", sqlite: error)
+    }
+}

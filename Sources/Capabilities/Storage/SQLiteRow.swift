@@ -1,0 +1,49 @@
+/// One result row, fully copied out of SQLite (safe to keep and send).
+///
+///     let name: String = try row.get("name")
+///     let note: String? = try row.get("note")     // NULL → nil
+///     let id = try row.get(0, as: Int64.self)
+public struct SQLiteRow: Sendable, Hashable {
+    /// Column names in result order (shared by all rows of one query).
+    public let columns: [String]
+    public let values: [SQLiteValue]
+
+    public init(columns: [String], values: [SQLiteValue]) {
+        precondition(columns.count == values.count, "one value per column")
+        self.columns = columns
+        self.values = values
+    }
+
+    public var count: Int { values.count }
+
+    /// The raw value at `index` (0-based); traps when out of range, like an array.
+    public subscript(index: Int) -> SQLiteValue { values[index] }
+
+    /// The raw value of the first column named `name`, or nil when there is none.
+    public subscript(name: String) -> SQLiteValue? {
+        columns.firstIndex(of: name).map { values[$0] }
+    }
+
+    /// Decodes column `index`; throws when out of range or of the wrong type.
+    public func get<T: SQLiteValueConvertible>(_ index: Int, as type: T.Type = T.self) throws -> T {
+        guard values.indices.contains(index) else {
+            throw StorageError.columnNotFound("#\(index)")
+        }
+        return try decode(values[index], column: columns[index])
+    }
+
+    /// Decodes the first column named `name`; throws when missing or of the wrong type.
+    public func get<T: SQLiteValueConvertible>(_ name: String, as type: T.Type = T.self) throws -> T {
+        guard let index = columns.firstIndex(of: name) else {
+            throw StorageError.columnNotFound(name)
+        }
+        return try decode(values[index], column: name)
+    }
+
+    private func decode<T: SQLiteValueConvertible>(_ value: SQLiteValue, column: String) throws -> T {
+        guard let decoded = T(sqliteValue: value) else {
+            throw StorageError.typeMismatch(column: column, expected: T.sqliteTypeName, actual: value.typeName)
+        }
+        return decoded
+    }
+}

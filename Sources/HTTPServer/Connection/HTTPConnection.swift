@@ -1,0 +1,597 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// One client connection: reads and parses requests, hands each to its
+/// route's handler, writes the responses in request order, and enforces the
+/// limits and timeouts. Everything mutable is confined to `queue`: Dispatch
+/// sources fire on it and handlers' tasks run on it (see QueueTaskExecutor),
+/// which is what makes the `@unchecked Sendable` honest.
+final class HTTPConnection: @unchecked Sendable {
+    /// Where a connection is between requests; decides what a timeout means.
+    enum Phase {
+        /// Between requests (or before the first): the idle timeout applies.
+        case idle
+        /// Part of a header section has arrived: header timeout → 408.
+        case head
+        /// The body is being read: body timeout → 408.
+        case body
+        /// A handler runs or a response streams: no read timeout.
+        case responding
+        /// Final response written; discarding input until EOF before close,
+        /// so unread bytes do not make the kernel reset the connection and
+        /// destroy the response in flight (a "lingering close").
+        case lingering
+        case closed
+    }
+
+    let fd: Int32
+    let remoteAddress: String
+    let queue: DispatchQueue
+    private let executor: QueueTaskExecutor
+    private let core: ServerCore
+    private let readSource: DispatchSourceRead
+    private var writeSource: DispatchSourceWrite?
+    private var readSuspended = false
+    private var writeSuspended = true
+    private var liveSources = 1
+
+    private let input: InputBuffer
+    private var parser: RequestParser
+    private var output = OutputQueue()
+
+    private(set) var phase = Phase.idle
+    /// The request whose body is being read, and what to do with it.
+    private var pending: PendingRequest?
+    private var processing = false
+    private var peerClosedInput = false
+    /// No further requests will be read; close once output is written.
+    private var closeAfterOutput = false
+    private var streamTask: Task<Void, Never>?
+    private var drainWaiters: [CheckedContinuation<Void, any Error>] = []
+
+    /// When the current timeout expires (monotonic ns; 0 = none). Read by
+    /// the server's sweeper from another thread, hence atomic.
+    let deadline = Atomic<Int64>(0)
+    private var writeDeadlineArmed = false
+    /// True while this connection answered 503 at the connection cap.
+    let isRejected: Bool
+
+    init(fd: Int32, remoteAddress: String, core: ServerCore, rejected: Bool = false) {
+        self.fd = fd
+        self.remoteAddress = remoteAddress
+        self.core = core
+        self.isRejected = rejected
+        queue = DispatchQueue(label: "axiom.connection", target: .global())
+        executor = QueueTaskExecutor(queue: queue)
+        input = InputBuffer(capacity: 4096)
+        parser = RequestParser(limits: core.configuration.limits)
+        readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+    }
+
+    // MARK: Lifecycle
+
+    func start() {
+        queue.setSpecific(key: ConnectionQueueKey.key, value: ObjectIdentifier(self))
+        readSource.setEventHandler { [unowned self] in self.readAvailable() }
+        readSource.setCancelHandler { [self] in self.sourceCancelled() }
+        queue.async { [self] in
+            if isRejected {
+                let error = HTTPError(.serviceUnavailable, code: "too_many_connections",
+                                      detail: "The server is at its connection limit; retry shortly.",
+                                      headers: ["Retry-After": "1"])
+                writeFinal(ProblemDetails.response(for: error, requestID: core.requestIDs.id(from: nil)),
+                           version: .http1_1, requestID: "", keepAlive: false)
+            } else {
+                setDeadline(after: core.configuration.headerTimeout)
+            }
+            readSource.resume()
+        }
+    }
+
+    /// Shutdown: idle connections close now; busy ones after their response.
+    func beginDrain() {
+        queue.async { [self] in
+            switch phase {
+            case .idle:
+                close()
+            case .responding:
+                streamTask?.cancel()
+            case .head, .body, .lingering, .closed:
+                break
+            }
+        }
+    }
+
+    /// Called by the sweeper when `deadline` may have passed.
+    func checkDeadline(now: Int64) {
+        queue.async { [self] in
+            let due = deadline.load(ordering: .relaxed)
+            guard due != 0, now >= due else { return }
+            deadline.store(0, ordering: .relaxed)
+            if writeDeadlineArmed {
+                core.logger.log(.info, "connection_write_timeout", [("peer", remoteAddress)])
+                close()
+                return
+            }
+            switch phase {
+            case .idle, .lingering:
+                close()
+            case .head, .body:
+                pending = nil
+                input.removeAll()
+                let error = HTTPError(.requestTimeout, code: "request_timeout",
+                                      detail: phase == .head ? "The header section did not arrive in time."
+                                                             : "The request body stopped arriving.")
+                let requestID = core.requestIDs.id(from: nil)
+                writeFinal(ProblemDetails.response(for: error, requestID: requestID), version: .http1_1,
+                           requestID: requestID, keepAlive: false)
+            case .responding, .closed:
+                break
+            }
+        }
+    }
+
+    func close() {
+        guard phase != .closed else { return }
+        phase = .closed
+        deadline.store(0, ordering: .relaxed)
+        streamTask?.cancel()
+        streamTask = nil
+        output.removeAll()
+        let waiters = drainWaiters
+        drainWaiters = []
+        for waiter in waiters { waiter.resume(throwing: HTTPBodyWriter.WriterError.connectionClosed) }
+        if readSuspended {
+            readSuspended = false
+            readSource.resume()
+        }
+        readSource.cancel()
+        if let writeSource {
+            if writeSuspended {
+                writeSuspended = false
+                writeSource.resume()
+            }
+            writeSource.cancel()
+        }
+        core.connections.remove(self)
+    }
+
+    private func sourceCancelled() {
+        liveSources -= 1
+        if liveSources == 0 { Glibc.close(fd) }
+    }
+
+    // MARK: Reading
+
+    private func readAvailable() {
+        guard phase != .closed else { return }
+        var reads = 0
+        while reads < 4 {
+            let space = input.writableSpace(minimum: 16 * 1024)
+            let count = read(fd, space.baseAddress, space.count)
+            if count > 0 {
+                input.didWrite(count)
+                reads += 1
+                if count < space.count { break }
+            } else if count == 0 {
+                peerClosedInput = true
+                break
+            } else {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                close()
+                return
+            }
+        }
+        if phase == .lingering {
+            input.removeAll()
+            if peerClosedInput { close() }
+            return
+        }
+        if phase == .body, reads > 0 { setDeadline(after: core.configuration.bodyTimeout) }
+        processInput()
+        if peerClosedInput {
+            // Nothing more will arrive: stop watching the descriptor. A
+            // request already being answered still gets its response.
+            suspendReading()
+            if phase == .idle || phase == .head || phase == .body { close() }
+        } else if phase == .responding && input.readableCount >= 64 * 1024 {
+            suspendReading()  // pipelined requests pile up; resume when answered
+        }
+    }
+
+    private func suspendReading() {
+        guard !readSuspended, phase != .closed else { return }
+        readSuspended = true
+        readSource.suspend()
+    }
+
+    private func resumeReading() {
+        guard readSuspended, !peerClosedInput, phase != .closed else { return }
+        readSuspended = false
+        readSource.resume()
+    }
+
+    /// Parses and dispatches requests from the buffered bytes, one at a time:
+    /// the next is not started before the previous one's response is queued,
+    /// which is how pipelined responses stay in request order.
+    private func processInput() {
+        guard !processing else { return }
+        processing = true
+        defer { processing = false }
+        while phase != .closed && phase != .responding && phase != .lingering && !closeAfterOutput {
+            let result: (consumed: Int, event: RequestParser.Event?)
+            do {
+                result = try parser.parse(input.readable)
+            } catch {
+                input.consume(input.readableCount)
+                answerParseError(error)
+                break
+            }
+            input.consume(result.consumed)
+            guard let event = result.event else {
+                if phase == .idle && (!input.isEmpty || !parser.isAtRequestBoundary) {
+                    phase = .head
+                    setDeadline(after: core.configuration.headerTimeout)
+                }
+                break
+            }
+            switch event {
+            case .head(let head):
+                phase = .body
+                setDeadline(after: core.configuration.bodyTimeout)
+                accept(head)
+            case .body(let body, let trailers):
+                guard let request = pending else { break }
+                pending = nil
+                finish(request, body: body, trailers: trailers)
+            }
+        }
+        flush()
+    }
+
+    // MARK: Requests
+
+    /// A parsed head and what was decided about it before its body arrived.
+    struct PendingRequest {
+        enum Action {
+            case dispatch(Router.Route, parameters: [String: String], target: RequestTarget)
+            /// Answer without calling a handler (404, 405, 417, 501…).
+            case answer(HTTPResponse)
+        }
+
+        let head: RequestHead
+        let requestID: String
+        let action: Action
+    }
+
+    private func accept(_ head: RequestHead) {
+        let requestID = core.requestIDs.id(from: head.headers["x-request-id"])
+        let action = decide(head, requestID: requestID)
+        pending = PendingRequest(head: head, requestID: requestID, action: action)
+        guard head.expectation == .continue100, head.framing != .none else { return }
+        switch action {
+        case .dispatch(let route, _, _) where route.readsBody:
+            output.append(ResponseHead.continue100)
+            flush()
+        case .dispatch, .answer:
+            // RFC 9110 10.1.1: answer with the final status instead of 100 and
+            // do not read the body; the connection cannot be reused after that.
+            pending = nil
+            closeAfterOutput = true
+            switch action {
+            case .dispatch(let route, let parameters, let target):
+                dispatch(route, parameters: parameters, target: target, head: head, requestID: requestID,
+                         body: [], trailers: HTTPFields(), keepAlive: false)
+            case .answer(let response):
+                writeFinal(response, version: head.version, requestID: requestID, keepAlive: false,
+                           isHead: head.method == .head)
+            }
+        }
+    }
+
+    private func decide(_ head: RequestHead, requestID: String) -> PendingRequest.Action {
+        func problem(_ error: HTTPError) -> PendingRequest.Action {
+            .answer(ProblemDetails.response(for: error, requestID: requestID))
+        }
+        guard head.method.isImplemented else {
+            return problem(HTTPError(.notImplemented, code: "method_not_implemented",
+                                     detail: "The method \(head.method) is not implemented by this server."))
+        }
+        let target: RequestTarget
+        do {
+            target = try RequestTarget.parse(head.target)
+        } catch {
+            return problem(HTTPError(error.status, code: error.code, detail: error.detail))
+        }
+        if case .unsupported(let value) = head.expectation {
+            return problem(HTTPError(.expectationFailed, code: "expectation_failed",
+                                     detail: "Only 'Expect: 100-continue' is supported, not '\(value)'."))
+        }
+        if target == .asterisk {
+            guard head.method == .options else {
+                return problem(HTTPError(.badRequest, code: "bad_request", detail: "The '*' target is only valid for OPTIONS."))
+            }
+            return .answer(HTTPResponse(status: .noContent, headers: ["Allow": "DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT"]))
+        }
+        switch core.router.match(head.method, segments: target.segments) {
+        case .found(let route, let parameters):
+            return .dispatch(route, parameters: parameters, target: target)
+        case .methodNotAllowed(let allowed):
+            let allow = allowed.map(\.rawValue).joined(separator: ", ")
+            if head.method == .options { return .answer(HTTPResponse(status: .noContent, headers: ["Allow": allow])) }
+            return problem(HTTPError(.methodNotAllowed, code: "method_not_allowed",
+                                     detail: "\(head.method) is not allowed on \(target.path); allowed: \(allow).",
+                                     headers: ["Allow": allow]))
+        case .notFound:
+            return problem(HTTPError(.notFound, code: "not_found", detail: "No resource at \(target.path)."))
+        }
+    }
+
+    private func finish(_ request: PendingRequest, body: [UInt8], trailers: HTTPFields) {
+        let keepAlive = request.head.keepAlive
+        switch request.action {
+        case .dispatch(let route, let parameters, let target):
+            dispatch(route, parameters: parameters, target: target, head: request.head, requestID: request.requestID,
+                     body: body, trailers: trailers, keepAlive: keepAlive)
+        case .answer(let response):
+            // A request the server itself found malformed ends the connection (400 → close).
+            writeFinal(response, version: request.head.version, requestID: request.requestID,
+                       keepAlive: keepAlive && response.status != .badRequest, isHead: request.head.method == .head)
+        }
+    }
+
+    private func answerParseError(_ error: HTTPParseError) {
+        pending = nil
+        let requestID = core.requestIDs.id(from: nil)
+        let response = ProblemDetails.response(for: HTTPError(error.status, code: error.code, detail: error.detail),
+                                               requestID: requestID)
+        writeFinal(response, version: .http1_1, requestID: requestID, keepAlive: false)
+    }
+
+    private func dispatch(_ route: Router.Route, parameters: [String: String], target: RequestTarget, head: RequestHead,
+                          requestID: String, body: [UInt8], trailers: HTTPFields, keepAlive: Bool) {
+        var request = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers,
+                                  path: target.path, pathSegments: target.segments, query: QueryParameters(target.query),
+                                  body: body, trailers: trailers, remoteAddress: remoteAddress, id: requestID)
+        request.route = route.pattern
+        request.parameters = parameters
+        phase = .responding
+        deadline.store(0, ordering: .relaxed)
+        let handler = route.handler
+        let logger = core.logger
+        Task.immediate(executorPreference: executor) { [self] in
+            let response: HTTPResponse
+            do {
+                response = try await handler(request)
+            } catch let error as HTTPError {
+                response = ProblemDetails.response(for: error, requestID: requestID)
+            } catch {
+                logger.log(.error, "handler_failed", [("request_id", requestID), ("method", request.method.rawValue),
+                                                      ("route", request.route), ("error", String(describing: error))])
+                response = ProblemDetails.response(
+                    for: HTTPError(.internalServerError, code: "internal_error",
+                                   detail: "The server failed to handle this request."), requestID: requestID)
+            }
+            onQueue { self.respond(response, to: head, requestID: requestID, keepAlive: keepAlive) }
+        }
+    }
+
+    /// Runs `body` on the connection's queue: inline when already there
+    /// (the common case, thanks to the task executor), else enqueued.
+    private func onQueue(_ body: @escaping @Sendable () -> Void) {
+        if DispatchQueue.getSpecific(key: ConnectionQueueKey.key) == ObjectIdentifier(self) {
+            body()
+        } else {
+            queue.async(execute: body)
+        }
+    }
+
+    /// Runs `body` on the connection's queue and returns its result, for
+    /// callers (a body writer) that may be elsewhere.
+    func performOnQueue<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        if DispatchQueue.getSpecific(key: ConnectionQueueKey.key) == ObjectIdentifier(self) {
+            return try body()
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    // MARK: Responses
+
+    private func respond(_ response: HTTPResponse, to head: RequestHead, requestID: String, keepAlive: Bool) {
+        guard phase != .closed else { return }
+        let keepAlive = keepAlive && !closeAfterOutput && !core.isDraining.load(ordering: .relaxed)
+        if case .stream(let produce) = response.body, head.method != .head, !response.status.forbidsContent {
+            let chunked = head.version == .http1_1
+            output.append(ResponseHead.serialize(status: response.status, headers: response.headers,
+                                                 framing: chunked ? .chunked : .closeDelimited,
+                                                 keepAlive: keepAlive && chunked, echoKeepAlive: false,
+                                                 requestID: requestID))
+            if !(keepAlive && chunked) { closeAfterOutput = true }
+            flush()
+            let writer = HTTPBodyWriter(connection: self, chunked: chunked)
+            let logger = core.logger
+            streamTask = Task.immediate(executorPreference: executor) { [self] in
+                do {
+                    try await produce(writer)
+                } catch is HTTPBodyWriter.WriterError {
+                    // The client went away; nothing to report.
+                } catch {
+                    logger.log(.warning, "stream_failed", [("request_id", requestID), ("error", String(describing: error))])
+                }
+                onQueue { self.endStream(chunked: chunked) }
+            }
+            return
+        }
+        writeFinal(response, version: head.version, requestID: requestID, keepAlive: keepAlive,
+                   isHead: head.method == .head)
+    }
+
+    /// Queues a complete response, then moves on to the next request (or to
+    /// closing). HEAD gets the GET headers, with the body's length, and no body.
+    private func writeFinal(_ response: HTTPResponse, version: HTTPVersion, requestID: String, keepAlive: Bool,
+                            isHead: Bool = false) {
+        guard phase != .closed else { return }
+        let body: [UInt8]
+        switch response.body {
+        case .bytes(let bytes): body = bytes
+        case .empty, .stream: body = []
+        }
+        let framing: ResponseHead.Framing
+        if response.status.forbidsContent {
+            framing = .noContent
+        } else if isHead, case .stream = response.body {
+            framing = version == .http1_1 ? .chunked : .closeDelimited
+        } else {
+            framing = .length(body.count)
+        }
+        let sendsBody = !isHead && !response.status.forbidsContent && !body.isEmpty
+        // Small bodies ride in the head's buffer (one segment); big ones are
+        // queued as they are, never copied.
+        let inline = sendsBody && body.count <= 2048
+        var head = ResponseHead.serialize(status: response.status, headers: response.headers, framing: framing,
+                                          keepAlive: keepAlive, echoKeepAlive: version == .http1_0,
+                                          requestID: requestID, reservingBody: inline ? body.count : 0)
+        if inline { head.append(contentsOf: body) }
+        output.append(head)
+        if sendsBody && !inline { output.append(body) }
+        if !keepAlive { closeAfterOutput = true }
+        completeResponse()
+    }
+
+    private func endStream(chunked: Bool) {
+        streamTask = nil
+        guard phase != .closed else { return }
+        if chunked { output.append(HTTPBodyWriter.lastChunk) }
+        completeResponse()
+    }
+
+    private func completeResponse() {
+        if closeAfterOutput {
+            phase = .lingering
+            pending = nil
+        } else {
+            phase = .idle
+            setDeadline(after: core.configuration.idleTimeout)
+        }
+        flush()
+        if phase == .idle {
+            resumeReading()
+            if !processing && !input.isEmpty { processInput() }
+            if peerClosedInput && phase == .idle { close() }
+        }
+    }
+
+    // MARK: Writing
+
+    /// Appends one chunk of a streamed body; returns whether the writer
+    /// should wait for the socket to drain (backpressure).
+    func writeChunk(_ bytes: [UInt8], chunked: Bool) throws(HTTPBodyWriter.WriterError) -> Bool {
+        guard phase != .closed else { throw .connectionClosed }
+        guard !bytes.isEmpty else { return false }
+        if chunked {
+            output.append(Array("\(String(bytes.count, radix: 16))\r\n".utf8))
+            output.append(bytes)
+            output.append(HTTPBodyWriter.chunkEnd)
+        } else {
+            output.append(bytes)
+        }
+        flush()
+        return output.pendingBytes > core.configuration.outputHighWatermark
+    }
+
+    func waitForDrain(_ continuation: CheckedContinuation<Void, any Error>) {
+        if phase == .closed {
+            continuation.resume(throwing: HTTPBodyWriter.WriterError.connectionClosed)
+        } else if output.pendingBytes <= core.configuration.outputHighWatermark {
+            continuation.resume()
+        } else {
+            drainWaiters.append(continuation)
+        }
+    }
+
+    private func flush() {
+        guard phase != .closed else { return }
+        if !output.isEmpty {
+            switch output.flush(to: fd) {
+            case .flushed:
+                break
+            case .wouldBlock:
+                armWriteSource()
+                return
+            case .failed:
+                close()
+                return
+            }
+        }
+        disarmWriteSource()
+        if !drainWaiters.isEmpty {
+            let waiters = drainWaiters
+            drainWaiters = []
+            for waiter in waiters { waiter.resume() }
+        }
+        if phase == .lingering {
+            lingeringClose()
+        }
+    }
+
+    private func armWriteSource() {
+        if !writeDeadlineArmed {
+            writeDeadlineArmed = true
+            setDeadline(after: core.configuration.writeTimeout)
+        }
+        if output.pendingBytes > core.configuration.outputHighWatermark { suspendReading() }
+        if writeSource == nil {
+            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+            source.setEventHandler { [unowned self] in self.flush() }
+            source.setCancelHandler { [self] in self.sourceCancelled() }
+            liveSources += 1
+            writeSource = source
+        }
+        if writeSuspended {
+            writeSuspended = false
+            writeSource?.resume()
+        }
+    }
+
+    private func disarmWriteSource() {
+        if writeDeadlineArmed {
+            writeDeadlineArmed = false
+            switch phase {
+            case .idle: setDeadline(after: core.configuration.idleTimeout)
+            case .responding: deadline.store(0, ordering: .relaxed)
+            default: break
+            }
+        }
+        if let writeSource, !writeSuspended {
+            writeSuspended = true
+            writeSource.suspend()
+            if phase == .responding || phase == .idle { resumeReading() }
+        }
+    }
+
+    /// Everything is written and the connection is done: stop sending, then
+    /// drain and drop whatever the client still sends, for a short while.
+    private func lingeringClose() {
+        if peerClosedInput {
+            close()
+            return
+        }
+        shutdown(fd, Int32(SHUT_WR))
+        input.removeAll()
+        setDeadline(after: .seconds(2))
+        resumeReading()
+    }
+
+    private func setDeadline(after duration: Duration) {
+        deadline.store(MonotonicClock.nowNanoseconds() + duration.nanoseconds, ordering: .relaxed)
+    }
+}
+
+/// Marks a connection's queue so code can tell whether it already runs there.
+enum ConnectionQueueKey {
+    static let key = DispatchSpecificKey<ObjectIdentifier>()
+}

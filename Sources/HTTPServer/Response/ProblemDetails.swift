@@ -1,0 +1,55 @@
+/// Renders RFC 9457 problem details as `application/problem+json`. Used for
+/// every error the server itself produces and for `HTTPError`s thrown by
+/// handlers, so all errors share one shape:
+/// `{"type","title","status","code","detail","request_id", …extensions}`.
+enum ProblemDetails {
+    static let contentType = "application/problem+json"
+
+    static func response(for error: HTTPError, requestID: String) -> HTTPResponse {
+        var json = "{\"type\":\"about:blank\",\"title\":"
+        JSONString.append(error.status.reasonPhrase, to: &json)
+        json += ",\"status\":\(error.status.code),\"code\":"
+        JSONString.append(error.code, to: &json)
+        json += ",\"detail\":"
+        JSONString.append(error.detail, to: &json)
+        json += ",\"request_id\":"
+        JSONString.append(requestID, to: &json)
+        for (name, encodedValue) in error.extensions {
+            json += ","
+            JSONString.append(name, to: &json)
+            json += ":" + encodedValue
+        }
+        json += "}"
+        var headers = error.headers
+        headers.set("Content-Type", contentType)
+        return HTTPResponse(status: error.status, headers: headers, body: .bytes(Array(json.utf8)))
+    }
+}
+
+/// Minimal JSON string encoding for the server's own error bodies, which
+/// echo client-supplied text (paths, methods) and so must escape it.
+public enum JSONString {
+    public static func append(_ text: String, to json: inout String) {
+        json += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": json += "\\\""
+            case "\\": json += "\\\\"
+            case "\n": json += "\\n"
+            case "\r": json += "\\r"
+            case "\t": json += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
+                let hex = String(scalar.value, radix: 16)
+                json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: json.unicodeScalars.append(scalar)
+            }
+        }
+        json += "\""
+    }
+
+    public static func encode(_ text: String) -> String {
+        var json = ""
+        append(text, to: &json)
+        return json
+    }
+}

@@ -1,0 +1,131 @@
+/// An async request handler: takes the request, returns the response. A
+/// thrown `HTTPError` becomes its problem response; any other error a 500.
+public typealias HTTPHandler = @Sendable (HTTPRequest) async throws -> HTTPResponse
+
+/// Maps method + path patterns (`/users/{id}`) to handlers. Built once at
+/// start-up and then immutable. Literal segments win over parameters
+/// (`/users/me` before `/users/{id}`); a path that exists with other methods
+/// is a 405 with `Allow`, one that exists with none is a 404.
+public struct Router: Sendable {
+    public struct Route: Sendable {
+        public let method: HTTPMethod
+        public let pattern: String
+        /// Whether the handler consumes the request body. Decides the answer
+        /// to `Expect: 100-continue`: `100 Continue` only when true.
+        public let readsBody: Bool
+        let handler: HTTPHandler
+    }
+
+    private var nodes: [RouteNode] = [RouteNode()]
+    public private(set) var routes: [Route] = []
+
+    public init() {}
+
+    /// Registers `handler` for `method` on `pattern`. `readsBody` defaults to
+    /// true for POST, PUT and PATCH.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, readsBody: Bool? = nil,
+                            _ handler: @escaping HTTPHandler) {
+        precondition(pattern.hasPrefix("/"), "route patterns start with '/': \(pattern)")
+        var index = 0
+        for segment in RoutePattern.segments(of: pattern) {
+            if let name = RoutePattern.parameterName(segment) {
+                if let edge = nodes[index].parameter {
+                    precondition(edge.name == name, "conflicting parameter names at \(pattern)")
+                    index = edge.child
+                } else {
+                    nodes.append(RouteNode())
+                    nodes[index].parameter = (name, nodes.count - 1)
+                    index = nodes.count - 1
+                }
+            } else if let child = nodes[index].literals[segment] {
+                index = child
+            } else {
+                nodes.append(RouteNode())
+                nodes[index].literals[segment] = nodes.count - 1
+                index = nodes.count - 1
+            }
+        }
+        precondition(nodes[index].routes[method] == nil, "duplicate route \(method) \(pattern)")
+        let reads = readsBody ?? [.post, .put, .patch].contains(method)
+        let route = Route(method: method, pattern: pattern, readsBody: reads, handler: handler)
+        nodes[index].routes[method] = route
+        routes.append(route)
+    }
+
+    public mutating func get(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.get, pattern, handler) }
+    public mutating func post(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.post, pattern, handler) }
+    public mutating func put(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.put, pattern, handler) }
+    public mutating func patch(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.patch, pattern, handler) }
+    public mutating func delete(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.delete, pattern, handler) }
+
+    public enum Match: Sendable {
+        case found(Route, parameters: [String: String])
+        /// The path exists; these methods are allowed on it.
+        case methodNotAllowed(allowed: [HTTPMethod])
+        case notFound
+    }
+
+    /// Resolves a request. HEAD falls back to GET (the server drops the body).
+    public func match(_ method: HTTPMethod, segments: [String]) -> Match {
+        var parameters: [(String, String)] = []
+        var candidates: [(node: Int, parameters: [(String, String)])] = []
+        collect(node: 0, segments: segments[...], parameters: &parameters, into: &candidates)
+        for candidate in candidates {
+            let routes = nodes[candidate.node].routes
+            if let route = routes[method] ?? (method == .head ? routes[.get] : nil) {
+                return .found(route, parameters: Dictionary(candidate.parameters, uniquingKeysWith: { first, _ in first }))
+            }
+        }
+        // Every candidate with routes is the same path reached another way:
+        // Allow lists the methods any of them would serve.
+        var routed = Set<HTTPMethod>()
+        for candidate in candidates { routed.formUnion(nodes[candidate.node].routes.keys) }
+        guard !routed.isEmpty else { return .notFound }
+        return .methodNotAllowed(allowed: allowedMethods(routed))
+    }
+
+    /// Terminal nodes matching `segments`, literal matches before parameter ones.
+    private func collect(node index: Int, segments: ArraySlice<String>, parameters: inout [(String, String)],
+                         into candidates: inout [(node: Int, parameters: [(String, String)])]) {
+        guard let segment = segments.first else {
+            candidates.append((index, parameters))
+            return
+        }
+        let node = nodes[index]
+        if let child = node.literals[segment] {
+            collect(node: child, segments: segments.dropFirst(), parameters: &parameters, into: &candidates)
+        }
+        if let edge = node.parameter, !segment.isEmpty {
+            parameters.append((edge.name, segment))
+            collect(node: edge.child, segments: segments.dropFirst(), parameters: &parameters, into: &candidates)
+            parameters.removeLast()
+        }
+    }
+
+    private func allowedMethods(_ routed: Set<HTTPMethod>) -> [HTTPMethod] {
+        var methods = routed
+        if methods.contains(.get) { methods.insert(.head) }
+        methods.insert(.options)
+        return methods.sorted { $0.rawValue < $1.rawValue }
+    }
+}
+
+/// One position in the pattern trie.
+private struct RouteNode: Sendable {
+    var literals: [String: Int] = [:]
+    var parameter: (name: String, child: Int)?
+    var routes: [HTTPMethod: Router.Route] = [:]
+}
+
+enum RoutePattern {
+    static func segments(of pattern: String) -> [String] {
+        let parts = pattern.dropFirst().split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        return parts == [""] ? [] : parts
+    }
+
+    /// `{name}` → `name`; anything else is a literal.
+    static func parameterName(_ segment: String) -> String? {
+        guard segment.count > 2, segment.hasPrefix("{"), segment.hasSuffix("}") else { return nil }
+        return String(segment.dropFirst().dropLast())
+    }
+}

@@ -1,0 +1,140 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// The HTTP/1.1 server: accepts connections on a listening socket and serves
+/// each with the router's handlers. Knows nothing of the application.
+///
+///     var router = Router()
+///     router.get("/health") { _ in .json(.ok, #"{"status":"ok"}"#) }
+///     let server = HTTPServer(configuration: .init(port: 0), router: router)
+///     let port = try server.start()
+///     ...
+///     await server.shutdown()
+public final class HTTPServer: Sendable {
+    private let core: ServerCore
+    private let acceptQueue = DispatchQueue(label: "axiom.accept")
+    private let state = Mutex<State>(State())
+
+    private struct State: @unchecked Sendable {
+        var listener: ListeningSocket?
+        var acceptSource: DispatchSourceRead?
+        var sweeper: DispatchSourceTimer?
+        var acceptSuspended = false
+    }
+
+    public init(configuration: HTTPServerConfiguration, router: Router, logger: ServerLogger = ServerLogger()) {
+        core = ServerCore(configuration: configuration, router: router, logger: logger)
+    }
+
+    /// Open connections, including ones being refused at the cap.
+    public var openConnections: Int { core.connections.count }
+
+    /// Binds, listens and starts accepting. Returns the bound port (useful
+    /// with port 0).
+    @discardableResult
+    public func start() throws -> Int {
+        // A peer that resets while we write must not kill the process.
+        signal(SIGPIPE, SIG_IGN)
+        let configuration = core.configuration
+        let listener = try ListeningSocket(host: configuration.host, port: configuration.port,
+                                           backlog: configuration.backlog)
+        let source = DispatchSource.makeReadSource(fileDescriptor: listener.fd, queue: acceptQueue)
+        source.setEventHandler { [self] in acceptPending(listener) }
+        source.setCancelHandler { close(listener.fd) }
+        let sweeper = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+        sweeper.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250), leeway: .milliseconds(50))
+        sweeper.setEventHandler { [core] in
+            let now = MonotonicClock.nowNanoseconds()
+            for connection in core.connections.snapshot() {
+                let due = connection.deadline.load(ordering: .relaxed)
+                if due != 0 && now >= due { connection.checkDeadline(now: now) }
+            }
+        }
+        state.withLock {
+            $0.listener = listener
+            $0.acceptSource = source
+            $0.sweeper = sweeper
+        }
+        source.resume()
+        sweeper.resume()
+        core.logger.log(.notice, "listening", [("host", configuration.host)], numbers: [("port", listener.port)])
+        return listener.port
+    }
+
+    /// Accepts until the backlog is empty (one wake-up, many connections).
+    private func acceptPending(_ listener: ListeningSocket) {
+        while true {
+            switch listener.acceptOne() {
+            case .accepted(let fd, let peer):
+                let atCap = core.connections.count >= core.configuration.maxConnections
+                let connection = HTTPConnection(fd: fd, remoteAddress: peer, core: core, rejected: atCap)
+                core.connections.insert(connection)
+                connection.start()
+            case .drained:
+                return
+            case .skipped:
+                continue
+            case .exhausted(let code):
+                // Out of descriptors: the socket stays readable, so pause
+                // accepting briefly instead of spinning on the error.
+                core.logger.log(.warning, "accept_exhausted", [("error", String(cString: strerror(code)))])
+                pauseAccepting(for: .milliseconds(100))
+                return
+            }
+        }
+    }
+
+    private func pauseAccepting(for interval: DispatchTimeInterval) {
+        let source = state.withLock { state -> DispatchSourceRead? in
+            guard !state.acceptSuspended, let source = state.acceptSource else { return nil }
+            state.acceptSuspended = true
+            return source
+        }
+        guard let source else { return }
+        source.suspend()
+        acceptQueue.asyncAfter(deadline: .now() + interval) { [self] in
+            let source = state.withLock { state -> DispatchSourceRead? in
+                guard state.acceptSuspended, let source = state.acceptSource else { return nil }
+                state.acceptSuspended = false
+                return source
+            }
+            source?.resume()
+        }
+    }
+
+    /// Graceful shutdown: stop accepting, let in-flight requests finish (up
+    /// to the configured deadline), close idle connections, then close
+    /// whatever is left.
+    public func shutdown() async {
+        let (source, sweeper, suspended) = state.withLock { state in
+            defer {
+                state.acceptSource = nil
+                state.acceptSuspended = false
+            }
+            return (state.acceptSource, state.sweeper, state.acceptSuspended)
+        }
+        core.isDraining.store(true, ordering: .relaxed)
+        if let source {
+            if suspended { source.resume() }
+            source.cancel()
+        }
+        let open = core.connections.snapshot()
+        core.logger.log(.notice, "shutdown_started", numbers: [("open_connections", open.count)])
+        for connection in open { connection.beginDrain() }
+
+        let deadline = MonotonicClock.nowNanoseconds() + core.configuration.shutdownDeadline.nanoseconds
+        while core.connections.count > 0 && MonotonicClock.nowNanoseconds() < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        let remaining = core.connections.snapshot()
+        for connection in remaining {
+            connection.queue.async { connection.close() }
+        }
+        while core.connections.count > 0 {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        sweeper?.cancel()
+        core.logger.log(.notice, "shutdown_complete", numbers: [("forced_closed", remaining.count)])
+    }
+}

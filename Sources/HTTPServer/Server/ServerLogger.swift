@@ -1,0 +1,98 @@
+import Glibc
+import Synchronization
+
+/// Structured log lines: one JSON object per line, written whole with a
+/// single write(2) so lines from different threads never interleave.
+public struct ServerLogger: Sendable {
+    public enum Level: Int, Sendable, Comparable, CaseIterable {
+        case debug, info, notice, warning, error
+
+        public var name: String {
+            switch self {
+            case .debug: "debug"
+            case .info: "info"
+            case .notice: "notice"
+            case .warning: "warning"
+            case .error: "error"
+            }
+        }
+
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    public let minimumLevel: Level
+    private let sink: @Sendable (String) -> Void
+
+    /// Logs to `sink`; the default writes lines to standard output.
+    public init(minimumLevel: Level = .info, sink: (@Sendable (String) -> Void)? = nil) {
+        self.minimumLevel = minimumLevel
+        self.sink = sink ?? ServerLogger.writeToStandardOutput
+    }
+
+    /// A logger that drops everything (tests, benchmarks).
+    public static let disabled = ServerLogger(minimumLevel: .error) { _ in }
+
+    public func isEnabled(_ level: Level) -> Bool { level >= minimumLevel }
+
+    /// `fields` values are strings; numbers are passed through `numbers` so
+    /// they stay JSON numbers.
+    public func log(_ level: Level, _ event: String, _ fields: [(String, String)] = [],
+                    numbers: [(String, Int)] = []) {
+        guard level >= minimumLevel else { return }
+        var line = "{\"time\":"
+        JSONString.append(Timestamp.rfc3339Now(), to: &line)
+        line += ",\"level\":\"\(level.name)\",\"event\":"
+        JSONString.append(event, to: &line)
+        for (name, value) in fields {
+            line += ","
+            JSONString.append(name, to: &line)
+            line += ":"
+            JSONString.append(value, to: &line)
+        }
+        for (name, value) in numbers {
+            line += ","
+            JSONString.append(name, to: &line)
+            line += ":\(value)"
+        }
+        line += "}\n"
+        sink(line)
+    }
+
+    private static func writeToStandardOutput(_ line: String) {
+        var bytes = Array(line.utf8)
+        var offset = 0
+        bytes.withUnsafeMutableBytes { buffer in
+            while offset < buffer.count {
+                let written = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 { offset += written } else if written < 0 && errno == EINTR { continue } else { return }
+            }
+        }
+    }
+}
+
+/// RFC 3339 UTC timestamps with milliseconds, for log lines.
+public enum Timestamp {
+    public static func rfc3339Now() -> String {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        var seconds = spec.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))T"
+            + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2))."
+            + "\(pad(spec.tv_nsec / 1_000_000, 3))Z"
+    }
+}
+
+/// Monotonic time for deadlines (immune to wall-clock changes).
+enum MonotonicClock {
+    static func nowNanoseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// The real `axiom-server` binary, started on a free port (`--port 0`) and
+/// stopped by the test. Its JSON log lines are collected from stdout.
+final class ServerProcess: @unchecked Sendable {
+    let process = Process()
+    private let output = Pipe()
+    private let lines = LockedLines()
+    private(set) var port = 0
+
+    static var binaryURL: URL {
+        // Tests run from .build/<config>/…PackageTests.xctest; the binary sits beside it.
+        let testBinary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return testBinary.deletingLastPathComponent().appendingPathComponent("axiom-server")
+    }
+
+    init(arguments: [String] = [], environment: [String: String] = [:]) {
+        process.executableURL = Self.binaryURL
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("AXIOM_") }
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        process.standardOutput = output
+        process.standardError = output
+        let lines = self.lines
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if !data.isEmpty { lines.append(data) }
+        }
+    }
+
+    /// Starts the binary and waits (bounded) for its "listening" log line.
+    func start() throws {
+        try process.run()
+        for _ in 0..<500 {
+            if let line = lines.all().first(where: { $0.contains(#""event":"listening""#) }),
+               let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+               let port = object["port"] as? Int {
+                self.port = port
+                return
+            }
+            if !process.isRunning { break }
+            usleep(20_000)
+        }
+        process.terminate()
+        throw ProcessError.didNotStart(lines.all().joined(separator: "\n"))
+    }
+
+    /// Runs the binary to completion (for --help and refusals).
+    func runToExit() throws -> (status: Int32, output: String) {
+        try process.run()
+        process.waitUntilExit()
+        usleep(50_000)
+        return (process.terminationStatus, lines.all().joined(separator: "\n"))
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits (bounded) for exit; returns the exit status, nil if still running.
+    func waitForExit(seconds: Double) -> Int32? {
+        let attempts = Int(seconds * 50)
+        for _ in 0..<attempts where process.isRunning { usleep(20_000) }
+        return process.isRunning ? nil : process.terminationStatus
+    }
+
+    var log: [String] { lines.all() }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    enum ProcessError: Error { case didNotStart(String) }
+}
+
+final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var buffer = Data()
+
+    func append(_ data: Data) {
+        lock.lock()
+        buffer.append(data)
+        lock.unlock()
+    }
+
+    func all() -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: buffer, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import AxiomServer
+
+/// The real binary, as people run it.
+@Suite struct ServerProcessTests {
+    @Test func helpListsTheFlags() throws {
+        let (status, output) = try ServerProcess(arguments: ["--help"]).runToExit()
+        #expect(status == 0)
+        #expect(output.contains("--host"))
+        #expect(output.contains("--port"))
+        #expect(output.contains("AXIOM_PORT"))
+    }
+
+    @Test func unknownOptionStopsStartUpNamingIt() throws {
+        let (status, output) = try ServerProcess(arguments: ["--colour", "blue"]).runToExit()
+        #expect(status == 2)
+        #expect(output.contains("unknown option '--colour'"))
+    }
+
+    @Test func badPortFromTheEnvironmentStopsStartUp() throws {
+        let (status, output) = try ServerProcess(environment: ["AXIOM_PORT": "70000"]).runToExit()
+        #expect(status == 2)
+        #expect(output.contains("port must be an integer in 0...65535"))
+    }
+
+    @Test func servesHealthAndLogsWhereItListens() throws {
+        let server = ServerProcess(environment: ["AXIOM_PORT": "0"])
+        try server.start()
+        defer { server.stop() }
+        #expect(server.port > 0)
+        let listening = try #require(server.log.first { $0.contains(#""event":"listening""#) })
+        #expect(listening.contains(#""host":"127.0.0.1""#))
+        let client = try RawClient(port: server.port)
+        try client.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == #"{"status":"ok"}"#)
+        #expect(response.header("Content-Type") == "application/json; charset=utf-8")
+    }
+
+    @Test func sigtermLetsTheInFlightRequestFinishThenExitsZero() async throws {
+        let server = ServerProcess(arguments: ["--port", "0"])
+        try server.start()
+        defer { server.stop() }
+        let idle = try RawClient(port: server.port)
+        try idle.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(try idle.readResponse().status == 200)
+        // A request whose body is still arriving when SIGTERM lands.
+        let slow = try RawClient(port: server.port)
+        try slow.send("GET /health HTTP/1.1\r\nHost: t\r\nContent-Length: 6\r\n\r\nabc")
+        try await Task.sleep(for: .milliseconds(100))
+        server.signal(SIGTERM)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.process.isRunning, "exited before the in-flight request finished")
+        try slow.send("def")
+        let response = try slow.readResponse()
+        #expect(response.status == 200)
+        #expect(response.header("Connection") == "close")
+        #expect(try idle.isClosedByPeer())
+        #expect(server.waitForExit(seconds: 10) == 0)
+        #expect(server.log.contains { $0.contains(#""event":"shutdown_complete""#) })
+    }
+
+    @Test func flagsOverrideTheEnvironment() throws {
+        let parsed = try ServerOptions.parse(arguments: ["--port", "9123", "--host=0.0.0.0"],
+                                             environment: ["AXIOM_PORT": "not-a-port", "AXIOM_HOST": "10.0.0.1",
+                                                           "AXIOM_IDLE_TIMEOUT": "5"])
+        guard case .run(let options) = parsed else {
+            Issue.record("expected options, got help")
+            return
+        }
+        #expect(options.port == 9123)
+        #expect(options.host == "0.0.0.0")
+        #expect(options.idleTimeoutSeconds == 5)
+        #expect(options.serverConfiguration.idleTimeout == .seconds(5))
+    }
+}

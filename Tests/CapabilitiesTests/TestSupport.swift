@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+@testable import Capabilities
+
+/// A fresh directory under the system temp dir, removed when released.
+final class TempDirectory: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("capabilities-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+}
+
+enum Fixture {
+    static let migrations: [Migration] = [
+        Migration(version: 1, name: "create users", sql: """
+            CREATE TABLE users (
+                id      TEXT PRIMARY KEY,
+                email   TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                name    TEXT NOT NULL,
+                balance INTEGER NOT NULL DEFAULT 0,
+                score   REAL,
+                avatar  BLOB
+            ) STRICT;
+            """),
+        Migration(version: 2, name: "create notes", sql: """
+            CREATE TABLE notes (
+                id      INTEGER PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                body    TEXT NOT NULL
+            ) STRICT;
+            CREATE INDEX notes_by_user ON notes(user_id);
+            """),
+    ]
+
+    static func configuration(_ directory: TempDirectory, file: String = "test.db") -> StorageConfiguration {
+        StorageConfiguration(path: directory.path(file), readerCount: 2)
+    }
+
+    static func open(_ directory: TempDirectory, file: String = "test.db") async throws -> SQLiteStorage {
+        try await SQLiteStorage.open(configuration(directory, file: file), migrations: migrations)
+    }
+
+    @discardableResult
+    static func insertUser(_ storage: SQLiteStorage, id: String, email: String? = nil) async throws -> Int {
+        try await storage.write { db in
+            try db.execute("INSERT INTO users(id, email, name) VALUES(?, ?, ?)", id, email ?? "\(id)@example.com", "User \(id)")
+        }
+    }
+
+    static func userCount(_ storage: SQLiteStorage) async throws -> Int64 {
+        try await storage.read { db in try db.queryOne("SELECT count(*) FROM users")?.get(0) ?? -1 }
+    }
+}
+
+struct ExpectedFailure: Error, Equatable {
+    let tag: Int
+}
+
+extension SQLiteStorage {
+    /// Holds the writer queue so that write requests pile up (deterministic
+    /// batch composition for tests); pair with `releaseWriter(afterQueued:)`.
+    func holdWriter() {
+        writer.queue.suspend()
+    }
+
+    /// Waits until `count` requests are queued, then lets the writer drain them.
+    func releaseWriter(afterQueued count: Int) async {
+        while writer.pendingCount < count {
+            await Task.yield()
+        }
+        writer.queue.resume()
+    }
+}
+
+/// `Result(catching:)` for async bodies.
+func capture<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+    do {
+        return .success(try await body())
+    } catch {
+        return .failure(error)
+    }
+}

@@ -1,0 +1,106 @@
+import Testing
+@testable import HTTPServer
+import TestSupport
+
+@Suite struct ConnectionTests {
+    @Test func keepAliveReusesTheConnection() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            for index in 0..<5 {
+                try client.send("GET /items/\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+                let response = try client.readResponse()
+                #expect(response.status == 200)
+                #expect(response.text == #"{"id":"\#(index)"}"#)
+                #expect(response.header("Connection") == nil)
+                #expect(response.header("Date") != nil)
+            }
+            #expect(server.server.openConnections == 1)
+        }
+    }
+
+    @Test func threePipelinedRequestsInOneWriteAreAnsweredInOrder() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            // The first one is slow, so an out-of-order server would answer the others first.
+            try client.send("GET /slow?ms=150 HTTP/1.1\r\nHost: t\r\n\r\n"
+                + "GET /items/second HTTP/1.1\r\nHost: t\r\n\r\n"
+                + "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nthird")
+            let first = try client.readResponse()
+            let second = try client.readResponse()
+            let third = try client.readResponse()
+            #expect(first.text == #"{"slept_ms":150}"#)
+            #expect(second.text == #"{"id":"second"}"#)
+            #expect(third.text == "third")
+        }
+    }
+
+    @Test func connectionCloseFromTheClientIsHonoured() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\nGET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.header("Connection") == "close")
+            #expect(try client.isClosedByPeer())
+        }
+    }
+
+    @Test func http10ClosesByDefaultAndKeepsAliveOnRequest() async throws {
+        try await TestServer.with { server in
+            let plain = try server.client()
+            try plain.send("GET /health HTTP/1.0\r\n\r\n")
+            let closing = try plain.readResponse()
+            #expect(closing.status == 200)
+            #expect(closing.header("Connection") == "close")
+            #expect(try plain.isClosedByPeer())
+
+            let persistent = try server.client()
+            try persistent.send("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            let kept = try persistent.readResponse()
+            #expect(kept.header("Connection") == "keep-alive")
+            try persistent.send("GET /items/7 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            #expect(try persistent.readResponse().text == #"{"id":"7"}"#)
+        }
+    }
+
+    @Test func headSendsTheGetHeadersWithoutTheBody() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("GET /items/abc HTTP/1.1\r\nHost: t\r\n\r\n")
+            let get = try client.readResponse()
+            try client.send("HEAD /items/abc HTTP/1.1\r\nHost: t\r\n\r\n")
+            let head = try client.readResponse(forHead: true)
+            #expect(head.status == 200)
+            #expect(head.header("Content-Length") == String(get.body.count))
+            #expect(head.header("Content-Type") == get.header("Content-Type"))
+            // Had a body been sent, it would be read here as a broken status line.
+            try client.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try client.readResponse().text == #"{"status":"ok"}"#)
+        }
+    }
+
+    @Test func requestIdIsEchoedWhenSaneAndGeneratedOtherwise() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("GET /health HTTP/1.1\r\nHost: t\r\nX-Request-Id: abc-123\r\n\r\n")
+            #expect(try client.readResponse().header("X-Request-Id") == "abc-123")
+            try client.send("GET /nowhere HTTP/1.1\r\nHost: t\r\nX-Request-Id: <script>\r\n\r\n")
+            let response = try client.readResponse()
+            let generated = try #require(response.header("X-Request-Id"))
+            #expect(generated != "<script>")
+            #expect(response.text.contains(#""request_id":"\#(generated)""#))
+        }
+    }
+
+    @Test func idleKeepAliveConnectionIsClosed() async throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.idleTimeout = .milliseconds(500)
+        try await TestServer.with(configuration: configuration) { server in
+            let client = try server.client()
+            try client.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+            // The next read blocks until the server closes the idle connection.
+            #expect(try client.isClosedByPeer())
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Glibc
+import Testing
+@testable import HTTPServer
+import TestSupport
+
+@Suite struct LimitTests {
+    @Test func requestLineOverTheLimitIs414() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 414)
+            #expect(response.text.contains(#""code":"request_line_too_long""#))
+        }
+    }
+
+    @Test func requestLineStillArrivingOverTheLimitIs414() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            // No line end at all: the server must not wait for one.
+            try client.send("GET /" + String(repeating: "a", count: 9000))
+            #expect(try client.readResponse().status == 414)
+        }
+    }
+
+    @Test func headerSectionOverTheLimitIs431() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            var request = "GET /health HTTP/1.1\r\nHost: t\r\n"
+            for index in 0..<20 { request += "X-Filler-\(index): " + String(repeating: "v", count: 1000) + "\r\n" }
+            try client.send(request + "\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 431)
+            #expect(response.text.contains(#""code":"header_section_too_large""#))
+        }
+    }
+
+    @Test func tooManyHeaderFieldsIs431() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            var request = "GET /health HTTP/1.1\r\nHost: t\r\n"
+            for index in 0..<101 { request += "X-F\(index): v\r\n" }
+            try client.send(request + "\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 431)
+            #expect(response.text.contains(#""code":"too_many_header_fields""#))
+        }
+    }
+
+    @Test func declaredBodyOverTheLimitIs413BeforeAnyBodyByte() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1048577\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 413)
+            #expect(response.header("Connection") == "close")
+        }
+    }
+
+    @Test func chunkedBodyGrowingOverTheLimitIs413() async throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.limits.maxBodyBytes = 1000
+        try await TestServer.with(configuration: configuration) { server in
+            let client = try server.client()
+            let chunk = String(repeating: "x", count: 600)
+            try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n")
+            #expect(try client.readResponse().status == 413)
+        }
+    }
+
+    @Test func bodyAtExactlyTheLimitIsAccepted() async throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.limits.maxBodyBytes = 1000
+        try await TestServer.with(configuration: configuration) { server in
+            let client = try server.client()
+            try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n" + String(repeating: "y", count: 1000))
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.body.count == 1000)
+        }
+    }
+
+    @Test func tricklingClientIsCutOffByTheHeaderTimeout() async throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.headerTimeout = .milliseconds(800)
+        try await TestServer.with(configuration: configuration) { server in
+            let client = try server.client()
+            // One byte every 100 ms: each arrival is progress, but the header
+            // section as a whole never completes in time.
+            let request = Array("GET /health HTTP/1.1\r\nHost: t\r\nX-Slow: " .utf8) + [UInt8](repeating: UInt8(ascii: "z"), count: 200)
+            var sent = 0
+            var cutOff = false
+            for byte in request {
+                do { try client.send([byte]) } catch { cutOff = true; break }
+                sent += 1
+                try await Task.sleep(for: .milliseconds(100))
+                var probe = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
+                if poll(&probe, 1, 0) > 0 { cutOff = true; break }
+            }
+            #expect(cutOff)
+            #expect(sent < request.count)
+            let response = try client.readResponse()
+            #expect(response.status == 408)
+            #expect(response.header("Connection") == "close")
+            #expect(try client.isClosedByPeer())
+        }
+    }
+
+    @Test func stalledBodyIsCutOffWith408() async throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.bodyTimeout = .milliseconds(500)
+        try await TestServer.with(configuration: configuration) { server in
+            let client = try server.client()
+            try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\nabc")
+            let response = try client.readResponse()
+            #expect(response.status == 408)
+        }
+    }
+
+    @Test func connectionsOverTheCapGet503() async throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.maxConnections = 2
+        try await TestServer.with(configuration: configuration) { server in
+            let first = try server.client()
+            let second = try server.client()
+            try first.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try first.readResponse().status == 200)
+            try second.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try second.readResponse().status == 200)
+            let third = try server.client()
+            let refused = try third.readResponse()
+            #expect(refused.status == 503)
+            #expect(refused.header("Retry-After") == "1")
+            #expect(refused.text.contains(#""code":"too_many_connections""#))
+            #expect(try third.isClosedByPeer())
+            // The admitted connections are unaffected.
+            try first.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try first.readResponse().status == 200)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Testing
+@testable import HTTPServer
+import TestSupport
+
+@Suite struct RoutingTests {
+    @Test func unknownPathIs404WithProblemDetails() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("GET /nothing/here HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 404)
+            #expect(response.header("Content-Type") == "application/problem+json")
+            #expect(response.text.contains(#""code":"not_found""#))
+            #expect(response.text.contains(#""status":404"#))
+        }
+    }
+
+    @Test func knownPathWithOtherMethodIs405WithAllow() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("PUT /items/1 HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 405)
+            #expect(response.header("Allow") == "DELETE, GET, HEAD, OPTIONS")
+        }
+    }
+
+    @Test func optionsListsTheAllowedMethods() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("OPTIONS /items/1 HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 204)
+            #expect(response.header("Allow") == "DELETE, GET, HEAD, OPTIONS")
+            try client.send("OPTIONS * HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try client.readResponse().status == 204)
+        }
+    }
+
+    @Test func unknownMethodIs501AndVersionIs505() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("PURGE /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            let notImplemented = try client.readResponse()
+            #expect(notImplemented.status == 501)
+            #expect(notImplemented.text.contains(#""code":"method_not_implemented""#))
+            let other = try server.client()
+            try other.send("GET /health HTTP/3.0\r\nHost: t\r\n\r\n")
+            let unsupported = try other.readResponse()
+            #expect(unsupported.status == 505)
+            #expect(unsupported.text.contains(#""code":"http_version_not_supported""#))
+        }
+    }
+
+    @Test func pathParametersAndQueryArePercentDecoded() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("GET /echo/a%20b%2Fc?q=x+y%26z HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.text == #"{"name":"a b/c","path":"/echo/a b/c","q":"x y&z"}"#)
+        }
+    }
+
+    @Test func absoluteFormTargetIsAccepted() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("GET http://example.com:8080/items/42?x=1 HTTP/1.1\r\nHost: example.com:8080\r\n\r\n")
+            #expect(try client.readResponse().text == #"{"id":"42"}"#)
+        }
+    }
+
+    @Test func throwingHandlerBecomes500AndTheConnectionLives() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("GET /boom HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 500)
+            #expect(response.text.contains(#""code":"internal_error""#))
+            try client.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+        }
+    }
+
+    @Test func thrownHTTPErrorKeepsItsStatusAndCode() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("GET /teapot HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 418)
+            #expect(response.text.contains(#""code":"teapot""#))
+            #expect(response.text.contains(#""detail":"Short and stout.""#))
+        }
+    }
+
+    @Test func noContentResponseHasNoLengthOrBody() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("DELETE /items/1 HTTP/1.1\r\nHost: t\r\n\r\nGET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            let deleted = try client.readResponse()
+            #expect(deleted.status == 204)
+            #expect(deleted.header("Content-Length") == nil)
+            #expect(try client.readResponse().status == 200)
+        }
+    }
+}

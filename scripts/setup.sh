@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the system packages the build and the scripts need (Debian/Ubuntu),
+# skipping the ones already present. Safe to run again.
+set -euo pipefail
+packages=(libsqlite3-dev libsodium-dev wrk curl python3)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
