@@ -74,6 +74,23 @@ struct SessionRegistryTests {
         }
     }
 
+    @Test("the expiry loop releases idle sessions until it is cancelled")
+    func expiryLoop() async throws {
+        try await withOrchestrator { orchestrator in
+            try await startStandardRuntime(orchestrator)
+            let clock = ManualClock()
+            let sessions = Self.registry(orchestrator, clock: clock, ttl: .seconds(60))
+            for name in ["a", "b", "c"] { _ = try await sessions.context(for: SessionID(name)) }
+            let loop = Task { await sessions.expireIdleSessions(every: .milliseconds(1)) }
+            clock.advance(by: .seconds(60))
+            await eventually { sessions.count == 0 }
+            #expect(sessions.statistics.expired == 3)
+            #expect(orchestrator.contextRegistry.count == 0)
+            loop.cancel()
+            await loop.value
+        }
+    }
+
     @Test("a session in use is never expired or evicted")
     func busySessionsKept() async throws {
         try await withOrchestrator { orchestrator in

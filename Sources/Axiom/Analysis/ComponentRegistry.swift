@@ -22,6 +22,7 @@ public final class ComponentRegistry: Sendable {
     public func register(_ descriptor: ComponentDescriptor) {
         table.withLock { table in
             if var existing = table.byType[descriptor.type] {
+                if descriptor.dependencies.isEmpty, descriptor.owners.isEmpty { return }
                 existing.dependencies = Array(Set(existing.dependencies + descriptor.dependencies)).sorted()
                 existing.owners += descriptor.owners
                 table.byType[descriptor.type] = existing

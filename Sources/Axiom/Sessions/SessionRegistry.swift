@@ -146,6 +146,19 @@ public final class SessionRegistry<Root: Context>: Sendable {
         return roots.count
     }
 
+    /// Runs ``evictExpired()`` every `interval` until the calling task is
+    /// cancelled (the server runs it in a task of its own).
+    public func expireIdleSessions(every interval: Duration) async {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+            await evictExpired()
+        }
+    }
+
     public var count: Int { table.withLock { $0.entries.count } }
 
     public var statistics: Statistics { table.withLock { $0.statistics } }
