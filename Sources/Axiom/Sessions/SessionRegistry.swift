@@ -223,12 +223,16 @@ public final class SessionRegistry<Root: Context>: Sendable {
         case .existing(.ready(let root), let serial):
             return (root, serial)
         case .existing(.pending(let task), let serial):
+            let root: Root
             do {
-                return (try await task.value, serial)
+                root = try await task.value
             } catch {
                 finishUse(id, serial: serial)
                 throw error
             }
+            // Ended (or replaced) while it was being created.
+            guard table.withLock({ $0.entries[id]?.serial == serial }) else { throw AxiomError.sessionEnded(id) }
+            return (root, serial)
         case .created(let task, let serial):
             let root: Root
             do {
