@@ -64,7 +64,7 @@ func report(_ label: String, _ elapsed: Duration, _ count: Int) {
 let clock = ContinuousClock()
 let orchestrator = try AxiomOrchestrator()
 let updates = 20_000
-try orchestrator.registerCapability(NullCapability.self) { NullCapability() }
+try await orchestrator.registerCapability(NullCapability.self) { NullCapability() }
 try orchestrator.registerClient(CounterClient.self, dependencies: [NullCapability.self]) { resolver in
     CounterClient(null: try resolver.handle(NullCapability.self), bufferLimit: updates)
 }

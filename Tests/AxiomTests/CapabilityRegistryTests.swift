@@ -6,13 +6,13 @@ struct CapabilityRegistryTests {
     @Test("register and resolve by type; a missing capability is a thrown error")
     func registerResolve() async throws {
         try await withOrchestrator { orchestrator in
-            try orchestrator.registerCapability(RateCapability.self) { RateCapability(percent: 7) }
+            try await orchestrator.registerCapability(RateCapability.self) { RateCapability(percent: 7) }
             #expect(try orchestrator.capabilityRegistry.resolve(RateCapability.self).percent == 7)
             #expect(throws: AxiomError.capabilityNotRegistered(String(reflecting: ToggleCapability.self))) {
                 try orchestrator.capabilityRegistry.resolve(ToggleCapability.self)
             }
-            #expect(throws: AxiomError.capabilityAlreadyRegistered(String(reflecting: RateCapability.self))) {
-                try orchestrator.registerCapability(RateCapability.self) { RateCapability(percent: 8) }
+            await #expect(throws: AxiomError.capabilityAlreadyRegistered(String(reflecting: RateCapability.self))) {
+                try await orchestrator.registerCapability(RateCapability.self) { RateCapability(percent: 8) }
             }
         }
     }
@@ -48,8 +48,8 @@ struct CapabilityRegistryTests {
     @Test("a client factory resolves only the capabilities it declared")
     func undeclaredCapabilityRefused() async throws {
         try await withOrchestrator { orchestrator in
-            try orchestrator.registerCapability(ToggleCapability.self) { ToggleCapability() }
-            try orchestrator.registerCapability(RateCapability.self) { RateCapability(percent: 1) }
+            try await orchestrator.registerCapability(ToggleCapability.self) { ToggleCapability() }
+            try await orchestrator.registerCapability(RateCapability.self) { RateCapability(percent: 1) }
             try orchestrator.registerClient(TaxClient.self, dependencies: [ToggleCapability.self]) { resolver in
                 TaxClient(rates: try resolver.handle(RateCapability.self))
             }

@@ -31,7 +31,7 @@ struct OrchestratorTests {
     func clientSingleton() async throws {
         try await withOrchestrator { orchestrator in
             let made = CallCounter()
-            try orchestrator.registerCapability(ToggleCapability.self) { ToggleCapability() }
+            try await orchestrator.registerCapability(ToggleCapability.self) { ToggleCapability() }
             try orchestrator.registerClient(LedgerClient.self, dependencies: [ToggleCapability.self]) { resolver in
                 made.increment()
                 return LedgerClient(store: try resolver.handle(ToggleCapability.self), bufferLimit: 16)
@@ -81,7 +81,7 @@ struct OrchestratorTests {
     @Test("2.7 and 2.13: two clients owning one state type make start refuse")
     func sharedStateRefusesStart() async throws {
         try await withOrchestrator { orchestrator in
-            try orchestrator.registerCapability(ToggleCapability.self) { ToggleCapability() }
+            try await orchestrator.registerCapability(ToggleCapability.self) { ToggleCapability() }
             try orchestrator.registerClient(LedgerClient.self, dependencies: [ToggleCapability.self]) { resolver in
                 LedgerClient(store: try resolver.handle(ToggleCapability.self), bufferLimit: 16)
             }

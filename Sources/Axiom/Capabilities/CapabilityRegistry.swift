@@ -19,13 +19,15 @@ public final class CapabilityRegistry: Sendable {
         self.components = components
     }
 
-    /// Makes the first instance with `factory` and keeps `factory` for
-    /// re-creation. Registering a type twice is refused.
-    public func register<T: Capability>(_ type: T.Type = T.self, factory: @escaping @Sendable () throws -> T) throws {
+    /// Makes the first instance with `factory` (which may be asynchronous,
+    /// like opening a database) and keeps `factory` for re-creation.
+    /// Registering a type twice is refused.
+    public func register<T: Capability>(_ type: T.Type = T.self,
+                                        factory: @escaping @Sendable () async throws -> T) async throws {
         let key = ObjectIdentifier(type)
         let name = String(reflecting: type)
         if table.withLock({ $0.slots[key] != nil }) { throw AxiomError.capabilityAlreadyRegistered(name) }
-        let slot = try CapabilitySlot(factory: factory)
+        let slot = try await CapabilitySlot(factory: factory)
         try table.withLock { table in
             if table.slots[key] != nil { throw AxiomError.capabilityAlreadyRegistered(name) }
             table.slots[key] = slot
@@ -47,8 +49,8 @@ public final class CapabilityRegistry: Sendable {
 
     /// Replaces the instance of `type` with a new one from its factory.
     @discardableResult
-    public func recreate<T: Capability>(_ type: T.Type) throws -> T {
-        let fresh = try slot(type).recreate(replacing: nil)
+    public func recreate<T: Capability>(_ type: T.Type) async throws -> T {
+        let fresh = try await slot(type).recreate(replacing: nil)
         components.recordInstance(of: String(reflecting: type))
         return fresh
     }
@@ -71,7 +73,7 @@ public final class CapabilityRegistry: Sendable {
                 continue
             }
             do {
-                let fresh = try slot.recreateAny(replacing: ObjectIdentifier(instance))
+                let fresh = try await slot.recreateAny(replacing: ObjectIdentifier(instance))
                 components.recordInstance(of: slot.typeName)
                 let available = await fresh.checkAvailability()
                 outcomes.append(CapabilityRecovery(capability: slot.typeName, wasAvailable: false, recreated: true,

@@ -9,13 +9,14 @@ final class CapabilitySlot<T: Capability>: AnyCapabilitySlot {
     }
 
     let typeName: String
-    private let factory: @Sendable () throws -> T
+    private let factory: @Sendable () async throws -> T
     private let current: Mutex<Current>
 
-    init(factory: @escaping @Sendable () throws -> T) throws {
+    /// Makes the first instance with `factory` (opening a database, say).
+    init(factory: @escaping @Sendable () async throws -> T) async throws {
         self.typeName = String(reflecting: T.self)
         self.factory = factory
-        self.current = Mutex(Current(instance: try factory(), generation: 1))
+        self.current = Mutex(Current(instance: try await factory(), generation: 1))
     }
 
     var instance: T { current.withLock { $0.instance } }
@@ -27,12 +28,12 @@ final class CapabilitySlot<T: Capability>: AnyCapabilitySlot {
     /// Makes a new instance unless `stale` was already replaced by another
     /// caller; returns the instance in place afterwards.
     @discardableResult
-    func recreate(replacing stale: ObjectIdentifier?) throws -> T {
+    func recreate(replacing stale: ObjectIdentifier?) async throws -> T {
         if let stale {
             let existing = instance
             if ObjectIdentifier(existing) != stale { return existing }
         }
-        let fresh = try factory()
+        let fresh = try await factory()
         return current.withLock { current in
             if let stale, ObjectIdentifier(current.instance) != stale { return current.instance }
             current.instance = fresh
@@ -41,8 +42,8 @@ final class CapabilitySlot<T: Capability>: AnyCapabilitySlot {
         }
     }
 
-    func recreateAny(replacing stale: ObjectIdentifier?) throws -> any Capability {
-        try recreate(replacing: stale)
+    func recreateAny(replacing stale: ObjectIdentifier?) async throws -> any Capability {
+        try await recreate(replacing: stale)
     }
 }
 
@@ -51,5 +52,5 @@ protocol AnyCapabilitySlot: AnyObject, Sendable {
     var typeName: String { get }
     var generation: Int { get }
     var anyInstance: any Capability { get }
-    func recreateAny(replacing stale: ObjectIdentifier?) throws -> any Capability
+    func recreateAny(replacing stale: ObjectIdentifier?) async throws -> any Capability
 }

@@ -54,8 +54,8 @@ public final class AxiomOrchestrator: Orchestrator {
 
     /// Registers a capability with the factory that makes (and re-makes) it.
     public func registerCapability<T: Capability>(_ type: T.Type = T.self,
-                                                  factory: @escaping @Sendable () throws -> T) throws {
-        try capabilityRegistry.register(type, factory: factory)
+                                                  factory: @escaping @Sendable () async throws -> T) async throws {
+        try await capabilityRegistry.register(type, factory: factory)
     }
 
     /// Registers a stateful client and the state it owns. `factory` runs once,

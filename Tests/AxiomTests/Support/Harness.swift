@@ -31,8 +31,8 @@ func acquireOrchestrator() async throws -> AxiomOrchestrator {
 /// Registers the fixture components and starts: a ledger (stateful) client
 /// over a toggle capability, and a tax (stateless) client over a rate table.
 func startStandardRuntime(_ orchestrator: AxiomOrchestrator, bufferLimit: Int = 256) async throws {
-    try orchestrator.registerCapability(ToggleCapability.self) { ToggleCapability() }
-    try orchestrator.registerCapability(RateCapability.self) { RateCapability(percent: 20) }
+    try await orchestrator.registerCapability(ToggleCapability.self) { ToggleCapability() }
+    try await orchestrator.registerCapability(RateCapability.self) { RateCapability(percent: 20) }
     try orchestrator.registerClient(LedgerClient.self, dependencies: [ToggleCapability.self]) { resolver in
         LedgerClient(store: try resolver.handle(ToggleCapability.self), bufferLimit: bufferLimit)
     }
