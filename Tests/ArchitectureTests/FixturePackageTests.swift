@@ -11,15 +11,29 @@ struct FixturePackageTests {
     static let repository = LayerRuleTests.root
     static let fixture = repository.appendingPathComponent("Tests/Fixtures/LayerRules")
 
-    /// The fixture plus this repository's real Axiom module, in a temporary
-    /// directory.
-    static func assemble() throws -> URL {
+    /// A temporary directory holding the fixture plus this repository's real
+    /// Axiom module (`package`) and the builds' TMPDIR (`tmp`); removed whole.
+    struct Workspace {
+        let root: URL
+        var package: URL { root.appendingPathComponent("package") }
+        var temporary: URL { root.appendingPathComponent("tmp") }
+
+        func swift(_ arguments: [String]) async throws -> ShellResult {
+            try await Shell.swift(arguments, in: package, temporaryDirectory: temporary)
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: root) }
+    }
+
+    static func assemble() throws -> Workspace {
         let files = FileManager.default
-        let directory = files.temporaryDirectory.appendingPathComponent("axiom-layer-fixture-\(UUID().uuidString)")
-        try files.copyItem(at: fixture, to: directory)
+        let workspace = Workspace(root: files.temporaryDirectory
+            .appendingPathComponent("axiom-layer-fixture-\(UUID().uuidString)"))
+        try files.createDirectory(at: workspace.root, withIntermediateDirectories: true)
+        try files.copyItem(at: fixture, to: workspace.package)
         try files.copyItem(at: repository.appendingPathComponent("Sources/Axiom"),
-                           to: directory.appendingPathComponent("Sources/Axiom"))
-        return directory
+                           to: workspace.package.appendingPathComponent("Sources/Axiom"))
+        return workspace
     }
 
     static func useForbiddenManifest(_ directory: URL) throws {
@@ -34,8 +48,9 @@ struct FixturePackageTests {
 
     @Test("rule checker: the valid layers pass; each transitive breach is refused with file and line")
     func ruleCheckerOnFixture() async throws {
-        let directory = try Self.assemble()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let workspace = try Self.assemble()
+        defer { workspace.remove() }
+        let directory = workspace.package
 
         let valid = try LayerRules.check(try await PackageGraph.load(directory))
         // Only the two breaches the compiler cannot see; every other file passes.
@@ -62,8 +77,9 @@ struct FixturePackageTests {
 
     @Test("rule checker: a declared dependency the layers forbid is refused in Package.swift")
     func declaredDependencyRefused() async throws {
-        let directory = try Self.assemble()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let workspace = try Self.assemble()
+        defer { workspace.remove() }
+        let directory = workspace.package
         let manifest = directory.appendingPathComponent("Package.swift")
         let text = try String(contentsOf: manifest, encoding: .utf8).replacingOccurrences(
             of: #".target(name: "Contexts", dependencies: ["Axiom", "Domain", "AlphaClient", "BetaClient"])"#,
@@ -78,18 +94,19 @@ struct FixturePackageTests {
 
     @Test("compiler: the valid layers build; out-of-closure imports and a forged context do not")
     func compilerOnFixture() async throws {
-        let directory = try Self.assemble()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let workspace = try Self.assemble()
+        defer { workspace.remove() }
+        let directory = workspace.package
         let flag = ["--explicit-target-dependency-import-check", "error"]
 
         // 1. Valid layers (with the two transitive breaches): the flag lets them through.
-        let valid = try await Shell.swift(["build"] + flag, in: directory)
+        let valid = try await workspace.swift(["build"] + flag)
         #expect(valid.status == 0, "\(valid.output)")
 
         // 2. A client importing another client and a capability importing a
         //    client: refused by the flag, both named, before compiling.
         try Self.useForbiddenManifest(directory)
-        let imports = try await Shell.swift(["build"] + flag, in: directory)
+        let imports = try await workspace.swift(["build"] + flag)
         #expect(imports.status != 0)
         #expect(imports.output.contains(
             "error: Target GammaClient imports another target (AlphaClient) in the package without declaring it a dependency."),
@@ -101,7 +118,7 @@ struct FixturePackageTests {
         // 3. A context made outside the orchestrator: its token cannot be
         //    made outside Axiom (2.9). Built alone so the import check of (2)
         //    does not stop the build before the compiler sees it.
-        let forged = try await Shell.swift(["build", "--target", "ContextsRogue"], in: directory)
+        let forged = try await workspace.swift(["build", "--target", "ContextsRogue"])
         #expect(forged.status != 0)
         #expect(forged.output.contains(
             "MakesContextDirectly.swift:16:22: error: 'ContextCreation' initializer is inaccessible due to 'internal' protection level"),

@@ -17,10 +17,12 @@ struct PackageGraph {
     /// directory of its own so that it never waits for the lock of a build
     /// that is running the tests.
     static func load(_ root: URL) async throws -> PackageGraph {
-        let scratch = FileManager.default.temporaryDirectory
+        let work = FileManager.default.temporaryDirectory
             .appendingPathComponent("axiom-dump-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let result = try await Shell.swift(["package", "--scratch-path", scratch.path, "dump-package"], in: root)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let result = try await Shell.swift(
+            ["package", "--scratch-path", work.appendingPathComponent("scratch").path, "dump-package"],
+            in: root, temporaryDirectory: work.appendingPathComponent("tmp"))
         guard result.status == 0, let start = result.output.firstIndex(of: "{") else {
             throw ShellError.failed(result.output)
         }

@@ -18,21 +18,30 @@ enum Shell {
     }
 
     /// Runs `swift` with `arguments` in `directory`; stdout and stderr merged.
-    /// The blocking wait happens on a Dispatch thread, never on the
-    /// concurrency pool that the other tests run on.
-    static func swift(_ arguments: [String], in directory: URL) async throws -> ShellResult {
+    /// `temporaryDirectory` becomes the child's TMPDIR, where SwiftPM leaves
+    /// its lock files, so that the caller can remove them with it. The
+    /// blocking wait happens on a Dispatch thread, never on the concurrency
+    /// pool that the other tests run on.
+    static func swift(_ arguments: [String], in directory: URL, temporaryDirectory: URL) async throws -> ShellResult {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try runSwift(arguments, in: directory) })
+                continuation.resume(with: Result {
+                    try runSwift(arguments, in: directory, temporaryDirectory: temporaryDirectory)
+                })
             }
         }
     }
 
-    private static func runSwift(_ arguments: [String], in directory: URL) throws -> ShellResult {
+    private static func runSwift(_ arguments: [String], in directory: URL,
+                                 temporaryDirectory: URL) throws -> ShellResult {
+        try FileManager.default.createDirectory(at: temporaryDirectory, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = try swiftExecutable()
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporaryDirectory.path
+        process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
