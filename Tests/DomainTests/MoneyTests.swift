@@ -1,4 +1,5 @@
 import Domain
+import Foundation
 import Testing
 
 @Suite struct MoneyTests {
@@ -13,7 +14,7 @@ import Testing
     @Test func addsAndSubtractsInOneCurrency() throws {
         #expect(try dollars(1999).adding(dollars(1)) == dollars(2000))
         #expect(try dollars(100).subtracting(dollars(250)) == dollars(-150))
-        #expect(try dollars(-150).isNegative)
+        #expect(dollars(-150).isNegative)
         #expect(Money.zero(usd).isZero)
     }
 
@@ -60,5 +61,3 @@ import Testing
         }
     }
 }
-
-import Foundation
