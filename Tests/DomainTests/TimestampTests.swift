@@ -42,6 +42,11 @@ import Testing
         #expect(Timestamp(Date(timeIntervalSince1970: -0.0005)).millisecondsSince1970 == -1)
         #expect(Timestamp(millisecondsSince1970: 1500).date == Date(timeIntervalSince1970: 1.5))
         #expect(Timestamp(millisecondsSince1970: 1) < Timestamp(millisecondsSince1970: 2))
+        #expect(Timestamp(millisecondsSince1970: .max).rfc3339 == "9999-12-31T23:59:59.999Z")
+        #expect(Timestamp(millisecondsSince1970: .min).rfc3339 == "0000-01-01T00:00:00.000Z")
+        #expect(Timestamp(Date(timeIntervalSince1970: 1e15)).millisecondsSince1970 == Timestamp.maximum)
+        #expect(Timestamp(Date(timeIntervalSince1970: -.infinity)).millisecondsSince1970 == Timestamp.minimum)
+        #expect(Timestamp(Date(timeIntervalSince1970: .nan)).millisecondsSince1970 == 0)
     }
 
     @Test func codesAsRFC3339String() throws {

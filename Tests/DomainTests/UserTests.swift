@@ -82,6 +82,18 @@ import Testing
         #expect(decoded.currentPassword == "x")
     }
 
+    @Test func adminPatchNamesUnknownValues() throws {
+        let user = try makeUser(1)
+        let changed = try UserAdminPatch(status: UserStatus.suspended, role: UserRole.admin).applied(to: user)
+        #expect(changed.status == .suspended && changed.role == .admin && changed.name == user.name)
+        #expect(try UserAdminPatch(status: "active" as String?).applied(to: changed).status == .active)
+        let bad = UserAdminPatch(status: "banned", role: "root")
+        #expect(bad.validate()?.fields == ["status", "role"])
+        #expect(bad.validate()?.errors.map(\.code) == [.invalidFormat, .invalidFormat])
+        #expect(validationError { () throws(DomainError) in try bad.applied(to: user) } == bad.validate())
+        #expect(try UserAdminPatch(status: nil as String?, role: nil).applied(to: user) == user)
+    }
+
     @Test func codesWithSnakeCaseKeysAndNoSecrets() throws {
         let user = try makeUser(1, email: "Ada@Example.com", role: .admin).suspended()
         let (decoded, json) = try roundTrip(user)

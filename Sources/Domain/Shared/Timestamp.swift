@@ -10,14 +10,17 @@ import Foundation
 public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
     public let millisecondsSince1970: Int64
 
+    /// Clamped to years 0000 through 9999, the range RFC 3339 can write.
     public init(millisecondsSince1970: Int64) {
-        self.millisecondsSince1970 = millisecondsSince1970
+        self.millisecondsSince1970 = min(max(millisecondsSince1970, Self.minimum), Self.maximum)
     }
 
-    /// Truncates `date` to whole milliseconds (toward the past).
+    /// Truncates `date` to whole milliseconds (toward the past), clamped to
+    /// the writable range; a NaN date (never produced by a clock) is the epoch.
     public init(_ date: Date) {
-        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
-        self.millisecondsSince1970 = Int64(milliseconds.clamped(to: Self.bounds))
+        let raw = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        let milliseconds = raw.isNaN ? 0 : raw
+        self.init(millisecondsSince1970: Int64(milliseconds.clamped(to: Double(Self.minimum) ... Double(Self.maximum))))
     }
 
     public var date: Date { Date(timeIntervalSince1970: Double(millisecondsSince1970) / 1000) }
@@ -26,8 +29,9 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
         lhs.millisecondsSince1970 < rhs.millisecondsSince1970
     }
 
-    /// Years 0000 through 9999, the range RFC 3339 can write.
-    private static let bounds: ClosedRange<Double> = -62_167_219_200_000 ... 253_402_300_799_999
+    /// 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z.
+    public static let minimum: Int64 = -62_167_219_200_000
+    public static let maximum: Int64 = 253_402_300_799_999
     private static let millisecondsPerDay: Int64 = 86_400_000
 
     // MARK: - RFC 3339
@@ -99,7 +103,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
         guard index == b.count else { return nil }
         let days = Self.days(fromCivil: year, month, day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
-        self.millisecondsSince1970 = seconds * 1000 + millis
+        self.init(millisecondsSince1970: seconds * 1000 + millis)
     }
 
     public init(from decoder: any Decoder) throws {
