@@ -44,6 +44,8 @@ import Testing
                                               CartLine(productID: a, quantity: 100)])
         #expect(cart.validate()?.fields == ["items[0].quantity", "items[2].quantity", "items[2].product_id"])
         #expect(cart.validate()?.errors.map(\.code) == [.outOfRange, .outOfRange, .inconsistent])
+        let hostile = Cart(userID: user, lines: [CartLine(productID: a, quantity: .max), CartLine(productID: b, quantity: 1)])
+        #expect(hostile.totalQuantity == .max)  // saturates, never traps
     }
 
     @Test func stateHoldsOneCartPerUserAndDropsEmptyOnes() throws {

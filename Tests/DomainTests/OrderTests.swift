@@ -53,6 +53,7 @@ import Testing
                                lines: [OrderLine(productID: a, name: "A", quantity: 1, unitPrice: dollars(5), lineTotal: dollars(5))],
                                total: dollars(6), createdAt: t0)
         #expect(wrongTotal.validate()?.codes(for: "total") == [.inconsistent])
+        #expect(order.quantitiesByProduct == [a: 1])  // duplicate lines add up: 0 + 1
     }
 
     @Test func lifecycleFollowsTheTable() throws {
