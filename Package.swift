@@ -54,6 +54,7 @@ let package = Package(
         .executableTarget(name: "AxiomBenchmarks", dependencies: ["Axiom"]),
         .testTarget(name: "AxiomTests", dependencies: ["Axiom"]),
         .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain"]),
+        .testTarget(name: "DomainTests", dependencies: ["Domain"]),
         // Build-time rule check (RFC-001 section 6.2) over this package and
         // the fixture package in Tests/Fixtures (not part of this package).
         .testTarget(name: "ArchitectureTests"),

@@ -1,0 +1,80 @@
+/// A user's cart: lines in the order products were first added, at most one
+/// line per product, at most `maxLines` lines. Immutable; changes return a
+/// new cart. Encodes as `{user_id, items: [{product_id, quantity}]}`.
+public struct Cart: Hashable, Sendable, Codable, Validatable {
+    /// Bounds what one user can make the service store and price.
+    public static let maxLines = 100
+
+    public let userID: UserID
+    public let lines: [CartLine]
+
+    public init(userID: UserID, lines: [CartLine] = []) {
+        self.userID = userID
+        self.lines = lines
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id"
+        case lines = "items"
+    }
+
+    public func validate() -> ValidationError? {
+        var errors = ValidationError()
+        if lines.count > Cart.maxLines {
+            errors.add("items", .tooLong, "a cart holds at most \(Cart.maxLines) products")
+        }
+        var seen = Set<ProductID>()
+        for (index, line) in lines.enumerated() {
+            errors.merge(line.validate(), prefix: "items[\(index)]")
+            if !seen.insert(line.productID).inserted {
+                errors.add("items[\(index)].product_id", .inconsistent, "product \(line.productID) appears twice")
+            }
+        }
+        return errors.orNil
+    }
+
+    // MARK: - Questions
+
+    public var isEmpty: Bool { lines.isEmpty }
+
+    public func quantity(of productID: ProductID) -> Int? {
+        lines.first { $0.productID == productID }?.quantity
+    }
+
+    /// Units across all lines (saturating, so even an unvalidated cart
+    /// cannot trap).
+    public var totalQuantity: Int {
+        lines.reduce(0) { sum, line in
+            let (next, overflow) = sum.addingReportingOverflow(line.quantity)
+            return overflow ? (line.quantity > 0 ? .max : .min) : next
+        }
+    }
+
+    // MARK: - Changes
+
+    /// Sets a product's quantity (1…99): replaces the line in place when
+    /// present, appends one otherwise. Out-of-range quantities and a full
+    /// cart are `DomainError.validation`.
+    public func settingQuantity(_ quantity: Int, for productID: ProductID) throws(DomainError) -> Cart {
+        if let error = CartLine.checkQuantity(quantity) { throw DomainError.validation(ValidationError([error])) }
+        let line = CartLine(productID: productID, quantity: quantity)
+        var newLines = lines
+        if let index = newLines.firstIndex(where: { $0.productID == productID }) {
+            newLines[index] = line
+        } else {
+            guard newLines.count < Cart.maxLines else {
+                throw DomainError.validation(ValidationError([FieldError(
+                    field: "items", code: .tooLong, message: "a cart holds at most \(Cart.maxLines) products")]))
+            }
+            newLines.append(line)
+        }
+        return Cart(userID: userID, lines: newLines)
+    }
+
+    /// The cart without that product's line (unchanged when there is none).
+    public func removing(_ productID: ProductID) -> Cart {
+        Cart(userID: userID, lines: lines.filter { $0.productID != productID })
+    }
+
+    public func cleared() -> Cart { Cart(userID: userID) }
+}

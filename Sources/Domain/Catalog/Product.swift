@@ -1,0 +1,127 @@
+/// A product in the catalogue. Immutable; every change returns a new
+/// `Product` and validates what it can break.
+///
+/// Invariants (`validate()`): `sku` 1–64 characters of `A–Z 0–9 - _`;
+/// `name` 1–200 characters, no surrounding whitespace; `description` at most
+/// 2000 characters; `price` not negative; `stock` 0…1 000 000.
+/// Encodes as `{id, sku, name, description, price, stock, active}`.
+public struct Product: Hashable, Sendable, Codable, Identifiable, Validatable {
+    public static let maxSKULength = 64
+    public static let maxNameLength = 200
+    public static let maxDescriptionLength = 2000
+    public static let stockRange = 0 ... 1_000_000
+
+    public let id: ProductID
+    public let sku: String
+    public let name: String
+    public let description: String
+    public let price: Money
+    public let stock: Int
+    public let active: Bool
+
+    /// Memberwise; does not validate (see `validate()` / `validated()`).
+    public init(id: ProductID, sku: String, name: String, description: String = "", price: Money,
+                stock: Int = 0, active: Bool = true) {
+        self.id = id
+        self.sku = sku
+        self.name = name
+        self.description = description
+        self.price = price
+        self.stock = stock
+        self.active = active
+    }
+
+    public func validate() -> ValidationError? {
+        var errors = ValidationError()
+        errors.add(Product.checkSKU(sku))
+        TextRules.checkLine(name, field: "name", max: Product.maxNameLength, into: &errors)
+        TextRules.checkText(description, field: "description", max: Product.maxDescriptionLength, into: &errors)
+        errors.add(Product.checkPrice(price))
+        errors.add(Product.checkStock(stock))
+        return errors.orNil
+    }
+
+    static func checkSKU(_ sku: String) -> FieldError? {
+        let bytes = Array(sku.utf8)
+        if bytes.isEmpty { return FieldError(field: "sku", code: .required, message: "sku is required") }
+        if bytes.count > maxSKULength {
+            return FieldError(field: "sku", code: .tooLong, message: "sku must be at most \(maxSKULength) characters")
+        }
+        let valid = bytes.allSatisfy { byte in
+            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+        return valid ? nil : FieldError(field: "sku", code: .invalidFormat,
+                                        message: "sku may contain only A-Z, 0-9, '-' and '_'")
+    }
+
+    static func checkPrice(_ price: Money) -> FieldError? {
+        price.isNegative ? FieldError(field: "price.amount", code: .outOfRange, message: "price must not be negative") : nil
+    }
+
+    static func checkStock(_ stock: Int, field: String = "stock") -> FieldError? {
+        stockRange.contains(stock) ? nil : FieldError(
+            field: field, code: .outOfRange,
+            message: "\(field) must be between \(stockRange.lowerBound) and \(stockRange.upperBound)")
+    }
+
+    // MARK: - Questions
+
+    /// Can be put in an order now: active and something in stock.
+    public var isAvailable: Bool { active && stock > 0 }
+
+    // MARK: - Changes
+
+    public func repriced(to newPrice: Money) throws(DomainError) -> Product {
+        try copy(price: newPrice).validated()
+    }
+
+    /// Stock set to an absolute count (an admin's stock-take).
+    public func withStock(_ count: Int) throws(DomainError) -> Product {
+        try copy(stock: count).validated()
+    }
+
+    /// `quantity` (≥ 1) more in stock, up to the maximum.
+    public func restocked(by quantity: Int) throws(DomainError) -> Product {
+        try Product.requirePositive(quantity)
+        let (sum, overflow) = stock.addingReportingOverflow(quantity)
+        guard !overflow, Product.stockRange.contains(sum) else {
+            throw DomainError.validation(ValidationError([Product.checkStock(Product.stockRange.upperBound + 1)!]))
+        }
+        return copy(stock: sum)
+    }
+
+    public func deactivated() -> Product { copy(active: false) }
+    public func activated() -> Product { copy(active: true) }
+
+    /// Takes `quantity` (≥ 1) out of stock for an order. Refuses an inactive
+    /// product (`productInactive`) and more than is in stock
+    /// (`insufficientStock`); stock never goes negative.
+    public func reserving(_ quantity: Int) throws(DomainError) -> Product {
+        try Product.requirePositive(quantity)
+        guard active else { throw DomainError.productInactive(id) }
+        guard quantity <= stock else {
+            throw DomainError.insufficientStock(productID: id, requested: quantity, available: stock)
+        }
+        return copy(stock: stock - quantity)
+    }
+
+    /// Puts `quantity` (≥ 1) back (a cancelled order). Works on inactive
+    /// products too; refuses to exceed the maximum stock.
+    public func releasing(_ quantity: Int) throws(DomainError) -> Product {
+        try restocked(by: quantity)
+    }
+
+    private static func requirePositive(_ quantity: Int) throws(DomainError) {
+        if quantity < 1 {
+            throw DomainError.validation(ValidationError([FieldError(
+                field: "quantity", code: .outOfRange, message: "quantity must be at least 1")]))
+        }
+    }
+
+    func copy(name: String? = nil, description: String? = nil, price: Money? = nil, stock: Int? = nil,
+              active: Bool? = nil) -> Product {
+        Product(id: id, sku: sku, name: name ?? self.name, description: description ?? self.description,
+                price: price ?? self.price, stock: stock ?? self.stock, active: active ?? self.active)
+    }
+}

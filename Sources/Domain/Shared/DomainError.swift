@@ -1,0 +1,81 @@
+/// Every way a domain rule can refuse something. Each case has a stable
+/// machine `code` (the API's problem `code`) and a `category` the HTTP layer
+/// maps to a status: `invalid` → 422, `conflict` → 409, `notFound` → 404.
+public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// One or more fields are invalid; every failing field is listed.
+    case validation(ValidationError)
+    /// A reservation asked for more than is in stock.
+    case insufficientStock(productID: ProductID, requested: Int, available: Int)
+    /// The product is deactivated and cannot be reserved or ordered.
+    case productInactive(ProductID)
+    /// The order status change is not in the transition table.
+    case illegalTransition(from: OrderStatus, to: OrderStatus)
+    /// Checkout of a cart without lines.
+    case emptyCart
+    /// Money of two currencies was combined.
+    case currencyMismatch(Currency, Currency)
+    /// An amount or quantity left its representable range.
+    case overflow
+    /// A unique value (email, SKU, checkout) is already taken.
+    case duplicate(field: String, value: String)
+    /// No such entity (`user`, `product`, `order`, …) with that id.
+    case notFound(entity: String, id: String)
+    /// A suspended user tried something only an active user may do.
+    case userSuspended(UserID)
+
+    public enum Category: String, Sendable {
+        case invalid, conflict, notFound = "not_found"
+    }
+
+    public var code: String {
+        switch self {
+        case .validation: "validation_failed"
+        case .insufficientStock: "insufficient_stock"
+        case .productInactive: "product_inactive"
+        case .illegalTransition: "illegal_transition"
+        case .emptyCart: "empty_cart"
+        case .currencyMismatch: "currency_mismatch"
+        case .overflow: "overflow"
+        case .duplicate(let field, _): "duplicate_\(field)"
+        case .notFound(let entity, _): "\(entity)_not_found"
+        case .userSuspended: "user_suspended"
+        }
+    }
+
+    public var category: Category {
+        switch self {
+        case .validation, .currencyMismatch, .overflow: .invalid
+        case .insufficientStock, .productInactive, .illegalTransition, .emptyCart, .duplicate, .userSuspended: .conflict
+        case .notFound: .notFound
+        }
+    }
+
+    /// A human message; safe to show to the caller (no secrets, no other
+    /// user's data beyond the ids the caller supplied).
+    public var message: String {
+        switch self {
+        case .validation(let error):
+            "\(error.errors.count) field(s) failed validation: \(error.fields.joined(separator: ", "))"
+        case .insufficientStock(let id, let requested, let available):
+            "product \(id) has \(available) in stock, \(requested) requested"
+        case .productInactive(let id):
+            "product \(id) is not available"
+        case .illegalTransition(let from, let to):
+            "an order cannot go from \(from.rawValue) to \(to.rawValue)"
+        case .emptyCart:
+            "the cart is empty"
+        case .currencyMismatch(let a, let b):
+            "cannot combine \(a.code) with \(b.code)"
+        case .overflow:
+            "amount out of range"
+        case .duplicate(let field, _):
+            "that \(field) is already taken"
+        case .notFound(let entity, let id):
+            "no \(entity) with id \(id)"
+        case .userSuspended:
+            "the account is suspended"
+        }
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

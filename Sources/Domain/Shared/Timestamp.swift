@@ -1,0 +1,166 @@
+import Foundation
+
+/// An instant in UTC with millisecond precision, written as RFC 3339
+/// (`2026-11-22T08:30:00.000Z`).
+///
+/// Domain values hold a `Timestamp` rather than a `Date` so that the text
+/// form round-trips exactly (a `Date` carries sub-millisecond noise that
+/// RFC 3339 text and SQLite integers would lose) and so that JSON encoding
+/// does not depend on an encoder's date strategy.
+public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public let millisecondsSince1970: Int64
+
+    /// Clamped to years 0000 through 9999, the range RFC 3339 can write.
+    public init(millisecondsSince1970: Int64) {
+        self.millisecondsSince1970 = min(max(millisecondsSince1970, Self.minimum), Self.maximum)
+    }
+
+    /// Truncates `date` to whole milliseconds (toward the past), clamped to
+    /// the writable range; a NaN date (never produced by a clock) is the epoch.
+    public init(_ date: Date) {
+        let raw = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        let milliseconds = raw.isNaN ? 0 : raw
+        self.init(millisecondsSince1970: Int64(milliseconds.clamped(to: Double(Self.minimum) ... Double(Self.maximum))))
+    }
+
+    public var date: Date { Date(timeIntervalSince1970: Double(millisecondsSince1970) / 1000) }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+        lhs.millisecondsSince1970 < rhs.millisecondsSince1970
+    }
+
+    /// 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z.
+    public static let minimum: Int64 = -62_167_219_200_000
+    public static let maximum: Int64 = 253_402_300_799_999
+    private static let millisecondsPerDay: Int64 = 86_400_000
+
+    // MARK: - RFC 3339
+
+    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, always UTC, always three fraction digits.
+    public var rfc3339: String {
+        let ms = millisecondsSince1970
+        let days = ms >= 0 ? ms / Self.millisecondsPerDay : -((-ms + Self.millisecondsPerDay - 1) / Self.millisecondsPerDay)
+        let inDay = ms - days * Self.millisecondsPerDay
+        let (year, month, day) = Self.civil(fromDays: days)
+        let seconds = inDay / 1000
+        return Self.pad(year, 4) + "-" + Self.pad(month, 2) + "-" + Self.pad(day, 2)
+            + "T" + Self.pad(seconds / 3600, 2) + ":" + Self.pad(seconds / 60 % 60, 2) + ":" + Self.pad(seconds % 60, 2)
+            + "." + Self.pad(inDay % 1000, 3) + "Z"
+    }
+
+    /// Parses RFC 3339 `date-time`: `YYYY-MM-DDTHH:MM:SS`, an optional
+    /// fraction (digits beyond milliseconds are truncated), then `Z` or a
+    /// `±HH:MM` offset. `T` and `Z` may be lower case. Leap seconds (`:60`)
+    /// and impossible dates are refused. `nil` for anything else.
+    public init?(rfc3339 text: String) {
+        let b = Array(text.utf8)
+        guard b.count >= 20 else { return nil }
+        func number(_ start: Int, _ length: Int) -> Int64? {
+            guard start + length <= b.count else { return nil }
+            var value: Int64 = 0
+            for byte in b[start ..< start + length] {
+                guard byte >= 48, byte <= 57 else { return nil }
+                value = value * 10 + Int64(byte - 48)
+            }
+            return value
+        }
+        guard let year = number(0, 4), b[4] == UInt8(ascii: "-"),
+              let month = number(5, 2), b[7] == UInt8(ascii: "-"),
+              let day = number(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
+              let hour = number(11, 2), b[13] == UInt8(ascii: ":"),
+              let minute = number(14, 2), b[16] == UInt8(ascii: ":"),
+              let second = number(17, 2)
+        else { return nil }
+        guard (1 ... 12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
+              hour < 24, minute < 60, second < 60
+        else { return nil }
+        var index = 19
+        var millis: Int64 = 0
+        if b[index] == UInt8(ascii: ".") {
+            index += 1
+            var digits = 0
+            while index < b.count, b[index] >= 48, b[index] <= 57 {
+                if digits < 3 { millis = millis * 10 + Int64(b[index] - 48) }
+                digits += 1
+                index += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits ..< max(digits, 3) { millis *= 10 }
+        }
+        guard index < b.count else { return nil }
+        var offsetMinutes: Int64 = 0
+        if b[index] == UInt8(ascii: "Z") || b[index] == UInt8(ascii: "z") {
+            index += 1
+        } else if b[index] == UInt8(ascii: "+") || b[index] == UInt8(ascii: "-") {
+            guard let offsetHour = number(index + 1, 2), index + 3 < b.count, b[index + 3] == UInt8(ascii: ":"),
+                  let offsetMinute = number(index + 4, 2), offsetHour < 24, offsetMinute < 60
+            else { return nil }
+            offsetMinutes = (offsetHour * 60 + offsetMinute) * (b[index] == UInt8(ascii: "-") ? -1 : 1)
+            index += 6
+        } else {
+            return nil
+        }
+        guard index == b.count else { return nil }
+        let days = Self.days(fromCivil: year, month, day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
+        self.init(millisecondsSince1970: seconds * 1000 + millis)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let parsed = Timestamp(rfc3339: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an RFC 3339 date-time: \(text)")
+        }
+        self = parsed
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rfc3339)
+    }
+
+    public var description: String { rfc3339 }
+
+    // MARK: - Civil calendar (proleptic Gregorian; H. Hinnant's algorithms)
+
+    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func days(fromCivil year0: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let year = month <= 2 ? year0 - 1 : year0
+        let era = (year >= 0 ? year : year - 399) / 400
+        let yoe = year - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}
+
+extension Comparable {
+    fileprivate func clamped(to range: ClosedRange<Self>) -> Self {
+        min(max(self, range.lowerBound), range.upperBound)
+    }
+}

@@ -1,0 +1,40 @@
+/// An admin's change to a user (`PATCH /users/{id}`): status and/or role.
+///
+/// The values arrive as text so that an unknown one is a validation failure
+/// naming the field (422), not a decoding failure (400).
+public struct UserAdminPatch: Sendable, Codable, Equatable, Validatable {
+    public let status: String?
+    public let role: String?
+
+    public init(status: String? = nil, role: String? = nil) {
+        self.status = status
+        self.role = role
+    }
+
+    public init(status: UserStatus? = nil, role: UserRole? = nil) {
+        self.init(status: status?.rawValue, role: role?.rawValue)
+    }
+
+    public var isEmpty: Bool { status == nil && role == nil }
+
+    public func validate() -> ValidationError? {
+        var errors = ValidationError()
+        if let status, UserStatus(rawValue: status) == nil {
+            errors.add("status", .invalidFormat, "status must be one of: "
+                + UserStatus.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        if let role, UserRole(rawValue: role) == nil {
+            errors.add("role", .invalidFormat, "role must be one of: "
+                + UserRole.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return errors.orNil
+    }
+
+    public func applied(to user: User) throws(DomainError) -> User {
+        if let errors = validate() { throw DomainError.validation(errors) }
+        var result = user
+        if let status = status.flatMap(UserStatus.init(rawValue:)) { result = result.with(status: status) }
+        if let role = role.flatMap(UserRole.init(rawValue:)) { result = result.with(role: role) }
+        return result
+    }
+}

@@ -1,0 +1,22 @@
+import Domain
+import Foundation
+import Testing
+
+@Suite struct IdentifierTests {
+    @Test func parsesEitherCaseAndPrintsLowerCase() throws {
+        let upper = "A1B2C3D4-0000-4000-8000-00000000ABCD"
+        let id = try #require(ProductID(upper))
+        #expect(id.description == upper.lowercased())
+        #expect(ProductID(upper.lowercased()) == id)
+        #expect(OrderID("not-a-uuid") == nil)
+        #expect(CheckoutID("") == nil)
+        #expect(SessionID(uuid(7)).description == "00000000-0000-0000-0000-000000000007")
+    }
+
+    @Test func codesAsCanonicalString() throws {
+        let (decoded, json) = try roundTrip([OrderID(uuid(255))])
+        #expect(decoded == [OrderID(uuid(255))])
+        #expect(json == #"["00000000-0000-0000-0000-0000000000ff"]"#)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([ProductID].self, from: Data(#"["x"]"#.utf8)) }
+    }
+}

@@ -1,0 +1,123 @@
+import Domain
+import Foundation
+import Testing
+
+@Suite struct OrderTests {
+    let user = UserID(uuid(100))
+    let a = ProductID(uuid(1)), b = ProductID(uuid(2))
+
+    func pricedCart() throws -> PricedCart {
+        try PricedCart(lines: [try PricedLine(productID: a, name: "Widget", quantity: 2, unitPrice: dollars(1999)),
+                               try PricedLine(productID: b, name: "Gadget", quantity: 1, unitPrice: dollars(500))],
+                       currency: .usd)
+    }
+
+    func placed() throws -> Order {
+        try Order.place(id: OrderID(uuid(50)), userID: user, cart: pricedCart(), createdAt: t0,
+                        checkoutID: CheckoutID(uuid(60)))
+    }
+
+    @Test func placingFreezesLinesAndStartsPending() throws {
+        let order = try placed()
+        #expect(order.status == .pending && order.userID == user && order.checkoutID == CheckoutID(uuid(60)))
+        #expect(order.lines.map(\.lineTotal) == [dollars(3998), dollars(500)])
+        #expect(order.total == dollars(4498))
+        #expect(order.quantitiesByProduct == [a: 2, b: 1])
+        #expect(order.validate() == nil)
+    }
+
+    @Test func placingAnEmptyCartIsRefused() throws {
+        let empty = try PricedCart(lines: [], currency: .usd)
+        let error = domainError { () throws(DomainError) in
+            try Order.place(id: OrderID(uuid(1)), userID: user, cart: empty, createdAt: t0)
+        }
+        #expect(error == .emptyCart && error?.code == "empty_cart" && error?.category == .conflict)
+    }
+
+    @Test func validateReportsEveryBrokenInvariant() {
+        let lines = [
+            OrderLine(productID: a, name: "", quantity: 0, unitPrice: dollars(-1), lineTotal: dollars(7)),
+            OrderLine(productID: a, name: "Euro", quantity: 1, unitPrice: Money(amount: 1, currency: .eur),
+                      lineTotal: Money(amount: 1, currency: .eur)),
+        ]
+        let order = Order(id: OrderID(uuid(1)), userID: user, status: .pending, lines: lines, total: dollars(8),
+                          createdAt: t0)
+        let errors = order.validate()
+        #expect(errors?.fields == ["items[0].name", "items[0].quantity", "items[0].unit_price.amount",
+                                   "items[0].line_total", "items[1].product_id", "items[1].unit_price.currency",
+                                   "total"])
+        #expect(errors?.codes(for: "total") == [.outOfRange])  // mixed currencies cannot be summed
+        let empty = Order(id: OrderID(uuid(1)), userID: user, status: .pending, lines: [], total: dollars(0), createdAt: t0)
+        #expect(empty.validate()?.codes(for: "items") == [.required])
+        let wrongTotal = Order(id: OrderID(uuid(1)), userID: user, status: .pending,
+                               lines: [OrderLine(productID: a, name: "A", quantity: 1, unitPrice: dollars(5), lineTotal: dollars(5))],
+                               total: dollars(6), createdAt: t0)
+        #expect(wrongTotal.validate()?.codes(for: "total") == [.inconsistent])
+        #expect(order.quantitiesByProduct == [a: 1])  // duplicate lines add up: 0 + 1
+    }
+
+    @Test func lifecycleFollowsTheTable() throws {
+        let order = try placed()
+        let confirmed = try order.confirmed()
+        #expect(confirmed.status == .confirmed && confirmed.lines == order.lines && confirmed.id == order.id)
+        let delivered = try confirmed.shipped().delivered()
+        #expect(delivered.status == .delivered)
+        #expect(domainError { () throws(DomainError) in try delivered.cancelled(by: .admin) }
+            == .illegalTransition(from: .delivered, to: .cancelled))
+        #expect(try order.cancelled(by: .customer).status == .cancelled)
+        #expect(try confirmed.cancelled(by: .customer).status == .cancelled)
+        #expect(domainError { () throws(DomainError) in try order.shipped() } == .illegalTransition(from: .pending, to: .shipped))
+        #expect(domainError { () throws(DomainError) in try confirmed.transitioned(to: .shipped, by: .customer) }
+            == .illegalTransition(from: .confirmed, to: .shipped))
+        #expect(order.isCancellable && !delivered.isCancellable)
+    }
+
+    @Test func stateIndexesByUserAndCheckout() throws {
+        var state = OrderState()
+        let first = try placed()
+        let second = try Order.place(id: OrderID(uuid(51)), userID: user, cart: pricedCart(),
+                                     createdAt: Timestamp(millisecondsSince1970: t0.millisecondsSince1970 + 1))
+        let someoneElses = try Order.place(id: OrderID(uuid(52)), userID: UserID(uuid(101)), cart: pricedCart(), createdAt: t0)
+        try state.insert(first)
+        try state.insert(second)
+        try state.insert(someoneElses)
+        #expect(state.orders(for: user).map(\.id) == [second.id, first.id])  // newest first
+        #expect(state.orders(for: UserID(uuid(999))).isEmpty)
+        #expect(state.order(checkout: CheckoutID(uuid(60))) == first)
+        let retry = try Order.place(id: OrderID(uuid(53)), userID: user, cart: pricedCart(), createdAt: t0,
+                                    checkoutID: CheckoutID(uuid(60)))
+        #expect(domainError { () throws(DomainError) in try state.insert(retry) } == .duplicate(field: "checkout", value: CheckoutID(uuid(60)).description))
+        #expect(domainError { () throws(DomainError) in try state.insert(first) }?.code == "duplicate_id")
+        #expect(state.count == 3)
+    }
+
+    @Test func stateUpdateChangesOnlyTheStatusAlongTheTable() throws {
+        var state = try OrderState(orders: [try placed()])
+        let order = try placed()
+        try state.update(try order.confirmed())
+        #expect(state.order(order.id)?.status == .confirmed)
+        // Skipping a step is refused even when built by hand.
+        let skipped = Order(id: order.id, userID: user, status: .delivered, lines: order.lines, total: order.total,
+                            createdAt: t0, checkoutID: order.checkoutID)
+        #expect(domainError { () throws(DomainError) in try state.update(skipped) } == .illegalTransition(from: .confirmed, to: .delivered))
+        let tampered = Order(id: order.id, userID: UserID(uuid(666)), status: .confirmed, lines: order.lines,
+                             total: order.total, createdAt: t0, checkoutID: order.checkoutID)
+        #expect(validationError { () throws(DomainError) in try state.update(tampered) } != nil)
+        let unknown = try Order.place(id: OrderID(uuid(99)), userID: user, cart: pricedCart(), createdAt: t0)
+        #expect(domainError { () throws(DomainError) in try state.update(unknown) } == .notFound(entity: "order", id: unknown.id.description))
+        #expect(state.order(order.id)?.status == .confirmed)
+    }
+
+    @Test func codesWithAPIKeys() throws {
+        let order = try placed()
+        let (decoded, json) = try roundTrip(order)
+        #expect(decoded == order)
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect(Set(object?.keys ?? [:].keys) == ["id", "user_id", "status", "items", "total", "created_at", "checkout_id"])
+        let item = (object?["items"] as? [[String: Any]])?.first
+        #expect(Set(item?.keys ?? [:].keys) == ["product_id", "name", "quantity", "unit_price", "line_total"])
+        #expect(object?["status"] as? String == "pending" && object?["created_at"] as? String == "2026-11-18T11:06:40.000Z")
+        let noCheckout = try Order.place(id: OrderID(uuid(1)), userID: user, cart: pricedCart(), createdAt: t0)
+        #expect(try roundTrip(noCheckout).0 == noCheckout)
+    }
+}
