@@ -31,6 +31,18 @@ enum ASCII {
         byte > 0x20 && byte < 0x7F
     }
 
+    /// reg-name bytes of a Host (RFC 3986 3.2.2): unreserved / pct-encoded / sub-delims.
+    static let isRegNameTable: [Bool] = (0..<256).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "A")...UInt8(ascii: "Z"):
+            return true
+        default:
+            return "-._~%!$&'()*+,;=".utf8.contains(UInt8(byte))
+        }
+    }
+
+    @inline(__always) static func isRegName(_ byte: UInt8) -> Bool { isRegNameTable[Int(byte)] }
     @inline(__always) static func isToken(_ byte: UInt8) -> Bool { isTokenTable[Int(byte)] }
     @inline(__always) static func isFieldValue(_ byte: UInt8) -> Bool { isFieldValueTable[Int(byte)] }
     @inline(__always) static func isTarget(_ byte: UInt8) -> Bool { isTargetTable[Int(byte)] }

@@ -316,11 +316,7 @@ struct RequestParser {
             bytes = bytes[bytes.index(after: close)...]
         } else {
             let end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
-            // unreserved / pct-encoded / sub-delims
-            guard bytes[..<end].allSatisfy({ byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
-                    || "-._~%!$&'()*+,;=".utf8.contains(byte)
-            }) else { return false }
+            guard bytes[..<end].allSatisfy(ASCII.isRegName) else { return false }
             bytes = bytes[end...]
         }
         guard let colon = bytes.first else { return true }

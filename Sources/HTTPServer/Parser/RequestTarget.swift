@@ -46,6 +46,13 @@ struct RequestTarget: Equatable {
             pathPart = fragmentFree
             queryPart = nil
         }
+        if queryPart == nil, !pathPart.utf8.contains(UInt8(ascii: "%")) {
+            // The common case, a plain path: nothing to decode.
+            let segments = pathPart == "/" ? [] : pathPart.utf8.dropFirst()
+                .split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+                .map { String(Substring($0)) }
+            return RequestTarget(path: String(pathPart), segments: segments, query: [])
+        }
         let rawSegments = pathPart.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         var segments: [String] = []
         segments.reserveCapacity(rawSegments.count)
