@@ -15,7 +15,7 @@ let package = Package(
         .target(name: "CSystemShims"),
         .target(name: "HTTPServer", dependencies: ["CSystemShims"]),
         // Composition root: configuration, wiring, main.
-        .executableTarget(name: "AxiomServer", dependencies: ["HTTPServer"]),
+        .executableTarget(name: "AxiomServer", dependencies: ["HTTPServer", "Axiom", "Capabilities"]),
         // Parser fuzzing (scripts/fuzz.sh): a libFuzzer target, built with
         // `swift build -c release --sanitize=fuzzer --product HTTPParserFuzzer`.
         // A normal build makes it a replayer of crash files. Reaches the

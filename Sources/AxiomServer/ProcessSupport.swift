@@ -26,20 +26,31 @@ enum FileHandleStandardError {
 }
 
 /// SIGTERM and SIGINT, delivered through Dispatch instead of an async-signal
-/// handler. The first one runs `onSignal`; later ones are ignored while the
-/// shutdown it started is under way.
+/// handler, as a stream the entry point awaits. The signals are ignored by
+/// default from the moment this is called, so one arriving during start-up
+/// is not lost and does not kill the process.
 enum ShutdownSignals {
-    static func install(_ onSignal: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
-        let fired = Atomic<Bool>(false)
-        return [SIGTERM, SIGINT].map { number in
+    static func stream() -> AsyncStream<Int32> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self, bufferingPolicy: .bufferingNewest(1))
+        let queue = DispatchQueue(label: "axiom.signals")
+        let sources = [SIGTERM, SIGINT].map { number in
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler {
-                if !fired.exchange(true, ordering: .relaxed) { onSignal() }
-            }
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { continuation.yield(number) }
             source.resume()
             return source
         }
+        // The sources live as long as the stream does.
+        let retained = RetainedSources(sources)
+        continuation.onTermination = { _ in retained.cancel() }
+        return stream
+    }
+
+    /// Keeps the signal sources alive; only cancelled once, from onTermination.
+    private final class RetainedSources: @unchecked Sendable {
+        private let sources: [DispatchSourceSignal]
+        init(_ sources: [DispatchSourceSignal]) { self.sources = sources }
+        func cancel() { sources.forEach { $0.cancel() } }
     }
 }
 

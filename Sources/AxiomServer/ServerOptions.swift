@@ -11,6 +11,7 @@ struct ServerOptions {
     var maxConnections = 10_000
     var maxBodyBytes = 1024 * 1024
     var logLevel = ServerLogger.Level.info
+    var databasePath = "./data/axiom.db"
 
     struct Option: Sendable {
         let flag: String
@@ -44,6 +45,10 @@ struct ServerOptions {
         },
         Option(flag: "--max-body-bytes", environment: "AXIOM_MAX_BODY_BYTES", help: "largest request body accepted (default 1048576)") { options, value in
             options.maxBodyBytes = try integer(value, name: "max-body-bytes", in: 0...(1 << 30))
+        },
+        Option(flag: "--database", environment: "AXIOM_DATABASE", help: "SQLite database file, its directory created (default ./data/axiom.db)") { options, value in
+            guard !value.isEmpty else { throw OptionError(description: "database must be a file path; got an empty value") }
+            options.databasePath = value
         },
         Option(flag: "--log-level", environment: "AXIOM_LOG_LEVEL", help: "debug, info, notice, warning or error (default info)") { options, value in
             guard let level = ServerLogger.Level.allCases.first(where: { $0.name == value }) else {

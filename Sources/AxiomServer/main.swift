@@ -1,9 +1,8 @@
-import Dispatch
 import Glibc
 import HTTPServer
 
-// Composition root: read options, build the router, start the server, and
-// turn SIGTERM/SIGINT into a graceful shutdown that exits 0.
+// Entry point: read options, start the service, and turn SIGTERM/SIGINT
+// into a graceful shutdown that exits 0.
 
 let options: ServerOptions
 do {
@@ -26,21 +25,15 @@ if descriptorLimit >= 0 && descriptorLimit < options.maxConnections + 64 {
     logger.log(.warning, "descriptor_limit_below_connection_cap",
                numbers: [("descriptor_limit", descriptorLimit), ("max_connections", options.maxConnections)])
 }
-var router = Router()
-HealthRoutes.register(on: &router)
-let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger)
 
+let shutdownRequested = ShutdownSignals.stream()
+let service: AxiomService
 do {
-    try server.start()
+    service = try await AxiomService.start(options: options, logger: logger)
 } catch {
     logger.log(.error, "start_failed", [("error", String(describing: error))])
     exit(1)
 }
-
-let signalSources = ShutdownSignals.install {
-    Task {
-        await server.shutdown()
-        exit(0)
-    }
-}
-dispatchMain()
+for await _ in shutdownRequested { break }
+await service.shutdown()
+exit(0)

@@ -14,9 +14,17 @@ final class ServerProcess: @unchecked Sendable {
         return testBinary.deletingLastPathComponent().appendingPathComponent("axiom-server")
     }
 
+    /// A database of its own in a fresh temporary directory, unless the
+    /// test names one.
+    let databaseDirectory: URL
+
     init(arguments: [String] = [], environment: [String: String] = [:]) {
+        databaseDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("axiom-process-\(UUID().uuidString)")
         process.executableURL = Self.binaryURL
-        process.arguments = arguments
+        let namesDatabase = arguments.contains { $0.hasPrefix("--database") } || environment["AXIOM_DATABASE"] != nil
+        process.arguments = namesDatabase ? arguments
+            : arguments + ["--database", databaseDirectory.appendingPathComponent("axiom.db").path]
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("AXIOM_") }
         env.merge(environment) { _, new in new }
         process.environment = env
@@ -70,6 +78,7 @@ final class ServerProcess: @unchecked Sendable {
             process.terminate()
             process.waitUntilExit()
         }
+        try? FileManager.default.removeItem(at: databaseDirectory)
     }
 
     enum ProcessError: Error { case didNotStart(String) }

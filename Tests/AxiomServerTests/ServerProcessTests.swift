@@ -63,6 +63,30 @@ import TestSupport
         #expect(server.log.contains { $0.contains(#""event":"shutdown_complete""#) })
     }
 
+    @Test func createsItsDatabaseAndValidatesTheComponentGraphAtStartUp() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-db-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("nested/axiom.db").path
+        let server = ServerProcess(arguments: ["--port", "0"], environment: ["AXIOM_DATABASE": database])
+        try server.start()
+        defer { server.stop() }
+        #expect(FileManager.default.fileExists(atPath: database))
+        let validated = try #require(server.log.first { $0.contains(#""event":"components_validated""#) })
+        #expect(validated.contains(#""passed":"true""#))
+    }
+
+    @Test func refusesToStartWhenStorageCannotBeOpened() throws {
+        // A regular file where the database's directory should be.
+        let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-blocker-\(UUID().uuidString)")
+        #expect(FileManager.default.createFile(atPath: blocker.path, contents: Data("not a directory".utf8)))
+        defer { try? FileManager.default.removeItem(at: blocker) }
+        let (status, output) = try ServerProcess(arguments: ["--port", "0", "--database", blocker.path + "/axiom.db"])
+            .runToExit()
+        #expect(status == 1)
+        #expect(output.contains(#""event":"start_failed""#))
+        #expect(!output.contains(#""event":"listening""#))
+    }
+
     @Test func flagsOverrideTheEnvironment() throws {
         let parsed = try ServerOptions.parse(arguments: ["--port", "9123", "--host=0.0.0.0"],
                                              environment: ["AXIOM_PORT": "not-a-port", "AXIOM_HOST": "10.0.0.1",

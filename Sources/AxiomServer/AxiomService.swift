@@ -1,0 +1,71 @@
+import Axiom
+import Capabilities
+import HTTPServer
+
+/// The composition root: makes the capabilities, the orchestrator (which
+/// makes the clients and validates the component graph) and the HTTP server,
+/// and takes them down in the reverse order. The only place that sees every
+/// layer.
+final class AxiomService: Sendable {
+    let options: ServerOptions
+    let logger: ServerLogger
+    private let orchestrator: AxiomOrchestrator
+    private let server: HTTPServer
+
+    /// Builds and starts everything; throws (and the process refuses to
+    /// start) when a capability cannot be made or a constraint fails.
+    static func start(options: ServerOptions, logger: ServerLogger) async throws -> AxiomService {
+        let orchestrator = try AxiomOrchestrator()
+        try await registerCapabilities(on: orchestrator, options: options, logger: logger)
+        do {
+            try await orchestrator.start()
+        } catch AxiomError.constraintViolations(let report) {
+            for check in report.checks where !check.passed {
+                logger.log(.error, "constraint_violated", [("constraint", check.constraint), ("detail", check.detail),
+                                                           ("violations", check.violations.joined(separator: "; "))])
+            }
+            await orchestrator.shutdown()
+            throw AxiomError.constraintViolations(report)
+        }
+        let report = orchestrator.validate()
+        logger.log(.info, "components_validated", [("passed", String(report.passed))],
+                   numbers: [("constraints_checked", report.checks.count)])
+
+        var router = Router()
+        HealthRoutes.register(on: &router)
+        let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger)
+        do {
+            try server.start()
+        } catch {
+            await orchestrator.shutdown()
+            throw error
+        }
+        return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server)
+    }
+
+    private init(options: ServerOptions, logger: ServerLogger, orchestrator: AxiomOrchestrator, server: HTTPServer) {
+        self.options = options
+        self.logger = logger
+        self.orchestrator = orchestrator
+        self.server = server
+    }
+
+    private static func registerCapabilities(on orchestrator: AxiomOrchestrator, options: ServerOptions,
+                                             logger: ServerLogger) async throws {
+        let storage = StorageConfiguration(path: options.databasePath, createDirectory: true)
+        try await orchestrator.registerCapability(SQLiteStorage.self) {
+            try await SQLiteStorage.open(storage, migrations: [])
+        }
+        try await orchestrator.registerCapability(SystemClockCapability.self) { SystemClockCapability() }
+        try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
+        try await orchestrator.registerCapability(PasswordHasher.self) { try PasswordHasher() }
+        logger.log(.info, "storage_opened", [("path", options.databasePath)])
+    }
+
+    /// Graceful stop: drain HTTP first (in-flight requests still reach the
+    /// clients), then release contexts and deactivate clients.
+    func shutdown() async {
+        await server.shutdown()
+        await orchestrator.shutdown()
+    }
+}
