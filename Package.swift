@@ -15,7 +15,11 @@ let package = Package(
         .target(name: "CSystemShims"),
         .target(name: "HTTPServer", dependencies: ["CSystemShims"]),
         // Composition root: configuration, wiring, main.
-        .executableTarget(name: "AxiomServer", dependencies: ["HTTPServer", "Axiom", "Capabilities"]),
+        .executableTarget(name: "AxiomServer", dependencies: ["HTTPServer", "Axiom", "Capabilities", "Presentation"]),
+        // HTTP resources: each route group is bound to one context type and
+        // only turns its state into JSON (no domain logic here).
+        .target(name: "Presentation", dependencies: ["HTTPServer", "Axiom", "Domain", "Contexts"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain"]),
         // Parser fuzzing (scripts/fuzz.sh): a libFuzzer target, built with
         // `swift build -c release --sanitize=fuzzer --product HTTPParserFuzzer`.
         // A normal build makes it a replayer of crash files. Reaches the

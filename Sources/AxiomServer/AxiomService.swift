@@ -1,6 +1,7 @@
 import Axiom
 import Capabilities
 import HTTPServer
+import Presentation
 
 /// The composition root: makes the capabilities, the orchestrator (which
 /// makes the clients and validates the component graph) and the HTTP server,

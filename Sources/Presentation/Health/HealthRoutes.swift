@@ -1,10 +1,10 @@
 import HTTPServer
 
 /// Liveness: always cheap, touches nothing but the process itself.
-enum HealthRoutes {
+public enum HealthRoutes {
     private static let body: [UInt8] = Array(#"{"status":"ok"}"#.utf8)
 
-    static func register(on router: inout Router) {
+    public static func register(on router: inout Router) {
         router.get("/health") { _ in .json(.ok, body) }
     }
 }
