@@ -42,7 +42,7 @@ final class HTTPConnection: @unchecked Sendable {
 
     private(set) var phase = Phase.idle
     /// The request whose body is being read, and what to do with it.
-    private var pending: PendingRequest?
+    private var pending: RequestAdmission.PendingRequest?
     private var processing = false
     private var peerClosedInput = false
     /// No further requests will be read; close once output is written.
@@ -253,23 +253,10 @@ final class HTTPConnection: @unchecked Sendable {
 
     // MARK: Requests
 
-    /// A parsed head and what was decided about it before its body arrived.
-    struct PendingRequest {
-        enum Action {
-            case dispatch(Router.Route, parameters: [String: String], target: RequestTarget)
-            /// Answer without calling a handler (404, 405, 417, 501…).
-            case answer(HTTPResponse)
-        }
-
-        let head: RequestHead
-        let requestID: String
-        let action: Action
-    }
-
     private func accept(_ head: RequestHead) {
         let requestID = core.requestIDs.id(from: head.headers["x-request-id"])
-        let action = decide(head, requestID: requestID)
-        pending = PendingRequest(head: head, requestID: requestID, action: action)
+        let action = RequestAdmission.decide(head, router: core.router, requestID: requestID)
+        pending = RequestAdmission.PendingRequest(head: head, requestID: requestID, action: action)
         guard head.expectation == .continue100, head.framing != .none else { return }
         switch action {
         case .dispatch(let route, _, _) where route.readsBody:
@@ -291,45 +278,7 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    private func decide(_ head: RequestHead, requestID: String) -> PendingRequest.Action {
-        func problem(_ error: HTTPError) -> PendingRequest.Action {
-            .answer(ProblemDetails.response(for: error, requestID: requestID))
-        }
-        guard head.method.isImplemented else {
-            return problem(HTTPError(.notImplemented, code: "method_not_implemented",
-                                     detail: "The method \(head.method) is not implemented by this server."))
-        }
-        let target: RequestTarget
-        do {
-            target = try RequestTarget.parse(head.target)
-        } catch {
-            return problem(HTTPError(error.status, code: error.code, detail: error.detail))
-        }
-        if case .unsupported(let value) = head.expectation {
-            return problem(HTTPError(.expectationFailed, code: "expectation_failed",
-                                     detail: "Only 'Expect: 100-continue' is supported, not '\(value)'."))
-        }
-        if target == .asterisk {
-            guard head.method == .options else {
-                return problem(HTTPError(.badRequest, code: "bad_request", detail: "The '*' target is only valid for OPTIONS."))
-            }
-            return .answer(HTTPResponse(status: .noContent, headers: ["Allow": "DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT"]))
-        }
-        switch core.router.match(head.method, segments: target.segments) {
-        case .found(let route, let parameters):
-            return .dispatch(route, parameters: parameters, target: target)
-        case .methodNotAllowed(let allowed):
-            let allow = allowed.map(\.rawValue).joined(separator: ", ")
-            if head.method == .options { return .answer(HTTPResponse(status: .noContent, headers: ["Allow": allow])) }
-            return problem(HTTPError(.methodNotAllowed, code: "method_not_allowed",
-                                     detail: "\(head.method) is not allowed on \(target.path); allowed: \(allow).",
-                                     headers: ["Allow": allow]))
-        case .notFound:
-            return problem(HTTPError(.notFound, code: "not_found", detail: "No resource at \(target.path)."))
-        }
-    }
-
-    private func finish(_ request: PendingRequest, body: [UInt8], trailers: HTTPFields) {
+    private func finish(_ request: RequestAdmission.PendingRequest, body: [UInt8], trailers: HTTPFields) {
         let keepAlive = request.head.keepAlive
         switch request.action {
         case .dispatch(let route, let parameters, let target):
@@ -431,33 +380,12 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// Queues a complete response, then moves on to the next request (or to
-    /// closing). HEAD gets the GET headers, with the body's length, and no body.
+    /// closing).
     private func writeFinal(_ response: HTTPResponse, version: HTTPVersion, requestID: String, keepAlive: Bool,
                             isHead: Bool = false) {
         guard phase != .closed else { return }
-        let body: [UInt8]
-        switch response.body {
-        case .bytes(let bytes): body = bytes
-        case .empty, .stream: body = []
-        }
-        let framing: ResponseHead.Framing
-        if response.status.forbidsContent {
-            framing = .noContent
-        } else if isHead, case .stream = response.body {
-            framing = version == .http1_1 ? .chunked : .closeDelimited
-        } else {
-            framing = .length(body.count)
-        }
-        let sendsBody = !isHead && !response.status.forbidsContent && !body.isEmpty
-        // Small bodies ride in the head's buffer (one segment); big ones are
-        // queued as they are, never copied.
-        let inline = sendsBody && body.count <= 2048
-        var head = ResponseHead.serialize(status: response.status, headers: response.headers, framing: framing,
-                                          keepAlive: keepAlive, echoKeepAlive: version == .http1_0,
-                                          requestID: requestID, reservingBody: inline ? body.count : 0)
-        if inline { head.append(contentsOf: body) }
-        output.append(head)
-        if sendsBody && !inline { output.append(body) }
+        ResponseHead.encodeComplete(response, version: version, requestID: requestID, keepAlive: keepAlive,
+                                    isHead: isHead, into: &output)
         if !keepAlive { closeAfterOutput = true }
         completeResponse()
     }

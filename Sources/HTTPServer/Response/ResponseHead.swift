@@ -62,6 +62,38 @@ enum ResponseHead {
         return head
     }
 
+    /// Queues the bytes of a complete (not streamed) response on `output`. HEAD gets the GET headers, with the body's length, and no body.
+    /// Small bodies ride in the head's buffer (one segment); big ones are
+    /// returned as they are, never copied.
+    static func encodeComplete(_ response: HTTPResponse, version: HTTPVersion, requestID: String, keepAlive: Bool,
+                               isHead: Bool, into output: inout OutputQueue) {
+        let body: [UInt8]
+        switch response.body {
+        case .bytes(let bytes): body = bytes
+        case .empty, .stream: body = []
+        }
+        let framing: Framing
+        if response.status.forbidsContent {
+            framing = .noContent
+        } else if isHead, case .stream = response.body {
+            framing = version == .http1_1 ? .chunked : .closeDelimited
+        } else {
+            framing = .length(body.count)
+        }
+        let sendsBody = !isHead && !response.status.forbidsContent && !body.isEmpty
+        let inline = sendsBody && body.count <= inlineBodyLimit
+        var head = serialize(status: response.status, headers: response.headers, framing: framing,
+                             keepAlive: keepAlive, echoKeepAlive: version == .http1_0,
+                             requestID: requestID, reservingBody: inline ? body.count : 0)
+        if inline { head.append(contentsOf: body) }
+        output.append(head)
+        if sendsBody && !inline { output.append(body) }
+    }
+
+    /// Bodies up to this size are copied behind the head: one small copy is
+    /// cheaper than another iovec and allocation.
+    static let inlineBodyLimit = 2048
+
     /// Appends a non-negative integer's decimal digits without building a String.
     static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
