@@ -36,6 +36,15 @@ let package = Package(
         .testTarget(name: "CapabilitiesTests", dependencies: ["Capabilities", "Axiom"]),
         // --- end Capabilities ----------------------------------------------
 
+        // --- CatalogClient (issue 4) ---------------------------------------
+        // The product catalogue (owns CatalogState; migrations 200-299) and
+        // the stateless cart pricing. Clients: Axiom, Domain, Capabilities only.
+        .target(name: "CatalogClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
+        .target(name: "PricingClient", dependencies: ["Axiom", "Domain"]),
+        .testTarget(name: "CatalogClientTests", dependencies: ["CatalogClient", "Axiom", "Domain", "Capabilities"]),
+        .testTarget(name: "PricingClientTests", dependencies: ["PricingClient", "Axiom", "Domain"]),
+        // --- end CatalogClient ---------------------------------------------
+
         // A raw-socket HTTP client shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),

@@ -1,0 +1,209 @@
+import Capabilities
+import Domain
+
+/// The catalogue's SQL. Every function runs inside one `SQLiteStorage.write`
+/// (or `read`) closure, so a write's checks and changes see and make one
+/// consistent step of the database: the checks are done against the rows,
+/// never against the in-memory snapshot, and a thrown error rolls back all of
+/// the request's statements. The functions are pure over the handle (the
+/// storage may run a write closure again in a later batch).
+enum CatalogStore {
+    private static let columns =
+        "id, sku, name, description, price_amount, price_currency, stock, active, version"
+
+    // MARK: Products
+
+    static func loadAll(_ handle: SQLiteHandle) throws -> [VersionedProduct] {
+        try handle.query("SELECT \(columns) FROM products").map(decode)
+    }
+
+    static func fetch(_ handle: SQLiteHandle, _ id: ProductID) throws -> VersionedProduct? {
+        try handle.queryOne("SELECT \(columns) FROM products WHERE id = ?", id.description).map(decode)
+    }
+
+    /// Inserts a new, validated product; `duplicate(sku)` when the SKU is taken.
+    static func insert(_ handle: SQLiteHandle, _ product: Product) throws -> VersionedProduct {
+        if try handle.queryOne("SELECT 1 FROM products WHERE sku = ?", product.sku) != nil {
+            throw DomainError.duplicate(field: "sku", value: product.sku)
+        }
+        do {
+            try handle.execute("""
+                INSERT INTO products(\(columns), created_at, updated_at)
+                VALUES(?, ?, ?, ?, ?, ?, ?, ?, 1, \(CatalogSchema.now), \(CatalogSchema.now))
+                """, product.id.description, product.sku, product.name, product.description,
+                product.price.amount, product.price.currency.code, product.stock, product.active)
+        } catch let error as StorageError where error.sqliteError?.isUniqueViolation == true {
+            throw DomainError.duplicate(field: "sku", value: product.sku)
+        }
+        return VersionedProduct(product: product, version: 1)
+    }
+
+    /// Writes every mutable field of `product` over the row last read at
+    /// `previous` and bumps the version.
+    static func save(_ handle: SQLiteHandle, _ product: Product, previous: VersionedProduct) throws -> VersionedProduct {
+        let version = previous.version + 1
+        let changed = try handle.execute("""
+            UPDATE products SET name = ?, description = ?, price_amount = ?, price_currency = ?, stock = ?,
+                active = ?, version = ?, updated_at = \(CatalogSchema.now)
+            WHERE id = ? AND version = ?
+            """, product.name, product.description, product.price.amount, product.price.currency.code,
+            product.stock, product.active, version, product.id.description, previous.version)
+        guard changed == 1 else {
+            throw CatalogDataError(description: "product \(product.id) changed under its own write transaction")
+        }
+        return VersionedProduct(product: product, version: version)
+    }
+
+    /// Applies an admin's patch to the stored product. `product_not_found`;
+    /// validation lists every failing field (the currency included).
+    static func update(_ handle: SQLiteHandle, _ id: ProductID, _ patch: ProductPatch,
+                       currency: Currency) throws -> VersionedProduct {
+        guard let current = try fetch(handle, id) else {
+            throw DomainError.notFound(entity: "product", id: id.description)
+        }
+        let next = try CatalogRules.patched(current.product, with: patch, currency: currency)
+        if patch.isEmpty || next == current.product { return current }
+        return try save(handle, next, previous: current)
+    }
+
+    // MARK: Reservations
+
+    /// Records the checkout, takes every line out of stock and records the
+    /// reservation rows — or, on the first line that cannot be reserved,
+    /// throws its error (`product_not_found`, `product_inactive`,
+    /// `insufficient_stock`) and nothing of the request remains.
+    static func reserve(_ handle: SQLiteHandle, _ checkout: CheckoutID, _ lines: [StockLine]) throws -> [VersionedProduct] {
+        if try handle.queryOne("SELECT 1 FROM stock_checkouts WHERE checkout_id = ?", checkout.description) != nil {
+            throw DomainError.duplicate(field: "checkout_id", value: checkout.description)
+        }
+        try handle.execute("""
+            INSERT INTO stock_checkouts(checkout_id, status, created_at, updated_at)
+            VALUES(?, 'reserved', \(CatalogSchema.now), \(CatalogSchema.now))
+            """, checkout.description)
+        var changed: [VersionedProduct] = []
+        for line in lines {
+            guard let current = try fetch(handle, line.productID) else {
+                throw DomainError.notFound(entity: "product", id: line.productID.description)
+            }
+            let next = try current.product.reserving(line.quantity)
+            changed.append(try save(handle, next, previous: current))
+            try handle.execute("""
+                INSERT INTO stock_reservations(checkout_id, product_id, quantity, created_at)
+                VALUES(?, ?, ?, \(CatalogSchema.now))
+                """, checkout.description, line.productID.description, line.quantity)
+        }
+        return changed
+    }
+
+    /// Makes a reservation final: deletes its rows (the stock stays taken).
+    /// Already committed → 0. Unknown or released → `reservation_not_found`.
+    static func commit(_ handle: SQLiteHandle, _ checkout: CheckoutID) throws -> Int {
+        switch try status(handle, checkout) {
+        case "reserved":
+            let lines = try handle.execute("DELETE FROM stock_reservations WHERE checkout_id = ?", checkout.description)
+            try setStatus(handle, checkout, "committed")
+            return lines
+        case "committed":
+            return 0
+        default:
+            throw DomainError.notFound(entity: "reservation", id: checkout.description)
+        }
+    }
+
+    /// Puts a reserved checkout's units back and deletes its rows. Anything
+    /// but a `reserved` checkout (unknown, released, committed) is a no-op.
+    static func release(_ handle: SQLiteHandle, _ checkout: CheckoutID) throws -> [VersionedProduct] {
+        guard try status(handle, checkout) == "reserved" else { return [] }
+        let rows = try handle.query("""
+            SELECT product_id, quantity FROM stock_reservations WHERE checkout_id = ? ORDER BY product_id
+            """, checkout.description)
+        var changed: [VersionedProduct] = []
+        for row in rows {
+            let text: String = try row.get(0)
+            guard let id = ProductID(text) else { throw CatalogDataError(description: "reservation names product \(text)") }
+            if let restocked = try restock(handle, id, by: try row.get(1)) { changed.append(restocked) }
+        }
+        try handle.execute("DELETE FROM stock_reservations WHERE checkout_id = ?", checkout.description)
+        try setStatus(handle, checkout, "released")
+        return changed
+    }
+
+    /// Checkouts still holding stock, oldest first.
+    static func pending(_ handle: SQLiteHandle) throws -> [CheckoutID] {
+        try handle.query("SELECT checkout_id FROM stock_checkouts WHERE status = 'reserved' ORDER BY created_at, checkout_id")
+            .map { row in
+                let text: String = try row.get(0)
+                guard let id = CheckoutID(text) else { throw CatalogDataError(description: "checkout id \(text)") }
+                return id
+            }
+    }
+
+    /// The lines a checkout holds now (empty unless it is `reserved`).
+    static func reservation(_ handle: SQLiteHandle, _ checkout: CheckoutID) throws -> [StockLine] {
+        try handle.query("""
+            SELECT product_id, quantity FROM stock_reservations WHERE checkout_id = ? ORDER BY product_id
+            """, checkout.description).map { row in
+            let text: String = try row.get(0)
+            guard let id = ProductID(text) else { throw CatalogDataError(description: "reservation names product \(text)") }
+            return StockLine(productID: id, quantity: try row.get(1))
+        }
+    }
+
+    // MARK: Returns
+
+    /// Puts `lines` back in stock once per `key`: a key already applied is a
+    /// no-op (`[]`). An unknown product → `product_not_found`, nothing applied.
+    static func returnStock(_ handle: SQLiteHandle, key: String, lines: [StockLine]) throws -> [VersionedProduct] {
+        if try handle.queryOne("SELECT 1 FROM stock_returns WHERE return_key = ?", key) != nil { return [] }
+        try handle.execute("INSERT INTO stock_returns(return_key, units, created_at) VALUES(?, ?, \(CatalogSchema.now))",
+                           key, lines.reduce(0) { $0 + $1.quantity })
+        var changed: [VersionedProduct] = []
+        for line in lines {
+            guard let restocked = try restock(handle, line.productID, by: line.quantity, requireProduct: true) else {
+                continue
+            }
+            changed.append(restocked)
+        }
+        return changed
+    }
+
+    // MARK: Helpers
+
+    /// Adds `quantity` to a product's stock, capped at the maximum stock (the
+    /// units beyond it are dropped: a return must never fail and leave a
+    /// checkout or a cancellation half-done). `nil` when nothing changed.
+    private static func restock(_ handle: SQLiteHandle, _ id: ProductID, by quantity: Int,
+                                requireProduct: Bool = false) throws -> VersionedProduct? {
+        guard let current = try fetch(handle, id) else {
+            if requireProduct { throw DomainError.notFound(entity: "product", id: id.description) }
+            throw CatalogDataError(description: "reserved product \(id) is missing")
+        }
+        let (sum, overflow) = current.product.stock.addingReportingOverflow(max(0, quantity))
+        let target = overflow ? Product.stockRange.upperBound : min(sum, Product.stockRange.upperBound)
+        guard target != current.product.stock else { return nil }
+        return try save(handle, try current.product.withStock(target), previous: current)
+    }
+
+    private static func status(_ handle: SQLiteHandle, _ checkout: CheckoutID) throws -> String? {
+        try handle.queryOne("SELECT status FROM stock_checkouts WHERE checkout_id = ?", checkout.description)
+            .map { try $0.get(0) }
+    }
+
+    private static func setStatus(_ handle: SQLiteHandle, _ checkout: CheckoutID, _ status: String) throws {
+        try handle.execute("UPDATE stock_checkouts SET status = ?, updated_at = \(CatalogSchema.now) WHERE checkout_id = ?",
+                           status, checkout.description)
+    }
+
+    private static func decode(_ row: SQLiteRow) throws -> VersionedProduct {
+        let idText: String = try row.get(0)
+        guard let id = ProductID(idText) else { throw CatalogDataError(description: "product id \(idText)") }
+        let currencyCode: String = try row.get(5)
+        guard Currency.check(currencyCode) == nil, let currency = try? Currency(currencyCode) else {
+            throw CatalogDataError(description: "product \(idText) has currency \(currencyCode)")
+        }
+        let product = Product(id: id, sku: try row.get(1), name: try row.get(2), description: try row.get(3),
+                              price: Money(amount: try row.get(4), currency: currency), stock: try row.get(6),
+                              active: try row.get(7))
+        return VersionedProduct(product: product, version: try row.get(8))
+    }
+}

@@ -1,0 +1,46 @@
+/// One page request of the product list (`GET /products?q=&limit=&cursor=`).
+///
+/// - `text` (`q`): case-insensitive substring of the name; trimmed, and an
+///   empty text means no filter. At most `maxTextLength` characters.
+/// - `limit`: 1…100 (default 20).
+/// - `cursor`: the `next_cursor` of the previous page, opaque; at most
+///   `maxCursorLength` bytes (the catalogue client checks its content).
+/// - `includeInactive`: deactivated products are listed only when true — the
+///   public list shows active products, an admin's list may ask for all.
+public struct ProductQuery: Hashable, Sendable, Validatable {
+    public static let limitRange = 1 ... 100
+    public static let defaultLimit = 20
+    public static let maxTextLength = Product.maxNameLength
+    public static let maxCursorLength = 1024
+
+    public let text: String?
+    public let limit: Int
+    public let cursor: String?
+    public let includeInactive: Bool
+
+    public init(text: String? = nil, limit: Int = ProductQuery.defaultLimit, cursor: String? = nil,
+                includeInactive: Bool = false) {
+        let trimmed = text.map(TextRules.trimmed)
+        self.text = trimmed?.isEmpty == true ? nil : trimmed
+        self.limit = limit
+        self.cursor = cursor?.isEmpty == true ? nil : cursor
+        self.includeInactive = includeInactive
+    }
+
+    /// Every failing parameter, named as the API names them (`q`, `limit`,
+    /// `cursor`).
+    public func validate() -> ValidationError? {
+        var errors = ValidationError()
+        if !ProductQuery.limitRange.contains(limit) {
+            errors.add("limit", .outOfRange,
+                       "limit must be between \(ProductQuery.limitRange.lowerBound) and \(ProductQuery.limitRange.upperBound)")
+        }
+        if let text, text.count > ProductQuery.maxTextLength {
+            errors.add("q", .tooLong, "q must be at most \(ProductQuery.maxTextLength) characters")
+        }
+        if let cursor, cursor.utf8.count > ProductQuery.maxCursorLength {
+            errors.add("cursor", .tooLong, "cursor is not one this service issued")
+        }
+        return errors.orNil
+    }
+}

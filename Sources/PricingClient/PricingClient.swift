@@ -1,0 +1,63 @@
+import Axiom
+import Domain
+
+/// What a context asks of the pricing client.
+public enum PricingAction: Sendable {
+    /// Prices `cart` against `products` (the catalogue's products at read
+    /// time, by id) in `currency` → `CartQuote`.
+    case price(cart: Cart, products: [ProductID: Product], currency: Currency)
+}
+
+/// Prices carts: pure computation, no state, no capability.
+///
+/// Each cart line is looked up in the catalogue products handed in:
+/// - found and active → a `PricedLine`: the product's name and current
+///   price, `line_total = unit_price × quantity`; the total sums these;
+/// - absent → `UnavailableLine` with reason `not_found` (name `nil`);
+/// - deactivated → `UnavailableLine` with reason `inactive` (with its name).
+/// Unavailable lines are reported, not priced and not in the total; nothing
+/// about them throws. Stock is not a pricing question (checkout checks it).
+///
+/// Throws `DomainError.overflow` when a line total or the total leaves the
+/// `Int64` range, and `DomainError.currencyMismatch` when a product is
+/// priced in another currency than `currency`.
+public actor PricingClient: StatelessClient {
+    public init() {}
+
+    public func send(_ action: PricingAction) async throws -> CartQuote {
+        switch action {
+        case .price(let cart, let products, let currency):
+            try price(cart: cart, products: products, currency: currency)
+        }
+    }
+
+    /// The same computation without a hop onto the actor (it touches no
+    /// actor state).
+    public nonisolated func price(cart: Cart, products: [ProductID: Product],
+                                  currency: Currency) throws(DomainError) -> CartQuote {
+        var priced: [PricedLine] = []
+        var unavailable: [UnavailableLine] = []
+        for line in cart.lines {
+            guard let product = products[line.productID] else {
+                unavailable.append(UnavailableLine(productID: line.productID, name: nil, quantity: line.quantity,
+                                                   reason: .notFound))
+                continue
+            }
+            guard product.active else {
+                unavailable.append(UnavailableLine(productID: line.productID, name: product.name,
+                                                   quantity: line.quantity, reason: .inactive))
+                continue
+            }
+            guard product.price.currency == currency else {
+                throw DomainError.currencyMismatch(currency, product.price.currency)
+            }
+            priced.append(try PricedLine(productID: product.id, name: product.name, quantity: line.quantity,
+                                         unitPrice: product.price))
+        }
+        return CartQuote(priced: try PricedCart(lines: priced, currency: currency), unavailable: unavailable)
+    }
+
+    public func activate() async throws {}
+
+    public func deactivate() async {}
+}
