@@ -15,7 +15,10 @@ let package = Package(
         .target(name: "CSystemShims"),
         .target(name: "HTTPServer", dependencies: ["CSystemShims"]),
         // Composition root: configuration, wiring, main.
-        .executableTarget(name: "AxiomServer", dependencies: ["HTTPServer", "Axiom", "Capabilities", "Presentation"]),
+        .executableTarget(name: "AxiomServer", dependencies: [
+            "HTTPServer", "Axiom", "Domain", "Capabilities", "Contexts", "Presentation",
+            "CatalogClient", "PricingClient",
+        ]),
         // HTTP resources: each route group is bound to one context type and
         // only turns its state into JSON (no domain logic here).
         .target(name: "Presentation", dependencies: ["HTTPServer", "Axiom", "Domain", "Contexts"]),
@@ -62,7 +65,7 @@ let package = Package(
         // Value types of the domains. No dependencies.
         .target(name: "Domain"),
         // Feature coordination, one instance per session. Never Capabilities.
-        .target(name: "Contexts", dependencies: ["Axiom", "Domain"]),
+        .target(name: "Contexts", dependencies: ["Axiom", "Domain", "CatalogClient", "PricingClient"]),
         // Run by hand: swift run -c release AxiomBenchmarks
         .executableTarget(name: "AxiomBenchmarks", dependencies: ["Axiom"]),
         .testTarget(name: "AxiomTests", dependencies: ["Axiom"]),

@@ -1,6 +1,10 @@
 import Axiom
+import CatalogClient
 import Capabilities
+import Contexts
+import Domain
 import HTTPServer
+import PricingClient
 import Presentation
 
 /// The composition root: makes the capabilities, the orchestrator (which
@@ -10,6 +14,8 @@ import Presentation
 final class AxiomService: Sendable {
     let options: ServerOptions
     let logger: ServerLogger
+    /// Every route served, as (method, pattern): checked against openapi.yaml.
+    let routes: [(method: String, pattern: String)]
     private let orchestrator: AxiomOrchestrator
     private let server: HTTPServer
 
@@ -18,6 +24,8 @@ final class AxiomService: Sendable {
     static func start(options: ServerOptions, logger: ServerLogger) async throws -> AxiomService {
         let orchestrator = try AxiomOrchestrator()
         try await registerCapabilities(on: orchestrator, options: options, logger: logger)
+        try registerClients(on: orchestrator, options: options)
+        try orchestrator.registerPresentation(CatalogRoutes.name, boundTo: StorefrontContext.self)
         do {
             try await orchestrator.start()
         } catch AxiomError.constraintViolations(let report) {
@@ -32,8 +40,16 @@ final class AxiomService: Sendable {
         logger.log(.info, "components_validated", [("passed", String(report.passed))],
                    numbers: [("constraints_checked", report.checks.count)])
 
+        let storefront: StorefrontContext
+        do {
+            storefront = try await orchestrator.createContext(StorefrontContext.self, parent: nil)
+        } catch {
+            await orchestrator.shutdown()
+            throw error
+        }
         var router = Router()
         HealthRoutes.register(on: &router)
+        CatalogRoutes.register(on: &router, storefront: storefront)
         let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger)
         do {
             try server.start()
@@ -41,11 +57,14 @@ final class AxiomService: Sendable {
             await orchestrator.shutdown()
             throw error
         }
-        return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server)
+        return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server,
+                            routes: router.routes.map { ($0.method.rawValue, $0.pattern) })
     }
 
-    private init(options: ServerOptions, logger: ServerLogger, orchestrator: AxiomOrchestrator, server: HTTPServer) {
+    private init(options: ServerOptions, logger: ServerLogger, orchestrator: AxiomOrchestrator, server: HTTPServer,
+                 routes: [(method: String, pattern: String)]) {
         self.options = options
+        self.routes = routes
         self.logger = logger
         self.orchestrator = orchestrator
         self.server = server
@@ -54,13 +73,24 @@ final class AxiomService: Sendable {
     private static func registerCapabilities(on orchestrator: AxiomOrchestrator, options: ServerOptions,
                                              logger: ServerLogger) async throws {
         let storage = StorageConfiguration(path: options.databasePath, createDirectory: true)
+        // Every client owns its tables and its own range of migration
+        // versions; applied together, in version order, at start-up.
+        let schema = (CatalogClient.migrations).sorted { $0.version < $1.version }
         try await orchestrator.registerCapability(SQLiteStorage.self) {
-            try await SQLiteStorage.open(storage, migrations: [])
+            try await SQLiteStorage.open(storage, migrations: schema)
         }
         try await orchestrator.registerCapability(SystemClockCapability.self) { SystemClockCapability() }
         try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
         try await orchestrator.registerCapability(PasswordHasher.self) { try PasswordHasher() }
         logger.log(.info, "storage_opened", [("path", options.databasePath)])
+    }
+
+    private static func registerClients(on orchestrator: AxiomOrchestrator, options: ServerOptions) throws {
+        let currency = options.currency
+        try orchestrator.registerClient(CatalogClient.self, dependencies: [SQLiteStorage.self]) { resolver in
+            CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency)
+        }
+        try orchestrator.registerClient(PricingClient.self, dependencies: []) { _ in PricingClient() }
     }
 
     /// Graceful stop: drain HTTP first (in-flight requests still reach the

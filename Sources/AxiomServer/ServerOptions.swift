@@ -1,3 +1,4 @@
+import Domain
 import HTTPServer
 
 /// The command line and environment of `axiom-server`. Flags win over
@@ -12,6 +13,7 @@ struct ServerOptions {
     var maxBodyBytes = 1024 * 1024
     var logLevel = ServerLogger.Level.info
     var databasePath = "./data/axiom.db"
+    var currency = Currency.usd
 
     struct Option: Sendable {
         let flag: String
@@ -49,6 +51,12 @@ struct ServerOptions {
         Option(flag: "--database", environment: "AXIOM_DATABASE", help: "SQLite database file, its directory created (default ./data/axiom.db)") { options, value in
             guard !value.isEmpty else { throw OptionError(description: "database must be a file path; got an empty value") }
             options.databasePath = value
+        },
+        Option(flag: "--currency", environment: "AXIOM_CURRENCY", help: "ISO 4217 currency of every price (default USD)") { options, value in
+            guard let currency = try? Currency(value) else {
+                throw OptionError(description: "currency must be an ISO 4217 code of three capital letters; got '\(value)'")
+            }
+            options.currency = currency
         },
         Option(flag: "--log-level", environment: "AXIOM_LOG_LEVEL", help: "debug, info, notice, warning or error (default info)") { options, value in
             guard let level = ServerLogger.Level.allCases.first(where: { $0.name == value }) else {

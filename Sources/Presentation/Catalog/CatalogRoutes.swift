@@ -1,0 +1,27 @@
+import Contexts
+import Domain
+import HTTPServer
+
+/// `GET /products` and `GET /products/{id}`: the public catalogue, bound to
+/// the StorefrontContext. Only turns its answers into JSON.
+public enum CatalogRoutes {
+    public static let name = "CatalogRoutes"
+
+    public static func register(on router: inout Router, storefront: StorefrontContext) {
+        router.get("/products") { request in
+            try await ErrorResponses.handling {
+                let page = try PageRequest.from(request)
+                let query = ProductQuery(text: request.query["q"], limit: page.limit, cursor: page.cursor)
+                return try JSONBody.response(try storefront.products(query))
+            }
+        }
+        router.get("/products/{id}") { request in
+            try await ErrorResponses.handling {
+                let text = request.parameters["id"] ?? ""
+                // An id that is not even a UUID names no product: 404, like any other miss.
+                guard let id = ProductID(text) else { throw DomainError.notFound(entity: "product", id: text) }
+                return try JSONBody.response(try storefront.product(id))
+            }
+        }
+    }
+}

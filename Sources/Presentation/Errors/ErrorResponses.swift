@@ -1,0 +1,36 @@
+import Axiom
+import Domain
+import HTTPServer
+
+/// Turns whatever a context throws into the HTTP error a client should see.
+/// Domain refusals keep their stable codes (DomainProblem); storage that
+/// cannot take writes is 503 `storage_unavailable` with `Retry-After`, and
+/// nothing was applied, so a retry is safe. Anything else is rethrown and
+/// becomes the server's 500 `internal_error`.
+public enum ErrorResponses {
+    public static func translate(_ error: any Error) -> any Error {
+        switch error {
+        case let error as HTTPError:
+            return error
+        case let error as DomainError:
+            return DomainProblem.httpError(for: error)
+        case let error as ValidationError:
+            return DomainProblem.httpError(for: .validation(error))
+        case AxiomError.capabilityUnavailable:
+            return HTTPError(.serviceUnavailable, code: "storage_unavailable",
+                             detail: "Storage cannot take writes right now; nothing was changed. Retry shortly.",
+                             headers: ["Retry-After": "5"])
+        default:
+            return error
+        }
+    }
+
+    /// Runs a handler body, translating what it throws.
+    public static func handling(_ body: () async throws -> HTTPResponse) async throws -> HTTPResponse {
+        do {
+            return try await body()
+        } catch {
+            throw translate(error)
+        }
+    }
+}
