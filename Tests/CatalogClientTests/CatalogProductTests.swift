@@ -19,6 +19,8 @@ struct CatalogProductTests {
             #expect(client.snapshotProduct(product.id) == product)
             #expect(try client.product(product.id) == product)
             #expect(client.state.product(sku: "MUG-01") == product)
+            let unknown = ProductID(UUID())
+            #expect(client.snapshotProducts([product.id, unknown]) == [product.id: product])
             #expect(client.state.count == 1)
             var iterator = updates.makeAsyncIterator()
             #expect(await iterator.next() == .created(product))

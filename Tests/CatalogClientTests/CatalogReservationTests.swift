@@ -286,3 +286,68 @@ struct CatalogReservationTests {
         }
     }
 }
+
+@Suite("CatalogClient under concurrency", .serialized)
+struct CatalogConcurrencyTests {
+    @Test("patches racing reservations never overwrite the stock they did not set")
+    func patchesAndReservations() async throws {
+        try await withCatalog { run in
+            let client = run.client
+            let product = try await client.create(draft("RACE", price: 100, stock: 50))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0 ..< 40 {
+                    group.addTask {
+                        if index % 2 == 0 {
+                            _ = try await client.reserve(checkoutID: CheckoutID(UUID()),
+                                                         lines: [StockLine(productID: product.id, quantity: 1)])
+                        } else {
+                            _ = try await client.update(product.id, ProductPatch(name: "Name \(index)", price: usd(Int64(index))))
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let final = try client.product(product.id)
+            #expect(final.stock == 30)
+            let stored = try await run.storage.read { handle in
+                try handle.queryOne("SELECT stock, name FROM products WHERE id = ?", product.id.description)
+            }
+            #expect(try stored?.get(0, as: Int.self) == 30)
+            #expect(try stored?.get(1, as: String.self) == final.name)
+        }
+    }
+
+    @Test("snapshot readers off the actor see stock only move forward while reservations commit")
+    func snapshotReaders() async throws {
+        try await withCatalog { run in
+            let client = run.client
+            let product = try await client.create(draft("HOT", stock: 60))
+            async let reservations: Void = withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0 ..< 60 {
+                    group.addTask {
+                        _ = try await client.reserve(checkoutID: CheckoutID(UUID()),
+                                                     lines: [StockLine(productID: product.id, quantity: 1)])
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let monotonic = await withTaskGroup(of: Bool.self) { group in
+                for _ in 0 ..< 4 {
+                    group.addTask {
+                        var last = Int.max
+                        for _ in 0 ..< 2_000 {
+                            guard let stock = client.snapshotProduct(product.id)?.stock, stock <= last else { return false }
+                            last = stock
+                            await Task.yield()
+                        }
+                        return true
+                    }
+                }
+                return await group.allSatisfy { $0 }
+            }
+            try await reservations
+            #expect(monotonic)
+            #expect(client.snapshotProduct(product.id)?.stock == 0)
+        }
+    }
+}
