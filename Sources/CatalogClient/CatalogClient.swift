@@ -96,6 +96,19 @@ public actor CatalogClient: StatefulClient {
         snapshot.withLock { $0.state.product(id) }
     }
 
+    /// The products among `ids` that exist (active or not), by id, in one
+    /// lock acquisition: what pricing a cart needs. Prefer it to `state`,
+    /// whose copy makes the next write copy the whole catalogue.
+    public nonisolated func snapshotProducts(_ ids: some Sequence<ProductID>) -> [ProductID: Product] {
+        snapshot.withLock { snapshot in
+            var found: [ProductID: Product] = [:]
+            for id in ids {
+                if let product = snapshot.state.product(id) { found[id] = product }
+            }
+            return found
+        }
+    }
+
     /// A product, active or not; `product_not_found`.
     public nonisolated func product(_ id: ProductID) throws(DomainError) -> Product {
         guard let product = snapshotProduct(id) else {

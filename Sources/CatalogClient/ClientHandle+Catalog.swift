@@ -32,14 +32,13 @@ extension ClientHandle where C == CatalogClient {
         Self.products(try await send(.returnStock(key: key, lines: lines)))
     }
 
+    /// `send` answers `.create` and `.update` with `.product` (see
+    /// `CatalogClient.send`); any other outcome is reported, not trapped on.
     private static func product(_ outcome: CatalogOutcome) throws -> Product {
-        switch outcome {
-        case .product(let product): return product
-        case .products(let products):
-            guard let product = products.first else { throw DomainError.notFound(entity: "product", id: "") }
-            return product
-        case .committed: throw DomainError.notFound(entity: "product", id: "")
+        guard case .product(let product) = outcome else {
+            throw CatalogDataError(description: "expected a product, the catalogue answered \(outcome)")
         }
+        return product
     }
 
     private static func products(_ outcome: CatalogOutcome) -> [Product] {

@@ -1,0 +1,131 @@
+import Axiom
+import Capabilities
+import CatalogClient
+import Domain
+import Foundation
+import Synchronization
+import Testing
+
+/// A directory of its own for one test's database, removed afterwards.
+final class TempDirectory: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("catalog-client-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    var databasePath: String { url.appendingPathComponent("db/catalog.db").path }
+}
+
+private final class ClientBox: Sendable {
+    let client = Mutex<CatalogClient?>(nil)
+}
+
+/// One "process run": an orchestrator with the storage capability on the
+/// test's database file and the catalogue client it made and activated.
+struct CatalogRun {
+    let orchestrator: AxiomOrchestrator
+    let client: CatalogClient
+
+    var storage: SQLiteStorage {
+        get throws { try orchestrator.capabilityRegistry.resolve(SQLiteStorage.self) }
+    }
+
+    /// Shuts the orchestrator down (deactivating the client) and closes the database.
+    func stop() async {
+        let storage = try? self.storage
+        await orchestrator.shutdown()
+        await storage?.close()
+    }
+
+    /// Starts a run on `directory`'s database, as the composition root would.
+    /// The orchestrator is a process singleton: waits for the previous one.
+    static func start(_ directory: TempDirectory, currency: Currency = .usd) async throws -> CatalogRun {
+        var made: AxiomOrchestrator?
+        while made == nil {
+            do {
+                made = try AxiomOrchestrator()
+            } catch AxiomError.orchestratorAlreadyRunning {
+                try await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        let orchestrator = made!
+        do {
+            let configuration = StorageConfiguration(path: directory.databasePath, readerCount: 2, createDirectory: true)
+            try await orchestrator.registerCapability(SQLiteStorage.self) {
+                try await SQLiteStorage.open(configuration, migrations: CatalogClient.migrations)
+            }
+            let box = ClientBox()
+            try orchestrator.registerClient(CatalogClient.self, dependencies: [SQLiteStorage.self]) { resolver in
+                let client = CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency)
+                box.client.withLock { $0 = client }
+                return client
+            }
+            try await orchestrator.start()
+            guard let client = box.client.withLock({ $0 }) else { throw AxiomError.orchestratorNotStarted }
+            return CatalogRun(orchestrator: orchestrator, client: client)
+        } catch {
+            let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+            await orchestrator.shutdown()
+            await storage?.close()
+            throw error
+        }
+    }
+}
+
+/// Runs `body` against a started catalogue; always stops it.
+func withCatalog<R>(_ directory: TempDirectory? = nil, currency: Currency = .usd,
+                    _ body: (CatalogRun) async throws -> R) async throws -> R {
+    let directory = try directory ?? TempDirectory()
+    let run = try await CatalogRun.start(directory, currency: currency)
+    do {
+        let result = try await body(run)
+        await run.stop()
+        return result
+    } catch {
+        await run.stop()
+        throw error
+    }
+}
+
+func usd(_ amount: Int64) -> Money { Money(amount: amount, currency: .usd) }
+
+func draft(_ sku: String, name: String? = nil, price: Int64 = 1999, stock: Int = 10, active: Bool = true) -> ProductDraft {
+    ProductDraft(sku: sku, name: name ?? "Product \(sku)", description: "About \(sku)", price: usd(price),
+                 stock: stock, active: active)
+}
+
+/// The `DomainError` `body` throws (recording an issue when it throws
+/// something else or nothing).
+func domainError(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async -> DomainError? {
+    do {
+        try await body()
+        Issue.record("expected a DomainError, nothing was thrown", sourceLocation: sourceLocation)
+    } catch let error as DomainError {
+        return error
+    } catch {
+        Issue.record("expected a DomainError, got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}
+
+/// The failing fields of a `validation` error.
+func fields(_ error: DomainError?) -> [String] {
+    guard case .validation(let failure)? = error else { return [] }
+    return failure.fields
+}
+
+/// The result of an async throwing call.
+func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+    do {
+        return .success(try await body())
+    } catch {
+        return .failure(error)
+    }
+}
