@@ -133,7 +133,9 @@ private func problemBody(_ error: HTTPError) -> [String: Any] {
     }
 
     @Test func pageEncodesNullCursorOnTheLastPage() throws {
-        let data = try JSONEncoder().encode(Page(items: [1, 2], nextCursor: nil))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(Page(items: [1, 2], nextCursor: nil))
         #expect(String(decoding: data, as: UTF8.self) == #"{"items":[1,2],"next_cursor":null}"#)
     }
 }
