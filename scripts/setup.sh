@@ -13,3 +13,5 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# schemathesis (PyPI) for the API conformance run in scripts/test.sh.
+command -v schemathesis >/dev/null || python3 -m pip install -q schemathesis

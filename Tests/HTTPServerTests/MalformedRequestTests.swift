@@ -46,7 +46,7 @@ import TestSupport
         Case(name: "tab in request line", request: "GET\t/health HTTP/1.1\r\nHost: t\r\n\r\n", status: 400),
         Case(name: "invalid method token", request: "GE(T /health HTTP/1.1\r\nHost: t\r\n\r\n", status: 400),
         Case(name: "unknown method", request: "BREW /health HTTP/1.1\r\nHost: t\r\n\r\n", status: 501),
-        Case(name: "TRACE is not served", request: "TRACE /health HTTP/1.1\r\nHost: t\r\n\r\n", status: 501),
+        Case(name: "unknown method on an unknown path", request: "BREW /nowhere HTTP/1.1\r\nHost: t\r\n\r\n", status: 501),
         Case(name: "non-ASCII byte in target", request: "GET /h\u{e9}alth HTTP/1.1\r\nHost: t\r\n\r\n", status: 400),
         Case(name: "malformed percent-encoding", request: "GET /items/%zz HTTP/1.1\r\nHost: t\r\n\r\n", status: 400),
         Case(name: "percent-encoded NUL", request: "GET /items/%00 HTTP/1.1\r\nHost: t\r\n\r\n", status: 400),

@@ -25,6 +25,18 @@ import TestSupport
         }
     }
 
+    @Test func standardMethodNoResourceServesIs405NotA501() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("TRACE /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 405)
+            #expect(response.header("Allow") == "GET, HEAD, OPTIONS")
+            try client.send("TRACE /nowhere HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try client.readResponse().status == 404)
+        }
+    }
+
     @Test func optionsListsTheAllowedMethods() async throws {
         try await TestServer.with { server in
             let client = try server.client()

@@ -20,7 +20,7 @@ enum RequestAdmission {
         func problem(_ error: HTTPError) -> PendingRequest.Action {
             .answer(ProblemDetails.response(for: error, requestID: requestID))
         }
-        guard head.method.isImplemented else {
+        guard head.method.isStandard else {
             return problem(HTTPError(.notImplemented, code: "method_not_implemented",
                                      detail: "The method \(head.method) is not implemented by this server."))
         }

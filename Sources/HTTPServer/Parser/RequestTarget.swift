@@ -67,18 +67,21 @@ struct RequestTarget: Equatable {
         var pairs: [(name: String, value: String)] = []
         for item in query.split(separator: "&") {
             if let equals = item.firstIndex(of: "=") {
-                pairs.append((try percentDecode(item[..<equals], plusIsSpace: true),
-                              try percentDecode(item[item.index(after: equals)...], plusIsSpace: true)))
+                pairs.append((try percentDecode(item[..<equals], plusIsSpace: true, allowsNUL: true),
+                              try percentDecode(item[item.index(after: equals)...], plusIsSpace: true, allowsNUL: true)))
             } else {
-                pairs.append((try percentDecode(item, plusIsSpace: true), ""))
+                pairs.append((try percentDecode(item, plusIsSpace: true, allowsNUL: true), ""))
             }
         }
         return pairs
     }
 
-    /// Decodes `%XX` escapes; refuses malformed escapes, NUL, and byte
-    /// sequences that are not UTF-8 (they could not round-trip as Strings).
-    static func percentDecode(_ text: Substring, plusIsSpace: Bool) throws(HTTPParseError) -> String {
+    /// Decodes `%XX` escapes; refuses malformed escapes and byte sequences
+    /// that are not UTF-8 (they could not round-trip as Strings). NUL is
+    /// refused in paths (it would cut a path short wherever it reaches C) but
+    /// allowed in query values, which are only ever compared as Strings.
+    static func percentDecode(_ text: Substring, plusIsSpace: Bool,
+                              allowsNUL: Bool = false) throws(HTTPParseError) -> String {
         let utf8 = text.utf8
         if !utf8.contains(UInt8(ascii: "%")) && !(plusIsSpace && utf8.contains(UInt8(ascii: "+"))) {
             return String(text)
@@ -94,7 +97,7 @@ struct RequestTarget: Equatable {
                       let h = ASCII.hexValue(utf8[high]), let l = ASCII.hexValue(utf8[utf8.index(after: high)])
                 else { throw .badRequest("The request target has a malformed percent-encoding.") }
                 let decoded = h << 4 | l
-                guard decoded != 0 else { throw .badRequest("The request target encodes a NUL byte.") }
+                guard decoded != 0 || allowsNUL else { throw .badRequest("The request target encodes a NUL byte.") }
                 bytes.append(decoded)
                 index = utf8.index(high, offsetBy: 2)
             } else {

@@ -1,6 +1,6 @@
 /// A request method token (RFC 9110 section 9). Methods are case-sensitive;
-/// anything that is a valid token is representable, and `isImplemented` says
-/// whether this server serves it at all (the rest get 501).
+/// anything that is a valid token is representable; `isStandard` tells the
+/// methods RFC 9110 defines from the rest (501).
 public struct HTTPMethod: Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
 
@@ -14,11 +14,14 @@ public struct HTTPMethod: Hashable, Sendable, CustomStringConvertible {
     public static let delete = HTTPMethod("DELETE")
     public static let options = HTTPMethod("OPTIONS")
 
-    /// Methods the server knows how to route. TRACE and CONNECT are real
-    /// methods but deliberately not served (501), as is any other token.
-    public var isImplemented: Bool {
+    /// Whether this is a registered standard method (RFC 9110, QUERY). Routing decides the rest:
+    /// a standard method a resource does not serve (TRACE, CONNECT, or PUT on
+    /// a read-only path) is 405 with `Allow`; any other token is 501, since
+    /// no resource on this server could ever serve it.
+    public var isStandard: Bool {
         switch rawValue {
-        case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS": return true
+        // QUERY: the IANA-registered safe method with a body (httpbis).
+        case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT", "QUERY": return true
         default: return false
         }
     }
