@@ -4,7 +4,8 @@
 # prints req/s, p50 and p99, then the server's resident memory.
 #
 # usage: scripts/bench.sh [-d SECONDS] [-c CONNECTIONS] [SCENARIO...]
-#   scenarios: health (default: all)
+#   scenarios: health, product (default: all). `product` seeds 10,000
+#   products into the benchmark's own database first.
 # Compare with the Hummingbird peer side by side, on a running server:
 #   ../shared/bench/compare.sh -n 3 http://127.0.0.1:8080/health /health
 set -euo pipefail
@@ -14,16 +15,25 @@ while getopts "d:c:" option; do
   case $option in d) DURATION=$OPTARG ;; c) CONNECTIONS=$OPTARG ;; *) exit 2 ;; esac
 done
 shift $((OPTIND - 1))
-SCENARIOS=("${@:-health}")
+SCENARIOS=("$@")
+[ ${#SCENARIOS[@]} -gt 0 ] || SCENARIOS=(health product)
 
 command -v wrk >/dev/null || scripts/setup.sh
 swift build -c release --product axiom-server >/dev/null
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 WORK=$(mktemp -d)
-.build/release/axiom-server --port "$PORT" --log-level warning >"$WORK/server.log" 2>&1 &
-SERVER=$!
+export AXIOM_PRODUCT_IDS="$WORK/product_ids.txt"
+start_server() {
+  .build/release/axiom-server --port "$PORT" --database "$WORK/axiom.db" --log-level warning >>"$WORK/server.log" 2>&1 &
+  SERVER=$!
+  for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null && break; sleep 0.1; done
+}
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null && break; sleep 0.1; done
+# First start creates the schema; seed the catalogue, then serve it.
+start_server
+kill "$SERVER"; wait "$SERVER" 2>/dev/null || true
+python3 bench/seed_products.py "$WORK/axiom.db" 10000 "$AXIOM_PRODUCT_IDS"
+start_server
 
 for scenario in "${SCENARIOS[@]}"; do
   script="bench/$scenario.lua"

@@ -11,14 +11,14 @@ public struct UserID: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Parses the canonical textual form; `nil` for anything else.
     public init?(_ text: String) {
-        guard let uuid = UUID(uuidString: text) else { return nil }
+        guard let uuid = UUIDText.parse(text) else { return nil }
         self.rawValue = uuid
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
-        guard let uuid = UUID(uuidString: text) else {
+        guard let uuid = UUIDText.parse(text) else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a user id: \(text)")
         }
         rawValue = uuid
@@ -30,5 +30,5 @@ public struct UserID: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Lower-case canonical form.
-    public var description: String { rawValue.uuidString.lowercased() }
+    public var description: String { UUIDText.format(rawValue) }
 }

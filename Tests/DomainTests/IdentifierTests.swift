@@ -1,4 +1,4 @@
-import Domain
+@testable import Domain
 import Foundation
 import Testing
 
@@ -18,5 +18,24 @@ import Testing
         #expect(decoded == [OrderID(uuid(255))])
         #expect(json == #"["00000000-0000-0000-0000-0000000000ff"]"#)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([ProductID].self, from: Data(#"["x"]"#.utf8)) }
+    }
+}
+
+@Suite struct UUIDTextTests {
+    @Test func roundTripsAgainstFoundation() {
+        for _ in 0..<500 {
+            let uuid = UUID()
+            #expect(UUIDText.format(uuid) == uuid.uuidString.lowercased())
+            #expect(UUIDText.parse(uuid.uuidString) == uuid)
+            #expect(UUIDText.parse(uuid.uuidString.lowercased()) == uuid)
+        }
+    }
+
+    @Test(arguments: ["", "not-a-uuid", "6f1c2a40-0000-4000-8000-00000000000", "6f1c2a40-0000-4000-8000-0000000000000",
+                      "6f1c2a40x0000-4000-8000-000000000000", "6f1c2a40-0000-4000-8000-00000000000g",
+                      "{6f1c2a40-0000-4000-8000-000000000000}", "6f1c2a4-00000-4000-8000-000000000000"])
+    func refusesWhatFoundationRefuses(_ text: String) {
+        #expect(UUIDText.parse(text) == nil)
+        #expect(UUID(uuidString: text) == nil)
     }
 }

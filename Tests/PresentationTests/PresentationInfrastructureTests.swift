@@ -139,3 +139,28 @@ private func problemBody(_ error: HTTPError) -> [String: Any] {
         #expect(String(decoding: data, as: UTF8.self) == #"{"items":[1,2],"next_cursor":null}"#)
     }
 }
+
+@Suite struct RepresentationCacheTests {
+    struct Item: Equatable, Encodable, Sendable {
+        var name: String
+        var count: Int
+    }
+
+    @Test func reusesBytesOnlyWhileTheValueIsUnchanged() throws {
+        let cache = RepresentationCache<Int, Item>(capacity: 10)
+        let first = try cache.bytes(for: 1, value: Item(name: "a", count: 1))
+        let decoded = try JSONSerialization.jsonObject(with: Data(first)) as? [String: Any]
+        #expect(decoded?["name"] as? String == "a")
+        #expect(try cache.bytes(for: 1, value: Item(name: "a", count: 1)) == first)
+        let changed = try cache.bytes(for: 1, value: Item(name: "a", count: 2))
+        #expect(changed != first)
+        let reparsed = try JSONSerialization.jsonObject(with: Data(changed)) as? [String: Any]
+        #expect(reparsed?["count"] as? Int == 2)
+    }
+
+    @Test func staysWithinItsCapacity() throws {
+        let cache = RepresentationCache<Int, Item>(capacity: 4)
+        for key in 0..<10 { _ = try cache.bytes(for: key, value: Item(name: "\(key)", count: key)) }
+        #expect(cache.count <= 4)
+    }
+}

@@ -11,14 +11,14 @@ public protocol UUIDIdentifier: Hashable, Sendable, Codable, CustomStringConvert
 extension UUIDIdentifier {
     /// Parses the canonical textual form (either case); `nil` for anything else.
     public init?(_ text: String) {
-        guard let uuid = UUID(uuidString: text) else { return nil }
+        guard let uuid = UUIDText.parse(text) else { return nil }
         self.init(uuid)
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
-        guard let uuid = UUID(uuidString: text) else {
+        guard let uuid = UUIDText.parse(text) else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an id: \(text)")
         }
         self.init(uuid)
@@ -30,5 +30,5 @@ extension UUIDIdentifier {
     }
 
     /// Lower-case canonical form.
-    public var description: String { rawValue.uuidString.lowercased() }
+    public var description: String { UUIDText.format(rawValue) }
 }

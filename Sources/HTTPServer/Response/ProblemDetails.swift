@@ -29,19 +29,27 @@ enum ProblemDetails {
 /// Minimal JSON string encoding for the server's own error bodies, which
 /// echo client-supplied text (paths, methods) and so must escape it.
 public enum JSONString {
+    /// Appends `text` as a JSON string literal: quotes, backslash and control
+    /// characters escaped, and U+2028/U+2029 too (they end lines in
+    /// JavaScript). Text that needs no escape, the usual case, is appended
+    /// as it is.
     public static func append(_ text: String, to json: inout String) {
         json += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": json += "\\\""
-            case "\\": json += "\\\\"
-            case "\n": json += "\\n"
-            case "\r": json += "\\r"
-            case "\t": json += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
-                let hex = String(scalar.value, radix: 16)
-                json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: json.unicodeScalars.append(scalar)
+        if !text.utf8.contains(where: mayNeedEscape) {
+            json += text
+        } else {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": json += "\\\""
+                case "\\": json += "\\\\"
+                case "\n": json += "\\n"
+                case "\r": json += "\\r"
+                case "\t": json += "\\t"
+                case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
+                    let hex = String(scalar.value, radix: 16)
+                    json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: json.unicodeScalars.append(scalar)
+                }
             }
         }
         json += "\""
@@ -51,5 +59,11 @@ public enum JSONString {
         var json = ""
         append(text, to: &json)
         return json
+    }
+
+    /// 0xE2 leads the UTF-8 of U+2028 and U+2029 (and of other characters,
+    /// which the careful path then passes through unchanged).
+    private static func mayNeedEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F || byte == 0xE2
     }
 }

@@ -8,6 +8,7 @@ public enum CatalogRoutes {
     public static let name = "CatalogRoutes"
 
     public static func register(on router: inout Router, storefront: StorefrontContext) {
+        let representations = RepresentationCache<ProductID, Product>()
         router.get("/products") { request in
             try await ErrorResponses.handling {
                 let page = try PageRequest.from(request)
@@ -20,7 +21,7 @@ public enum CatalogRoutes {
                 let text = request.parameters["id"] ?? ""
                 // An id that is not even a UUID names no product: 404, like any other miss.
                 guard let id = ProductID(text) else { throw DomainError.notFound(entity: "product", id: text) }
-                return try JSONBody.response(try storefront.product(id))
+                return .json(.ok, try representations.bytes(for: id, value: try storefront.product(id)))
             }
         }
     }
