@@ -29,26 +29,3 @@ public struct PageRequest: Sendable, Equatable {
         return PageRequest(limit: limit, cursor: cursor)
     }
 }
-
-/// The list shape every collection route answers: `{"items": […], "next_cursor": …}`.
-public struct Page<Item: Encodable & Sendable>: Encodable, Sendable {
-    public let items: [Item]
-    public let nextCursor: String?
-
-    public init(items: [Item], nextCursor: String?) {
-        self.items = items
-        self.nextCursor = nextCursor
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case items
-        case nextCursor = "next_cursor"
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(items, forKey: .items)
-        // null, not absent, on the last page: clients test for it.
-        try container.encode(nextCursor, forKey: .nextCursor)
-    }
-}

@@ -1,11 +1,11 @@
-/// One page of the product list: the products in list order and the cursor
-/// of the next page, `nil` on the last one. Encodes as
+/// One page of a list: the items in list order and the cursor of the next
+/// page, `nil` on the last one. Every list the API serves has this shape:
 /// `{"items": [...], "next_cursor": "…" | null}`.
-public struct ProductPage: Hashable, Sendable, Codable {
-    public let items: [Product]
+public struct Page<Item: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
+    public let items: [Item]
     public let nextCursor: String?
 
-    public init(items: [Product], nextCursor: String?) {
+    public init(items: [Item], nextCursor: String?) {
         self.items = items
         self.nextCursor = nextCursor
     }
@@ -17,14 +17,18 @@ public struct ProductPage: Hashable, Sendable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        items = try container.decode([Product].self, forKey: .items)
+        items = try container.decode([Item].self, forKey: .items)
         nextCursor = try container.decodeIfPresent(String.self, forKey: .nextCursor)
     }
 
-    /// Writes `next_cursor` as `null` on the last page rather than leaving it out.
+    /// Writes `next_cursor` as `null` on the last page rather than leaving it
+    /// out: clients test for it.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(items, forKey: .items)
         try container.encode(nextCursor, forKey: .nextCursor)
     }
 }
+
+/// One page of the product list.
+public typealias ProductPage = Page<Product>
