@@ -64,23 +64,8 @@ struct RequestParser {
                 state = .headers
 
             case .headers:
-                let remainingBudget = limits.maxHeaderBytes - headerBytes
-                guard let end = try nextLine(bytes, from: offset, limit: remainingBudget,
-                                             error: headerSectionTooLarge())
-                else { return (offset, nil) }
-                let line = UnsafeRawBufferPointer(rebasing: bytes[offset..<end])
-                offset = end + 2
-                headerBytes += line.count + 2
-                if line.isEmpty {
-                    let head = try finishHead()
-                    return (offset, .head(head))
-                }
-                guard fields.count < limits.maxHeaderCount else {
-                    throw HTTPParseError(status: .requestHeaderFieldsTooLarge, code: "too_many_header_fields",
-                                         detail: "More than \(limits.maxHeaderCount) header fields.")
-                }
-                let (name, value) = try parseFieldLine(line)
-                fields.append(name, value)
+                guard let ended = try readFieldLine(bytes, offset: &offset, trailer: false) else { return (offset, nil) }
+                if ended { return (offset, .head(try finishHead())) }
 
             case .emptyBody:
                 return (offset, finishBody())
@@ -127,21 +112,31 @@ struct RequestParser {
                 state = .chunkSize
 
             case .trailers:
-                guard let end = try nextLine(bytes, from: offset, limit: limits.maxHeaderBytes - headerBytes,
-                                             error: headerSectionTooLarge())
-                else { return (offset, nil) }
-                let line = UnsafeRawBufferPointer(rebasing: bytes[offset..<end])
-                offset = end + 2
-                headerBytes += line.count + 2
-                if line.isEmpty { return (offset, finishBody()) }
-                guard trailerFields.count < limits.maxHeaderCount else {
-                    throw HTTPParseError(status: .requestHeaderFieldsTooLarge, code: "too_many_header_fields",
-                                         detail: "More than \(limits.maxHeaderCount) trailer fields.")
-                }
-                let (name, value) = try parseFieldLine(line)
-                trailerFields.append(name, value)
+                guard let ended = try readFieldLine(bytes, offset: &offset, trailer: true) else { return (offset, nil) }
+                if ended { return (offset, finishBody()) }
             }
         }
+    }
+
+    /// Reads one line of a field section, the header section or the
+    /// trailers, both held to the same limits. Returns nil when more bytes
+    /// are needed, true at the blank line that ends the section.
+    private mutating func readFieldLine(_ bytes: UnsafeRawBufferPointer, offset: inout Int,
+                                        trailer: Bool) throws(HTTPParseError) -> Bool? {
+        guard let end = try nextLine(bytes, from: offset, limit: limits.maxHeaderBytes - headerBytes,
+                                     error: headerSectionTooLarge())
+        else { return nil }
+        let line = UnsafeRawBufferPointer(rebasing: bytes[offset..<end])
+        offset = end + 2
+        headerBytes += line.count + 2
+        if line.isEmpty { return true }
+        guard (trailer ? trailerFields.count : fields.count) < limits.maxHeaderCount else {
+            throw HTTPParseError(status: .requestHeaderFieldsTooLarge, code: "too_many_header_fields",
+                                 detail: "More than \(limits.maxHeaderCount) \(trailer ? "trailer" : "header") fields.")
+        }
+        let (name, value) = try parseFieldLine(line)
+        if trailer { trailerFields.append(name, value) } else { fields.append(name, value) }
+        return false
     }
 
     // MARK: Lines
