@@ -132,6 +132,8 @@ import TestSupport
             #expect(refused.status == 503)
             #expect(refused.header("Retry-After") == "1")
             #expect(refused.text.contains(#""code":"too_many_connections""#))
+            let requestID = try #require(refused.header("X-Request-Id"))
+            #expect(refused.text.contains(#""request_id":"\#(requestID)""#))
             #expect(try third.isClosedByPeer())
             // The admitted connections are unaffected.
             try first.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")

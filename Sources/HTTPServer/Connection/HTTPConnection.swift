@@ -80,8 +80,9 @@ final class HTTPConnection: @unchecked Sendable {
                 let error = HTTPError(.serviceUnavailable, code: "too_many_connections",
                                       detail: "The server is at its connection limit; retry shortly.",
                                       headers: ["Retry-After": "1"])
-                writeFinal(ProblemDetails.response(for: error, requestID: core.requestIDs.id(from: nil)),
-                           version: .http1_1, requestID: "", keepAlive: false)
+                let requestID = core.requestIDs.id(from: nil)
+                writeFinal(ProblemDetails.response(for: error, requestID: requestID),
+                           version: .http1_1, requestID: requestID, keepAlive: false)
             } else {
                 setDeadline(after: core.configuration.headerTimeout)
             }
