@@ -17,7 +17,7 @@ let package = Package(
         // Composition root: configuration, wiring, main.
         .executableTarget(name: "AxiomServer", dependencies: [
             "HTTPServer", "Axiom", "Domain", "Capabilities", "Contexts", "Presentation",
-            "CatalogClient", "PricingClient",
+            "CatalogClient", "PricingClient", "UserClient",
         ]),
         // HTTP resources: each route group is bound to one context type and
         // only turns its state into JSON (no domain logic here).
@@ -48,6 +48,11 @@ let package = Package(
         .testTarget(name: "PricingClientTests", dependencies: ["PricingClient", "Axiom", "Domain"]),
         // --- end CatalogClient ---------------------------------------------
 
+        // --- UserClient (issue 4) ---
+        .target(name: "UserClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
+        .testTarget(name: "UserClientTests", dependencies: ["UserClient", "Axiom", "Domain", "Capabilities"]),
+        // --- end UserClient ---
+
         // A raw-socket HTTP client shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
@@ -65,7 +70,7 @@ let package = Package(
         // Value types of the domains. No dependencies.
         .target(name: "Domain"),
         // Feature coordination, one instance per session. Never Capabilities.
-        .target(name: "Contexts", dependencies: ["Axiom", "Domain", "CatalogClient", "PricingClient"]),
+        .target(name: "Contexts", dependencies: ["Axiom", "Domain", "CatalogClient", "PricingClient", "UserClient"]),
         // Run by hand: swift run -c release AxiomBenchmarks
         .executableTarget(name: "AxiomBenchmarks", dependencies: ["Axiom"]),
         .testTarget(name: "AxiomTests", dependencies: ["Axiom"]),

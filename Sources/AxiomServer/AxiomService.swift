@@ -6,6 +6,7 @@ import Domain
 import HTTPServer
 import PricingClient
 import Presentation
+import UserClient
 
 /// The composition root: makes the capabilities, the orchestrator (which
 /// makes the clients and validates the component graph) and the HTTP server,
@@ -18,6 +19,7 @@ final class AxiomService: Sendable {
     let routes: [(method: String, pattern: String)]
     private let orchestrator: AxiomOrchestrator
     private let server: HTTPServer
+    private let sessionExpiry: Task<Void, Never>
 
     /// Builds and starts everything; throws (and the process refuses to
     /// start) when a capability cannot be made or a constraint fails.
@@ -26,6 +28,9 @@ final class AxiomService: Sendable {
         try await registerCapabilities(on: orchestrator, options: options, logger: logger)
         try registerClients(on: orchestrator, options: options)
         try orchestrator.registerPresentation(CatalogRoutes.name, boundTo: StorefrontContext.self)
+        try orchestrator.registerPresentation(RegistrationRoutes.name, boundTo: StorefrontContext.self)
+        try orchestrator.registerPresentation(AccountRoutes.name, boundTo: AccountContext.self)
+        try orchestrator.registerPresentation(CatalogAdminRoutes.name, boundTo: AccountContext.self)
         do {
             try await orchestrator.start()
         } catch AxiomError.constraintViolations(let report) {
@@ -41,15 +46,28 @@ final class AxiomService: Sendable {
                    numbers: [("constraints_checked", report.checks.count)])
 
         let storefront: StorefrontContext
+        let sessions: SessionRegistry<AccountContext>
         do {
             storefront = try await orchestrator.createContext(StorefrontContext.self, parent: nil)
+            if let email = options.adminEmail, let password = options.adminPassword {
+                let admin = try await storefront.ensureAdmin(name: options.adminName, email: email, password: password)
+                logger.log(.notice, "admin_ready", [("user_id", admin.id.description)])
+            }
+            sessions = SessionRegistry(orchestrator: orchestrator,
+                                       configuration: .init(idleTimeout: options.sessionIdleTimeout,
+                                                            maxSessions: options.maxSessions),
+                                       clock: try orchestrator.capabilityRegistry.resolve(SystemClockCapability.self))
         } catch {
             await orchestrator.shutdown()
             throw error
         }
+        let resolver = SessionResolver(storefront: storefront, sessions: sessions)
         var router = Router()
         HealthRoutes.register(on: &router)
         CatalogRoutes.register(on: &router, storefront: storefront)
+        RegistrationRoutes.register(on: &router, storefront: storefront)
+        AccountRoutes.register(on: &router, sessions: resolver)
+        CatalogAdminRoutes.register(on: &router, sessions: resolver)
         let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger)
         do {
             try server.start()
@@ -57,12 +75,14 @@ final class AxiomService: Sendable {
             await orchestrator.shutdown()
             throw error
         }
+        let expiry = Task { await sessions.expireIdleSessions(every: .seconds(30)) }
         return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server,
-                            routes: router.routes.map { ($0.method.rawValue, $0.pattern) })
+                            routes: router.routes.map { ($0.method.rawValue, $0.pattern) }, sessionExpiry: expiry)
     }
 
     private init(options: ServerOptions, logger: ServerLogger, orchestrator: AxiomOrchestrator, server: HTTPServer,
-                 routes: [(method: String, pattern: String)]) {
+                 routes: [(method: String, pattern: String)], sessionExpiry: Task<Void, Never>) {
+        self.sessionExpiry = sessionExpiry
         self.options = options
         self.routes = routes
         self.logger = logger
@@ -75,7 +95,7 @@ final class AxiomService: Sendable {
         let storage = StorageConfiguration(path: options.databasePath, createDirectory: true)
         // Every client owns its tables and its own range of migration
         // versions; applied together, in version order, at start-up.
-        let schema = (CatalogClient.migrations).sorted { $0.version < $1.version }
+        let schema = (UserClient.migrations + CatalogClient.migrations).sorted { $0.version < $1.version }
         try await orchestrator.registerCapability(SQLiteStorage.self) {
             try await SQLiteStorage.open(storage, migrations: schema)
         }
@@ -91,12 +111,19 @@ final class AxiomService: Sendable {
             CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency)
         }
         try orchestrator.registerClient(PricingClient.self, dependencies: []) { _ in PricingClient() }
+        let sessionLifetime = options.sessionLifetime
+        try orchestrator.registerClient(UserClient.self,
+                                        dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self]) { resolver in
+            UserClient(storage: try resolver.handle(SQLiteStorage.self), hasher: try resolver.handle(PasswordHasher.self),
+                       random: try resolver.handle(SecureRandom.self), sessionLifetime: sessionLifetime)
+        }
     }
 
     /// Graceful stop: drain HTTP first (in-flight requests still reach the
     /// clients), then release contexts and deactivate clients.
     func shutdown() async {
         await server.shutdown()
+        sessionExpiry.cancel()
         await orchestrator.shutdown()
     }
 }

@@ -14,6 +14,12 @@ struct ServerOptions {
     var logLevel = ServerLogger.Level.info
     var databasePath = "./data/axiom.db"
     var currency = Currency.usd
+    var adminEmail: String?
+    var adminPassword: String?
+    var adminName = "Administrator"
+    var sessionLifetime = Duration.seconds(24 * 3600)
+    var sessionIdleTimeout = Duration.seconds(30 * 60)
+    var maxSessions = 100_000
 
     struct Option: Sendable {
         let flag: String
@@ -57,6 +63,18 @@ struct ServerOptions {
                 throw OptionError(description: "currency must be an ISO 4217 code of three capital letters; got '\(value)'")
             }
             options.currency = currency
+        },
+        Option(flag: "--admin-email", environment: "AXIOM_ADMIN_EMAIL", help: "first admin's email, created at start-up if new") { options, value in
+            options.adminEmail = value
+        },
+        Option(flag: "--admin-password", environment: "AXIOM_ADMIN_PASSWORD", help: "first admin's password (prefer the environment)") { options, value in
+            options.adminPassword = value
+        },
+        Option(flag: "--admin-name", environment: "AXIOM_ADMIN_NAME", help: "first admin's name (default Administrator)") { options, value in
+            options.adminName = value
+        },
+        Option(flag: "--session-ttl", environment: "AXIOM_SESSION_TTL", help: "seconds a sign-in token stays valid (default 86400)") { options, value in
+            options.sessionLifetime = .seconds(try seconds(value, name: "session-ttl"))
         },
         Option(flag: "--log-level", environment: "AXIOM_LOG_LEVEL", help: "debug, info, notice, warning or error (default info)") { options, value in
             guard let level = ServerLogger.Level.allCases.first(where: { $0.name == value }) else {

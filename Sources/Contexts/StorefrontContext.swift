@@ -1,11 +1,13 @@
 import Axiom
 import CatalogClient
 import Domain
+import UserClient
 
 /// The anonymous shop window: what anyone may do without signing in
-/// (browse the catalogue). One instance for the whole process, made by the
-/// orchestrator at start-up, because anonymous requests have no session of
-/// their own to hang a context on.
+/// (browse the catalogue, register, sign in) and the check of a bearer
+/// token that turns a request into a session's. One instance for the whole
+/// process, made by the orchestrator at start-up, because anonymous requests
+/// have no session of their own to hang a context on.
 ///
 /// Reads go to the catalogue client's lock-protected snapshot (`nonisolated`
 /// here and there): a product lookup never queues behind this actor or
@@ -13,27 +15,64 @@ import Domain
 public actor StorefrontContext: Context {
     public nonisolated let identity: ContextIdentity
     private nonisolated let catalog: ClientHandle<CatalogClient>
+    private nonisolated let users: ClientHandle<UserClient>
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
         catalog = try creation.client(CatalogClient.self)
+        users = try creation.client(UserClient.self)
     }
 
     public enum Action: Sendable {
         case product(ProductID)
         case products(ProductQuery)
+        case register(NewUserRequest)
+        case login(email: String, password: String, clientAddress: String)
     }
 
     public enum Outcome: Sendable {
         case product(Product)
         case page(ProductPage)
+        case user(User)
+        case session(AuthenticatedSession)
     }
 
     public func send(_ action: Action) async throws -> Outcome {
         switch action {
         case .product(let id): .product(try product(id))
         case .products(let query): .page(try products(query))
+        case .register(let request): .user(try await register(request))
+        case .login(let email, let password, let address):
+            .session(try await login(email: email, password: password, clientAddress: address))
         }
+    }
+
+    /// A new customer account.
+    public nonisolated func register(_ request: NewUserRequest) async throws -> User {
+        guard case .user(let user) = try await users.send(.register(request)) else { throw UnexpectedOutcome() }
+        return user
+    }
+
+    /// Signs in; the token is returned once and stored only as a hash.
+    public nonisolated func login(email: String, password: String, clientAddress: String) async throws -> AuthenticatedSession {
+        guard case .session(let session) = try await users.send(.login(email: email, password: password,
+                                                                        clientAddress: clientAddress))
+        else { throw UnexpectedOutcome() }
+        return session
+    }
+
+    /// Who a bearer token belongs to (`invalid_token` otherwise).
+    public nonisolated func authenticate(token: String) async throws -> Authentication {
+        guard case .authentication(let authentication) = try await users.send(.authenticate(token: token))
+        else { throw UnexpectedOutcome() }
+        return authentication
+    }
+
+    /// The first admin, from configuration, if that email is not registered yet.
+    public nonisolated func ensureAdmin(name: String, email: String, password: String) async throws -> User {
+        guard case .user(let user) = try await users.send(.ensureAdmin(name: name, email: email, password: password))
+        else { throw UnexpectedOutcome() }
+        return user
     }
 
     /// An active product. A deactivated one is not for sale and is hidden

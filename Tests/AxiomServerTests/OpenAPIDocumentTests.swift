@@ -1,3 +1,4 @@
+import Axiom
 import Foundation
 import HTTPServer
 import Testing
@@ -35,7 +36,16 @@ import Testing
         var options = ServerOptions()
         options.port = 0
         options.databasePath = directory.appendingPathComponent("axiom.db").path
-        let service = try await AxiomService.start(options: options, logger: .disabled)
+        // The orchestrator is one per process: wait while another test's lives.
+        var started: AxiomService?
+        while started == nil {
+            do {
+                started = try await AxiomService.start(options: options, logger: .disabled)
+            } catch AxiomError.orchestratorAlreadyRunning {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        let service = started!
         let served = Set(service.routes.map { "\($0.method) \($0.pattern)" })
         await service.shutdown()
 

@@ -16,6 +16,20 @@ public enum ErrorResponses {
             return DomainProblem.httpError(for: error)
         case let error as ValidationError:
             return DomainProblem.httpError(for: .validation(error))
+        case let error as AuthenticationError:
+            switch error {
+            case .invalidCredentials, .invalidToken:
+                var unauthorized = BearerToken.unauthorized(error.message, error: error == .invalidToken ? "invalid_token" : nil)
+                unauthorized.code = error.code
+                return unauthorized
+            case .accountSuspended:
+                return HTTPError(.forbidden, code: error.code, detail: error.message)
+            case .tooManyAttempts(let seconds):
+                return HTTPError(.tooManyRequests, code: error.code, detail: error.message,
+                                 headers: ["Retry-After": String(seconds)])
+            }
+        case let error as AccessDenied:
+            return HTTPError(.forbidden, code: "forbidden", detail: error.reason)
         case AxiomError.capabilityUnavailable:
             return HTTPError(.serviceUnavailable, code: "storage_unavailable",
                              detail: "Storage cannot take writes right now; nothing was changed. Retry shortly.",

@@ -11,9 +11,16 @@ public enum JSONBody {
         guard !request.body.isEmpty else {
             throw HTTPError(.badRequest, code: "malformed_json", detail: "The request body must be a JSON object.")
         }
+        let data = Data(request.body)
         do {
-            return try JSONDecoder().decode(T.self, from: Data(request.body))
+            return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+               (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil {
+                // Syntactically JSON, but the decoder could not represent a
+                // value in it (a number beyond 64 bits): a content problem.
+                throw validation("body", .invalidFormat, "The body holds a value out of range: \(context.debugDescription)")
+            }
             throw problem(for: error)
         } catch let error as DomainError {
             throw DomainProblem.httpError(for: error)

@@ -1,0 +1,72 @@
+/// Why a sign-in or a bearer token was refused. Stable codes for the API:
+/// the presentation maps them to 401 (with `WWW-Authenticate`), 403 and 429
+/// (with `Retry-After`). Wrong email and wrong password are one error, so a
+/// caller cannot learn which accounts exist.
+public enum AuthenticationError: Error, Hashable, Sendable {
+    /// Unknown email or wrong password.
+    case invalidCredentials
+    /// The account exists but is suspended.
+    case accountSuspended
+    /// Too many failed sign-ins for this account or from this address.
+    case tooManyAttempts(retryAfterSeconds: Int)
+    /// The bearer token is unknown, expired or revoked.
+    case invalidToken
+
+    public var code: String {
+        switch self {
+        case .invalidCredentials: "invalid_credentials"
+        case .accountSuspended: "account_suspended"
+        case .tooManyAttempts: "too_many_attempts"
+        case .invalidToken: "invalid_token"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .invalidCredentials: "The email or the password is wrong."
+        case .accountSuspended: "The account is suspended."
+        case .tooManyAttempts(let seconds): "Too many failed sign-ins; retry in \(seconds) seconds."
+        case .invalidToken: "The bearer token is unknown, expired or revoked."
+        }
+    }
+}
+
+/// A signed-in session as the client that issued it knows it.
+public struct AuthenticatedSession: Hashable, Sendable {
+    /// The bearer token, shown once at sign-in; only its hash is stored.
+    public let token: String
+    public let sessionID: String
+    public let user: User
+    public let expiresAt: Timestamp
+
+    public init(token: String, sessionID: String, user: User, expiresAt: Timestamp) {
+        self.token = token
+        self.sessionID = sessionID
+        self.user = user
+        self.expiresAt = expiresAt
+    }
+}
+
+/// Who a valid bearer token belongs to.
+public struct Authentication: Hashable, Sendable {
+    public let sessionID: String
+    public let user: User
+    public let expiresAt: Timestamp
+
+    public init(sessionID: String, user: User, expiresAt: Timestamp) {
+        self.sessionID = sessionID
+        self.user = user
+        self.expiresAt = expiresAt
+    }
+}
+
+/// A signed-in user asked for something their role does not allow (403).
+public struct AccessDenied: Error, Hashable, Sendable {
+    public let reason: String
+
+    public init(_ reason: String) {
+        self.reason = reason
+    }
+
+    public static let adminOnly = AccessDenied("Only an admin may do this.")
+}

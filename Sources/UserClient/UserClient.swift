@@ -1,0 +1,213 @@
+import Axiom
+import Capabilities
+import Domain
+import Foundation
+
+/// What the users client is asked to do.
+public enum UserAction: Sendable {
+    case register(NewUserRequest)
+    case ensureAdmin(name: String, email: String, password: String)
+    case login(email: String, password: String, clientAddress: String)
+    case authenticate(token: String)
+    case logout(sessionID: String)
+}
+
+public enum UserOutcome: Sendable {
+    case user(User)
+    case session(AuthenticatedSession)
+    case authentication(Authentication)
+    case loggedOut
+}
+
+public enum UserUpdate: Sendable, Hashable {
+    case registered(User)
+    case sessionEnded(sessionID: String)
+}
+
+/// Users and their sign-in sessions: the singleton owner of `UserState`.
+///
+/// Writes follow validate → durable commit → apply → publish → return.
+/// Passwords are hashed with argon2id by the `PasswordHasher` capability
+/// (its pool runs at most one hash per core); the actor suspends while it
+/// hashes, so every check that matters is made again after the await.
+/// Bearer tokens are 256 bits from the CSPRNG; only their SHA-256 is stored,
+/// in memory and in SQLite, so sessions survive a restart and a database
+/// leak yields no usable token. Failed sign-ins are throttled per account
+/// and per client address (`LoginThrottle`).
+///
+/// Storage that cannot take a write surfaces as
+/// `AxiomError.capabilityUnavailable` (503 `storage_unavailable`); reads and
+/// token checks are served from memory and keep working.
+public actor UserClient: StatefulClient {
+    public static let migrations: [Migration] = UserSchema.migrations
+    static let storageName = String(reflecting: SQLiteStorage.self)
+
+    public nonisolated let stateBroadcaster = StateBroadcaster<UserUpdate>(bufferLimit: 256)
+    public private(set) var state = UserState()
+
+    private let storage: CapabilityHandle<SQLiteStorage>
+    private let hasher: CapabilityHandle<PasswordHasher>
+    private let random: CapabilityHandle<SecureRandom>
+    private let sessionLifetime: Int64
+    private var passwordHashes: [UserID: String] = [:]
+    private var sessionsByTokenHash: [String: UserStore.StoredSession] = [:]
+    private var tokenHashesBySession: [String: String] = [:]
+    private var throttle: LoginThrottle
+    /// Verified against when the email is unknown, so an unknown account
+    /// costs as much time as a wrong password.
+    private var decoyHash = ""
+
+    public init(storage: CapabilityHandle<SQLiteStorage>, hasher: CapabilityHandle<PasswordHasher>,
+                random: CapabilityHandle<SecureRandom>, sessionLifetime: Duration = .seconds(24 * 3600),
+                throttle: LoginThrottle.Policy = LoginThrottle.Policy()) {
+        self.storage = storage
+        self.hasher = hasher
+        self.random = random
+        self.sessionLifetime = sessionLifetime.components.seconds * 1000
+        self.throttle = LoginThrottle(policy: throttle)
+    }
+
+    // MARK: Lifecycle
+
+    public func activate() async throws {
+        let now = Self.nowMilliseconds()
+        let (users, sessions) = try await storage.current.read { handle in
+            (try UserStore.loadUsers(handle), try UserStore.loadSessions(handle, now: now))
+        }
+        state = try UserState(users: users.map(\.user))
+        passwordHashes = Dictionary(uniqueKeysWithValues: users.map { ($0.user.id, $0.passwordHash) })
+        for session in sessions {
+            sessionsByTokenHash[session.tokenHash] = session
+            tokenHashesBySession[session.id] = session.tokenHash
+        }
+        decoyHash = try await hasher.current.hash(random.current.token())
+    }
+
+    public func deactivate() async {
+        stateBroadcaster.finish()
+    }
+
+    public func send(_ action: UserAction) async throws -> UserOutcome {
+        switch action {
+        case .register(let request): .user(try await register(request))
+        case .ensureAdmin(let name, let email, let password):
+            .user(try await ensureAdmin(name: name, email: email, password: password))
+        case .login(let email, let password, let address):
+            .session(try await login(email: email, password: password, clientAddress: address))
+        case .authenticate(let token): .authentication(try authenticate(token: token))
+        case .logout(let sessionID): try await logout(sessionID: sessionID)
+        }
+    }
+
+    // MARK: Users
+
+    /// A new customer. `validation_failed` (every field), `duplicate_email`.
+    public func register(_ request: NewUserRequest) async throws -> User {
+        try await create(request, role: .customer)
+    }
+
+    /// The first admin, from configuration: created if the email is not yet
+    /// registered, left as it is otherwise.
+    public func ensureAdmin(name: String, email: String, password: String) async throws -> User {
+        if let existing = state.user(email: email) { return existing }
+        return try await create(NewUserRequest(name: name, email: email, password: password), role: .admin)
+    }
+
+    public func user(_ id: UserID) throws(DomainError) -> User {
+        guard let user = state.user(id) else { throw DomainError.notFound(entity: "user", id: id.description) }
+        return user
+    }
+
+    private func create(_ request: NewUserRequest, role: UserRole) async throws -> User {
+        if let errors = request.validate() { throw DomainError.validation(errors) }
+        let email = try Email(request.email)
+        if state.isEmailTaken(email) { throw DomainError.duplicate(field: "email", value: email.address) }
+        let hash = try await hasher.current.hash(request.password)
+        // The actor ran other work while hashing: check again.
+        if state.isEmailTaken(email) { throw DomainError.duplicate(field: "email", value: email.address) }
+        let user = try request.makeUser(id: UserID(UUID()), role: role,
+                                        createdAt: Timestamp(millisecondsSince1970: Self.nowMilliseconds()))
+        try await write { try UserStore.insert($0, user, passwordHash: hash) }
+        try state.insert(user)
+        passwordHashes[user.id] = hash
+        stateBroadcaster.publish(.registered(user))
+        return user
+    }
+
+    // MARK: Sessions
+
+    public func login(email: String, password: String, clientAddress: String) async throws -> AuthenticatedSession {
+        let account = Email.normalizedKey(email)
+        let now = Self.nowMilliseconds()
+        if let wait = throttle.retryAfter(account: account, address: clientAddress, now: now) {
+            throw AuthenticationError.tooManyAttempts(retryAfterSeconds: wait)
+        }
+        let user = state.user(email: email)
+        let hash = user.flatMap { passwordHashes[$0.id] } ?? decoyHash
+        let matches = await hasher.current.verify(password, against: hash)
+        guard matches, let user else {
+            throttle.recordFailure(account: account, address: clientAddress, now: Self.nowMilliseconds())
+            throw AuthenticationError.invalidCredentials
+        }
+        guard user.canLogIn else { throw AuthenticationError.accountSuspended }
+        throttle.recordSuccess(account: account)
+
+        let token = random.current.token(byteCount: 32, encoding: .base64url)
+        let created = Self.nowMilliseconds()
+        let session = UserStore.StoredSession(id: UUID().uuidString.lowercased(), userID: user.id,
+                                              tokenHash: TokenDigest.sha256Hex(token),
+                                              expiresAt: created + sessionLifetime)
+        try await write { try UserStore.insert($0, session, createdAt: created) }
+        sessionsByTokenHash[session.tokenHash] = session
+        tokenHashesBySession[session.id] = session.tokenHash
+        return AuthenticatedSession(token: token, sessionID: session.id, user: user,
+                                    expiresAt: Timestamp(millisecondsSince1970: session.expiresAt))
+    }
+
+    /// Who `token` belongs to. `invalid_token` when unknown, expired,
+    /// revoked, or its user is suspended.
+    public func authenticate(token: String) throws(AuthenticationError) -> Authentication {
+        let tokenHash = TokenDigest.sha256Hex(token)
+        guard let session = sessionsByTokenHash[tokenHash] else { throw .invalidToken }
+        guard session.expiresAt > Self.nowMilliseconds() else {
+            sessionsByTokenHash[tokenHash] = nil
+            tokenHashesBySession[session.id] = nil
+            throw .invalidToken
+        }
+        guard let user = state.user(session.userID), user.isActive else { throw .invalidToken }
+        return Authentication(sessionID: session.id, user: user,
+                              expiresAt: Timestamp(millisecondsSince1970: session.expiresAt))
+    }
+
+    /// Revokes the session; revoking twice is harmless.
+    public func logout(sessionID: String) async throws -> UserOutcome {
+        try await write { try UserStore.deleteSession($0, id: sessionID) }
+        if let tokenHash = tokenHashesBySession.removeValue(forKey: sessionID) {
+            sessionsByTokenHash[tokenHash] = nil
+        }
+        stateBroadcaster.publish(.sessionEnded(sessionID: sessionID))
+        return .loggedOut
+    }
+
+    public var liveSessionCount: Int { sessionsByTokenHash.count }
+
+    // MARK: Internals
+
+    private func write(_ body: @escaping @Sendable (SQLiteHandle) throws -> Void) async throws {
+        let instance: SQLiteStorage
+        do {
+            instance = try storage.available()
+        } catch {
+            throw AxiomError.capabilityUnavailable(Self.storageName)
+        }
+        do {
+            try await instance.write(body)
+        } catch let error as StorageError where error.isUnavailable {
+            throw AxiomError.capabilityUnavailable(Self.storageName)
+        }
+    }
+
+    private static func nowMilliseconds() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}

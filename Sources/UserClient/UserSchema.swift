@@ -1,0 +1,28 @@
+import Capabilities
+
+/// The users client's tables (migration versions 100–199). Passwords are
+/// stored only as argon2id strings, bearer tokens only as SHA-256 hex.
+enum UserSchema {
+    static let migrations: [Migration] = [
+        Migration(version: 100, name: "users and sessions", sql: """
+            CREATE TABLE users (
+                id            TEXT PRIMARY KEY,
+                name          TEXT NOT NULL,
+                email         TEXT NOT NULL,
+                email_key     TEXT NOT NULL UNIQUE,
+                password_hash TEXT NOT NULL,
+                role          TEXT NOT NULL CHECK (role IN ('customer', 'admin')),
+                status        TEXT NOT NULL CHECK (status IN ('active', 'suspended')),
+                created_at    INTEGER NOT NULL
+            ) STRICT;
+            CREATE TABLE sessions (
+                id         TEXT PRIMARY KEY,
+                user_id    TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                token_hash TEXT NOT NULL UNIQUE,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX sessions_by_user ON sessions(user_id);
+            """),
+    ]
+}

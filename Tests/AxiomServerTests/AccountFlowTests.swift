@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Users, sessions and the admin's catalogue over real HTTP against the
+/// real binary and a real SQLite file, across a restart.
+@Suite struct AccountFlowTests {
+    struct API {
+        let port: Int
+
+        func call(_ method: String, _ path: String, json: String? = nil, token: String? = nil) throws -> RawClient.Response {
+            let client = try RawClient(port: port)
+            var head = "\(method) \(path) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+            if let token { head += "Authorization: Bearer \(token)\r\n" }
+            let body = Array((json ?? "").utf8)
+            if json != nil { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
+            try client.send(Array((head + "\r\n").utf8) + body)
+            return try client.readResponse()
+        }
+
+        func object(_ response: RawClient.Response) -> [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+        }
+    }
+
+    static let adminEnvironment = ["AXIOM_ADMIN_EMAIL": "root@example.com", "AXIOM_ADMIN_PASSWORD": "a very long secret"]
+
+    @Test func registerSignInAdministerTheCatalogueAndSurviveARestart() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-flow-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("axiom.db").path
+        var server = ServerProcess(arguments: ["--port", "0", "--database", database], environment: Self.adminEnvironment)
+        try server.start()
+        var api = API(port: server.port)
+
+        // Registration: created, validated field by field, unique in any case.
+        let created = try api.call("POST", "/users", json: #"{"name":"Alice","email":"Alice@Example.com","password":"correct horse battery"}"#)
+        #expect(created.status == 201)
+        let alice = api.object(created)
+        #expect(alice["email"] as? String == "Alice@Example.com")
+        #expect(alice["role"] as? String == "customer")
+        #expect(alice["password"] == nil && alice["password_hash"] == nil)
+        let invalid = try api.call("POST", "/users", json: #"{"name":"","email":"nope","password":"short"}"#)
+        #expect(invalid.status == 422)
+        let fields = (api.object(invalid)["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
+        #expect(Set(fields ?? []) == ["name", "email", "password"])
+        #expect(try api.call("POST", "/users", json: #"{"name":"A","email":"alice@example.COM","password":"correct horse battery"}"#).status == 409)
+        #expect(try api.call("POST", "/users", json: "{not json").status == 400)
+
+        // Sign-in and the session's own routes.
+        let wrong = try api.call("POST", "/sessions", json: #"{"email":"alice@example.com","password":"wrong password!"}"#)
+        #expect(wrong.status == 401)
+        #expect(api.object(wrong)["code"] as? String == "invalid_credentials")
+        let signedIn = try api.call("POST", "/sessions", json: #"{"email":"alice@example.com","password":"correct horse battery"}"#)
+        #expect(signedIn.status == 201)
+        let token = try #require(api.object(signedIn)["token"] as? String)
+        #expect(api.object(signedIn)["expires_at"] is String)
+        let me = try api.call("GET", "/users/me", token: token)
+        #expect(me.status == 200)
+        #expect(api.object(me)["id"] as? String == alice["id"] as? String)
+        let anonymous = try api.call("GET", "/users/me")
+        #expect(anonymous.status == 401)
+        #expect(anonymous.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+        #expect(try api.call("GET", "/users/me", token: "not-a-real-token").status == 401)
+
+        // The catalogue: customers may not write it, the configured admin may.
+        let draft = #"{"sku":"MUG-1","name":"Mug","description":"A mug","price":{"amount":1999,"currency":"USD"},"stock":10}"#
+        let refused = try api.call("POST", "/products", json: draft, token: token)
+        #expect(refused.status == 403)
+        let adminSession = try api.call("POST", "/sessions", json: #"{"email":"root@example.com","password":"a very long secret"}"#)
+        let adminToken = try #require(api.object(adminSession)["token"] as? String)
+        let product = try api.call("POST", "/products", json: draft, token: adminToken)
+        #expect(product.status == 201)
+        let productID = try #require(api.object(product)["id"] as? String)
+        #expect(try api.call("POST", "/products", json: draft, token: adminToken).status == 409)
+        let patched = try api.call("PATCH", "/products/\(productID)", json: #"{"price":{"amount":2499,"currency":"USD"}}"#,
+                                   token: adminToken)
+        #expect(patched.status == 200)
+        let read = try api.call("GET", "/products/\(productID)")
+        #expect(((api.object(read)["price"] as? [String: Any])?["amount"] as? Int) == 2499)
+
+        // Logout revokes the token.
+        #expect(try api.call("DELETE", "/sessions/current", token: token).status == 204)
+        #expect(try api.call("GET", "/users/me", token: token).status == 401)
+
+        // Everything acknowledged is there after a restart; so is the admin's session.
+        server.signal(SIGTERM)
+        #expect(server.waitForExit(seconds: 15) == 0)
+        server = ServerProcess(arguments: ["--port", "0", "--database", database], environment: Self.adminEnvironment)
+        try server.start()
+        defer { server.stop() }
+        api = API(port: server.port)
+        #expect(try api.call("GET", "/users/me", token: adminToken).status == 200)
+        #expect(try api.call("GET", "/users/me", token: token).status == 401)
+        let again = try api.call("GET", "/products/\(productID)")
+        #expect(again.status == 200)
+        #expect(((api.object(again)["price"] as? [String: Any])?["amount"] as? Int) == 2499)
+        #expect(try api.call("POST", "/users", json: #"{"name":"Alice","email":"alice@example.com","password":"correct horse battery"}"#).status == 409)
+    }
+}

@@ -1,0 +1,79 @@
+import Axiom
+import Capabilities
+import Domain
+import Foundation
+import Synchronization
+import UserClient
+
+/// A database directory of its own, removed afterwards.
+final class TempDirectory: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("user-client-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    var databasePath: String { url.appendingPathComponent("db/users.db").path }
+}
+
+private final class ClientBox: Sendable {
+    let client = Mutex<UserClient?>(nil)
+}
+
+/// One "process run": an orchestrator with the users client on the test's
+/// database, made and activated as the composition root does.
+struct UserRun {
+    let orchestrator: AxiomOrchestrator
+    let client: UserClient
+
+    var storage: SQLiteStorage {
+        get throws { try orchestrator.capabilityRegistry.resolve(SQLiteStorage.self) }
+    }
+
+    func stop() async {
+        let storage = try? self.storage
+        await orchestrator.shutdown()
+        await storage?.close()
+    }
+
+    static func start(_ directory: TempDirectory,
+                      throttle: LoginThrottle.Policy = LoginThrottle.Policy()) async throws -> UserRun {
+        var made: AxiomOrchestrator?
+        while made == nil {
+            do {
+                made = try AxiomOrchestrator()
+            } catch AxiomError.orchestratorAlreadyRunning {
+                try await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        let orchestrator = made!
+        do {
+            let configuration = StorageConfiguration(path: directory.databasePath, readerCount: 1, createDirectory: true)
+            try await orchestrator.registerCapability(SQLiteStorage.self) {
+                try await SQLiteStorage.open(configuration, migrations: UserClient.migrations)
+            }
+            try await orchestrator.registerCapability(PasswordHasher.self) { try PasswordHasher(parameters: .minimum) }
+            try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
+            let box = ClientBox()
+            try orchestrator.registerClient(UserClient.self,
+                                            dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self]) { resolver in
+                let client = UserClient(storage: try resolver.handle(SQLiteStorage.self),
+                                        hasher: try resolver.handle(PasswordHasher.self),
+                                        random: try resolver.handle(SecureRandom.self), throttle: throttle)
+                box.client.withLock { $0 = client }
+                return client
+            }
+            try await orchestrator.start()
+            guard let client = box.client.withLock({ $0 }) else { throw AxiomError.orchestratorNotStarted }
+            return UserRun(orchestrator: orchestrator, client: client)
+        } catch {
+            let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+            await orchestrator.shutdown()
+            await storage?.close()
+            throw error
+        }
+    }
+}
