@@ -17,7 +17,7 @@ let package = Package(
         // Composition root: configuration, wiring, main.
         .executableTarget(name: "AxiomServer", dependencies: [
             "HTTPServer", "Axiom", "Domain", "Capabilities", "Contexts", "Presentation",
-            "CatalogClient", "PricingClient", "UserClient",
+            "CatalogClient", "PricingClient", "UserClient", "CartClient",
         ]),
         // HTTP resources: each route group is bound to one context type and
         // only turns its state into JSON (no domain logic here).
@@ -53,6 +53,11 @@ let package = Package(
         .testTarget(name: "UserClientTests", dependencies: ["UserClient", "Axiom", "Domain", "Capabilities"]),
         // --- end UserClient ---
 
+        // --- CartClient (issue 4) ---
+        .target(name: "CartClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
+        .testTarget(name: "CartClientTests", dependencies: ["CartClient", "Axiom", "Domain", "Capabilities"]),
+        // --- end CartClient ---
+
         // A raw-socket HTTP client shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
@@ -70,7 +75,7 @@ let package = Package(
         // Value types of the domains. No dependencies.
         .target(name: "Domain"),
         // Feature coordination, one instance per session. Never Capabilities.
-        .target(name: "Contexts", dependencies: ["Axiom", "Domain", "CatalogClient", "PricingClient", "UserClient"]),
+        .target(name: "Contexts", dependencies: ["Axiom", "Domain", "CatalogClient", "PricingClient", "UserClient", "CartClient"]),
         // Run by hand: swift run -c release AxiomBenchmarks
         .executableTarget(name: "AxiomBenchmarks", dependencies: ["Axiom"]),
         .testTarget(name: "AxiomTests", dependencies: ["Axiom"]),

@@ -1,4 +1,5 @@
 import Axiom
+import CartClient
 import CatalogClient
 import Capabilities
 import Contexts
@@ -31,6 +32,7 @@ final class AxiomService: Sendable {
         try orchestrator.registerPresentation(RegistrationRoutes.name, boundTo: StorefrontContext.self)
         try orchestrator.registerPresentation(AccountRoutes.name, boundTo: AccountContext.self)
         try orchestrator.registerPresentation(CatalogAdminRoutes.name, boundTo: AccountContext.self)
+        try orchestrator.registerPresentation(CartRoutes.name, boundTo: AccountContext.self)
         do {
             try await orchestrator.start()
         } catch AxiomError.constraintViolations(let report) {
@@ -68,6 +70,7 @@ final class AxiomService: Sendable {
         RegistrationRoutes.register(on: &router, storefront: storefront)
         AccountRoutes.register(on: &router, sessions: resolver)
         CatalogAdminRoutes.register(on: &router, sessions: resolver)
+        CartRoutes.register(on: &router, sessions: resolver)
         let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger)
         do {
             try server.start()
@@ -95,7 +98,8 @@ final class AxiomService: Sendable {
         let storage = StorageConfiguration(path: options.databasePath, createDirectory: true)
         // Every client owns its tables and its own range of migration
         // versions; applied together, in version order, at start-up.
-        let schema = (UserClient.migrations + CatalogClient.migrations).sorted { $0.version < $1.version }
+        let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations)
+            .sorted { $0.version < $1.version }
         try await orchestrator.registerCapability(SQLiteStorage.self) {
             try await SQLiteStorage.open(storage, migrations: schema)
         }
@@ -111,6 +115,9 @@ final class AxiomService: Sendable {
             CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency)
         }
         try orchestrator.registerClient(PricingClient.self, dependencies: []) { _ in PricingClient() }
+        try orchestrator.registerClient(CartClient.self, dependencies: [SQLiteStorage.self]) { resolver in
+            CartClient(storage: try resolver.handle(SQLiteStorage.self))
+        }
         let sessionLifetime = options.sessionLifetime
         try orchestrator.registerClient(UserClient.self,
                                         dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self]) { resolver in

@@ -97,4 +97,43 @@ import TestSupport
         #expect(((api.object(again)["price"] as? [String: Any])?["amount"] as? Int) == 2499)
         #expect(try api.call("POST", "/users", json: #"{"name":"Alice","email":"alice@example.com","password":"correct horse battery"}"#).status == 409)
     }
+
+    @Test func twoSessionsOfOneUserShareOneCartPricedFromTheCatalogue() throws {
+        let server = ServerProcess(arguments: ["--port", "0"], environment: Self.adminEnvironment)
+        try server.start()
+        defer { server.stop() }
+        let api = API(port: server.port)
+        let adminToken = try #require(api.object(try api.call("POST", "/sessions",
+            json: #"{"email":"root@example.com","password":"a very long secret"}"#))["token"] as? String)
+        let product = try api.call("POST", "/products", json: #"{"sku":"PEN-1","name":"Pen","description":"","price":{"amount":250,"currency":"USD"},"stock":5}"#, token: adminToken)
+        let productID = try #require(api.object(product)["id"] as? String)
+
+        #expect(try api.call("POST", "/users", json: #"{"name":"Bo","email":"bo@example.com","password":"correct horse battery"}"#).status == 201)
+        let login = #"{"email":"bo@example.com","password":"correct horse battery"}"#
+        let phone = try #require(api.object(try api.call("POST", "/sessions", json: login))["token"] as? String)
+        let laptop = try #require(api.object(try api.call("POST", "/sessions", json: login))["token"] as? String)
+        #expect(phone != laptop)
+
+        let set = try api.call("PUT", "/cart/items/\(productID)", json: #"{"quantity":3}"#, token: phone)
+        #expect(set.status == 200)
+        let seen = api.object(try api.call("GET", "/cart", token: laptop))
+        let items = try #require(seen["items"] as? [[String: Any]])
+        #expect(items.count == 1)
+        #expect(items.first?["quantity"] as? Int == 3)
+        #expect(((items.first?["unit_price"] as? [String: Any])?["amount"] as? Int) == 250)
+        #expect(((seen["total"] as? [String: Any])?["amount"] as? Int) == 750)
+
+        // A price change shows at the next read: carts hold ids, not prices.
+        #expect(try api.call("PATCH", "/products/\(productID)", json: #"{"price":{"amount":300,"currency":"USD"}}"#, token: adminToken).status == 200)
+        #expect(((api.object(try api.call("GET", "/cart", token: phone))["total"] as? [String: Any])?["amount"] as? Int) == 900)
+
+        #expect(try api.call("PUT", "/cart/items/\(productID)", json: #"{"quantity":100}"#, token: phone).status == 422)
+        #expect(try api.call("PUT", "/cart/items/\(UUID().uuidString.lowercased())", json: #"{"quantity":1}"#, token: phone).status == 404)
+        #expect(try api.call("GET", "/cart").status == 401)
+        let removed = api.object(try api.call("DELETE", "/cart/items/\(productID)", token: laptop))
+        #expect((removed["items"] as? [Any])?.isEmpty == true)
+        #expect(try api.call("PUT", "/cart/items/\(productID)", json: #"{"quantity":1}"#, token: laptop).status == 200)
+        #expect(try api.call("DELETE", "/cart", token: phone).status == 204)
+        #expect((api.object(try api.call("GET", "/cart", token: laptop))["items"] as? [Any])?.isEmpty == true)
+    }
 }

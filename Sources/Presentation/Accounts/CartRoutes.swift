@@ -1,0 +1,52 @@
+import Contexts
+import Domain
+import HTTPServer
+
+/// The signed-in user's cart, bound to the session's AccountContext:
+/// `GET /cart`, `PUT /cart/items/{product_id}` `{"quantity": n}`,
+/// `DELETE /cart/items/{product_id}`, `DELETE /cart`.
+public enum CartRoutes {
+    public static let name = "CartRoutes"
+
+    struct QuantityBody: Decodable {
+        let quantity: Int
+    }
+
+    public static func register(on router: inout Router, sessions: SessionResolver) {
+        router.get("/cart") { request in
+            try await ErrorResponses.handling {
+                try JSONBody.response(try await sessions.withAccount(request) { account, _ in try await account.cart() })
+            }
+        }
+        router.put("/cart/items/{product_id}") { request in
+            try await ErrorResponses.handling {
+                let quote = try await sessions.withAccount(request) { account, _ in
+                    let body = try JSONBody.decode(QuantityBody.self, from: request)
+                    return try await account.setQuantity(body.quantity, of: try productID(request))
+                }
+                return try JSONBody.response(quote)
+            }
+        }
+        router.delete("/cart/items/{product_id}") { request in
+            try await ErrorResponses.handling {
+                let quote = try await sessions.withAccount(request) { account, _ in
+                    try await account.removeLine(try productID(request))
+                }
+                return try JSONBody.response(quote)
+            }
+        }
+        router.delete("/cart") { request in
+            try await ErrorResponses.handling {
+                try await sessions.withAccount(request) { account, _ in try await account.clearCart() }
+                return HTTPResponse(status: .noContent)
+            }
+        }
+    }
+
+    /// An id that is not even a UUID names no product: 404 like any other.
+    private static func productID(_ request: HTTPRequest) throws -> ProductID {
+        let text = request.parameters["product_id"] ?? ""
+        guard let id = ProductID(text) else { throw DomainError.notFound(entity: "product", id: text) }
+        return id
+    }
+}

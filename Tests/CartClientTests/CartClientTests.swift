@@ -1,0 +1,99 @@
+import Axiom
+import Capabilities
+import CartClient
+import Domain
+import Foundation
+import Synchronization
+import Testing
+
+private final class ClientBox: Sendable {
+    let client = Mutex<CartClient?>(nil)
+}
+
+/// One "process run" on a database file: orchestrator, storage, the cart client.
+private struct CartRun {
+    let orchestrator: AxiomOrchestrator
+    let client: CartClient
+
+    func stop() async {
+        let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+        await orchestrator.shutdown()
+        await storage?.close()
+    }
+
+    static func start(_ path: String) async throws -> CartRun {
+        var made: AxiomOrchestrator?
+        while made == nil {
+            do { made = try AxiomOrchestrator() } catch AxiomError.orchestratorAlreadyRunning {
+                try await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        let orchestrator = made!
+        let configuration = StorageConfiguration(path: path, readerCount: 1, createDirectory: true)
+        try await orchestrator.registerCapability(SQLiteStorage.self) {
+            try await SQLiteStorage.open(configuration, migrations: CartClient.migrations)
+        }
+        let box = ClientBox()
+        try orchestrator.registerClient(CartClient.self, dependencies: [SQLiteStorage.self]) { resolver in
+            let client = CartClient(storage: try resolver.handle(SQLiteStorage.self))
+            box.client.withLock { $0 = client }
+            return client
+        }
+        try await orchestrator.start()
+        return CartRun(orchestrator: orchestrator, client: try #require(box.client.withLock { $0 }))
+    }
+}
+
+@Suite(.serialized) struct CartClientTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cart-client-\(UUID().uuidString)")
+    var path: String { directory.appendingPathComponent("cart.db").path }
+    let user = UserID(UUID())
+    let mug = ProductID(UUID())
+    let pen = ProductID(UUID())
+
+    @Test func linesKeepTheirOrderAndSurviveARestart() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var run = try await CartRun.start(path)
+        _ = try await run.client.send(.setQuantity(user, mug, 2))
+        _ = try await run.client.send(.setQuantity(user, pen, 1))
+        let updated = try await run.client.send(.setQuantity(user, mug, 5))
+        #expect(updated.lines.map(\.productID) == [mug, pen])
+        #expect(updated.quantity(of: mug) == 5)
+        await run.stop()
+
+        run = try await CartRun.start(path)
+        let reloaded = await run.client.cart(for: user)
+        #expect(reloaded == updated)
+        let removed = try await run.client.send(.remove(user, mug))
+        #expect(removed.lines.map(\.productID) == [pen])
+        #expect(try await run.client.send(.clear(user)).isEmpty)
+        await run.stop()
+
+        run = try await CartRun.start(path)
+        #expect(await run.client.cart(for: user).isEmpty)
+        await run.stop()
+    }
+
+    @Test func quantityOutsideOneToNinetyNineIsRefusedAndNothingIsStored() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await CartRun.start(path)
+        for quantity in [0, -1, 100] {
+            await #expect(throws: DomainError.self) { _ = try await run.client.send(.setQuantity(user, mug, quantity)) }
+        }
+        #expect(await run.client.cart(for: user).isEmpty)
+        await run.stop()
+    }
+
+    @Test func everyObserverSeesTheChange() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await CartRun.start(path)
+        let first = run.client.stateUpdates
+        let second = run.client.stateUpdates
+        let cart = try await run.client.send(.setQuantity(user, mug, 3))
+        var firstIterator = first.makeAsyncIterator()
+        var secondIterator = second.makeAsyncIterator()
+        #expect(await firstIterator.next() == .changed(cart))
+        #expect(await secondIterator.next() == .changed(cart))
+        await run.stop()
+    }
+}
