@@ -17,7 +17,7 @@ let package = Package(
         // Composition root: configuration, wiring, main.
         .executableTarget(name: "AxiomServer", dependencies: [
             "HTTPServer", "Axiom", "Domain", "Capabilities", "Contexts", "Presentation",
-            "CatalogClient", "PricingClient", "UserClient", "CartClient",
+            "CatalogClient", "PricingClient", "UserClient", "CartClient", "OrderClient",
         ]),
         // HTTP resources: each route group is bound to one context type and
         // only turns its state into JSON (no domain logic here).
@@ -58,6 +58,11 @@ let package = Package(
         .testTarget(name: "CartClientTests", dependencies: ["CartClient", "Axiom", "Domain", "Capabilities"]),
         // --- end CartClient ---
 
+        // --- OrderClient (issue 4) ---
+        .target(name: "OrderClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
+        .testTarget(name: "OrderClientTests", dependencies: ["OrderClient", "Axiom", "Domain", "Capabilities"]),
+        // --- end OrderClient ---
+
         // A raw-socket HTTP client shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
@@ -75,7 +80,7 @@ let package = Package(
         // Value types of the domains. No dependencies.
         .target(name: "Domain"),
         // Feature coordination, one instance per session. Never Capabilities.
-        .target(name: "Contexts", dependencies: ["Axiom", "Domain", "CatalogClient", "PricingClient", "UserClient", "CartClient"]),
+        .target(name: "Contexts", dependencies: ["Axiom", "Domain", "CatalogClient", "PricingClient", "UserClient", "CartClient", "OrderClient"]),
         // Run by hand: swift run -c release AxiomBenchmarks
         .executableTarget(name: "AxiomBenchmarks", dependencies: ["Axiom"]),
         .testTarget(name: "AxiomTests", dependencies: ["Axiom"]),

@@ -5,6 +5,7 @@ import Capabilities
 import Contexts
 import Domain
 import HTTPServer
+import OrderClient
 import PricingClient
 import Presentation
 import UserClient
@@ -33,6 +34,7 @@ final class AxiomService: Sendable {
         try orchestrator.registerPresentation(AccountRoutes.name, boundTo: AccountContext.self)
         try orchestrator.registerPresentation(CatalogAdminRoutes.name, boundTo: AccountContext.self)
         try orchestrator.registerPresentation(CartRoutes.name, boundTo: AccountContext.self)
+        try orchestrator.registerPresentation(OrderRoutes.name, boundTo: AccountContext.self)
         do {
             try await orchestrator.start()
         } catch AxiomError.constraintViolations(let report) {
@@ -51,6 +53,10 @@ final class AxiomService: Sendable {
         let sessions: SessionRegistry<AccountContext>
         do {
             storefront = try await orchestrator.createContext(StorefrontContext.self, parent: nil)
+            let repaired = try await storefront.reconcileCheckouts()
+            logger.log(.info, "checkouts_reconciled", numbers: [("committed", repaired.committed),
+                                                              ("released", repaired.released),
+                                                              ("confirmed", repaired.confirmed)])
             if let email = options.adminEmail, let password = options.adminPassword {
                 let admin = try await storefront.ensureAdmin(name: options.adminName, email: email, password: password)
                 logger.log(.notice, "admin_ready", [("user_id", admin.id.description)])
@@ -71,6 +77,7 @@ final class AxiomService: Sendable {
         AccountRoutes.register(on: &router, sessions: resolver)
         CatalogAdminRoutes.register(on: &router, sessions: resolver)
         CartRoutes.register(on: &router, sessions: resolver)
+        OrderRoutes.register(on: &router, sessions: resolver)
         let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger)
         do {
             try server.start()
@@ -98,7 +105,7 @@ final class AxiomService: Sendable {
         let storage = StorageConfiguration(path: options.databasePath, createDirectory: true)
         // Every client owns its tables and its own range of migration
         // versions; applied together, in version order, at start-up.
-        let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations)
+        let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations + OrderClient.migrations)
             .sorted { $0.version < $1.version }
         try await orchestrator.registerCapability(SQLiteStorage.self) {
             try await SQLiteStorage.open(storage, migrations: schema)
@@ -117,6 +124,9 @@ final class AxiomService: Sendable {
         try orchestrator.registerClient(PricingClient.self, dependencies: []) { _ in PricingClient() }
         try orchestrator.registerClient(CartClient.self, dependencies: [SQLiteStorage.self]) { resolver in
             CartClient(storage: try resolver.handle(SQLiteStorage.self))
+        }
+        try orchestrator.registerClient(OrderClient.self, dependencies: [SQLiteStorage.self]) { resolver in
+            OrderClient(storage: try resolver.handle(SQLiteStorage.self))
         }
         let sessionLifetime = options.sessionLifetime
         try orchestrator.registerClient(UserClient.self,

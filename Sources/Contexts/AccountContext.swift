@@ -2,6 +2,8 @@ import Axiom
 import CartClient
 import CatalogClient
 import Domain
+import Foundation
+import OrderClient
 import PricingClient
 import UserClient
 
@@ -16,6 +18,7 @@ public actor AccountContext: Context {
     private let catalog: ClientHandle<CatalogClient>
     private let carts: ClientHandle<CartClient>
     private let pricing: ClientHandle<PricingClient>
+    private let orders: ClientHandle<OrderClient>
     public private(set) var user: User?
     public private(set) var sessionID: String?
 
@@ -25,6 +28,7 @@ public actor AccountContext: Context {
         catalog = try creation.client(CatalogClient.self)
         carts = try creation.client(CartClient.self)
         pricing = try creation.client(PricingClient.self)
+        orders = try creation.client(OrderClient.self)
     }
 
     public enum Action: Sendable {
@@ -101,6 +105,97 @@ public actor AccountContext: Context {
 
     public func clearCart() async throws {
         _ = try await carts.send(.clear(try signedInUser().id))
+    }
+
+    // MARK: Checkout and orders
+
+    /// Cart → stock → order, all or nothing (seed 004, pattern 4):
+    /// 1. price the cart from the catalogue; every line must be on sale;
+    /// 2. reserve the stock for a new checkout id (one transaction: all lines or none);
+    /// 3. place the order, pending, prices frozen (idempotent by checkout id and key);
+    /// 4. make the reservation final, confirm the order, clear the cart.
+    /// A crash between any two steps is repaired at start-up by
+    /// `StorefrontContext.reconcileCheckouts()`: a reservation without an
+    /// order is released, one with an order is committed and the order
+    /// confirmed. A retried request with the same `Idempotency-Key` gets the
+    /// first order back (`created` false).
+    public func checkout(idempotencyKey: String?) async throws -> (order: Order, created: Bool) {
+        let user = try signedInUser()
+        guard user.canPlaceOrder else { throw DomainError.userSuspended(user.id) }
+        if let key = idempotencyKey, let existing = await orders.client.order(userID: user.id, idempotencyKey: key) {
+            return (existing, false)
+        }
+        let cart = await carts.client.cart(for: user.id)
+        guard !cart.isEmpty else { throw DomainError.emptyCart }
+        let quote = try quote(cart)
+        if let missing = quote.unavailable.first {
+            throw missing.reason == .inactive ? DomainError.productInactive(missing.productID)
+                                              : DomainError.notFound(entity: "product", id: missing.productID.description)
+        }
+        let checkoutID = CheckoutID(UUID())
+        _ = try await catalog.reserve(checkoutID: checkoutID,
+                                      lines: quote.lines.map { StockLine(productID: $0.productID, quantity: $0.quantity) })
+        let placed: Order
+        do {
+            placed = try await orders.send(.place(checkoutID: checkoutID, userID: user.id, cart: quote.priced,
+                                                  idempotencyKey: idempotencyKey))
+        } catch {
+            _ = try? await catalog.releaseReservation(checkoutID)
+            if let key = idempotencyKey, let existing = await orders.client.order(userID: user.id, idempotencyKey: key) {
+                return (existing, false)
+            }
+            throw error
+        }
+        guard placed.checkoutID == checkoutID else {
+            // The same checkout was placed before (a retried key raced this one).
+            _ = try? await catalog.releaseReservation(checkoutID)
+            return (placed, false)
+        }
+        _ = try await catalog.commitReservation(checkoutID)
+        let confirmed = try await orders.send(.transition(placed.id, to: .confirmed, by: .system))
+        _ = try await carts.send(.clear(user.id))
+        return (confirmed, true)
+    }
+
+    public func myOrders(limit: Int, cursor: String?) async throws -> Page<Order> {
+        try await orders.client.orders(for: try signedInUser().id, limit: limit, after: cursor)
+    }
+
+    /// An order the user may see: their own, or any for an admin. Another
+    /// user's order is "not found", not "forbidden": its existence is not
+    /// the caller's business.
+    public func order(_ id: OrderID) async throws -> Order {
+        let user = try signedInUser()
+        let order = try await orders.client.order(id)
+        guard order.userID == user.id || user.isAdmin else {
+            throw DomainError.notFound(entity: "order", id: id.description)
+        }
+        return order
+    }
+
+    /// Cancels a pending or confirmed order and returns its stock (once,
+    /// keyed by the order id, so a crash before the restock is repaired at
+    /// start-up).
+    public func cancelOrder(_ id: OrderID) async throws -> Order {
+        let user = try signedInUser()
+        let order = try await order(id)
+        let actor: OrderActor = order.userID == user.id ? .customer : .admin
+        let cancelled = try await orders.send(.transition(id, to: .cancelled, by: actor))
+        _ = try await catalog.returnStock(key: Self.returnKey(id), lines: Self.stockLines(of: cancelled))
+        return cancelled
+    }
+
+    /// Admins move orders confirmed → shipped → delivered (409 otherwise).
+    public func moveOrder(_ id: OrderID, to status: OrderStatus) async throws -> Order {
+        try requireAdmin()
+        if status == .cancelled { return try await cancelOrder(id) }
+        return try await orders.send(.transition(id, to: status, by: .admin))
+    }
+
+    static func returnKey(_ id: OrderID) -> String { "cancel-\(id)" }
+
+    static func stockLines(of order: Order) -> [StockLine] {
+        order.lines.map { StockLine(productID: $0.productID, quantity: $0.quantity) }
     }
 
     private func quote(_ cart: Cart) throws -> CartQuote {

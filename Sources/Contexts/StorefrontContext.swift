@@ -1,6 +1,7 @@
 import Axiom
 import CatalogClient
 import Domain
+import OrderClient
 import UserClient
 
 /// The anonymous shop window: what anyone may do without signing in
@@ -16,11 +17,40 @@ public actor StorefrontContext: Context {
     public nonisolated let identity: ContextIdentity
     private nonisolated let catalog: ClientHandle<CatalogClient>
     private nonisolated let users: ClientHandle<UserClient>
+    private nonisolated let orders: ClientHandle<OrderClient>
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
         catalog = try creation.client(CatalogClient.self)
         users = try creation.client(UserClient.self)
+        orders = try creation.client(OrderClient.self)
+    }
+
+    /// Start-up repair of checkouts a crash interrupted (see
+    /// `AccountContext.checkout`): a reservation whose order exists is
+    /// committed, one without is released; every order still pending then
+    /// holds final stock and is confirmed; every cancelled order's stock is
+    /// returned (a no-op for those already returned). Returns what it did.
+    public func reconcileCheckouts() async throws -> (committed: Int, released: Int, confirmed: Int) {
+        var committed = 0, released = 0, confirmed = 0
+        for checkoutID in try await catalog.client.pendingReservations() {
+            if await orders.client.order(forCheckout: checkoutID) != nil {
+                _ = try await catalog.commitReservation(checkoutID)
+                committed += 1
+            } else {
+                _ = try await catalog.releaseReservation(checkoutID)
+                released += 1
+            }
+        }
+        for order in await orders.client.pendingOrders() {
+            _ = try await orders.send(.transition(order.id, to: .confirmed, by: .system))
+            confirmed += 1
+        }
+        for order in await orders.client.state.orders.values where order.status == .cancelled {
+            _ = try await catalog.returnStock(key: AccountContext.returnKey(order.id),
+                                              lines: AccountContext.stockLines(of: order))
+        }
+        return (committed, released, confirmed)
     }
 
     public enum Action: Sendable {

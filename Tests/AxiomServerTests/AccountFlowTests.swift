@@ -8,10 +8,12 @@ import TestSupport
     struct API {
         let port: Int
 
-        func call(_ method: String, _ path: String, json: String? = nil, token: String? = nil) throws -> RawClient.Response {
+        func call(_ method: String, _ path: String, json: String? = nil, token: String? = nil,
+                  headers: [String: String] = [:]) throws -> RawClient.Response {
             let client = try RawClient(port: port)
             var head = "\(method) \(path) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
             if let token { head += "Authorization: Bearer \(token)\r\n" }
+            for (name, value) in headers { head += "\(name): \(value)\r\n" }
             let body = Array((json ?? "").utf8)
             if json != nil { head += "Content-Type: application/json\r\nContent-Length: \(body.count)\r\n" }
             try client.send(Array((head + "\r\n").utf8) + body)

@@ -1,0 +1,170 @@
+import Axiom
+import Capabilities
+import Domain
+import Foundation
+
+public enum OrderAction: Sendable {
+    /// A pending order for a checkout; idempotent by checkout id and by the
+    /// user's idempotency key (the existing order is returned).
+    case place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?)
+    case transition(OrderID, to: OrderStatus, by: OrderActor)
+}
+
+public enum OrderUpdate: Sendable, Hashable {
+    case created(Order)
+    case changed(Order)
+}
+
+/// The orders: the singleton owner of `OrderState`. An order's lines and
+/// prices are frozen when it is placed; afterwards only its status moves,
+/// along the domain's transition table. Each order row carries its whole
+/// document (JSON) next to the columns that are searched or unique, so a
+/// committed row always holds a complete, valid order.
+public actor OrderClient: StatefulClient {
+    public static let migrations: [Migration] = [
+        Migration(version: 400, name: "orders", sql: """
+            CREATE TABLE orders (
+                id              TEXT PRIMARY KEY,
+                user_id         TEXT NOT NULL,
+                status          TEXT NOT NULL,
+                created_at      INTEGER NOT NULL,
+                checkout_id     TEXT NOT NULL UNIQUE,
+                idempotency_key TEXT,
+                document        TEXT NOT NULL,
+                UNIQUE (user_id, idempotency_key)
+            ) STRICT;
+            CREATE INDEX orders_by_user ON orders(user_id, created_at);
+            """),
+    ]
+    static let storageName = String(reflecting: SQLiteStorage.self)
+
+    public nonisolated let stateBroadcaster = StateBroadcaster<OrderUpdate>(bufferLimit: 256)
+    public private(set) var state = OrderState()
+    private var idsByKey: [String: OrderID] = [:]
+    private let storage: CapabilityHandle<SQLiteStorage>
+
+    public init(storage: CapabilityHandle<SQLiteStorage>) {
+        self.storage = storage
+    }
+
+    public func activate() async throws {
+        let rows = try await storage.current.read { handle in
+            try handle.query("SELECT document, idempotency_key FROM orders").map { row -> (String, String?) in
+                (try row.get("document"), try row.get("idempotency_key"))
+            }
+        }
+        let decoder = JSONDecoder()
+        var orders: [Order] = []
+        for (document, key) in rows {
+            let order = try decoder.decode(Order.self, from: Data(document.utf8))
+            orders.append(order)
+            if let key { idsByKey[Self.keyIndex(order.userID, key)] = order.id }
+        }
+        state = try OrderState(orders: orders)
+    }
+
+    public func deactivate() async {
+        stateBroadcaster.finish()
+    }
+
+    public func send(_ action: OrderAction) async throws -> Order {
+        switch action {
+        case .place(let checkoutID, let userID, let cart, let key):
+            try await place(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: key)
+        case .transition(let id, let status, let actor):
+            try await transition(id, to: status, by: actor)
+        }
+    }
+
+    // MARK: Reads (memory)
+
+    public func order(_ id: OrderID) throws(DomainError) -> Order {
+        guard let order = state.order(id) else { throw DomainError.notFound(entity: "order", id: id.description) }
+        return order
+    }
+
+    public func order(forCheckout checkoutID: CheckoutID) -> Order? {
+        state.order(checkout: checkoutID)
+    }
+
+    public func order(userID: UserID, idempotencyKey: String) -> Order? {
+        idsByKey[Self.keyIndex(userID, idempotencyKey)].flatMap { state.order($0) }
+    }
+
+    /// A user's orders newest first, `limit` at a time after `cursor` (the
+    /// last order id of the previous page).
+    public func orders(for userID: UserID, limit: Int, after cursor: String?) throws(DomainError) -> Page<Order> {
+        let all = state.orders(for: userID)
+        var start = 0
+        if let cursor {
+            guard let index = all.firstIndex(where: { $0.id.description == cursor }) else {
+                throw DomainError.validation(ValidationError([FieldError(field: "cursor", code: .invalidFormat,
+                                                                         message: "cursor is not one this service issued")]))
+            }
+            start = index + 1
+        }
+        let slice = Array(all[start..<min(all.count, start + limit)])
+        let next = start + limit < all.count ? slice.last?.id.description : nil
+        return Page(items: slice, nextCursor: next)
+    }
+
+    /// Orders still pending (a checkout that did not finish): start-up
+    /// reconciliation confirms or cancels them.
+    public func pendingOrders() -> [Order] {
+        state.orders.values.filter { $0.status == .pending }
+    }
+
+    // MARK: Writes
+
+    private func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
+        if let existing = state.order(checkout: checkoutID) { return existing }
+        if let key = idempotencyKey, let existing = order(userID: userID, idempotencyKey: key) { return existing }
+        let order = try Order.place(id: OrderID(UUID()), userID: userID, cart: cart,
+                                    createdAt: Timestamp(Date()), checkoutID: checkoutID)
+        let document = String(decoding: try JSONEncoder().encode(order), as: UTF8.self)
+        try await write { handle in
+            try handle.execute("""
+                INSERT INTO orders(id, user_id, status, created_at, checkout_id, idempotency_key, document)
+                VALUES(?, ?, ?, ?, ?, ?, ?)
+                """, order.id.description, userID.description, order.status.rawValue,
+                order.createdAt.millisecondsSince1970, checkoutID.description, idempotencyKey, document)
+        }
+        // A concurrent retry with the same key may have been applied while
+        // this one waited on the disk; the unique key made this insert fail
+        // then, so reaching here means this order is the one.
+        try state.insert(order)
+        if let idempotencyKey { idsByKey[Self.keyIndex(userID, idempotencyKey)] = order.id }
+        stateBroadcaster.publish(.created(order))
+        return order
+    }
+
+    private func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor) async throws -> Order {
+        let changed = try order(id).transitioned(to: status, by: actor)
+        let document = String(decoding: try JSONEncoder().encode(changed), as: UTF8.self)
+        try await write { handle in
+            try handle.execute("UPDATE orders SET status = ?, document = ? WHERE id = ?",
+                               changed.status.rawValue, document, id.description)
+        }
+        try state.update(changed)
+        stateBroadcaster.publish(.changed(changed))
+        return changed
+    }
+
+    private func write(_ body: @escaping @Sendable (SQLiteHandle) throws -> Void) async throws {
+        let instance: SQLiteStorage
+        do {
+            instance = try storage.available()
+        } catch {
+            throw AxiomError.capabilityUnavailable(Self.storageName)
+        }
+        do {
+            try await instance.write(body)
+        } catch let error as StorageError where error.isUnavailable {
+            throw AxiomError.capabilityUnavailable(Self.storageName)
+        } catch let error as StorageError where error.sqliteError?.isUniqueViolation == true {
+            throw DomainError.duplicate(field: "idempotency_key", value: "")
+        }
+    }
+
+    private static func keyIndex(_ user: UserID, _ key: String) -> String { "\(user)|\(key)" }
+}

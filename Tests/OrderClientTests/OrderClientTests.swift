@@ -1,0 +1,107 @@
+import Axiom
+import Capabilities
+import Domain
+import Foundation
+import OrderClient
+import Synchronization
+import Testing
+
+private final class ClientBox: Sendable {
+    let client = Mutex<OrderClient?>(nil)
+}
+
+private struct OrderRun {
+    let orchestrator: AxiomOrchestrator
+    let client: OrderClient
+
+    func stop() async {
+        let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+        await orchestrator.shutdown()
+        await storage?.close()
+    }
+
+    static func start(_ path: String) async throws -> OrderRun {
+        var made: AxiomOrchestrator?
+        while made == nil {
+            do { made = try AxiomOrchestrator() } catch AxiomError.orchestratorAlreadyRunning {
+                try await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        let orchestrator = made!
+        let configuration = StorageConfiguration(path: path, readerCount: 1, createDirectory: true)
+        try await orchestrator.registerCapability(SQLiteStorage.self) {
+            try await SQLiteStorage.open(configuration, migrations: OrderClient.migrations)
+        }
+        let box = ClientBox()
+        try orchestrator.registerClient(OrderClient.self, dependencies: [SQLiteStorage.self]) { resolver in
+            let client = OrderClient(storage: try resolver.handle(SQLiteStorage.self))
+            box.client.withLock { $0 = client }
+            return client
+        }
+        try await orchestrator.start()
+        return OrderRun(orchestrator: orchestrator, client: try #require(box.client.withLock { $0 }))
+    }
+}
+
+@Suite(.serialized) struct OrderClientTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("order-client-\(UUID().uuidString)")
+    var path: String { directory.appendingPathComponent("orders.db").path }
+    let user = UserID(UUID())
+
+    func cart(_ amount: Int64 = 1500) throws -> PricedCart {
+        try PricedCart(lines: [PricedLine(productID: ProductID(UUID()), name: "Lamp", quantity: 2,
+                                          unitPrice: Money(amount: amount, currency: .usd))], currency: .usd)
+    }
+
+    @Test func placingIsIdempotentByCheckoutAndByKey() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await OrderRun.start(path)
+        let checkout = CheckoutID(UUID())
+        let placed = try await run.client.send(.place(checkoutID: checkout, userID: user, cart: try cart(), idempotencyKey: "k"))
+        #expect(placed.status == .pending)
+        #expect(placed.total == Money(amount: 3000, currency: .usd))
+        let sameCheckout = try await run.client.send(.place(checkoutID: checkout, userID: user, cart: try cart(), idempotencyKey: nil))
+        #expect(sameCheckout == placed)
+        let sameKey = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(), idempotencyKey: "k"))
+        #expect(sameKey == placed)
+        #expect(await run.client.state.count == 1)
+        await run.stop()
+    }
+
+    @Test func statusMovesOnlyAlongTheTableAndSurvivesARestart() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var run = try await OrderRun.start(path)
+        let order = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(), idempotencyKey: nil))
+        await #expect(throws: DomainError.self) { _ = try await run.client.send(.transition(order.id, to: .shipped, by: .admin)) }
+        _ = try await run.client.send(.transition(order.id, to: .confirmed, by: .system))
+        await #expect(throws: DomainError.self) { _ = try await run.client.send(.transition(order.id, to: .shipped, by: .customer)) }
+        let shipped = try await run.client.send(.transition(order.id, to: .shipped, by: .admin))
+        await run.stop()
+
+        run = try await OrderRun.start(path)
+        #expect(try await run.client.order(order.id) == shipped)
+        #expect(await run.client.pendingOrders().isEmpty)
+        await run.stop()
+    }
+
+    @Test func listsNewestFirstAPageAtATime() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await OrderRun.start(path)
+        var placed: [OrderID] = []
+        for _ in 0..<7 {
+            placed.append(try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                           idempotencyKey: nil)).id)
+            try await Task.sleep(for: .milliseconds(2))  // distinct creation times, so "newest" is defined
+        }
+        var seen: [OrderID] = []
+        var cursor: String?
+        repeat {
+            let page = try await run.client.orders(for: user, limit: 3, after: cursor)
+            seen += page.items.map(\.id)
+            cursor = page.nextCursor
+        } while cursor != nil
+        #expect(seen == placed.reversed())
+        await #expect(throws: DomainError.self) { _ = try await run.client.orders(for: user, limit: 3, after: "bogus") }
+        await run.stop()
+    }
+}
