@@ -6,6 +6,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests --explicit-target-dependency-import-check error
-swift test --skip-build "$@"
+# Serially: several suites start real servers and hash real passwords, and on
+# a 2-core machine running them all at once starves the ones that wait on a
+# socket. No assertion depends on time, but the hang guards (30 s per read)
+# should never be what decides a run.
+swift test --skip-build --no-parallel "$@"
 # The API against its own document: schemathesis, every check, bounded.
 scripts/schemathesis.sh 25

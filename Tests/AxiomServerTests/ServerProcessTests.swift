@@ -41,7 +41,9 @@ import TestSupport
     }
 
     @Test func sigtermLetsTheInFlightRequestFinishThenExitsZero() async throws {
-        let server = ServerProcess(arguments: ["--port", "0"])
+        // Generous request timeouts: on a loaded machine this test's own
+        // pauses must never be mistaken for a stalled body (408).
+        let server = ServerProcess(arguments: ["--port", "0", "--header-timeout", "120"])
         try server.start()
         defer { server.stop() }
         let idle = try RawClient(port: server.port)

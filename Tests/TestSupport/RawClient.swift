@@ -2,7 +2,7 @@ import Glibc
 
 /// A blocking TCP client for tests (shared by the test targets): sends exact bytes and reads responses
 /// as they come off the wire, so tests see what a real client sees. Every
-/// read has a timeout (default 10 s), so a server bug fails a test instead of
+/// read has a timeout (default 30 s), so a server bug fails a test instead of
 /// hanging the suite.
 public final class RawClient {
     public struct Response {
@@ -25,7 +25,7 @@ public final class RawClient {
     public let fd: Int32
     private var buffer: [UInt8] = []
 
-    public init(port: Int, receiveTimeoutSeconds: Int = 10) throws {
+    public init(port: Int, receiveTimeoutSeconds: Int = 30) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
