@@ -107,6 +107,27 @@ public actor AccountContext: Context {
         _ = try await carts.send(.clear(try signedInUser().id))
     }
 
+    // MARK: Users (admin; a user may read themselves)
+
+    public func users(limit: Int, cursor: String?) async throws -> Page<User> {
+        try requireAdmin()
+        return try await users.client.users(limit: limit, after: cursor)
+    }
+
+    /// A user record: any for an admin, only your own otherwise (another
+    /// user's id is "not found", as for orders).
+    public func user(_ id: UserID) async throws -> User {
+        let me = try signedInUser()
+        guard me.isAdmin || me.id == id else { throw DomainError.notFound(entity: "user", id: id.description) }
+        return try await users.client.user(id)
+    }
+
+    public func updateUser(_ id: UserID, _ patch: UserAdminPatch) async throws -> User {
+        try requireAdmin()
+        guard case .user(let user) = try await users.send(.adminUpdate(id, patch)) else { throw UnexpectedOutcome() }
+        return user
+    }
+
     // MARK: Checkout and orders
 
     /// Cart → stock → order, all or nothing (seed 004, pattern 4):

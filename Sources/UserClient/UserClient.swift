@@ -10,6 +10,8 @@ public enum UserAction: Sendable {
     case login(email: String, password: String, clientAddress: String)
     case authenticate(token: String)
     case logout(sessionID: String)
+    /// An admin sets status and/or role; suspending revokes the user's sessions.
+    case adminUpdate(UserID, UserAdminPatch)
 }
 
 public enum UserOutcome: Sendable {
@@ -96,6 +98,7 @@ public actor UserClient: StatefulClient {
             .session(try await login(email: email, password: password, clientAddress: address))
         case .authenticate(let token): .authentication(try authenticate(token: token))
         case .logout(let sessionID): try await logout(sessionID: sessionID)
+        case .adminUpdate(let id, let patch): .user(try await adminUpdate(id, patch))
         }
     }
 
@@ -116,6 +119,43 @@ public actor UserClient: StatefulClient {
     public func user(_ id: UserID) throws(DomainError) -> User {
         guard let user = state.user(id) else { throw DomainError.notFound(entity: "user", id: id.description) }
         return user
+    }
+
+    /// Every user in creation order, `limit` at a time after `cursor` (the
+    /// last id of the previous page).
+    public func users(limit: Int, after cursor: String?) throws(DomainError) -> Page<User> {
+        let all = state.usersByCreation
+        var start = 0
+        if let cursor {
+            guard let index = all.firstIndex(where: { $0.id.description == cursor }) else {
+                throw DomainError.validation(ValidationError([FieldError(field: "cursor", code: .invalidFormat,
+                                                                         message: "cursor is not one this service issued")]))
+            }
+            start = index + 1
+        }
+        let slice = Array(all[start..<min(all.count, start + limit)])
+        return Page(items: slice, nextCursor: start + limit < all.count ? slice.last?.id.description : nil)
+    }
+
+    /// Status and role, by an admin. A suspended user's sessions are revoked
+    /// in the same transaction, so no token of theirs outlives the change.
+    public func adminUpdate(_ id: UserID, _ patch: UserAdminPatch) async throws -> User {
+        let changed = try patch.applied(to: try user(id))
+        let revoke = changed.status == .suspended
+        try await write { handle in
+            try handle.execute("UPDATE users SET role = ?, status = ? WHERE id = ?",
+                               changed.role.rawValue, changed.status.rawValue, id.description)
+            if revoke { try handle.execute("DELETE FROM sessions WHERE user_id = ?", id.description) }
+        }
+        try state.update(changed)
+        if revoke {
+            for (tokenHash, session) in sessionsByTokenHash where session.userID == id {
+                sessionsByTokenHash[tokenHash] = nil
+                tokenHashesBySession[session.id] = nil
+                stateBroadcaster.publish(.sessionEnded(sessionID: session.id))
+            }
+        }
+        return changed
     }
 
     private func create(_ request: NewUserRequest, role: UserRole) async throws -> User {

@@ -138,4 +138,43 @@ import TestSupport
         #expect(try api.call("DELETE", "/cart", token: phone).status == 204)
         #expect((api.object(try api.call("GET", "/cart", token: laptop))["items"] as? [Any])?.isEmpty == true)
     }
+
+    @Test func adminsManageUsersAndSuspensionRevokesSessions() throws {
+        let server = ServerProcess(arguments: ["--port", "0"], environment: Self.adminEnvironment)
+        try server.start()
+        defer { server.stop() }
+        let api = API(port: server.port)
+        let admin = try #require(api.object(try api.call("POST", "/sessions",
+            json: #"{"email":"root@example.com","password":"a very long secret"}"#))["token"] as? String)
+        let carol = api.object(try api.call("POST", "/users", json: #"{"name":"Carol","email":"carol@example.com","password":"correct horse battery"}"#))
+        let carolID = try #require(carol["id"] as? String)
+        let dan = api.object(try api.call("POST", "/users", json: #"{"name":"Dan","email":"dan@example.com","password":"correct horse battery"}"#))
+        let danID = try #require(dan["id"] as? String)
+        let login = #"{"email":"carol@example.com","password":"correct horse battery"}"#
+        let carolToken = try #require(api.object(try api.call("POST", "/sessions", json: login))["token"] as? String)
+
+        // Listing is for admins; a user reads only themselves.
+        #expect(try api.call("GET", "/users", token: carolToken).status == 403)
+        let page = api.object(try api.call("GET", "/users?limit=2", token: admin))
+        #expect((page["items"] as? [Any])?.count == 2)
+        let next = try #require(page["next_cursor"] as? String)
+        let rest = api.object(try api.call("GET", "/users?limit=2&cursor=\(next)", token: admin))
+        #expect((rest["items"] as? [Any])?.count == 1)
+        #expect(rest["next_cursor"] is NSNull)
+        #expect(try api.call("GET", "/users/\(carolID)", token: carolToken).status == 200)
+        #expect(try api.call("GET", "/users/\(danID)", token: carolToken).status == 404)
+        #expect(try api.call("PATCH", "/users/\(danID)", json: #"{"role":"admin"}"#, token: carolToken).status == 403)
+        #expect(try api.call("PATCH", "/users/\(danID)", json: #"{"status":"frozen"}"#, token: admin).status == 422)
+
+        // Suspension revokes Carol's token and blocks her sign-in.
+        let suspended = try api.call("PATCH", "/users/\(carolID)", json: #"{"status":"suspended"}"#, token: admin)
+        #expect(suspended.status == 200)
+        #expect(api.object(suspended)["status"] as? String == "suspended")
+        #expect(try api.call("GET", "/users/me", token: carolToken).status == 401)
+        let refused = try api.call("POST", "/sessions", json: login)
+        #expect(refused.status == 403)
+        #expect(api.object(refused)["code"] as? String == "account_suspended")
+        #expect(try api.call("PATCH", "/users/\(carolID)", json: #"{"status":"active"}"#, token: admin).status == 200)
+        #expect(try api.call("POST", "/sessions", json: login).status == 201)
+    }
 }

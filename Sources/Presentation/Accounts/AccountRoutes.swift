@@ -60,8 +60,9 @@ public enum RegistrationRoutes {
     }
 }
 
-/// `GET /users/me` and `DELETE /sessions/current`, bound to the
-/// AccountContext of the request's session.
+/// `GET /users/me`, `DELETE /sessions/current`, and the user records
+/// (`GET /users`, `GET`/`PATCH /users/{id}`: admins; a user may read their
+/// own), bound to the AccountContext of the request's session.
 public enum AccountRoutes {
     public static let name = "AccountRoutes"
 
@@ -69,6 +70,29 @@ public enum AccountRoutes {
         router.get("/users/me") { request in
             try await ErrorResponses.handling {
                 try JSONBody.response(try await sessions.withAccount(request) { _, user in user })
+            }
+        }
+        router.get("/users") { request in
+            try await ErrorResponses.handling {
+                let page = try PageRequest.from(request)
+                return try JSONBody.response(try await sessions.withAccount(request) { account, _ in
+                    try await account.users(limit: page.limit, cursor: page.cursor)
+                })
+            }
+        }
+        router.get("/users/{id}") { request in
+            try await ErrorResponses.handling {
+                try JSONBody.response(try await sessions.withAccount(request) { account, _ in
+                    try await account.user(try userID(request))
+                })
+            }
+        }
+        router.patch("/users/{id}") { request in
+            try await ErrorResponses.handling {
+                try JSONBody.response(try await sessions.withAccount(request) { account, _ in
+                    let patch = try JSONBody.decode(UserAdminPatch.self, from: request)
+                    return try await account.updateUser(try userID(request), patch)
+                })
             }
         }
         router.delete("/sessions/current") { request in
@@ -83,6 +107,13 @@ public enum AccountRoutes {
             }
         }
     }
+}
+
+/// An id that is not even a UUID names no user: 404 like any other.
+private func userID(_ request: HTTPRequest) throws -> UserID {
+    let text = request.parameters["id"] ?? ""
+    guard let id = UserID(text) else { throw DomainError.notFound(entity: "user", id: text) }
+    return id
 }
 
 /// `POST /products` and `PATCH /products/{id}`: admins only, bound to the
