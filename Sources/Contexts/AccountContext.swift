@@ -122,6 +122,14 @@ public actor AccountContext: Context {
         return try await users.client.user(id)
     }
 
+    /// The signed-in user's own name, email or password.
+    public func updateProfile(_ patch: UserProfilePatch) async throws -> User {
+        let me = try signedInUser()
+        guard case .user(let updated) = try await users.send(.updateProfile(me.id, patch)) else { throw UnexpectedOutcome() }
+        user = updated
+        return updated
+    }
+
     public func updateUser(_ id: UserID, _ patch: UserAdminPatch) async throws -> User {
         try requireAdmin()
         guard case .user(let user) = try await users.send(.adminUpdate(id, patch)) else { throw UnexpectedOutcome() }

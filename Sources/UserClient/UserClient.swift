@@ -12,6 +12,9 @@ public enum UserAction: Sendable {
     case logout(sessionID: String)
     /// An admin sets status and/or role; suspending revokes the user's sessions.
     case adminUpdate(UserID, UserAdminPatch)
+    /// The user changes their own name, email or password (the password
+    /// only with the current one).
+    case updateProfile(UserID, UserProfilePatch)
 }
 
 public enum UserOutcome: Sendable {
@@ -99,6 +102,7 @@ public actor UserClient: StatefulClient {
         case .authenticate(let token): .authentication(try authenticate(token: token))
         case .logout(let sessionID): try await logout(sessionID: sessionID)
         case .adminUpdate(let id, let patch): .user(try await adminUpdate(id, patch))
+        case .updateProfile(let id, let patch): .user(try await updateProfile(id, patch))
         }
     }
 
@@ -156,6 +160,44 @@ public actor UserClient: StatefulClient {
             }
         }
         return changed
+    }
+
+    /// All or nothing: validation lists every field; a new email must be
+    /// free in any spelling; a new password needs the current one
+    /// (`invalid_credentials` otherwise) and is hashed before anything is
+    /// written.
+    public func updateProfile(_ id: UserID, _ patch: UserProfilePatch) async throws -> User {
+        var changed = try patch.applied(to: try user(id))
+        if state.isEmailTaken(changed.email, by: id) {
+            throw DomainError.duplicate(field: "email", value: changed.email.address)
+        }
+        var newHash: String?
+        if let password = patch.password {
+            let current = passwordHashes[id] ?? decoyHash
+            guard await hasher.current.verify(patch.currentPassword ?? "", against: current) else {
+                throw AuthenticationError.invalidCredentials
+            }
+            newHash = try await hasher.current.hash(password)
+        }
+        // The actor ran other work while hashing: start again from the current user.
+        changed = try patch.applied(to: try user(id))
+        if state.isEmailTaken(changed.email, by: id) {
+            throw DomainError.duplicate(field: "email", value: changed.email.address)
+        }
+        let user = changed
+        let hash = newHash
+        try await write { handle in
+            do {
+                try handle.execute("UPDATE users SET name = ?, email = ?, email_key = ? WHERE id = ?",
+                                   user.name, user.email.address, user.email.normalized, id.description)
+            } catch let error as StorageError where error.sqliteError?.isUniqueViolation == true {
+                throw DomainError.duplicate(field: "email", value: user.email.address)
+            }
+            if let hash { try handle.execute("UPDATE users SET password_hash = ? WHERE id = ?", hash, id.description) }
+        }
+        try state.update(user)
+        if let hash { passwordHashes[id] = hash }
+        return user
     }
 
     private func create(_ request: NewUserRequest, role: UserRole) async throws -> User {

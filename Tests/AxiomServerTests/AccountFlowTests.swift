@@ -177,4 +177,24 @@ import TestSupport
         #expect(try api.call("PATCH", "/users/\(carolID)", json: #"{"status":"active"}"#, token: admin).status == 200)
         #expect(try api.call("POST", "/sessions", json: login).status == 201)
     }
+
+    @Test func usersChangeTheirOwnProfileAndPasswordWithTheCurrentOne() throws {
+        let server = ServerProcess(arguments: ["--port", "0"])
+        try server.start()
+        defer { server.stop() }
+        let api = API(port: server.port)
+        #expect(try api.call("POST", "/users", json: #"{"name":"Eve","email":"eve@example.com","password":"correct horse battery"}"#).status == 201)
+        #expect(try api.call("POST", "/users", json: #"{"name":"Fay","email":"fay@example.com","password":"correct horse battery"}"#).status == 201)
+        let token = try #require(api.object(try api.call("POST", "/sessions",
+            json: #"{"email":"eve@example.com","password":"correct horse battery"}"#))["token"] as? String)
+        let renamed = try api.call("PATCH", "/users/me", json: #"{"name":"Eve Adams"}"#, token: token)
+        #expect(renamed.status == 200)
+        #expect(api.object(renamed)["name"] as? String == "Eve Adams")
+        #expect(try api.call("PATCH", "/users/me", json: #"{"email":"FAY@example.com"}"#, token: token).status == 409)
+        #expect(try api.call("PATCH", "/users/me", json: #"{"password":"a brand new secret"}"#, token: token).status == 422)
+        #expect(try api.call("PATCH", "/users/me", json: #"{"password":"a brand new secret","current_password":"wrong one!!"}"#, token: token).status == 401)
+        #expect(try api.call("PATCH", "/users/me", json: #"{"password":"a brand new secret","current_password":"correct horse battery"}"#, token: token).status == 200)
+        #expect(try api.call("POST", "/sessions", json: #"{"email":"eve@example.com","password":"correct horse battery"}"#).status == 401)
+        #expect(try api.call("POST", "/sessions", json: #"{"email":"eve@example.com","password":"a brand new secret"}"#).status == 201)
+    }
 }

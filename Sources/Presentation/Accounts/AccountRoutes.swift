@@ -60,7 +60,7 @@ public enum RegistrationRoutes {
     }
 }
 
-/// `GET /users/me`, `DELETE /sessions/current`, and the user records
+/// `GET`/`PATCH /users/me`, `DELETE /sessions/current`, and the user records
 /// (`GET /users`, `GET`/`PATCH /users/{id}`: admins; a user may read their
 /// own), bound to the AccountContext of the request's session.
 public enum AccountRoutes {
@@ -70,6 +70,13 @@ public enum AccountRoutes {
         router.get("/users/me") { request in
             try await ErrorResponses.handling {
                 try JSONBody.response(try await sessions.withAccount(request) { _, user in user })
+            }
+        }
+        router.patch("/users/me") { request in
+            try await ErrorResponses.handling {
+                try JSONBody.response(try await sessions.withAccount(request) { account, _ in
+                    try await account.updateProfile(try JSONBody.decode(UserProfilePatch.self, from: request))
+                })
             }
         }
         router.get("/users") { request in
