@@ -68,6 +68,31 @@ private struct OrderRun {
         await run.stop()
     }
 
+    @Test func twentyConcurrentPlacementsWithOneKeyMakeOneOrder() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await OrderRun.start(path)
+        let client = run.client
+        let priced = try cart()
+        let buyer = user
+        let ids = try await withThrowingTaskGroup(of: OrderID.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await client.send(.place(checkoutID: CheckoutID(UUID()), userID: buyer, cart: priced, idempotencyKey: "retry")).id
+                }
+            }
+            var ids: Set<OrderID> = []
+            for try await id in group { ids.insert(id) }
+            return ids
+        }
+        #expect(ids.count == 1)
+        #expect(await client.state.count == 1)
+        await run.stop()
+        let reopened = try await OrderRun.start(path)
+        #expect(await reopened.client.state.count == 1)
+        #expect(await reopened.client.order(userID: buyer, idempotencyKey: "retry")?.id == ids.first)
+        await reopened.stop()
+    }
+
     @Test func statusMovesOnlyAlongTheTableAndSurvivesARestart() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         var run = try await OrderRun.start(path)
