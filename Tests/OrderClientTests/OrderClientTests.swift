@@ -109,6 +109,31 @@ private struct OrderRun {
         await run.stop()
     }
 
+    @Test func oneHundredTwentyOrdersPageNewestFirstWithoutGapsOrRepeats() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await OrderRun.start(path)
+        var placed: Set<OrderID> = []
+        for _ in 0..<120 {
+            placed.insert(try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                           idempotencyKey: nil)).id)
+        }
+        var pages: [[Order]] = []
+        var cursor: String?
+        repeat {
+            let page = try await run.client.orders(for: user, limit: 100, after: cursor)
+            pages.append(page.items)
+            cursor = page.nextCursor
+        } while cursor != nil
+        #expect(pages.map(\.count) == [100, 20])
+        let seen = pages.flatMap { $0 }
+        #expect(Set(seen.map(\.id)) == placed)
+        #expect(seen.count == 120)
+        // Newest first: created_at descending, ties broken by id descending.
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { OrderState.newestFirst($0, $1) })
+        #expect(try await run.client.orders(for: UserID(UUID()), limit: 10, after: nil).items.isEmpty)
+        await run.stop()
+    }
+
     @Test func listsNewestFirstAPageAtATime() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try await OrderRun.start(path)
