@@ -6,6 +6,10 @@ public enum CartAction: Sendable {
     case setQuantity(UserID, ProductID, Int)
     case remove(UserID, ProductID)
     case clear(UserID)
+    /// Clears the user's cart once for a finished checkout: the checkout id
+    /// is recorded in the same transaction, so a repeat (start-up
+    /// reconciliation after a crash) leaves a cart refilled since untouched.
+    case clearAfterCheckout(UserID, CheckoutID)
 }
 
 public enum CartUpdate: Sendable, Hashable {
@@ -29,11 +33,18 @@ public actor CartClient: StatefulClient {
                 PRIMARY KEY (user_id, product_id)
             ) STRICT;
             """),
+        Migration(version: 301, name: "checkouts whose cart was cleared", sql: """
+            CREATE TABLE cart_cleared_checkouts (
+                checkout_id TEXT PRIMARY KEY,
+                user_id     TEXT NOT NULL
+            ) STRICT;
+            """),
     ]
     static let storageName = String(reflecting: SQLiteStorage.self)
 
     public nonisolated let stateBroadcaster = StateBroadcaster<CartUpdate>(bufferLimit: 256)
     public private(set) var state = CartState()
+    private var clearedCheckouts: Set<CheckoutID> = []
     private let storage: CapabilityHandle<SQLiteStorage>
 
     public init(storage: CapabilityHandle<SQLiteStorage>) {
@@ -45,6 +56,10 @@ public actor CartClient: StatefulClient {
             try handle.query("SELECT user_id, product_id, quantity FROM cart_lines ORDER BY user_id, position")
                 .map { row -> (String, String, Int) in (try row.get("user_id"), try row.get("product_id"), try row.get("quantity")) }
         }
+        let cleared = try await storage.current.read { handle in
+            try handle.query("SELECT checkout_id FROM cart_cleared_checkouts").map { row -> String in try row.get("checkout_id") }
+        }
+        clearedCheckouts = Set(cleared.compactMap(CheckoutID.init))
         var lines: [UserID: [CartLine]] = [:]
         for (userText, productText, quantity) in rows {
             guard let user = UserID(userText), let product = ProductID(productText) else {
@@ -62,11 +77,14 @@ public actor CartClient: StatefulClient {
     public func send(_ action: CartAction) async throws -> Cart {
         switch action {
         case .setQuantity(let user, let product, let quantity):
-            try await apply(try state.cart(for: user).settingQuantity(quantity, for: product))
+            return try await apply(try state.cart(for: user).settingQuantity(quantity, for: product))
         case .remove(let user, let product):
-            try await apply(state.cart(for: user).removing(product))
+            return try await apply(state.cart(for: user).removing(product))
         case .clear(let user):
-            try await apply(state.cart(for: user).cleared())
+            return try await apply(state.cart(for: user).cleared())
+        case .clearAfterCheckout(let user, let checkoutID):
+            if clearedCheckouts.contains(checkoutID) { return state.cart(for: user) }
+            return try await apply(state.cart(for: user).cleared(), recording: checkoutID)
         }
     }
 
@@ -76,7 +94,7 @@ public actor CartClient: StatefulClient {
 
     /// Stores `cart` as the user's whole cart: one transaction replaces the
     /// lines, so a crash leaves the old cart or the new one, never a mix.
-    private func apply(_ cart: Cart) async throws -> Cart {
+    private func apply(_ cart: Cart, recording checkoutID: CheckoutID? = nil) async throws -> Cart {
         let instance: SQLiteStorage
         do {
             instance = try storage.available()
@@ -92,11 +110,16 @@ public actor CartClient: StatefulClient {
                     try handle.execute("INSERT INTO cart_lines(user_id, product_id, quantity, position) VALUES(?, ?, ?, ?)",
                                        user, line.productID.description, line.quantity, position)
                 }
+                if let checkoutID {
+                    try handle.execute("INSERT OR IGNORE INTO cart_cleared_checkouts(checkout_id, user_id) VALUES(?, ?)",
+                                       checkoutID.description, user)
+                }
             }
         } catch let error as StorageError where error.isUnavailable {
             throw AxiomError.capabilityUnavailable(Self.storageName)
         }
         try state.store(cart)
+        if let checkoutID { clearedCheckouts.insert(checkoutID) }
         stateBroadcaster.publish(.changed(cart))
         return cart
     }

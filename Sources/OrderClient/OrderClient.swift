@@ -41,6 +41,10 @@ public actor OrderClient: StatefulClient {
     public nonisolated let stateBroadcaster = StateBroadcaster<OrderUpdate>(bufferLimit: 256)
     public private(set) var state = OrderState()
     private var idsByKey: [String: OrderID] = [:]
+    /// Placements waiting on the disk, by checkout id and by user|key: the
+    /// actor is re-entered while a write waits, so a concurrent duplicate
+    /// joins the first placement instead of racing it into the unique index.
+    private var placing: [String: Task<Order, any Error>] = [:]
     private let storage: CapabilityHandle<SQLiteStorage>
 
     public init(storage: CapabilityHandle<SQLiteStorage>) {
@@ -119,6 +123,22 @@ public actor OrderClient: StatefulClient {
     private func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
         if let existing = state.order(checkout: checkoutID) { return existing }
         if let key = idempotencyKey, let existing = order(userID: userID, idempotencyKey: key) { return existing }
+        let checkoutSlot = "checkout|\(checkoutID)"
+        let keySlot = idempotencyKey.map { "key|" + Self.keyIndex(userID, $0) }
+        if let running = placing[checkoutSlot] ?? keySlot.flatMap({ placing[$0] }) {
+            return try await running.value
+        }
+        let task = Task { try await self.insertPlaced(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey) }
+        placing[checkoutSlot] = task
+        if let keySlot { placing[keySlot] = task }
+        defer {
+            placing[checkoutSlot] = nil
+            if let keySlot { placing[keySlot] = nil }
+        }
+        return try await task.value
+    }
+
+    private func insertPlaced(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
         let order = try Order.place(id: OrderID(UUID()), userID: userID, cart: cart,
                                     createdAt: Timestamp(Date()), checkoutID: checkoutID)
         let document = String(decoding: try JSONEncoder().encode(order), as: UTF8.self)

@@ -74,6 +74,24 @@ private struct CartRun {
         await run.stop()
     }
 
+    @Test func clearingAfterACheckoutHappensOnceEvenAcrossARestart() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var run = try await CartRun.start(path)
+        let checkout = CheckoutID(UUID())
+        _ = try await run.client.send(.setQuantity(user, mug, 2))
+        #expect(try await run.client.send(.clearAfterCheckout(user, checkout)).isEmpty)
+        _ = try await run.client.send(.setQuantity(user, pen, 1))
+        let again = try await run.client.send(.clearAfterCheckout(user, checkout))
+        #expect(again.lines.map(\.productID) == [pen])
+        await run.stop()
+
+        run = try await CartRun.start(path)
+        let afterRestart = try await run.client.send(.clearAfterCheckout(user, checkout))
+        #expect(afterRestart.lines.map(\.productID) == [pen])
+        #expect(try await run.client.send(.clearAfterCheckout(user, CheckoutID(UUID()))).isEmpty)
+        await run.stop()
+    }
+
     @Test func quantityOutsideOneToNinetyNineIsRefusedAndNothingIsStored() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try await CartRun.start(path)

@@ -68,6 +68,31 @@ private struct OrderRun {
         await run.stop()
     }
 
+    @Test func twentyConcurrentPlacementsWithOneKeyMakeOneOrder() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await OrderRun.start(path)
+        let client = run.client
+        let priced = try cart()
+        let buyer = user
+        let ids = try await withThrowingTaskGroup(of: OrderID.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    try await client.send(.place(checkoutID: CheckoutID(UUID()), userID: buyer, cart: priced, idempotencyKey: "retry")).id
+                }
+            }
+            var ids: Set<OrderID> = []
+            for try await id in group { ids.insert(id) }
+            return ids
+        }
+        #expect(ids.count == 1)
+        #expect(await client.state.count == 1)
+        await run.stop()
+        let reopened = try await OrderRun.start(path)
+        #expect(await reopened.client.state.count == 1)
+        #expect(await reopened.client.order(userID: buyer, idempotencyKey: "retry")?.id == ids.first)
+        await reopened.stop()
+    }
+
     @Test func statusMovesOnlyAlongTheTableAndSurvivesARestart() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         var run = try await OrderRun.start(path)
@@ -81,6 +106,31 @@ private struct OrderRun {
         run = try await OrderRun.start(path)
         #expect(try await run.client.order(order.id) == shipped)
         #expect(await run.client.pendingOrders().isEmpty)
+        await run.stop()
+    }
+
+    @Test func oneHundredTwentyOrdersPageNewestFirstWithoutGapsOrRepeats() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await OrderRun.start(path)
+        var placed: Set<OrderID> = []
+        for _ in 0..<120 {
+            placed.insert(try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                           idempotencyKey: nil)).id)
+        }
+        var pages: [[Order]] = []
+        var cursor: String?
+        repeat {
+            let page = try await run.client.orders(for: user, limit: 100, after: cursor)
+            pages.append(page.items)
+            cursor = page.nextCursor
+        } while cursor != nil
+        #expect(pages.map(\.count) == [100, 20])
+        let seen = pages.flatMap { $0 }
+        #expect(Set(seen.map(\.id)) == placed)
+        #expect(seen.count == 120)
+        // Newest first: created_at descending, ties broken by id descending.
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { OrderState.newestFirst($0, $1) })
+        #expect(try await run.client.orders(for: UserID(UUID()), limit: 10, after: nil).items.isEmpty)
         await run.stop()
     }
 
