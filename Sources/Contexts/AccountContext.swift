@@ -182,7 +182,8 @@ public actor AccountContext: Context {
         }
         _ = try await catalog.commitReservation(checkoutID)
         let confirmed = try await orders.send(.transition(placed.id, to: .confirmed, by: .system))
-        _ = try await carts.send(.clear(user.id))
+        // Recorded with the checkout id, so reconciliation can repeat it safely.
+        _ = try await carts.send(.clearAfterCheckout(user.id, checkoutID))
         return (confirmed, true)
     }
 

@@ -1,4 +1,5 @@
 import Axiom
+import CartClient
 import CatalogClient
 import Domain
 import OrderClient
@@ -18,18 +19,21 @@ public actor StorefrontContext: Context {
     private nonisolated let catalog: ClientHandle<CatalogClient>
     private nonisolated let users: ClientHandle<UserClient>
     private nonisolated let orders: ClientHandle<OrderClient>
+    private nonisolated let carts: ClientHandle<CartClient>
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
         catalog = try creation.client(CatalogClient.self)
         users = try creation.client(UserClient.self)
         orders = try creation.client(OrderClient.self)
+        carts = try creation.client(CartClient.self)
     }
 
     /// Start-up repair of checkouts a crash interrupted (see
     /// `AccountContext.checkout`): a reservation whose order exists is
     /// committed, one without is released; every order still pending then
-    /// holds final stock and is confirmed; every cancelled order's stock is
+    /// holds final stock and is confirmed, and its cart cleared (once per
+    /// checkout); every cancelled order's stock is
     /// returned (a no-op for those already returned). Returns what it did.
     public func reconcileCheckouts() async throws -> (committed: Int, released: Int, confirmed: Int) {
         var committed = 0, released = 0, confirmed = 0
@@ -44,6 +48,9 @@ public actor StorefrontContext: Context {
         }
         for order in await orders.client.pendingOrders() {
             _ = try await orders.send(.transition(order.id, to: .confirmed, by: .system))
+            if let checkoutID = order.checkoutID {
+                _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID))
+            }
             confirmed += 1
         }
         for order in await orders.client.state.orders.values where order.status == .cancelled {
