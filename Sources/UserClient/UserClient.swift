@@ -128,6 +128,10 @@ public actor UserClient: StatefulClient {
     /// Every user in creation order, `limit` at a time after `cursor` (the
     /// last id of the previous page).
     public func users(limit: Int, after cursor: String?) throws(DomainError) -> Page<User> {
+        guard (1...100).contains(limit) else {
+            throw DomainError.validation(ValidationError([FieldError(field: "limit", code: .outOfRange,
+                                                                     message: "limit must be between 1 and 100")]))
+        }
         let all = state.usersByCreation
         var start = 0
         if let cursor {
@@ -146,12 +150,18 @@ public actor UserClient: StatefulClient {
     public func adminUpdate(_ id: UserID, _ patch: UserAdminPatch) async throws -> User {
         let changed = try patch.applied(to: try user(id))
         let revoke = changed.status == .suspended
+        // Only the columns the patch sets, so a concurrent change to the
+        // others is not overwritten with an old copy.
+        let role = patch.role.map { _ in changed.role.rawValue }
+        let status = patch.status.map { _ in changed.status.rawValue }
         try await write { handle in
-            try handle.execute("UPDATE users SET role = ?, status = ? WHERE id = ?",
-                               changed.role.rawValue, changed.status.rawValue, id.description)
+            try handle.execute("UPDATE users SET role = COALESCE(?, role), status = COALESCE(?, status) WHERE id = ?",
+                               role, status, id.description)
             if revoke { try handle.execute("DELETE FROM sessions WHERE user_id = ?", id.description) }
         }
-        try state.update(changed)
+        // Applied to the user as it is now, after the await.
+        let current = try patch.applied(to: try user(id))
+        try state.update(current)
         if revoke {
             for (tokenHash, session) in sessionsByTokenHash where session.userID == id {
                 sessionsByTokenHash[tokenHash] = nil
@@ -159,7 +169,7 @@ public actor UserClient: StatefulClient {
                 stateBroadcaster.publish(.sessionEnded(sessionID: session.id))
             }
         }
-        return changed
+        return current
     }
 
     /// All or nothing: validation lists every field; a new email must be
@@ -195,9 +205,12 @@ public actor UserClient: StatefulClient {
             }
             if let hash { try handle.execute("UPDATE users SET password_hash = ? WHERE id = ?", hash, id.description) }
         }
-        try state.update(user)
+        // Applied to the user as it is now: a status or role change made
+        // while this one awaited is kept.
+        let current = try patch.applied(to: try self.user(id))
+        try state.update(current)
         if let hash { passwordHashes[id] = hash }
-        return user
+        return current
     }
 
     private func create(_ request: NewUserRequest, role: UserRole) async throws -> User {
@@ -240,6 +253,12 @@ public actor UserClient: StatefulClient {
                                               tokenHash: TokenDigest.sha256Hex(token),
                                               expiresAt: created + sessionLifetime)
         try await write { try UserStore.insert($0, session, createdAt: created) }
+        // A suspension may have committed while this login hashed or wrote:
+        // its session must not outlive it.
+        guard let current = state.user(user.id), current.canLogIn else {
+            try? await write { try UserStore.deleteSession($0, id: session.id) }
+            throw AuthenticationError.accountSuspended
+        }
         sessionsByTokenHash[session.tokenHash] = session
         tokenHashesBySession[session.id] = session.tokenHash
         return AuthenticatedSession(token: token, sessionID: session.id, user: user,
