@@ -129,10 +129,12 @@ final class AxiomService: Sendable {
             OrderClient(storage: try resolver.handle(SQLiteStorage.self))
         }
         let sessionLifetime = options.sessionLifetime
+        let throttle = options.loginThrottle
         try orchestrator.registerClient(UserClient.self,
                                         dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self]) { resolver in
             UserClient(storage: try resolver.handle(SQLiteStorage.self), hasher: try resolver.handle(PasswordHasher.self),
-                       random: try resolver.handle(SecureRandom.self), sessionLifetime: sessionLifetime)
+                       random: try resolver.handle(SecureRandom.self), sessionLifetime: sessionLifetime,
+                       throttle: throttle)
         }
     }
 

@@ -5,21 +5,29 @@ import HTTPServer
 // into a graceful shutdown that exits 0.
 
 let options: ServerOptions
+let configurationWarnings: [String]
 do {
-    switch try ServerOptions.parse(arguments: Array(CommandLine.arguments.dropFirst()),
-                                   environment: ProcessInfoEnvironment.current()) {
+    switch try ConfigurationLoader.load(arguments: Array(CommandLine.arguments.dropFirst()),
+                                        environment: ProcessInfoEnvironment.current()) {
     case .help:
         print(ServerOptions.usage, terminator: "")
         exit(0)
-    case .run(let parsed):
+    case .printConfiguration(let parsed):
+        print(parsed.renderJSON(), terminator: "")
+        exit(0)
+    case .run(let parsed, let warnings):
         options = parsed
+        configurationWarnings = warnings
     }
 } catch {
-    FileHandleStandardError.write("axiom-server: \(error)\n")
+    FileHandleStandardError.write("axiom-server: configuration refused: \(error)\n")
     exit(2)
 }
 
 let logger = ServerLogger(minimumLevel: options.logLevel)
+for warning in configurationWarnings {
+    logger.log(.warning, "configuration_warning", [("detail", warning)])
+}
 let descriptorLimit = FileDescriptorLimit.raiseToHardLimit()
 if descriptorLimit >= 0 && descriptorLimit < options.maxConnections + 64 {
     logger.log(.warning, "descriptor_limit_below_connection_cap",

@@ -88,18 +88,4 @@ import TestSupport
         #expect(output.contains(#""event":"start_failed""#))
         #expect(!output.contains(#""event":"listening""#))
     }
-
-    @Test func flagsOverrideTheEnvironment() throws {
-        let parsed = try ServerOptions.parse(arguments: ["--port", "9123", "--host=0.0.0.0"],
-                                             environment: ["AXIOM_PORT": "not-a-port", "AXIOM_HOST": "10.0.0.1",
-                                                           "AXIOM_IDLE_TIMEOUT": "5"])
-        guard case .run(let options) = parsed else {
-            Issue.record("expected options, got help")
-            return
-        }
-        #expect(options.port == 9123)
-        #expect(options.host == "0.0.0.0")
-        #expect(options.idleTimeoutSeconds == 5)
-        #expect(options.serverConfiguration.idleTimeout == .seconds(5))
-    }
 }

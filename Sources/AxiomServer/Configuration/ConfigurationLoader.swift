@@ -1,0 +1,211 @@
+import Foundation
+
+/// Turns the command line, the environment and the configuration file into
+/// ``ServerOptions``. Precedence, lowest first: built-in defaults, the file
+/// (`--config PATH` or `AXIOM_CONFIG`), the environment (`AXIOM_<KEY>`),
+/// flags (`--<key>`). The file is checked whole (it is an artefact people
+/// deploy: an unknown key or a wrong value in it is refused even where
+/// something else overrides it); of the environment and the flags only the
+/// value that wins is looked at.
+enum ConfigurationLoader {
+    enum Outcome {
+        case run(ServerOptions, warnings: [String])
+        case help
+        /// `--print-config`: show the effective configuration and exit.
+        case printConfiguration(ServerOptions)
+    }
+
+    static let configFlag = "--config"
+    static let configEnvironment = "AXIOM_CONFIG"
+
+    static func load(arguments: [String], environment: [String: String],
+                     readFile: (String) throws -> Data = readWholeFile) throws -> Outcome {
+        let byFlag = Dictionary(uniqueKeysWithValues: ServerOptions.settings.map { ($0.flag, $0) })
+        var winners: [String: ConfigValue] = [:]
+        var configPath = environment[configEnvironment]
+        var printOnly = false
+
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--help" || argument == "-h" { return .help }
+            if argument == "--print-config" {
+                printOnly = true
+                continue
+            }
+            let (flag, inlineValue) = splitFlag(argument)
+            guard flag == configFlag || byFlag[flag] != nil else {
+                throw ConfigurationError("unknown option '\(argument)' (see --help)")
+            }
+            let value: String
+            if let inlineValue {
+                value = inlineValue
+            } else {
+                guard index < arguments.count else { throw ConfigurationError("\(flag) needs a value") }
+                value = arguments[index]
+                index += 1
+            }
+            if flag == configFlag {
+                configPath = value
+            } else if let setting = byFlag[flag] {
+                winners[setting.key] = ConfigValue(payload: .text(value), source: "flag \(flag)")
+            }
+        }
+        for setting in ServerOptions.settings where winners[setting.key] == nil {
+            if let value = environment[setting.environmentName] {
+                winners[setting.key] = ConfigValue(payload: .text(value), source: "environment \(setting.environmentName)")
+            }
+        }
+
+        var options = ServerOptions()
+        if let configPath {
+            guard !configPath.isEmpty else { throw ConfigurationError("--config needs a file path; got an empty value") }
+            try applyFile(at: configPath, to: &options, readFile: readFile)
+        }
+        for setting in ServerOptions.settings {
+            if let value = winners[setting.key] { try setting.apply(&options, value) }
+        }
+        try options.checkConsistency()
+        if printOnly { return .printConfiguration(options) }
+        return .run(options, warnings: unknownEnvironmentNames(in: environment).map {
+            "environment variable \($0) is not a setting of axiom-server and was ignored"
+        })
+    }
+
+    private static func applyFile(at path: String, to options: inout ServerOptions,
+                                  readFile: (String) throws -> Data) throws {
+        let data: Data
+        do {
+            data = try readFile(path)
+        } catch {
+            throw ConfigurationError("cannot read config file \(path): \(Self.reason(error))")
+        }
+        let document: JSONValue
+        do {
+            document = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            throw ConfigurationError("config file \(path) is not valid JSON: \(Self.reason(error))")
+        }
+        guard case .object(let members) = document else {
+            throw ConfigurationError("config file \(path) must hold one JSON object of settings; it holds \(document.kind)")
+        }
+        let byKey = Dictionary(uniqueKeysWithValues: ServerOptions.settings.map { ($0.key, $0) })
+        for (key, value) in members.sorted(by: { $0.key < $1.key }) {
+            guard let setting = byKey[key] else {
+                let known = ServerOptions.settings.map(\.key).joined(separator: ", ")
+                throw ConfigurationError("config file \(path): unknown key '\(key)'; the keys are \(known)")
+            }
+            try setting.apply(&options, ConfigValue(payload: .json(value), source: "config file \(path)"))
+        }
+    }
+
+    /// `AXIOM_*` variables that name no setting: most likely a typo, which
+    /// would otherwise silently leave a default in place. Warned about, not
+    /// refused, because the environment is shared with other programs.
+    static func unknownEnvironmentNames(in environment: [String: String]) -> [String] {
+        let known = Set(ServerOptions.settings.map(\.environmentName) + [configEnvironment])
+        return environment.keys.filter { $0.hasPrefix("AXIOM_") && !known.contains($0) }.sorted()
+    }
+
+    private static func splitFlag(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    /// Reads a file with plain POSIX calls, so a failure reads as the
+    /// system's own words ("No such file or directory").
+    static func readWholeFile(_ path: String) throws -> Data {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ConfigurationError(String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                data.append(contentsOf: buffer[0..<count])
+                guard data.count <= 1 << 20 else { throw ConfigurationError("larger than 1 MiB") }
+            } else if count == 0 {
+                return data
+            } else if errno != EINTR {
+                throw ConfigurationError(String(cString: strerror(errno)))
+            }
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? ConfigurationError { return error.description }
+        if let error = error as? DecodingError, case .dataCorrupted(let context) = error {
+            return context.underlyingError.map { "\($0)" } ?? context.debugDescription
+        }
+        return String(describing: error)
+    }
+}
+
+extension ServerOptions {
+    /// `--help`: every flag, what it accepts, its environment variable and default.
+    static var usage: String {
+        var text = """
+            usage: axiom-server [--config PATH] [--KEY VALUE]... [--print-config]
+                   axiom-server healthcheck [--port N] [--path /ready]
+
+            Settings come from built-in defaults, then the JSON file given by --config
+            (or AXIOM_CONFIG), then AXIOM_<KEY> environment variables, then flags.
+            config/README.md describes every key; config/default.json holds the defaults.
+
+              --config PATH                  JSON configuration file [AXIOM_CONFIG]
+              --print-config                 print the effective configuration as JSON and exit
+              --help                         show this text
+
+            """
+        let defaults = ServerOptions()
+        for setting in settings {
+            let flag = "  \(setting.flag) VALUE"
+            text += flag + String(repeating: " ", count: max(1, 33 - flag.count)) + setting.help + "\n"
+            text += String(repeating: " ", count: 33)
+                + "[\(setting.environmentName); default \(setting.current(defaults).description)]\n"
+        }
+        return text
+    }
+
+    /// The configuration as a JSON object in settings order, as
+    /// `config/default.json` writes it; the admin password is masked.
+    func renderJSON(maskSecrets: Bool = true) -> String {
+        let lines = Self.settings.map { setting -> String in
+            var value = setting.current(self)
+            if maskSecrets, setting.key == "admin_password", value != .null { value = .string("********") }
+            return "  \"\(setting.key)\": \(value.jsonText)"
+        }
+        return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
+    }
+}
+
+extension JSONValue {
+    /// The value as JSON text (scalars only; configuration holds no others).
+    var jsonText: String {
+        switch self {
+        case .string(let text):
+            var escaped = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": escaped += "\\\""
+                case "\\": escaped += "\\\\"
+                case "\n": escaped += "\\n"
+                case "\r": escaped += "\\r"
+                case "\t": escaped += "\\t"
+                default:
+                    if scalar.value < 0x20 {
+                        escaped += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                            + String(scalar.value, radix: 16)
+                    } else {
+                        escaped.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+            return escaped + "\""
+        default:
+            return description
+        }
+    }
+}

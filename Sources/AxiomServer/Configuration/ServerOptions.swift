@@ -1,0 +1,125 @@
+import Domain
+import HTTPServer
+import UserClient
+
+/// Every setting of `axiom-server` with its built-in default. The values
+/// come, each overriding the one before, from these defaults, the
+/// configuration file (`--config PATH`), the environment (`AXIOM_…`) and
+/// the command line; see ``ConfigurationLoader`` and `config/README.md`.
+struct ServerOptions: Sendable {
+    var host = "127.0.0.1"
+    var port = 8080
+    var databasePath = "./data/axiom.db"
+    var currency = Currency.usd
+    var logLevel = ServerLogger.Level.info
+
+    var maxConnections = 10_000
+    var maxBodyBytes = 1024 * 1024
+    var maxRequestLineBytes = 8 * 1024
+    var maxHeaderBytes = 16 * 1024
+    var maxHeaderFields = 100
+    var headerTimeoutSeconds = 10.0
+    var bodyTimeoutSeconds = 10.0
+    var idleTimeoutSeconds = 60.0
+    var shutdownDeadlineSeconds = 10.0
+
+    var sessionTTLSeconds = 86_400.0
+    var sessionIdleTimeoutSeconds = 1_800.0
+    var maxSessions = 100_000
+    var loginWindowSeconds = 900.0
+    var loginFailuresPerAccount = 5
+    var loginFailuresPerAddress = 20
+
+    var adminEmail: String?
+    var adminPassword: String?
+    var adminName = "Administrator"
+
+    var storageProbeIntervalSeconds = 2.0
+
+    var sessionLifetime: Duration { .milliseconds(Int(sessionTTLSeconds * 1000)) }
+    var sessionIdleTimeout: Duration { .milliseconds(Int(sessionIdleTimeoutSeconds * 1000)) }
+    var storageProbeInterval: Duration { .milliseconds(Int(storageProbeIntervalSeconds * 1000)) }
+
+    var loginThrottle: LoginThrottle.Policy {
+        LoginThrottle.Policy(windowSeconds: Int(loginWindowSeconds.rounded(.up)), perAccount: loginFailuresPerAccount,
+                             perAddress: loginFailuresPerAddress)
+    }
+
+    var serverConfiguration: HTTPServerConfiguration {
+        HTTPServerConfiguration(
+            host: host, port: port,
+            limits: ParserLimits(maxRequestLineBytes: maxRequestLineBytes, maxHeaderBytes: maxHeaderBytes,
+                                 maxHeaderCount: maxHeaderFields, maxBodyBytes: maxBodyBytes),
+            headerTimeout: .milliseconds(Int(headerTimeoutSeconds * 1000)),
+            bodyTimeout: .milliseconds(Int(bodyTimeoutSeconds * 1000)),
+            idleTimeout: .milliseconds(Int(idleTimeoutSeconds * 1000)),
+            maxConnections: maxConnections,
+            shutdownDeadline: .milliseconds(Int(shutdownDeadlineSeconds * 1000)))
+    }
+
+    /// The settings in the order `--help` and `--print-config` show them.
+    static let settings: [Setting] = [
+        .text("host", accepted: "an IPv4 address or host name", help: "address to listen on (0.0.0.0 for every interface)",
+              check: { !$0.isEmpty && !$0.contains(" ") }, get: \.host, set: { $0.host = $1 }),
+        .integer("port", in: 0...65535, help: "TCP port; 0 picks a free one and logs it",
+                 get: \.port, set: { $0.port = $1 }),
+        .text("database", accepted: "a file path", help: "SQLite database file; its directory is created on first start",
+              check: { !$0.isEmpty }, get: \.databasePath, set: { $0.databasePath = $1 }),
+        .text("currency", accepted: "an ISO 4217 code of three capital letters", help: "currency of every price",
+              check: { (try? Currency($0)) != nil }, get: \.currency.code, set: { $0.currency = try! Currency($1) }),
+        .text("log_level", accepted: "one of debug, info, notice, warning, error", help: "lowest level logged",
+              check: { name in ServerLogger.Level.allCases.contains { $0.name == name } },
+              get: \.logLevel.name, set: { options, name in
+                  options.logLevel = ServerLogger.Level.allCases.first { $0.name == name } ?? .info
+              }),
+
+        .integer("max_connections", in: 1...1_000_000, help: "open connections before new ones get 503",
+                 get: \.maxConnections, set: { $0.maxConnections = $1 }),
+        .integer("max_body_bytes", in: 0...(1 << 30), help: "largest request body (413 beyond)",
+                 get: \.maxBodyBytes, set: { $0.maxBodyBytes = $1 }),
+        .integer("max_request_line_bytes", in: 256...(1 << 20), help: "longest request line (414 beyond)",
+                 get: \.maxRequestLineBytes, set: { $0.maxRequestLineBytes = $1 }),
+        .integer("max_header_bytes", in: 1024...(1 << 20), help: "largest header section (431 beyond)",
+                 get: \.maxHeaderBytes, set: { $0.maxHeaderBytes = $1 }),
+        .integer("max_header_fields", in: 1...10_000, help: "most header fields in a request (431 beyond)",
+                 get: \.maxHeaderFields, set: { $0.maxHeaderFields = $1 }),
+        .seconds("header_timeout", help: "seconds a request's header section may take to arrive (408 after)",
+                 get: \.headerTimeoutSeconds, set: { $0.headerTimeoutSeconds = $1 }),
+        .seconds("body_timeout", help: "seconds a request body may stall (408 after)",
+                 get: \.bodyTimeoutSeconds, set: { $0.bodyTimeoutSeconds = $1 }),
+        .seconds("idle_timeout", help: "seconds an idle keep-alive connection stays open",
+                 get: \.idleTimeoutSeconds, set: { $0.idleTimeoutSeconds = $1 }),
+        .seconds("shutdown_deadline", help: "seconds in-flight requests get to finish at shutdown",
+                 get: \.shutdownDeadlineSeconds, set: { $0.shutdownDeadlineSeconds = $1 }),
+
+        .seconds("session_ttl", max: 366 * 86_400, help: "seconds a sign-in token stays valid",
+                 get: \.sessionTTLSeconds, set: { $0.sessionTTLSeconds = $1 }),
+        .seconds("session_idle_timeout", help: "seconds a session's context stays in memory without requests",
+                 get: \.sessionIdleTimeoutSeconds, set: { $0.sessionIdleTimeoutSeconds = $1 }),
+        .integer("max_sessions", in: 1...10_000_000, help: "session contexts kept in memory (least recently used unloaded beyond)",
+                 get: \.maxSessions, set: { $0.maxSessions = $1 }),
+        .seconds("login_window", help: "seconds over which failed sign-ins are counted",
+                 get: \.loginWindowSeconds, set: { $0.loginWindowSeconds = $1 }),
+        .integer("login_max_failures_per_account", in: 1...1_000, help: "failed sign-ins per account in the window before 429",
+                 get: \.loginFailuresPerAccount, set: { $0.loginFailuresPerAccount = $1 }),
+        .integer("login_max_failures_per_address", in: 1...1_000_000, help: "failed sign-ins per client address in the window before 429",
+                 get: \.loginFailuresPerAddress, set: { $0.loginFailuresPerAddress = $1 }),
+
+        .optionalText("admin_email", help: "first admin's email, created at start-up if not registered",
+                      get: \.adminEmail, set: { $0.adminEmail = $1 }),
+        .optionalText("admin_password", help: "first admin's password (prefer the environment to a flag)",
+                      get: \.adminPassword, set: { $0.adminPassword = $1 }),
+        .text("admin_name", accepted: "a non-empty name", help: "first admin's name", check: { !$0.isEmpty },
+              get: \.adminName, set: { $0.adminName = $1 }),
+
+        .seconds("storage_probe_interval", help: "seconds between probes of unavailable storage, for recovery",
+                 get: \.storageProbeIntervalSeconds, set: { $0.storageProbeIntervalSeconds = $1 }),
+    ]
+
+    /// Relations between settings that no single value shows.
+    func checkConsistency() throws {
+        if (adminEmail == nil) != (adminPassword == nil) {
+            throw ConfigurationError("admin_email and admin_password must be set together (or neither)")
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// One configuration key: its name in every source (file key `max_body_bytes`,
+/// environment `AXIOM_MAX_BODY_BYTES`, flag `--max-body-bytes`), what it
+/// accepts, and how it reads from and writes to ``ServerOptions``.
+struct Setting: Sendable {
+    let key: String
+    /// The accepted values, as a refusal message states them.
+    let accepted: String
+    let help: String
+    let apply: @Sendable (inout ServerOptions, ConfigValue) throws -> Void
+    /// The value in effect, as the configuration file would write it.
+    let current: @Sendable (ServerOptions) -> JSONValue
+
+    var flag: String { "--" + String(key.map { $0 == "_" ? "-" : $0 }) }
+    var environmentName: String { "AXIOM_" + key.uppercased() }
+
+    static func refusal(_ key: String, _ accepted: String, _ value: ConfigValue) -> ConfigurationError {
+        ConfigurationError("\(key) must be \(accepted); got \(value.shown) (\(value.source))")
+    }
+}
+
+/// Why start-up stopped: names the key, the accepted values and the source.
+struct ConfigurationError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+// MARK: Kinds of settings
+
+extension Setting {
+    static func integer(_ key: String, in range: ClosedRange<Int>, help: String,
+                        get: @escaping @Sendable (ServerOptions) -> Int,
+                        set: @escaping @Sendable (inout ServerOptions, Int) -> Void) -> Setting {
+        let accepted = "an integer in \(range.lowerBound)...\(range.upperBound)"
+        return Setting(key: key, accepted: accepted, help: help,
+                          apply: { options, value in
+                              let number: Int?
+                              switch value.payload {
+                              case .text(let text): number = Int(text)
+                              case .json(.integer(let integer)): number = integer
+                              case .json: number = nil
+                              }
+                              guard let number, range.contains(number) else { throw refusal(key, accepted, value) }
+                              set(&options, number)
+                          },
+                          current: { .integer(get($0)) })
+    }
+
+    /// A duration in seconds: more than 0, at most `max`; fractions allowed.
+    static func seconds(_ key: String, max: Double = 86_400, help: String,
+                        get: @escaping @Sendable (ServerOptions) -> Double,
+                        set: @escaping @Sendable (inout ServerOptions, Double) -> Void) -> Setting {
+        let accepted = "a number of seconds greater than 0 and at most \(Int(max))"
+        return Setting(key: key, accepted: accepted, help: help,
+                          apply: { options, value in
+                              let number: Double?
+                              switch value.payload {
+                              case .text(let text): number = Double(text)
+                              case .json(.integer(let integer)): number = Double(integer)
+                              case .json(.number(let double)): number = double
+                              case .json: number = nil
+                              }
+                              guard let number, number.isFinite, number > 0, number <= max else {
+                                  throw refusal(key, accepted, value)
+                              }
+                              set(&options, number)
+                          },
+                          current: { options in
+                              let seconds = get(options)
+                              return seconds == seconds.rounded() ? .integer(Int(seconds)) : .number(seconds)
+                          })
+    }
+
+    /// A string that `check` accepts.
+    static func text(_ key: String, accepted: String, help: String, check: @escaping @Sendable (String) -> Bool,
+                     get: @escaping @Sendable (ServerOptions) -> String,
+                     set: @escaping @Sendable (inout ServerOptions, String) -> Void) -> Setting {
+        return Setting(key: key, accepted: accepted, help: help,
+                          apply: { options, value in
+                              guard let text = value.text, check(text) else { throw refusal(key, accepted, value) }
+                              set(&options, text)
+                          },
+                          current: { .string(get($0)) })
+    }
+
+    /// A string that may be absent (`null` in the file, unset elsewhere).
+    static func optionalText(_ key: String, help: String,
+                             get: @escaping @Sendable (ServerOptions) -> String?,
+                             set: @escaping @Sendable (inout ServerOptions, String?) -> Void) -> Setting {
+        let accepted = "a non-empty string or null"
+        return Setting(key: key, accepted: accepted, help: help,
+                          apply: { options, value in
+                              if case .json(.null) = value.payload {
+                                  set(&options, nil)
+                                  return
+                              }
+                              guard let text = value.text, !text.isEmpty else { throw refusal(key, accepted, value) }
+                              set(&options, text)
+                          },
+                          current: { options in get(options).map { .string($0) } ?? .null })
+    }
+}
+
+extension ConfigValue {
+    /// The value as a string, if it is one (any text from env/flags; a JSON string from the file).
+    var text: String? {
+        switch payload {
+        case .text(let text): text
+        case .json(.string(let text)): text
+        case .json: nil
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+@testable import AxiomServer
+
+/// Configuration precedence (defaults < file < environment < flags) and
+/// every way a bad configuration is refused, through the loader the binary
+/// uses; the last tests run the real binary.
+@Suite struct ConfigurationTests {
+    /// Loads with `file` served as the contents of `/config.json`.
+    private func load(_ arguments: [String] = [], environment: [String: String] = [:],
+                      file: String? = nil) throws -> ServerOptions {
+        let outcome = try ConfigurationLoader.load(arguments: arguments, environment: environment) { path in
+            guard path == "/config.json", let file else { throw ConfigurationError("No such file or directory") }
+            return Data(file.utf8)
+        }
+        guard case .run(let options, _) = outcome else {
+            Issue.record("expected options, got \(outcome)")
+            return ServerOptions()
+        }
+        return options
+    }
+
+    private func refusal(_ arguments: [String] = [], environment: [String: String] = [:], file: String? = nil) -> String {
+        do {
+            _ = try load(arguments, environment: environment, file: file)
+            return "accepted"
+        } catch {
+            return String(describing: error)
+        }
+    }
+
+    @Test func eachSourceOverridesTheOneBefore() throws {
+        let file = #"{"port": 9001, "host": "0.0.0.0", "idle_timeout": 5, "log_level": "warning", "max_sessions": 7}"#
+        let fromFile = try load(["--config", "/config.json"], file: file)
+        #expect(fromFile.port == 9001)
+        #expect(fromFile.host == "0.0.0.0")
+        #expect(fromFile.serverConfiguration.idleTimeout == .seconds(5))
+        #expect(fromFile.logLevel == .warning)
+        #expect(fromFile.databasePath == "./data/axiom.db") // untouched: the default
+
+        let environment = ["AXIOM_CONFIG": "/config.json", "AXIOM_PORT": "9002", "AXIOM_LOG_LEVEL": "error"]
+        let fromEnvironment = try load(environment: environment, file: file)
+        #expect(fromEnvironment.port == 9002)
+        #expect(fromEnvironment.logLevel == .error)
+        #expect(fromEnvironment.host == "0.0.0.0")
+        #expect(fromEnvironment.maxSessions == 7)
+
+        let fromFlags = try load(["--port", "9003", "--log-level=debug"], environment: environment, file: file)
+        #expect(fromFlags.port == 9003)
+        #expect(fromFlags.logLevel == .debug)
+        #expect(fromFlags.maxSessions == 7)
+    }
+
+    @Test func aBadEnvironmentValueThatAFlagOverridesIsNotLookedAt() throws {
+        let options = try load(["--port", "9123", "--host=0.0.0.0"],
+                               environment: ["AXIOM_PORT": "not-a-port", "AXIOM_IDLE_TIMEOUT": "5"])
+        #expect(options.port == 9123)
+        #expect(options.host == "0.0.0.0")
+        #expect(options.serverConfiguration.idleTimeout == .seconds(5))
+    }
+
+    @Test func settingsReachWhatTheyConfigure() throws {
+        let options = try load(["--max-header-fields", "12", "--max-request-line-bytes", "1024",
+                                "--body-timeout", "2.5", "--login-window", "60",
+                                "--login-max-failures-per-account", "3", "--session-ttl", "3600",
+                                "--currency", "EUR"])
+        #expect(options.serverConfiguration.limits.maxHeaderCount == 12)
+        #expect(options.serverConfiguration.limits.maxRequestLineBytes == 1024)
+        #expect(options.serverConfiguration.bodyTimeout == .milliseconds(2500))
+        #expect(options.loginThrottle.windowSeconds == 60)
+        #expect(options.loginThrottle.perAccount == 3)
+        #expect(options.sessionLifetime == .seconds(3600))
+        #expect(options.currency.code == "EUR")
+    }
+
+    @Test func theFileIsCheckedWholeEvenWhereOverridden() {
+        let message = refusal(["--config", "/config.json", "--port", "80"], file: #"{"port": "80"}"#)
+        #expect(message == #"port must be an integer in 0...65535; got "80" (config file /config.json)"#)
+    }
+
+    @Test(arguments: [
+        (#"{"prot": 80}"#, "config file /config.json: unknown key 'prot'; the keys are host, port,"),
+        (#"{"port": 70000}"#, "port must be an integer in 0...65535; got 70000 (config file /config.json)"),
+        (#"{"port": 80.5}"#, "port must be an integer in 0...65535; got 80.5"),
+        (#"{"port": true}"#, "port must be an integer in 0...65535; got true"),
+        (#"{"host": 1}"#, "host must be an IPv4 address or host name; got 1"),
+        (#"{"idle_timeout": 0}"#, "idle_timeout must be a number of seconds greater than 0 and at most 86400; got 0"),
+        (#"{"idle_timeout": "5"}"#, #"idle_timeout must be a number of seconds greater than 0 and at most 86400; got "5""#),
+        (#"{"log_level": "loud"}"#, #"log_level must be one of debug, info, notice, warning, error; got "loud""#),
+        (#"{"currency": "usd"}"#, #"currency must be an ISO 4217 code of three capital letters; got "usd""#),
+        (#"{"admin_email": ""}"#, #"admin_email must be a non-empty string or null; got """#),
+        (#"{"max_connections": 0}"#, "max_connections must be an integer in 1...1000000; got 0"),
+        (#"[1, 2]"#, "config file /config.json must hold one JSON object of settings; it holds an array"),
+        (#"{"port": 80,"#, "config file /config.json is not valid JSON"),
+    ])
+    func fileRefusalsNameTheKeyAndTheAcceptedValues(file: String, expected: String) {
+        #expect(refusal(["--config", "/config.json"], file: file).hasPrefix(expected))
+    }
+
+    @Test func environmentAndFlagRefusalsNameTheirSource() {
+        #expect(refusal(environment: ["AXIOM_PORT": "70000"])
+            == "port must be an integer in 0...65535; got '70000' (environment AXIOM_PORT)")
+        #expect(refusal(["--session-ttl", "-1"])
+            == "session_ttl must be a number of seconds greater than 0 and at most 31622400; got '-1' (flag --session-ttl)")
+        #expect(refusal(["--colour", "blue"]) == "unknown option '--colour' (see --help)")
+        #expect(refusal(["--port"]) == "--port needs a value")
+        #expect(refusal(["--config", "/missing.json"]) == "cannot read config file /missing.json: No such file or directory")
+        #expect(refusal(["--config="]) == "--config needs a file path; got an empty value")
+        #expect(refusal(["--admin-email", "a@example.com"])
+            == "admin_email and admin_password must be set together (or neither)")
+    }
+
+    @Test func unknownAxiomVariablesAreWarnedAbout() throws {
+        let outcome = try ConfigurationLoader.load(arguments: [], environment: ["AXIOM_PROT": "80", "AXIOM_PORT": "81",
+                                                                                "HOME": "/root"])
+        guard case .run(let options, let warnings) = outcome else {
+            Issue.record("expected options")
+            return
+        }
+        #expect(options.port == 81)
+        #expect(warnings == ["environment variable AXIOM_PROT is not a setting of axiom-server and was ignored"])
+    }
+
+    @Test func configDefaultJSONHoldsEverySettingWithItsDefault() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("config/default.json").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text == ServerOptions().renderJSON())
+        // And the file loads as a configuration that changes nothing.
+        let loaded = try ConfigurationLoader.load(arguments: ["--config", path, "--print-config"], environment: [:])
+        guard case .printConfiguration(let options) = loaded else {
+            Issue.record("expected the configuration")
+            return
+        }
+        #expect(options.renderJSON() == ServerOptions().renderJSON())
+        let readme = try String(contentsOfFile: path.replacingOccurrences(of: "default.json", with: "README.md"),
+                                encoding: .utf8)
+        for setting in ServerOptions.settings {
+            #expect(readme.contains("| `\(setting.key)` |"), "config/README.md does not describe \(setting.key)")
+        }
+    }
+
+    @Test func printConfigMasksThePassword() throws {
+        let outcome = try ConfigurationLoader.load(arguments: ["--print-config"],
+                                                   environment: ["AXIOM_ADMIN_EMAIL": "a@example.com",
+                                                                 "AXIOM_ADMIN_PASSWORD": "secret secret"])
+        guard case .printConfiguration(let options) = outcome else {
+            Issue.record("expected the configuration")
+            return
+        }
+        let text = options.renderJSON()
+        #expect(text.contains(#""admin_email": "a@example.com""#))
+        #expect(text.contains(#""admin_password": "********""#))
+        #expect(!text.contains("secret secret"))
+    }
+
+    // MARK: The real binary
+
+    @Test func theBinaryRefusesABadFileWithStatus2NamingTheKey() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("axiom.json")
+        try Data(#"{"port": 0, "max_body_bytes": -1}"#.utf8).write(to: file)
+        let (status, output) = try ServerProcess(arguments: ["--config", file.path]).runToExit()
+        #expect(status == 2)
+        #expect(output.contains("max_body_bytes must be an integer in 0...1073741824; got -1 (config file \(file.path))"))
+        #expect(!output.contains(#""event":"listening""#))
+    }
+
+    @Test func theBinaryServesWithAFileAndFlagsOverIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("axiom.json")
+        try Data(#"{"port": 1, "log_level": "notice"}"#.utf8).write(to: file)
+        let server = ServerProcess(arguments: ["--config", file.path, "--port", "0"])
+        try server.start()
+        defer { server.stop() }
+        #expect(server.port > 1)
+        // notice from the file: info lines (storage_opened) are not written.
+        #expect(!server.log.contains { $0.contains(#""level":"info""#) })
+    }
+}
