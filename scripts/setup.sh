@@ -15,3 +15,5 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # schemathesis (PyPI) for the API conformance run in scripts/test.sh.
 command -v schemathesis >/dev/null || python3 -m pip install -q schemathesis
+# prometheus_client (PyPI): its text parser checks GET /metrics in the tests.
+python3 -c 'import prometheus_client' 2>/dev/null || python3 -m pip install -q prometheus_client

@@ -8,6 +8,7 @@ import HTTPServer
 import OrderClient
 import PricingClient
 import Presentation
+import Synchronization
 import UserClient
 
 /// The composition root: makes the capabilities, the orchestrator (which
@@ -21,7 +22,9 @@ final class AxiomService: Sendable {
     let routes: [(method: String, pattern: String)]
     private let orchestrator: AxiomOrchestrator
     private let server: HTTPServer
-    private let sessionExpiry: Task<Void, Never>
+    private let background: [Task<Void, Never>]
+    /// Set when shutdown begins, so `/ready` turns 503 while requests drain.
+    private let lifecycle: Lifecycle
 
     /// Builds and starts everything; throws (and the process refuses to
     /// start) when a capability cannot be made or a constraint fails.
@@ -35,6 +38,7 @@ final class AxiomService: Sendable {
         try orchestrator.registerPresentation(CatalogAdminRoutes.name, boundTo: AccountContext.self)
         try orchestrator.registerPresentation(CartRoutes.name, boundTo: AccountContext.self)
         try orchestrator.registerPresentation(OrderRoutes.name, boundTo: AccountContext.self)
+        try orchestrator.registerPresentation(IntrospectionRoutes.name, boundTo: AccountContext.self)
         do {
             try await orchestrator.start()
         } catch AxiomError.constraintViolations(let report) {
@@ -70,29 +74,51 @@ final class AxiomService: Sendable {
             throw error
         }
         let resolver = SessionResolver(storefront: storefront, sessions: sessions)
+        let lifecycle = Lifecycle()
+        let metrics = ServiceMetrics(orchestrator: orchestrator)
         var router = Router()
+        DiscoveryRoutes.register(on: &router)
         HealthRoutes.register(on: &router)
+        ReadinessRoutes.register(on: &router) { [orchestrator] in
+            ReadinessRoutes.Readiness(
+                capabilities: orchestrator.capabilityRegistry.availability.map {
+                    (ServiceMetrics.shortName($0.capability), $0.isAvailable)
+                },
+                shuttingDown: lifecycle.isShuttingDown)
+        }
+        MetricsRoutes.register(on: &router) { metrics.exposition(sessions: sessions) }
+        IntrospectionRoutes.register(on: &router, sessions: resolver, orchestrator: orchestrator)
         CatalogRoutes.register(on: &router, storefront: storefront)
         RegistrationRoutes.register(on: &router, storefront: storefront)
         AccountRoutes.register(on: &router, sessions: resolver)
         CatalogAdminRoutes.register(on: &router, sessions: resolver)
         CartRoutes.register(on: &router, sessions: resolver)
         OrderRoutes.register(on: &router, sessions: resolver)
-        let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger)
+        let accessLog = AccessLog(logger: logger)
+        let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger) { exchange in
+            metrics.requests.record(exchange)
+            accessLog.record(exchange)
+        }
+        metrics.attach(server)
         do {
             try server.start()
         } catch {
             await orchestrator.shutdown()
             throw error
         }
-        let expiry = Task { await sessions.expireIdleSessions(every: .seconds(30)) }
+        let background = [
+            Task { await sessions.expireIdleSessions(every: .seconds(30)) },
+            Task { await StorageRecovery(orchestrator: orchestrator, logger: logger).run(every: options.storageProbeInterval) },
+        ]
         return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server,
-                            routes: router.routes.map { ($0.method.rawValue, $0.pattern) }, sessionExpiry: expiry)
+                            routes: router.routes.map { ($0.method.rawValue, $0.pattern) }, background: background,
+                            lifecycle: lifecycle)
     }
 
     private init(options: ServerOptions, logger: ServerLogger, orchestrator: AxiomOrchestrator, server: HTTPServer,
-                 routes: [(method: String, pattern: String)], sessionExpiry: Task<Void, Never>) {
-        self.sessionExpiry = sessionExpiry
+                 routes: [(method: String, pattern: String)], background: [Task<Void, Never>], lifecycle: Lifecycle) {
+        self.background = background
+        self.lifecycle = lifecycle
         self.options = options
         self.routes = routes
         self.logger = logger
@@ -107,13 +133,20 @@ final class AxiomService: Sendable {
         // versions; applied together, in version order, at start-up.
         let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations + OrderClient.migrations)
             .sorted { $0.version < $1.version }
+        // The directory is created on the first open only: when it vanishes
+        // later, re-creation must fail (storage unavailable) rather than
+        // start an empty database beside the in-memory state.
+        let firstOpen = Atomic<Bool>(true)
         try await orchestrator.registerCapability(SQLiteStorage.self) {
-            try await SQLiteStorage.open(storage, migrations: schema)
+            var configuration = storage
+            configuration.createDirectory = firstOpen.exchange(false, ordering: .relaxed)
+            return try await SQLiteStorage.open(configuration, migrations: schema)
         }
         try await orchestrator.registerCapability(SystemClockCapability.self) { SystemClockCapability() }
         try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
         try await orchestrator.registerCapability(PasswordHasher.self) { try PasswordHasher() }
-        logger.log(.info, "storage_opened", [("path", options.databasePath)])
+        logger.log(.info, "storage_opened", [("path", options.databasePath)],
+                   numbers: [("migrations", schema.count), ("schema_version", Int(schema.last?.version ?? 0))])
     }
 
     private static func registerClients(on orchestrator: AxiomOrchestrator, options: ServerOptions) throws {
@@ -141,8 +174,10 @@ final class AxiomService: Sendable {
     /// Graceful stop: drain HTTP first (in-flight requests still reach the
     /// clients), then release contexts and deactivate clients.
     func shutdown() async {
+        lifecycle.beginShutdown()
         await server.shutdown()
-        sessionExpiry.cancel()
+        for task in background { task.cancel() }
         await orchestrator.shutdown()
+        logger.log(.notice, "stopped")
     }
 }

@@ -233,6 +233,12 @@ public actor AccountContext: Context {
         return try pricing.client.price(cart: cart, products: products, currency: catalog.client.currency)
     }
 
+    /// Refuses unless the signed-in user is an admin (introspection and
+    /// other operator-only reads that involve no domain action).
+    public func requireAdministrator() throws {
+        try requireAdmin()
+    }
+
     private func signedInUser() throws -> User {
         guard let user else { throw AuthenticationError.invalidToken }
         return user

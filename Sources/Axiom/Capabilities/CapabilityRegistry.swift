@@ -59,6 +59,13 @@ public final class CapabilityRegistry: Sendable {
         table.withLock { table in table.order.compactMap { table.slots[$0]?.typeName } }
     }
 
+    /// Each capability's cached availability flag, in registration order
+    /// (cheap: no probing), for readiness checks and metrics.
+    public var availability: [(capability: String, isAvailable: Bool)] {
+        let slots = table.withLock { table in table.order.compactMap { table.slots[$0] } }
+        return slots.map { ($0.typeName, $0.anyInstance.isAvailable) }
+    }
+
     /// Probes every capability; re-creates each one that reports itself
     /// unavailable and probes the new instance. Clients holding handles use
     /// the new instances from then on.

@@ -44,7 +44,9 @@ public final class ClientMetrics: Sendable {
                     ? 0 : Double(counters.totalNanoseconds) / Double(counters.actions) / 1_000,
                 maxLatencyMicroseconds: Double(counters.maxNanoseconds) / 1_000,
                 p50LatencyMicroseconds: Self.percentile(0.50, counters.buckets, counters.actions),
-                p99LatencyMicroseconds: Self.percentile(0.99, counters.buckets, counters.actions))
+                p99LatencyMicroseconds: Self.percentile(0.99, counters.buckets, counters.actions),
+                totalLatencySeconds: Double(counters.totalNanoseconds) / 1e9,
+                latencyBuckets: counters.buckets)
         }
     }
 
@@ -73,6 +75,11 @@ public struct ClientMetricsSnapshot: Sendable, Codable, Equatable {
     /// Upper bounds of power-of-two buckets.
     public let p50LatencyMicroseconds: Double
     public let p99LatencyMicroseconds: Double
+    /// Sum of every action's latency.
+    public let totalLatencySeconds: Double
+    /// Actions per latency bucket: bucket `i` counts latencies below 2^i
+    /// nanoseconds (and at least 2^(i-1)); the last bucket takes the rest.
+    public let latencyBuckets: [UInt64]
 
     public var errorRate: Double { actions == 0 ? 0 : Double(errors) / Double(actions) }
 }

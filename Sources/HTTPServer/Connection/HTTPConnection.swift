@@ -48,6 +48,9 @@ final class HTTPConnection: @unchecked Sendable {
     /// No further requests will be read; close once output is written.
     private var closeAfterOutput = false
     private var streamTask: Task<Void, Never>?
+    /// The exchange being answered, kept only when the server has an
+    /// observer to report it to.
+    private var exchange: ExchangeInProgress?
     private var drainWaiters: [CheckedContinuation<Void, any Error>] = []
 
     /// When the current timeout expires (monotonic ns; 0 = none). Read by
@@ -258,6 +261,12 @@ final class HTTPConnection: @unchecked Sendable {
         let requestID = core.requestIDs.id(from: head.headers["x-request-id"])
         let action = RequestAdmission.decide(head, router: core.router, requestID: requestID)
         pending = RequestAdmission.PendingRequest(head: head, requestID: requestID, action: action)
+        if core.observer != nil {
+            var route = ""
+            if case .dispatch(let matched, _, _) = action { route = matched.pattern }
+            exchange = ExchangeInProgress(method: head.method, route: route, headers: head.headers,
+                                          requestID: requestID, startedAt: MonotonicClock.nowNanoseconds())
+        }
         guard head.expectation == .continue100, head.framing != .none else { return }
         switch action {
         case .dispatch(let route, _, _) where route.readsBody:
@@ -361,6 +370,7 @@ final class HTTPConnection: @unchecked Sendable {
                                                  keepAlive: keepAlive && chunked, echoKeepAlive: false,
                                                  requestID: requestID))
             if !(keepAlive && chunked) { closeAfterOutput = true }
+            exchange?.status = response.status
             flush()
             let writer = HTTPBodyWriter(connection: self, chunked: chunked)
             let logger = core.logger
@@ -388,11 +398,21 @@ final class HTTPConnection: @unchecked Sendable {
         ResponseHead.encodeComplete(response, version: version, requestID: requestID, keepAlive: keepAlive,
                                     isHead: isHead, into: &output)
         if !keepAlive { closeAfterOutput = true }
+        if let observer = core.observer {
+            var finished = exchange ?? ExchangeInProgress(method: nil, route: "", headers: HTTPFields(),
+                                                          requestID: requestID, startedAt: MonotonicClock.nowNanoseconds())
+            finished.status = response.status
+            if !isHead, !response.status.forbidsContent, case .bytes(let body) = response.body {
+                finished.bodyBytes = body.count
+            }
+            report(finished, to: observer)
+        }
         completeResponse()
     }
 
     private func endStream(chunked: Bool) {
         streamTask = nil
+        if let observer = core.observer, let finished = exchange { report(finished, to: observer) }
         guard phase != .closed else { return }
         if chunked { output.append(HTTPBodyWriter.lastChunk) }
         completeResponse()
@@ -414,6 +434,15 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
+    private func report(_ finished: ExchangeInProgress, to observer: ExchangeObserver) {
+        exchange = nil
+        observer(CompletedExchange(method: finished.method, route: finished.route, status: finished.status,
+                                   bodyBytes: finished.bodyBytes,
+                                   durationNanoseconds: MonotonicClock.nowNanoseconds() - finished.startedAt,
+                                   requestID: finished.requestID, requestHeaders: finished.headers,
+                                   remoteAddress: remoteAddress))
+    }
+
     // MARK: Writing
 
     /// Appends one chunk of a streamed body; returns whether the writer
@@ -421,6 +450,7 @@ final class HTTPConnection: @unchecked Sendable {
     func writeChunk(_ bytes: [UInt8], chunked: Bool) throws(HTTPBodyWriter.WriterError) -> Bool {
         guard phase != .closed else { throw .connectionClosed }
         guard !bytes.isEmpty else { return false }
+        exchange?.bodyBytes += bytes.count
         if chunked {
             output.append(Array("\(String(bytes.count, radix: 16))\r\n".utf8))
             output.append(bytes)
@@ -518,6 +548,17 @@ final class HTTPConnection: @unchecked Sendable {
     private func setDeadline(after duration: Duration) {
         deadline.store(MonotonicClock.nowNanoseconds() + duration.nanoseconds, ordering: .relaxed)
     }
+}
+
+/// What is known of an exchange while it is being answered.
+private struct ExchangeInProgress {
+    let method: HTTPMethod?
+    let route: String
+    let headers: HTTPFields
+    let requestID: String
+    let startedAt: Int64
+    var status = HTTPStatus.ok
+    var bodyBytes = 0
 }
 
 /// Marks a connection's queue so code can tell whether it already runs there.

@@ -33,6 +33,13 @@ public enum JSONString {
     /// characters escaped, and U+2028/U+2029 too (they end lines in
     /// JavaScript). Text that needs no escape, the usual case, is appended
     /// as it is.
+    /// `text` as a JSON string literal.
+    public static func quoted(_ text: String) -> String {
+        var json = ""
+        append(text, to: &json)
+        return json
+    }
+
     public static func append(_ text: String, to json: inout String) {
         json += "\""
         if !text.utf8.contains(where: mayNeedEscape) {

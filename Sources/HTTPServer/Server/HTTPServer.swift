@@ -23,8 +23,11 @@ public final class HTTPServer: Sendable {
         var acceptSuspended = false
     }
 
-    public init(configuration: HTTPServerConfiguration, router: Router, logger: ServerLogger = ServerLogger()) {
-        core = ServerCore(configuration: configuration, router: router, logger: logger)
+    /// `observer`, when given, is told of every completed exchange (access
+    /// logs, request metrics).
+    public init(configuration: HTTPServerConfiguration, router: Router, logger: ServerLogger = ServerLogger(),
+                observer: ExchangeObserver? = nil) {
+        core = ServerCore(configuration: configuration, router: router, logger: logger, observer: observer)
     }
 
     /// Open connections, including ones being refused at the cap.

@@ -7,15 +7,17 @@ final class ServerCore: Sendable {
     let configuration: HTTPServerConfiguration
     let router: Router
     let logger: ServerLogger
+    let observer: ExchangeObserver?
     let requestIDs = RequestIDGenerator()
     let connections = ConnectionRegistry()
     /// Set once shutdown begins: no new requests on existing connections.
     let isDraining = Atomic<Bool>(false)
 
-    init(configuration: HTTPServerConfiguration, router: Router, logger: ServerLogger) {
+    init(configuration: HTTPServerConfiguration, router: Router, logger: ServerLogger, observer: ExchangeObserver?) {
         self.configuration = configuration
         self.router = router
         self.logger = logger
+        self.observer = observer
     }
 }
 

@@ -27,6 +27,9 @@ public struct SessionResolver: Sendable {
         }
     }
 
+    /// Sessions whose context is loaded now.
+    public var liveSessions: Int { sessions.count }
+
     /// Ends the session's context (after its token was revoked).
     public func end(sessionID: String) async {
         _ = await sessions.end(Axiom.SessionID(sessionID))

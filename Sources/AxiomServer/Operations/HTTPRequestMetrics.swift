@@ -1,0 +1,62 @@
+import HTTPServer
+import Synchronization
+
+/// Requests by route pattern, method and status, and their latency by route
+/// and method, recorded from the server's exchange reports. Labels use the
+/// route pattern, never the path, so the number of series stays bounded.
+final class HTTPRequestMetrics: Sendable {
+    /// Seconds; from a cache hit to a password hash.
+    static let latencyBounds: [Double] = [0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05,
+                                          0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    struct Series: Hashable {
+        let method: String
+        let route: String
+    }
+
+    struct Latency {
+        var counts = [UInt64](repeating: 0, count: HTTPRequestMetrics.latencyBounds.count + 1)
+        var sum = 0.0
+    }
+
+    struct Table {
+        var requests: [Series: [Int: UInt64]] = [:]
+        var latency: [Series: Latency] = [:]
+        var responseBytes: UInt64 = 0
+    }
+
+    private let table = Mutex(Table())
+
+    func record(_ exchange: CompletedExchange) {
+        let series = Series(method: exchange.method?.rawValue ?? "", route: exchange.route)
+        let seconds = Double(exchange.durationNanoseconds) / 1e9
+        let bucket = Self.latencyBounds.firstIndex { seconds <= $0 } ?? Self.latencyBounds.count
+        table.withLock { table in
+            table.requests[series, default: [:]][exchange.status.code, default: 0] += 1
+            table.latency[series, default: Latency()].counts[bucket] += 1
+            table.latency[series, default: Latency()].sum += seconds
+            table.responseBytes &+= UInt64(exchange.bodyBytes)
+        }
+    }
+
+    func write(to text: inout PrometheusText) {
+        let snapshot = table.withLock { $0 }
+        let order: (Series, Series) -> Bool = { ($0.route, $0.method) < ($1.route, $1.method) }
+        text.family("axiom_http_requests_total", "counter",
+                    "Requests answered, by route pattern (\"\" when none matched), method and status.")
+        for (series, statuses) in snapshot.requests.sorted(by: { order($0.key, $1.key) }) {
+            for (status, count) in statuses.sorted(by: { $0.key < $1.key }) {
+                text.sample("axiom_http_requests_total", [("route", series.route), ("method", series.method),
+                                                          ("status", String(status))], Double(count))
+            }
+        }
+        text.family("axiom_http_request_duration_seconds", "histogram",
+                    "Time from a complete request head to the response queued, by route pattern and method.")
+        for (series, latency) in snapshot.latency.sorted(by: { order($0.key, $1.key) }) {
+            text.histogram("axiom_http_request_duration_seconds", [("route", series.route), ("method", series.method)],
+                           bounds: Self.latencyBounds, counts: latency.counts, sum: latency.sum)
+        }
+        text.family("axiom_http_response_body_bytes_total", "counter", "Response body bytes sent.")
+        text.sample("axiom_http_response_body_bytes_total", [], Double(snapshot.responseBytes))
+    }
+}

@@ -1,0 +1,154 @@
+import Axiom
+import Capabilities
+import Contexts
+import Glibc
+import HTTPServer
+import Presentation
+import Synchronization
+
+/// Everything `/metrics` reports, gathered at scrape time from each layer's
+/// own counters: HTTP (exchange reports, open connections), the Axiom
+/// runtime (sessions, contexts, per-client actions, capability
+/// availability), storage (commits, group-commit batches), password hashing
+/// and the process. Lives in the composition root because only it sees all
+/// of these.
+final class ServiceMetrics: Sendable {
+    let requests = HTTPRequestMetrics()
+    private let orchestrator: AxiomOrchestrator
+    private let startTime: Double
+    private let server = Mutex<HTTPServer?>(nil)
+
+    init(orchestrator: AxiomOrchestrator) {
+        self.orchestrator = orchestrator
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        startTime = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// The server is made after its routes (this among them), hence attached late.
+    func attach(_ server: HTTPServer) {
+        self.server.withLock { $0 = server }
+    }
+
+    func exposition(sessions: SessionRegistry<AccountContext>) -> String {
+        var text = PrometheusText()
+        text.family("axiom_build_info", "gauge", "Always 1; the labels name the build.")
+        text.sample("axiom_build_info", [("version", DiscoveryRoutes.version)], 1)
+
+        requests.write(to: &text)
+        text.family("axiom_http_open_connections", "gauge", "Client connections open now.")
+        text.sample("axiom_http_open_connections", [], server.withLock { $0?.openConnections ?? 0 })
+
+        writeRuntime(to: &text, sessions: sessions)
+        writeStorage(to: &text)
+        writePasswordHashing(to: &text)
+        writeProcess(to: &text)
+        return text.text
+    }
+
+    private func writeRuntime(to text: inout PrometheusText, sessions: SessionRegistry<AccountContext>) {
+        let statistics = sessions.statistics
+        text.family("axiom_sessions_live", "gauge", "Signed-in sessions whose context is loaded.")
+        text.sample("axiom_sessions_live", [], sessions.count)
+        text.family("axiom_sessions_released_total", "counter", "Session contexts released, by reason.")
+        text.sample("axiom_sessions_released_total", [("reason", "ended")], statistics.ended)
+        text.sample("axiom_sessions_released_total", [("reason", "expired")], statistics.expired)
+        text.sample("axiom_sessions_released_total", [("reason", "evicted")], statistics.evicted)
+        text.family("axiom_sessions_created_total", "counter", "Session contexts created.")
+        text.sample("axiom_sessions_created_total", [], statistics.created)
+        text.family("axiom_contexts_live", "gauge", "Contexts registered in the runtime's graph.")
+        text.sample("axiom_contexts_live", [], orchestrator.contextRegistry.count)
+
+        let clients = orchestrator.clientMetrics()
+        text.family("axiom_client_actions_total", "counter", "Actions processed per client.")
+        for client in clients {
+            text.sample("axiom_client_actions_total", [("client", Self.shortName(client.client))], Double(client.actions))
+        }
+        text.family("axiom_client_action_errors_total", "counter", "Actions that threw, per client.")
+        for client in clients {
+            text.sample("axiom_client_action_errors_total", [("client", Self.shortName(client.client))], Double(client.errors))
+        }
+        text.family("axiom_client_action_duration_seconds", "histogram", "Action latency per client.")
+        for client in clients {
+            // Power-of-two nanosecond buckets (bucket i: below 2^i ns),
+            // exposed at every second power: 1 µs … 17 s.
+            let powers = Array(stride(from: 10, through: 34, by: 2))
+            var counts: [UInt64] = []
+            var lower = 0
+            for power in powers {
+                counts.append(client.latencyBuckets[lower...power].reduce(0, +))
+                lower = power + 1
+            }
+            counts.append(client.latencyBuckets[lower...].reduce(0, +))
+            text.histogram("axiom_client_action_duration_seconds", [("client", Self.shortName(client.client))],
+                           bounds: powers.map { Double(UInt64(1) << UInt64($0)) / 1e9 }, counts: counts,
+                           sum: client.totalLatencySeconds)
+        }
+
+        text.family("axiom_capability_available", "gauge", "1 when the capability reports itself available.")
+        for entry in orchestrator.capabilityRegistry.availability {
+            text.sample("axiom_capability_available", [("capability", Self.shortName(entry.capability))],
+                        entry.isAvailable ? 1 : 0)
+        }
+    }
+
+    private func writeStorage(to text: inout PrometheusText) {
+        guard let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self) else { return }
+        let metrics = storage.metrics
+        text.family("axiom_storage_commits_total", "counter", "SQLite write transactions committed (one per group-commit batch).")
+        text.sample("axiom_storage_commits_total", [], metrics.commits)
+        text.family("axiom_storage_writes_total", "counter", "Write requests, by outcome.")
+        text.sample("axiom_storage_writes_total", [("outcome", "acknowledged")], metrics.writesAcknowledged)
+        text.sample("axiom_storage_writes_total", [("outcome", "failed")], metrics.writesFailed)
+        text.sample("axiom_storage_writes_total", [("outcome", "rejected_unavailable")], metrics.writesRejectedUnavailable)
+        text.family("axiom_storage_reads_total", "counter", "Read transactions run.")
+        text.sample("axiom_storage_reads_total", [], metrics.reads)
+        text.family("axiom_storage_commit_duration_seconds", "histogram", "Time in COMMIT (the durable WAL fsync).")
+        text.histogram("axiom_storage_commit_duration_seconds", bounds: metrics.commitLatency.upperBounds,
+                       counts: metrics.commitLatency.counts.map(UInt64.init), sum: metrics.commitLatency.sum)
+        text.family("axiom_storage_batch_duration_seconds", "histogram", "Time from BEGIN to the end of COMMIT, per batch.")
+        text.histogram("axiom_storage_batch_duration_seconds", bounds: metrics.batchLatency.upperBounds,
+                       counts: metrics.batchLatency.counts.map(UInt64.init), sum: metrics.batchLatency.sum)
+        text.family("axiom_storage_batch_size", "histogram", "Write requests per committed batch (group commit).")
+        text.histogram("axiom_storage_batch_size", bounds: metrics.batchSizes.upperBounds,
+                       counts: metrics.batchSizes.counts.map(UInt64.init), sum: metrics.batchSizes.sum)
+    }
+
+    private func writePasswordHashing(to text: inout PrometheusText) {
+        guard let hasher = try? orchestrator.capabilityRegistry.resolve(PasswordHasher.self) else { return }
+        let statistics = hasher.statistics
+        text.family("axiom_password_operations_total", "counter", "Argon2id operations, by kind.")
+        text.sample("axiom_password_operations_total", [("kind", "hash")], statistics.hashes)
+        text.sample("axiom_password_operations_total", [("kind", "verify")], statistics.verifications)
+        text.family("axiom_password_operations_running", "gauge", "Argon2id operations running now (bounded by the pool).")
+        text.sample("axiom_password_operations_running", [], statistics.running)
+        text.family("axiom_password_operations_waiting", "gauge", "Argon2id operations waiting for a pool slot.")
+        text.sample("axiom_password_operations_waiting", [], hasher.waiting)
+    }
+
+    private func writeProcess(to text: inout PrometheusText) {
+        if let resident = ProcessStatistics.residentBytes() {
+            text.family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
+            text.sample("process_resident_memory_bytes", [], resident)
+        }
+        if let open = ProcessStatistics.openDescriptors() {
+            text.family("process_open_fds", "gauge", "Number of open file descriptors.")
+            text.sample("process_open_fds", [], open)
+        }
+        if let limit = ProcessStatistics.maxDescriptors() {
+            text.family("process_max_fds", "gauge", "Maximum number of open file descriptors.")
+            text.sample("process_max_fds", [], limit)
+        }
+        if let cpu = ProcessStatistics.cpuSeconds() {
+            text.family("process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.")
+            text.sample("process_cpu_seconds_total", [], cpu)
+        }
+        text.family("process_start_time_seconds", "gauge", "Start time of the process since the Unix epoch in seconds.")
+        text.sample("process_start_time_seconds", [], startTime)
+    }
+
+    /// `Capabilities.SQLiteStorage` → `SQLiteStorage`.
+    static func shortName(_ qualified: String) -> String {
+        qualified.split(separator: ".").last.map(String.init) ?? qualified
+    }
+}

@@ -1,0 +1,26 @@
+/// One request and its response, reported once the response is fully
+/// queued (or, for a streamed body, once the stream ended): what an access
+/// log line and request metrics are made of. The server builds these only
+/// when it was given an observer.
+public struct CompletedExchange: Sendable {
+    /// Nil when the server answered before a request head was understood
+    /// (a malformed request line, a header timeout, the connection cap).
+    public let method: HTTPMethod?
+    /// The matched route pattern (`/products/{id}`), or "" when no route
+    /// matched (404, 405, a malformed request): a label with few values,
+    /// unlike the path.
+    public let route: String
+    public let status: HTTPStatus
+    /// Body bytes sent (0 for HEAD, 204, 304).
+    public let bodyBytes: Int
+    /// From the complete request head to the response queued, in nanoseconds.
+    public let durationNanoseconds: Int64
+    public let requestID: String
+    /// The request's header fields (empty when there was no head).
+    public let requestHeaders: HTTPFields
+    public let remoteAddress: String
+}
+
+/// Receives every ``CompletedExchange``. Runs on the connection's queue, in
+/// the request path: keep it short and non-blocking.
+public typealias ExchangeObserver = @Sendable (CompletedExchange) -> Void
