@@ -108,6 +108,7 @@ final class AxiomService: Sendable {
         }
         let background = [
             Task { await sessions.expireIdleSessions(every: .seconds(30)) },
+            Task { await removeExpiredSessions(storefront: storefront, logger: logger, every: .seconds(600)) },
             Task { await StorageRecovery(orchestrator: orchestrator, logger: logger).run(every: options.storageProbeInterval) },
         ]
         return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server,
@@ -168,6 +169,21 @@ final class AxiomService: Sendable {
             UserClient(storage: try resolver.handle(SQLiteStorage.self), hasher: try resolver.handle(PasswordHasher.self),
                        random: try resolver.handle(SecureRandom.self), sessionLifetime: sessionLifetime,
                        throttle: throttle)
+        }
+    }
+
+    /// Deletes expired sign-in sessions now and then (once right away).
+    private static func removeExpiredSessions(storefront: StorefrontContext, logger: ServerLogger,
+                                              every interval: Duration) async {
+        while !Task.isCancelled {
+            do {
+                let removed = try await storefront.removeExpiredSessions()
+                if removed > 0 { logger.log(.info, "expired_sessions_removed", numbers: [("sessions", removed)]) }
+            } catch {
+                // Storage unavailable: the next round tries again.
+                logger.log(.warning, "expired_sessions_not_removed", [("error", String(describing: error))])
+            }
+            try? await Task.sleep(for: interval)
         }
     }
 

@@ -105,6 +105,13 @@ public actor StorefrontContext: Context {
         return authentication
     }
 
+    /// Housekeeping: forgets sessions whose token expired. Returns how many.
+    public nonisolated func removeExpiredSessions() async throws -> Int {
+        guard case .sessionsRemoved(let count) = try await users.send(.removeExpiredSessions)
+        else { throw UnexpectedOutcome() }
+        return count
+    }
+
     /// The first admin, from configuration, if that email is not registered yet.
     public nonisolated func ensureAdmin(name: String, email: String, password: String) async throws -> User {
         guard case .user(let user) = try await users.send(.ensureAdmin(name: name, email: email, password: password))

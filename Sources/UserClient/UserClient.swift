@@ -15,6 +15,8 @@ public enum UserAction: Sendable {
     /// The user changes their own name, email or password (the password
     /// only with the current one).
     case updateProfile(UserID, UserProfilePatch)
+    /// Deletes every session whose token has expired.
+    case removeExpiredSessions
 }
 
 public enum UserOutcome: Sendable {
@@ -22,6 +24,7 @@ public enum UserOutcome: Sendable {
     case session(AuthenticatedSession)
     case authentication(Authentication)
     case loggedOut
+    case sessionsRemoved(Int)
 }
 
 public enum UserUpdate: Sendable, Hashable {
@@ -68,7 +71,8 @@ public actor UserClient: StatefulClient {
         self.storage = storage
         self.hasher = hasher
         self.random = random
-        self.sessionLifetime = sessionLifetime.components.seconds * 1000
+        let (seconds, attoseconds) = sessionLifetime.components
+        self.sessionLifetime = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         self.throttle = LoginThrottle(policy: throttle)
     }
 
@@ -103,6 +107,7 @@ public actor UserClient: StatefulClient {
         case .logout(let sessionID): try await logout(sessionID: sessionID)
         case .adminUpdate(let id, let patch): .user(try await adminUpdate(id, patch))
         case .updateProfile(let id, let patch): .user(try await updateProfile(id, patch))
+        case .removeExpiredSessions: .sessionsRemoved(try await removeExpiredSessions())
         }
     }
 
@@ -288,6 +293,22 @@ public actor UserClient: StatefulClient {
         }
         stateBroadcaster.publish(.sessionEnded(sessionID: sessionID))
         return .loggedOut
+    }
+
+    /// Deletes the sessions whose token has expired, from storage and from
+    /// memory. An expired token is refused anyway; this keeps the table and
+    /// the token map from growing with tokens nobody presents again.
+    /// Returns how many were removed from memory.
+    public func removeExpiredSessions() async throws -> Int {
+        let now = Self.nowMilliseconds()
+        try await write { try UserStore.deleteExpiredSessions($0, now: now) }
+        let expired = sessionsByTokenHash.filter { $0.value.expiresAt <= now }
+        for (tokenHash, session) in expired {
+            sessionsByTokenHash[tokenHash] = nil
+            tokenHashesBySession[session.id] = nil
+            stateBroadcaster.publish(.sessionEnded(sessionID: session.id))
+        }
+        return expired.count
     }
 
     public var liveSessionCount: Int { sessionsByTokenHash.count }

@@ -24,5 +24,9 @@ enum UserSchema {
             ) STRICT;
             CREATE INDEX sessions_by_user ON sessions(user_id);
             """),
+        // The periodic sweep of expired sessions finds them by expiry.
+        Migration(version: 101, name: "sessions by expiry", sql: """
+            CREATE INDEX sessions_by_expiry ON sessions(expires_at);
+            """),
     ]
 }

@@ -60,6 +60,10 @@ enum UserStore {
     static func deleteSession(_ handle: SQLiteHandle, id: String) throws {
         try handle.execute("DELETE FROM sessions WHERE id = ?", id)
     }
+
+    static func deleteExpiredSessions(_ handle: SQLiteHandle, now: Int64) throws {
+        try handle.execute("DELETE FROM sessions WHERE expires_at <= ?", now)
+    }
 }
 
 struct UserDataError: Error, CustomStringConvertible {

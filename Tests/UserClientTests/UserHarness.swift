@@ -39,8 +39,8 @@ struct UserRun {
         await storage?.close()
     }
 
-    static func start(_ directory: TempDirectory,
-                      throttle: LoginThrottle.Policy = LoginThrottle.Policy()) async throws -> UserRun {
+    static func start(_ directory: TempDirectory, throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
+                      sessionLifetime: Duration = .seconds(3600)) async throws -> UserRun {
         var made: AxiomOrchestrator?
         while made == nil {
             do {
@@ -62,7 +62,8 @@ struct UserRun {
                                             dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self]) { resolver in
                 let client = UserClient(storage: try resolver.handle(SQLiteStorage.self),
                                         hasher: try resolver.handle(PasswordHasher.self),
-                                        random: try resolver.handle(SecureRandom.self), throttle: throttle)
+                                        random: try resolver.handle(SecureRandom.self),
+                                        sessionLifetime: sessionLifetime, throttle: throttle)
                 box.client.withLock { $0 = client }
                 return client
             }

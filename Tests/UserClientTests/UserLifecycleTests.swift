@@ -1,0 +1,112 @@
+import Axiom
+import Capabilities
+import Domain
+import Foundation
+import Testing
+import UserClient
+
+/// Suspension, password changes, admin paging and the sweep of expired
+/// sessions, against a real SQLite file.
+@Suite(.serialized) struct UserLifecycleTests {
+    static let password = "correct horse battery"
+
+    private func sessionCount(_ run: UserRun) async throws -> Int {
+        try await run.storage.read { handle in
+            try handle.query("SELECT COUNT(*) AS n FROM sessions").map { row -> Int in try row.get("n") }.first ?? -1
+        }
+    }
+
+    @Test func suspensionRevokesEverySessionAndRefusesSignInUntilReactivated() async throws {
+        let directory = try TempDirectory()
+        let run = try await UserRun.start(directory)
+        let user = try await run.client.register(NewUserRequest(name: "Sam", email: "sam@example.com", password: Self.password))
+        let first = try await run.client.login(email: "sam@example.com", password: Self.password, clientAddress: "a")
+        let second = try await run.client.login(email: "sam@example.com", password: Self.password, clientAddress: "b")
+        #expect(try await sessionCount(run) == 2)
+
+        let suspended = try await run.client.adminUpdate(user.id, UserAdminPatch(status: UserStatus.suspended))
+        #expect(suspended.status == .suspended)
+        for token in [first.token, second.token] {
+            await #expect(throws: AuthenticationError.invalidToken) { _ = try await run.client.authenticate(token: token) }
+        }
+        #expect(try await sessionCount(run) == 0)
+        await #expect(throws: AuthenticationError.accountSuspended) {
+            _ = try await run.client.login(email: "sam@example.com", password: Self.password, clientAddress: "a")
+        }
+        _ = try await run.client.adminUpdate(user.id, UserAdminPatch(status: UserStatus.active))
+        let again = try await run.client.login(email: "sam@example.com", password: Self.password, clientAddress: "a")
+        #expect(try await run.client.authenticate(token: again.token).user.id == user.id)
+        await run.stop()
+    }
+
+    @Test func aPasswordChangeNeedsTheCurrentOneAndSurvivesARestart() async throws {
+        let directory = try TempDirectory()
+        var run = try await UserRun.start(directory)
+        let user = try await run.client.register(NewUserRequest(name: "Pat", email: "pat@example.com", password: Self.password))
+        await #expect(throws: AuthenticationError.invalidCredentials) {
+            _ = try await run.client.updateProfile(user.id, UserProfilePatch(password: "a brand new secret",
+                                                                             currentPassword: "not the password"))
+        }
+        _ = try await run.client.updateProfile(user.id, UserProfilePatch(password: "a brand new secret",
+                                                                         currentPassword: Self.password))
+        await run.stop()
+
+        run = try await UserRun.start(directory)
+        await #expect(throws: AuthenticationError.invalidCredentials) {
+            _ = try await run.client.login(email: "pat@example.com", password: Self.password, clientAddress: "a")
+        }
+        let session = try await run.client.login(email: "pat@example.com", password: "a brand new secret", clientAddress: "a")
+        #expect(session.user.id == user.id)
+        await run.stop()
+    }
+
+    @Test func adminsPage250UsersWithoutGapsOrRepeats() async throws {
+        let directory = try TempDirectory()
+        let run = try await UserRun.start(directory)
+        var registered: [User] = []
+        for index in 0..<250 {
+            registered.append(try await run.client.register(NewUserRequest(name: "U\(index)", email: "u\(index)@example.com",
+                                                                            password: Self.password)))
+        }
+        // Creation order; users made in the same millisecond by id.
+        let expected = registered.sorted {
+            ($0.createdAt.millisecondsSince1970, $0.id.description) < ($1.createdAt.millisecondsSince1970, $1.id.description)
+        }.map(\.id)
+        var seen: [UserID] = []
+        var cursor: String?
+        var pages = 0
+        repeat {
+            let page = try await run.client.users(limit: 100, after: cursor)
+            seen += page.items.map(\.id)
+            cursor = page.nextCursor
+            pages += 1
+        } while cursor != nil && pages < 10
+        #expect(pages == 3)
+        #expect(seen.count == 250)
+        #expect(Set(seen).count == 250)
+        #expect(seen == expected, "pages are not in creation order")
+        await #expect(throws: DomainError.self) { _ = try await run.client.users(limit: 101, after: nil) }
+        await #expect(throws: DomainError.self) { _ = try await run.client.users(limit: 10, after: "not-a-cursor") }
+        await run.stop()
+    }
+
+    @Test func expiredSessionsAreRemovedFromStorageAndMemory() async throws {
+        let directory = try TempDirectory()
+        let run = try await UserRun.start(directory, sessionLifetime: .milliseconds(300))
+        _ = try await run.client.register(NewUserRequest(name: "Eve", email: "eve@example.com", password: Self.password))
+        let expiring = try await run.client.login(email: "eve@example.com", password: Self.password, clientAddress: "a")
+        #expect(try await run.client.removeExpiredSessions() == 0)
+        #expect(try await sessionCount(run) == 1)
+        // Wait (bounded) until the token has expired.
+        var expired = false
+        for _ in 0..<100 where !expired {
+            try await Task.sleep(for: .milliseconds(50))
+            do { _ = try await run.client.authenticate(token: expiring.token) } catch { expired = true }
+        }
+        #expect(expired)
+        _ = try await run.client.removeExpiredSessions()
+        #expect(try await sessionCount(run) == 0)
+        #expect(await run.client.liveSessionCount == 0)
+        await run.stop()
+    }
+}
