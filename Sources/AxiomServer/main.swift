@@ -1,5 +1,6 @@
 import Glibc
 import HTTPServer
+import Presentation
 
 // Entry point: read options, start the service, and turn SIGTERM/SIGINT
 // into a graceful shutdown that exits 0.
@@ -25,6 +26,9 @@ do {
 }
 
 let logger = ServerLogger(minimumLevel: options.logLevel)
+logger.log(.notice, "starting", [("service", DiscoveryRoutes.serviceName), ("version", DiscoveryRoutes.version),
+                                 ("database", options.databasePath), ("log_level", options.logLevel.name)],
+           numbers: [("pid", Int(getpid()))])
 for warning in configurationWarnings {
     logger.log(.warning, "configuration_warning", [("detail", warning)])
 }

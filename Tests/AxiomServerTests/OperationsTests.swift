@@ -118,7 +118,7 @@ import TestSupport
         #expect(!lines.contains { $0.contains(token) || $0.contains("a very long secret") })
         // Lifecycle: migrations, listening, shutdown, in order.
         let events = objects.compactMap { $0["event"] as? String }
-        for event in ["storage_opened", "listening", "shutdown_started", "shutdown_complete", "stopped"] {
+        for event in ["starting", "storage_opened", "listening", "shutdown_started", "shutdown_complete", "stopped"] {
             #expect(events.contains(event), "missing lifecycle event \(event)")
         }
         #expect(objects.first { $0["event"] as? String == "storage_opened" }?["migrations"] is Int)
