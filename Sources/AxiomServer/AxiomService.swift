@@ -28,7 +28,9 @@ final class AxiomService: Sendable {
 
     /// Builds and starts everything; throws (and the process refuses to
     /// start) when a capability cannot be made or a constraint fails.
-    static func start(options: ServerOptions, logger: ServerLogger) async throws -> AxiomService {
+    /// `accessLogger` writes the per-request lines (default: `logger`).
+    static func start(options: ServerOptions, logger: ServerLogger,
+                      accessLogger: ServerLogger? = nil) async throws -> AxiomService {
         let orchestrator = try AxiomOrchestrator()
         try await registerCapabilities(on: orchestrator, options: options, logger: logger)
         try registerClients(on: orchestrator, options: options)
@@ -94,7 +96,7 @@ final class AxiomService: Sendable {
         CatalogAdminRoutes.register(on: &router, sessions: resolver)
         CartRoutes.register(on: &router, sessions: resolver)
         OrderRoutes.register(on: &router, sessions: resolver)
-        let accessLog = AccessLog(logger: logger)
+        let accessLog = AccessLog(logger: accessLogger ?? logger)
         let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger) { exchange in
             metrics.requests.record(exchange)
             accessLog.record(exchange)

@@ -25,7 +25,10 @@ do {
     exit(2)
 }
 
-let logger = ServerLogger(minimumLevel: options.logLevel)
+// One output for every log line; access lines are batched (LogOutput).
+let logOutput = LogOutput()
+let logger = ServerLogger(minimumLevel: options.logLevel, sink: logOutput.immediate)
+let accessLogger = ServerLogger(minimumLevel: options.logLevel, sink: logOutput.buffered)
 logger.log(.notice, "starting", [("service", DiscoveryRoutes.serviceName), ("version", DiscoveryRoutes.version),
                                  ("database", options.databasePath), ("log_level", options.logLevel.name)],
            numbers: [("pid", Int(getpid()))])
@@ -41,7 +44,7 @@ if descriptorLimit >= 0 && descriptorLimit < options.maxConnections + 64 {
 let shutdownRequested = ShutdownSignals.stream()
 let service: AxiomService
 do {
-    service = try await AxiomService.start(options: options, logger: logger)
+    service = try await AxiomService.start(options: options, logger: logger, accessLogger: accessLogger)
 } catch {
     logger.log(.error, "start_failed", [("error", String(describing: error))])
     exit(1)
