@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// Turns the command line, the environment and the configuration file into
 /// ``ServerOptions``. Precedence, lowest first: built-in defaults, the file
@@ -186,24 +187,7 @@ extension JSONValue {
     var jsonText: String {
         switch self {
         case .string(let text):
-            var escaped = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": escaped += "\\\""
-                case "\\": escaped += "\\\\"
-                case "\n": escaped += "\\n"
-                case "\r": escaped += "\\r"
-                case "\t": escaped += "\\t"
-                default:
-                    if scalar.value < 0x20 {
-                        escaped += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                            + String(scalar.value, radix: 16)
-                    } else {
-                        escaped.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return escaped + "\""
+            return JSONString.quoted(text)
         default:
             return description
         }
