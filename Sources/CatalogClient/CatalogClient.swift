@@ -54,7 +54,6 @@ public actor CatalogClient: StatefulClient {
 
     /// Migration versions 200–299 (see `CatalogSchema`).
     public static let migrations: [Migration] = CatalogSchema.migrations
-    static let storageName = String(reflecting: SQLiteStorage.self)
 
     public nonisolated let stateBroadcaster: StateBroadcaster<CatalogUpdate>
     /// The deployment's currency: every price is in it.
@@ -250,32 +249,10 @@ public actor CatalogClient: StatefulClient {
     }
 
     private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteHandle) throws -> T) async throws -> T {
-        let instance: SQLiteStorage
-        do {
-            instance = try storage.available()
-        } catch {
-            throw AxiomError.capabilityUnavailable(Self.storageName)
-        }
-        do {
-            return try await instance.write(body)
-        } catch let error as StorageError {
-            throw Self.translate(error)
-        }
+        try await storage.durableWrite(body)
     }
 
     private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteHandle) throws -> T) async throws -> T {
-        do {
-            return try await storage.current.read(body)
-        } catch let error as StorageError {
-            throw Self.translate(error)
-        }
-    }
-
-    /// Storage that cannot serve the request now → `capabilityUnavailable`
-    /// (503 `storage_unavailable`); anything else unchanged.
-    private static func translate(_ error: StorageError) -> any Error {
-        if error.isUnavailable { return AxiomError.capabilityUnavailable(storageName) }
-        if case .closed = error { return AxiomError.capabilityUnavailable(storageName) }
-        return error
+        try await storage.storedRead(body)
     }
 }

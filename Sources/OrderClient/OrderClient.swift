@@ -36,7 +36,6 @@ public actor OrderClient: StatefulClient {
             CREATE INDEX orders_by_user ON orders(user_id, created_at);
             """),
     ]
-    static let storageName = String(reflecting: SQLiteStorage.self)
 
     public nonisolated let stateBroadcaster = StateBroadcaster<OrderUpdate>(bufferLimit: 256)
     public private(set) var state = OrderState()
@@ -171,16 +170,8 @@ public actor OrderClient: StatefulClient {
     }
 
     private func write(_ body: @escaping @Sendable (SQLiteHandle) throws -> Void) async throws {
-        let instance: SQLiteStorage
         do {
-            instance = try storage.available()
-        } catch {
-            throw AxiomError.capabilityUnavailable(Self.storageName)
-        }
-        do {
-            try await instance.write(body)
-        } catch let error as StorageError where error.isUnavailable {
-            throw AxiomError.capabilityUnavailable(Self.storageName)
+            try await storage.durableWrite(body)
         } catch let error as StorageError where error.sqliteError?.isUniqueViolation == true {
             throw DomainError.duplicate(field: "idempotency_key", value: "")
         }

@@ -48,7 +48,6 @@ public enum UserUpdate: Sendable, Hashable {
 /// token checks are served from memory and keep working.
 public actor UserClient: StatefulClient {
     public static let migrations: [Migration] = UserSchema.migrations
-    static let storageName = String(reflecting: SQLiteStorage.self)
 
     public nonisolated let stateBroadcaster = StateBroadcaster<UserUpdate>(bufferLimit: 256)
     public private(set) var state = UserState()
@@ -316,17 +315,7 @@ public actor UserClient: StatefulClient {
     // MARK: Internals
 
     private func write(_ body: @escaping @Sendable (SQLiteHandle) throws -> Void) async throws {
-        let instance: SQLiteStorage
-        do {
-            instance = try storage.available()
-        } catch {
-            throw AxiomError.capabilityUnavailable(Self.storageName)
-        }
-        do {
-            try await instance.write(body)
-        } catch let error as StorageError where error.isUnavailable {
-            throw AxiomError.capabilityUnavailable(Self.storageName)
-        }
+        try await storage.durableWrite(body)
     }
 
     private static func nowMilliseconds() -> Int64 {
