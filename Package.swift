@@ -36,7 +36,7 @@ let package = Package(
         // External-system access: SQLite storage, password hashing, randomness,
         // the clock. Axiom for the Capability protocol (issue 3).
         .target(name: "Capabilities", dependencies: ["CSQLite", "CSodium", "Axiom", "Domain"]),
-        .testTarget(name: "CapabilitiesTests", dependencies: ["Capabilities", "Axiom"]),
+        .testTarget(name: "CapabilitiesTests", dependencies: ["Capabilities", "Axiom", "AxiomTestSupport"]),
         // --- end Capabilities ----------------------------------------------
 
         // --- CatalogClient (issue 4) ---------------------------------------
@@ -44,13 +44,13 @@ let package = Package(
         // the stateless cart pricing. Clients: Axiom, Domain, Capabilities only.
         .target(name: "CatalogClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
         .target(name: "PricingClient", dependencies: ["Axiom", "Domain"]),
-        .testTarget(name: "CatalogClientTests", dependencies: ["CatalogClient", "Axiom", "Domain", "Capabilities"]),
-        .testTarget(name: "PricingClientTests", dependencies: ["PricingClient", "Axiom", "Domain"]),
+        .testTarget(name: "CatalogClientTests", dependencies: ["CatalogClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
+        .testTarget(name: "PricingClientTests", dependencies: ["PricingClient", "Axiom", "Domain", "AxiomTestSupport"]),
         // --- end CatalogClient ---------------------------------------------
 
         // --- UserClient (issue 4) ---
         .target(name: "UserClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
-        .testTarget(name: "UserClientTests", dependencies: ["UserClient", "Axiom", "Domain", "Capabilities"]),
+        .testTarget(name: "UserClientTests", dependencies: ["UserClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
         // --- end UserClient ---
 
         // --- CartClient (issue 4) ---
@@ -60,11 +60,12 @@ let package = Package(
 
         // --- OrderClient (issue 4) ---
         .target(name: "OrderClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
-        .testTarget(name: "OrderClientTests", dependencies: ["OrderClient", "Axiom", "Domain", "Capabilities"]),
+        .testTarget(name: "OrderClientTests", dependencies: ["OrderClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
         // --- end OrderClient ---
 
         // A raw-socket HTTP client shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "AxiomTestSupport", dependencies: ["Axiom"], path: "Tests/AxiomTestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "AxiomServerTests", dependencies: ["AxiomServer", "TestSupport"]),
 
@@ -83,8 +84,8 @@ let package = Package(
         .target(name: "Contexts", dependencies: ["Axiom", "Domain", "CatalogClient", "PricingClient", "UserClient", "CartClient", "OrderClient"]),
         // Run by hand: swift run -c release AxiomBenchmarks
         .executableTarget(name: "AxiomBenchmarks", dependencies: ["Axiom"]),
-        .testTarget(name: "AxiomTests", dependencies: ["Axiom"]),
-        .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain"]),
+        .testTarget(name: "AxiomTests", dependencies: ["Axiom", "AxiomTestSupport"]),
+        .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain", "AxiomTestSupport"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain"]),
         // Build-time rule check (RFC-001 section 6.2) over this package and
         // the fixture package in Tests/Fixtures (not part of this package).

@@ -1,4 +1,5 @@
 import Axiom
+import AxiomTestSupport
 import Testing
 
 @Suite("Capability registry")

@@ -1,28 +1,8 @@
 import Axiom
+import AxiomTestSupport
 import Foundation
 import Testing
 @testable import Capabilities
-
-/// The orchestrator is a process singleton: wait for the claim, always shut down.
-private func withOrchestrator<R>(_ body: (AxiomOrchestrator) async throws -> R) async throws -> R {
-    var made: AxiomOrchestrator?
-    while made == nil {
-        do {
-            made = try AxiomOrchestrator()
-        } catch AxiomError.orchestratorAlreadyRunning {
-            try await Task.sleep(for: .milliseconds(2))
-        }
-    }
-    let orchestrator = made!
-    do {
-        let result = try await body(orchestrator)
-        await orchestrator.shutdown()
-        return result
-    } catch {
-        await orchestrator.shutdown()
-        throw error
-    }
-}
 
 @Suite("Storage as an Axiom capability")
 struct OrchestratedStorageTests {

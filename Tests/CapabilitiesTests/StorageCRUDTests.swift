@@ -1,3 +1,4 @@
+import AxiomTestSupport
 import Foundation
 import Testing
 @testable import Capabilities

@@ -1,23 +1,7 @@
+import AxiomTestSupport
 import Foundation
 import Testing
 @testable import Capabilities
-
-/// A fresh directory under the system temp dir, removed when released.
-final class TempDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("capabilities-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
 
 enum Fixture {
     static let migrations: [Migration] = [

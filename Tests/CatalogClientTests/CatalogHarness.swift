@@ -1,3 +1,4 @@
+import AxiomTestSupport
 import Axiom
 import Capabilities
 import CatalogClient
@@ -6,21 +7,8 @@ import Foundation
 import Synchronization
 import Testing
 
-/// A directory of its own for one test's database, removed afterwards.
-final class TempDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("catalog-client-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    var databasePath: String { url.appendingPathComponent("db/catalog.db").path }
+extension TempDirectory {
+    var databasePath: String { path("db/catalog.db") }
 }
 
 private final class ClientBox: Sendable {
@@ -47,15 +35,7 @@ struct CatalogRun {
     /// Starts a run on `directory`'s database, as the composition root would.
     /// The orchestrator is a process singleton: waits for the previous one.
     static func start(_ directory: TempDirectory, currency: Currency = .usd) async throws -> CatalogRun {
-        var made: AxiomOrchestrator?
-        while made == nil {
-            do {
-                made = try AxiomOrchestrator()
-            } catch AxiomError.orchestratorAlreadyRunning {
-                try await Task.sleep(for: .milliseconds(2))
-            }
-        }
-        let orchestrator = made!
+        let orchestrator = try await acquireOrchestrator()
         do {
             let configuration = StorageConfiguration(path: directory.databasePath, readerCount: 2, createDirectory: true)
             try await orchestrator.registerCapability(SQLiteStorage.self) {

@@ -2,6 +2,7 @@ import Axiom
 import Capabilities
 import CatalogClient
 import Domain
+import AxiomTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import Axiom
+import AxiomTestSupport
 import Contexts
 import Domain
 import Foundation
@@ -12,27 +13,6 @@ final class ManualClock: TimeSource {
     func monotonicNow() -> Duration { now.withLock { $0 } }
 
     func advance(by step: Duration) { now.withLock { $0 += step } }
-}
-
-/// The orchestrator is a process singleton: wait for the claim, always shut down.
-func withOrchestrator<R>(_ body: (AxiomOrchestrator) async throws -> R) async throws -> R {
-    var made: AxiomOrchestrator?
-    while made == nil {
-        do {
-            made = try AxiomOrchestrator()
-        } catch AxiomError.orchestratorAlreadyRunning {
-            try await Task.sleep(for: .milliseconds(2))
-        }
-    }
-    let orchestrator = made!
-    do {
-        let result = try await body(orchestrator)
-        await orchestrator.shutdown()
-        return result
-    } catch {
-        await orchestrator.shutdown()
-        throw error
-    }
 }
 
 @Suite("Session context")

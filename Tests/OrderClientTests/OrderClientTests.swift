@@ -1,4 +1,5 @@
 import Axiom
+import AxiomTestSupport
 import Capabilities
 import Domain
 import Foundation
@@ -21,13 +22,7 @@ private struct OrderRun {
     }
 
     static func start(_ path: String) async throws -> OrderRun {
-        var made: AxiomOrchestrator?
-        while made == nil {
-            do { made = try AxiomOrchestrator() } catch AxiomError.orchestratorAlreadyRunning {
-                try await Task.sleep(for: .milliseconds(2))
-            }
-        }
-        let orchestrator = made!
+        let orchestrator = try await acquireOrchestrator()
         let configuration = StorageConfiguration(path: path, readerCount: 1, createDirectory: true)
         try await orchestrator.registerCapability(SQLiteStorage.self) {
             try await SQLiteStorage.open(configuration, migrations: OrderClient.migrations)

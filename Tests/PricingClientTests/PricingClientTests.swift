@@ -1,4 +1,5 @@
 import Axiom
+import AxiomTestSupport
 import Domain
 import Foundation
 import PricingClient
@@ -100,15 +101,7 @@ struct PricingClientTests {
 
     @Test("registers with the orchestrator as a stateless client with no dependencies")
     func orchestrated() async throws {
-        var made: AxiomOrchestrator?
-        while made == nil {
-            do {
-                made = try AxiomOrchestrator()
-            } catch AxiomError.orchestratorAlreadyRunning {
-                try await Task.sleep(for: .milliseconds(2))
-            }
-        }
-        let orchestrator = made!
+        let orchestrator = try await acquireOrchestrator()
         do {
             try orchestrator.registerClient(PricingClient.self, dependencies: []) { _ in PricingClient() }
             try await orchestrator.start()

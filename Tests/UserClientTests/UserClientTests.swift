@@ -1,6 +1,7 @@
 import Axiom
 import Capabilities
 import Domain
+import AxiomTestSupport
 import Foundation
 import Testing
 import UserClient

@@ -1,3 +1,4 @@
+import AxiomTestSupport
 import Axiom
 import Capabilities
 import Domain
@@ -5,18 +6,8 @@ import Foundation
 import Synchronization
 import UserClient
 
-/// A database directory of its own, removed afterwards.
-final class TempDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("user-client-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    var databasePath: String { url.appendingPathComponent("db/users.db").path }
+extension TempDirectory {
+    var databasePath: String { path("db/users.db") }
 }
 
 private final class ClientBox: Sendable {
@@ -41,15 +32,7 @@ struct UserRun {
 
     static func start(_ directory: TempDirectory, throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
                       sessionLifetime: Duration = .seconds(3600)) async throws -> UserRun {
-        var made: AxiomOrchestrator?
-        while made == nil {
-            do {
-                made = try AxiomOrchestrator()
-            } catch AxiomError.orchestratorAlreadyRunning {
-                try await Task.sleep(for: .milliseconds(2))
-            }
-        }
-        let orchestrator = made!
+        let orchestrator = try await acquireOrchestrator()
         do {
             let configuration = StorageConfiguration(path: directory.databasePath, readerCount: 1, createDirectory: true)
             try await orchestrator.registerCapability(SQLiteStorage.self) {

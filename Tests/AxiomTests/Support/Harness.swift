@@ -1,32 +1,8 @@
 import Axiom
+import AxiomTestSupport
 import Foundation
 import Glibc
 import Synchronization
-
-/// Runs `body` with the process's orchestrator and always shuts it down.
-/// Tests run in parallel but the orchestrator is a process singleton
-/// (constraint 2.15), so each test waits its turn for the claim.
-func withOrchestrator<R>(_ body: (AxiomOrchestrator) async throws -> R) async throws -> R {
-    let orchestrator = try await acquireOrchestrator()
-    do {
-        let result = try await body(orchestrator)
-        await orchestrator.shutdown()
-        return result
-    } catch {
-        await orchestrator.shutdown()
-        throw error
-    }
-}
-
-func acquireOrchestrator() async throws -> AxiomOrchestrator {
-    while true {
-        do {
-            return try AxiomOrchestrator()
-        } catch AxiomError.orchestratorAlreadyRunning {
-            try await Task.sleep(for: .milliseconds(2))
-        }
-    }
-}
 
 /// Registers the fixture components and starts: a ledger (stateful) client
 /// over a toggle capability, and a tax (stateless) client over a rate table.
