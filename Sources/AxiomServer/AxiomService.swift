@@ -41,6 +41,7 @@ final class AxiomService: Sendable {
         try orchestrator.registerPresentation(CartRoutes.name, boundTo: AccountContext.self)
         try orchestrator.registerPresentation(OrderRoutes.name, boundTo: AccountContext.self)
         try orchestrator.registerPresentation(IntrospectionRoutes.name, boundTo: AccountContext.self)
+        try orchestrator.registerPresentation(EventRoutes.name, boundTo: AccountContext.self)
         do {
             try await orchestrator.start()
         } catch AxiomError.constraintViolations(let report) {
@@ -96,6 +97,7 @@ final class AxiomService: Sendable {
         CatalogAdminRoutes.register(on: &router, sessions: resolver)
         CartRoutes.register(on: &router, sessions: resolver)
         OrderRoutes.register(on: &router, sessions: resolver)
+        EventRoutes.register(on: &router, sessions: resolver, heartbeat: options.eventsHeartbeat)
         let accessLog = AccessLog(logger: accessLogger ?? logger)
         let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger) { exchange in
             metrics.requests.record(exchange)

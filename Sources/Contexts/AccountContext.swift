@@ -21,6 +21,12 @@ public actor AccountContext: Context {
     private let orders: ClientHandle<OrderClient>
     public private(set) var user: User?
     public private(set) var sessionID: String?
+    /// This session's live updates: recorded from the first `liveUpdates`
+    /// call until the context is released, so a reconnect can resume.
+    private var journal = LiveUpdateJournal(capacity: AccountContext.replayCapacity)
+    private var observations: [Task<Void, Never>] = []
+    /// Events kept for `Last-Event-ID` resumption.
+    public static let replayCapacity = 256
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -62,13 +68,76 @@ public actor AccountContext: Context {
         return authentication.user
     }
 
-    /// Revokes this session's token.
+    /// Revokes this session's token; its live streams end.
     public func logout() async throws -> Outcome {
         guard let sessionID else { throw AuthenticationError.invalidToken }
         _ = try await users.send(.logout(sessionID: sessionID))
         user = nil
         self.sessionID = nil
+        journal.finishAll()
         return .loggedOut
+    }
+
+    // MARK: Live updates
+
+    /// The signed-in user's cart and order changes as they happen, made by
+    /// any session of theirs (or an admin), after what `lastEventID` saw.
+    /// The first call starts observing the cart and order clients; the
+    /// observation stops when the context is released.
+    public func liveUpdates(after lastEventID: String?) throws -> LiveSubscription {
+        let me = try signedInUser()
+        if observations.isEmpty { observe(me.id) }
+        return journal.subscribe(after: lastEventID) { [weak self] id in
+            Task { await self?.unsubscribe(id) }
+        }
+    }
+
+    /// Live streams open on this session now.
+    public var liveSubscriberCount: Int { journal.subscriberCount }
+
+    public func stopObservation() async {
+        for task in observations { task.cancel() }
+        observations = []
+        journal.finishAll()
+    }
+
+    private func observe(_ userID: UserID) {
+        let cartUpdates = carts.client.stateBroadcaster.subscribe()
+        let orderUpdates = orders.client.stateBroadcaster.subscribe()
+        observations = [
+            Task { [weak self] in
+                for await case .changed(let cart) in cartUpdates where cart.userID == userID {
+                    await self?.record(cart)
+                }
+            },
+            Task { [weak self] in
+                for await update in orderUpdates {
+                    switch update {
+                    case .created(let order) where order.userID == userID:
+                        await self?.record(.orderCreated(order))
+                    case .changed(let order) where order.userID == userID:
+                        await self?.record(.orderChanged(order))
+                    default:
+                        continue
+                    }
+                }
+            },
+        ]
+    }
+
+    private func record(_ cart: Cart) {
+        // Priced as GET /cart prices it; a cart that cannot be priced (a
+        // currency mismatch would be a bug) is skipped rather than sent wrong.
+        guard let quote = try? quote(cart) else { return }
+        journal.append(.cartChanged(quote))
+    }
+
+    private func record(_ update: LiveUpdate) {
+        journal.append(update)
+    }
+
+    private func unsubscribe(_ id: UInt64) {
+        journal.unsubscribe(id)
     }
 
     public func createProduct(_ draft: ProductDraft) async throws -> Product {

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 @testable import HTTPServer
 import TestSupport
@@ -48,5 +49,32 @@ import TestSupport
         #expect(try client.isClosedByPeer())
         #expect(server.server.openConnections == 0)
         gate.open()
+    }
+
+    /// A stream that runs until cancelled (like Server-Sent Events) is
+    /// cancelled at shutdown, ends with its last chunk, and its connection
+    /// closes then, not at the deadline.
+    @Test func openStreamsEndAndTheirConnectionsCloseAtShutdown() async throws {
+        var router = Router()
+        router.get("/forever") { _ in
+            HTTPResponse(status: .ok, body: .stream { writer in
+                try await writer.write("tick\n")
+                while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(20)) }
+            })
+        }
+        let lines = Mutex<[String]>([])
+        let logger = ServerLogger(minimumLevel: .notice) { line in lines.withLock { $0.append(line) } }
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.shutdownDeadline = .seconds(60)
+        let server = HTTPServer(configuration: configuration, router: router, logger: logger)
+        let client = try RawClient(port: try server.start())
+        try client.send("GET /forever HTTP/1.1\r\nHost: t\r\n\r\n")
+        let head = try client.readHead()
+        #expect(head.header("Transfer-Encoding") == "chunked")
+        #expect(try client.readChunk() == Array("tick\n".utf8))
+        await server.shutdown()
+        #expect(try client.readChunk() == nil)  // the last chunk: the body ended cleanly
+        #expect(try client.isClosedByPeer())
+        #expect(lines.withLock { $0 }.contains { $0.contains(#""event":"shutdown_complete","forced_closed":0"#) })
     }
 }

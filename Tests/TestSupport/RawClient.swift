@@ -97,6 +97,24 @@ public final class RawClient {
 
     /// Reads one response. `forHead` means no body follows whatever the headers say.
     public func readResponse(forHead: Bool = false) throws -> Response {
+        var response = try readHead()
+        let status = response.status
+        if forHead || status < 200 || status == 204 || status == 304 { return response }
+        if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
+            while let chunk = try readChunk() { response.body += chunk }
+        } else if let length = response.header("Content-Length").flatMap({ Int($0) }) {
+            response.body = try readExactly(length)
+        } else {
+            while try fill() {}
+            response.body = buffer
+            buffer = []
+        }
+        return response
+    }
+
+    /// Reads a status line and header fields only, leaving the body to
+    /// `readChunk()`: for streamed responses read as they arrive.
+    public func readHead() throws -> Response {
         let statusLine = try readLine()
         let parts = statusLine.split(separator: " ", maxSplits: 2)
         guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
@@ -109,29 +127,23 @@ public final class RawClient {
             guard let colon = line.firstIndex(of: ":") else { throw ClientError.malformed("header '\(line)'") }
             headers.append((String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingSpaces()))
         }
-        var response = Response(statusLine: statusLine, status: status, headers: headers, body: [])
-        if forHead || status < 200 || status == 204 || status == 304 { return response }
-        if response.header("Transfer-Encoding")?.lowercased() == "chunked" {
-            while true {
-                let sizeLine = try readLine()
-                guard let size = Int(sizeLine.split(separator: ";")[0], radix: 16) else {
-                    throw ClientError.malformed("chunk size '\(sizeLine)'")
-                }
-                if size == 0 {
-                    while try !readLine().isEmpty {}
-                    break
-                }
-                response.body += try readExactly(size)
-                guard try readLine().isEmpty else { throw ClientError.malformed("chunk without CRLF") }
-            }
-        } else if let length = response.header("Content-Length").flatMap({ Int($0) }) {
-            response.body = try readExactly(length)
-        } else {
-            while try fill() {}
-            response.body = buffer
-            buffer = []
+        return Response(statusLine: statusLine, status: status, headers: headers, body: [])
+    }
+
+    /// The next chunk of a chunked body, or nil after the last one (its
+    /// trailer section consumed).
+    public func readChunk() throws -> [UInt8]? {
+        let sizeLine = try readLine()
+        guard let size = Int(sizeLine.split(separator: ";")[0], radix: 16) else {
+            throw ClientError.malformed("chunk size '\(sizeLine)'")
         }
-        return response
+        if size == 0 {
+            while try !readLine().isEmpty {}
+            return nil
+        }
+        let data = try readExactly(size)
+        guard try readLine().isEmpty else { throw ClientError.malformed("chunk without CRLF") }
+        return data
     }
 
     /// True once the server has closed its side (EOF), after any bytes left.

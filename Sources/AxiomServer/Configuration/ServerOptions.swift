@@ -35,10 +35,12 @@ struct ServerOptions: Sendable {
     var adminName = "Administrator"
 
     var storageProbeIntervalSeconds = 2.0
+    var eventsHeartbeatSeconds = 15.0
 
     var sessionLifetime: Duration { .milliseconds(Int(sessionTTLSeconds * 1000)) }
     var sessionIdleTimeout: Duration { .milliseconds(Int(sessionIdleTimeoutSeconds * 1000)) }
     var storageProbeInterval: Duration { .milliseconds(Int(storageProbeIntervalSeconds * 1000)) }
+    var eventsHeartbeat: Duration { .milliseconds(Int(eventsHeartbeatSeconds * 1000)) }
 
     var loginThrottle: LoginThrottle.Policy {
         LoginThrottle.Policy(windowSeconds: Int(loginWindowSeconds.rounded(.up)), perAccount: loginFailuresPerAccount,
@@ -114,6 +116,8 @@ struct ServerOptions: Sendable {
 
         .seconds("storage_probe_interval", help: "seconds between probes of unavailable storage, for recovery",
                  get: \.storageProbeIntervalSeconds, set: { $0.storageProbeIntervalSeconds = $1 }),
+        .seconds("events_heartbeat_interval", help: "seconds between heartbeat comments on GET /events streams",
+                 get: \.eventsHeartbeatSeconds, set: { $0.eventsHeartbeatSeconds = $1 }),
     ]
 
     /// Relations between settings that no single value shows.

@@ -419,6 +419,10 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func completeResponse() {
+        // A response that began before shutdown (a stream, typically) ends
+        // the connection when shutdown has begun since: the drain closed
+        // the idle connections once and will not come back for this one.
+        if core.isDraining.load(ordering: .relaxed) { closeAfterOutput = true }
         if closeAfterOutput {
             phase = .lingering
             pending = nil

@@ -32,9 +32,14 @@ public enum JSONBody {
     /// A JSON response (`application/json; charset=utf-8`).
     public static func response<T: Encodable>(_ value: T, status: HTTPStatus = .ok,
                                               headers: HTTPFields = HTTPFields()) throws -> HTTPResponse {
+        .json(status, try encode(value), headers: headers)
+    }
+
+    /// `value` as compact JSON on one line, as every response writes it.
+    public static func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
-        return .json(status, Array(try encoder.encode(value)), headers: headers)
+        return Array(try encoder.encode(value))
     }
 
     static func problem(for error: DecodingError) -> HTTPError {

@@ -167,6 +167,34 @@ paths:
           $ref: "#/components/responses/Unauthorized"
         "403":
           $ref: "#/components/responses/Forbidden"
+  /events:
+    get:
+      operationId: streamEvents
+      summary: Live updates of the session's cart and orders (Server-Sent Events)
+      description: |
+        A `text/event-stream` that stays open: `cart.updated` (data: the cart
+        as `GET /cart` returns it), `order.created` and `order.updated`
+        (data: the order), each with an `id`; a `: heartbeat` comment every
+        15 s. Send the last id back as `Last-Event-ID` to resume; one that
+        cannot be resumed gets `event: reset` first (fetch again). The
+        stream ends on logout and at shutdown.
+      security:
+        - bearer: []
+      parameters:
+        - name: Last-Event-ID
+          in: header
+          required: false
+          schema:
+            type: string
+      responses:
+        "200":
+          description: The event stream.
+          content:
+            text/event-stream:
+              schema:
+                type: string
+        "401":
+          $ref: "#/components/responses/Unauthorized"
   /health:
     get:
       operationId: getHealth

@@ -1,0 +1,76 @@
+import Contexts
+import Domain
+import HTTPServer
+
+/// `GET /events`: the session's live updates as Server-Sent Events over a
+/// chunked response. Each event has an `id` (send it back as
+/// `Last-Event-ID` to resume), a type (`cart.updated` with the cart as
+/// `GET /cart` shows it, `order.created` and `order.updated` with the order
+/// as `GET /orders/{id}` shows it) and its JSON on one `data` line. A comment
+/// line every `heartbeat` keeps proxies from closing an idle stream. A
+/// `Last-Event-ID` that cannot be resumed gets an `event: reset` first:
+/// fetch the cart and orders again. The stream ends on logout and at
+/// shutdown.
+public enum EventRoutes {
+    public static let name = "EventRoutes"
+
+    public static func register(on router: inout Router, sessions: SessionResolver, heartbeat: Duration) {
+        router.get("/events") { request in
+            try await ErrorResponses.handling {
+                let lastEventID = request.headers["last-event-id"]
+                let subscription = try await sessions.withAccount(request) { account, _ in
+                    try await account.liveUpdates(after: lastEventID)
+                }
+                var headers = HTTPFields()
+                headers.set("Content-Type", "text/event-stream; charset=utf-8")
+                headers.set("Cache-Control", "no-store")
+                // Proxies such as nginx would otherwise hold events back.
+                headers.set("X-Accel-Buffering", "no")
+                return HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
+                    await stream(subscription, to: writer, heartbeat: heartbeat)
+                })
+            }
+        }
+    }
+
+    /// Writes the stream until the subscription ends (logout, release), the
+    /// client goes away, or the task is cancelled (shutdown).
+    static func stream(_ subscription: LiveSubscription, to writer: HTTPBodyWriter, heartbeat: Duration) async {
+        do {
+            // The reconnection delay a browser's EventSource should use.
+            var opening = "retry: 2000\n\n"
+            if subscription.mustRefetch {
+                opening += "event: reset\ndata: {\"reason\":\"Last-Event-ID cannot be resumed; fetch the cart and orders again\"}\n\n"
+            }
+            try await writer.write(opening)
+            for event in subscription.replay { try await writer.write(try encode(event)) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await event in subscription.events { try await writer.write(try encode(event)) }
+                }
+                group.addTask {
+                    while true {
+                        try await Task.sleep(for: heartbeat)
+                        try await writer.write(": heartbeat\n\n")
+                    }
+                }
+                // The events ending (or either failing) ends the stream.
+                try await group.next()
+                group.cancelAll()
+            }
+        } catch {
+            // The client went away, the server is shutting down, or an
+            // event could not be encoded: the stream simply ends.
+        }
+    }
+
+    static func encode(_ event: LiveEvent) throws -> String {
+        let (type, json): (String, [UInt8])
+        switch event.update {
+        case .cartChanged(let quote): (type, json) = ("cart.updated", try JSONBody.encode(quote))
+        case .orderCreated(let order): (type, json) = ("order.created", try JSONBody.encode(order))
+        case .orderChanged(let order): (type, json) = ("order.updated", try JSONBody.encode(order))
+        }
+        return "id: \(event.id)\nevent: \(type)\ndata: \(String(decoding: json, as: UTF8.self))\n\n"
+    }
+}
