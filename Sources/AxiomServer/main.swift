@@ -5,6 +5,11 @@ import Presentation
 // Entry point: read options, start the service, and turn SIGTERM/SIGINT
 // into a graceful shutdown that exits 0.
 
+if CommandLine.arguments.dropFirst().first == HealthCheckCommand.name {
+    exit(HealthCheckCommand.run(arguments: Array(CommandLine.arguments.dropFirst(2)),
+                                environment: ProcessInfoEnvironment.current()))
+}
+
 let options: ServerOptions
 let configurationWarnings: [String]
 do {

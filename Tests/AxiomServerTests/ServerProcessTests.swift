@@ -88,4 +88,41 @@ import TestSupport
         #expect(output.contains(#""event":"start_failed""#))
         #expect(!output.contains(#""event":"listening""#))
     }
+
+    @Test func healthcheckProbesARunningServerAndFailsWithoutOne() throws {
+        let server = ServerProcess(arguments: ["--port", "0"])
+        try server.start()
+        defer { server.stop() }
+        let healthy = try ServerProcess(arguments: ["healthcheck", "--port", String(server.port)]).runToExit()
+        #expect(healthy.status == 0)
+        #expect(healthy.output.contains("healthy: GET /ready → HTTP/1.1 200 OK"))
+        // The port from the environment, as a container's HEALTHCHECK has it.
+        let fromEnvironment = try ServerProcess(arguments: ["healthcheck", "--path", "/health"],
+                                                environment: ["AXIOM_PORT": String(server.port), "AXIOM_HOST": "0.0.0.0"])
+            .runToExit()
+        #expect(fromEnvironment.status == 0)
+        // A path that answers 404, and a port nobody listens on.
+        #expect(try ServerProcess(arguments: ["healthcheck", "--port", String(server.port), "--path", "/nope"])
+            .runToExit().status == 1)
+        let closed = try freePort()
+        let refused = try ServerProcess(arguments: ["healthcheck", "--port", String(closed)]).runToExit()
+        #expect(refused.status == 1)
+        #expect(refused.output.contains("unhealthy"))
+        #expect(try ServerProcess(arguments: ["healthcheck", "--bogus", "1"]).runToExit().status == 2)
+    }
+
+    /// A port that was free a moment ago (bound, then released).
+    private func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
 }

@@ -48,7 +48,8 @@ paths:
           content:
             application/yaml:
               schema:
-                type: string
+                type: object
+                required: [openapi, info, paths]
   /ready:
     get:
       operationId: getReadiness

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Builds the real Dockerfile with podman and checks the container the way a
+# deployment uses it, without any registry:
+#   1. a Debian bookworm root from debootstrap (--variant=minbase) is
+#      imported as the runtime base image;
+#   2. the same root plus build packages and the Swift toolchain installed
+#      on this machine stands in for the Swift build image;
+#   3. `podman build` of the Dockerfile with those two as build arguments;
+#   4. the container runs with a loopback-published port and a named volume:
+#      start-to-ready time, a registration and sign-in, the image's
+#      HEALTHCHECK, a restart that keeps the data, and SIGTERM (podman stop)
+#      ending it with exit status 0 within the shutdown deadline.
+# The roots and the stand-in images are cached between runs.
+#
+# usage: scripts/container-test.sh          (run as root; installs podman, buildah, runc, debootstrap)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/axiom-container
+MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+BASE_IMAGE=localhost/axiom-base:bookworm
+SWIFT_IMAGE=localhost/axiom-swift-build:local
+IMAGE=localhost/axiom-server:test
+NAME=axiom-container-test
+VOLUME=axiom-container-test-data
+SWIFT_ROOT=${SWIFT_ROOT:-$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")}
+step() { printf '\n== %s\n' "$*"; }
+
+missing=()
+for tool in podman buildah runc debootstrap; do command -v $tool >/dev/null || missing+=("$tool"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq podman buildah runc debootstrap uidmap fuse-overlayfs >/dev/null
+fi
+
+# No systemd or journald in this sandbox, and runc rather than crun.
+mkdir -p "$CACHE"
+cat >"$CACHE/containers.conf" <<'CONF'
+[containers]
+default_ulimits = ["nofile=1024:1024"]
+[engine]
+runtime = "runc"
+cgroup_manager = "cgroupfs"
+events_logger = "file"
+CONF
+export CONTAINERS_CONF=$CACHE/containers.conf
+
+cleanup() {
+  podman rm -f -t 0 "$NAME" >/dev/null 2>&1 || true
+  podman volume rm -f "$VOLUME" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+cleanup
+
+if ! podman image exists "$BASE_IMAGE"; then
+  step "debootstrap --variant=minbase bookworm (once; cached as $BASE_IMAGE)"
+  ROOT=$CACHE/rootfs
+  rm -rf "$ROOT"
+  debootstrap --variant=minbase bookworm "$ROOT" "$MIRROR" >"$CACHE/debootstrap.log" 2>&1 \
+    || { tail -20 "$CACHE/debootstrap.log"; exit 1; }
+  # What an image needs and a root from debootstrap lacks or should not carry.
+  chroot "$ROOT" apt-get clean
+  rm -rf "$ROOT"/var/lib/apt/lists/* "$ROOT"/usr/share/doc/* "$ROOT"/usr/share/man/* "$ROOT"/usr/share/info/* \
+         "$ROOT"/var/cache/debconf/*-old "$ROOT"/var/log/*
+  tar -C "$ROOT" -c . | podman import --change 'CMD ["/bin/bash"]' - "$BASE_IMAGE" >/dev/null
+  rm -rf "$ROOT"
+fi
+
+if ! podman image exists "$SWIFT_IMAGE"; then
+  step "stand-in Swift build image from $SWIFT_ROOT (once; cached as $SWIFT_IMAGE)"
+  container=$(buildah from "$BASE_IMAGE")
+  buildah run "$container" -- sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+      --no-install-recommends binutils gcc libc6-dev libgcc-12-dev libstdc++-12-dev libcurl4 libxml2 libedit2 \
+      libncurses6 libpython3.11 libz3-4 zlib1g-dev tzdata ca-certificates >/dev/null && rm -rf /var/lib/apt/lists/*'
+  buildah copy "$container" "$SWIFT_ROOT" /opt/swift >/dev/null
+  buildah config --env PATH=/opt/swift/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$container"
+  buildah commit --quiet "$container" "$SWIFT_IMAGE" >/dev/null
+  buildah rm "$container" >/dev/null
+fi
+
+step "podman build (the repository's Dockerfile)"
+started=$(date +%s)
+podman build --build-arg SWIFT_IMAGE=$SWIFT_IMAGE --build-arg RUNTIME_IMAGE=$BASE_IMAGE -t "$IMAGE" . \
+  >"$CACHE/build.log" 2>&1 || { tail -40 "$CACHE/build.log"; exit 1; }
+echo "built $IMAGE in $(( $(date +%s) - started )) s"
+size=$(podman image inspect -f '{{.Size}}' "$IMAGE")
+echo "image size: $(( size / 1000000 )) MB ($size bytes)"
+
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+URL=http://127.0.0.1:$PORT
+run_container() {
+  podman run -d --name "$NAME" -p "127.0.0.1:$PORT:8080" -v "$VOLUME:/data" \
+    -e AXIOM_ADMIN_EMAIL=admin@example.com -e AXIOM_ADMIN_PASSWORD='container admin secret' "$IMAGE" >/dev/null
+}
+wait_ready() {
+  local t0 t1
+  t0=$(date +%s.%N)
+  for _ in $(seq 1 600); do
+    if curl -sf "$URL/ready" >/dev/null; then
+      t1=$(date +%s.%N)
+      python3 -c "print(f'{$t1 - $t0:.2f}')"
+      return 0
+    fi
+    sleep 0.05
+  done
+  podman logs "$NAME" | tail -20
+  return 1
+}
+json() { python3 -c "import sys, json; print(json.load(sys.stdin)$1)"; }
+
+step "run: published on 127.0.0.1:$PORT, volume $VOLUME"
+t0=$(date +%s.%N)
+run_container
+wait_ready >/dev/null
+echo "start to ready: $(python3 -c "print(f'{$(date +%s.%N) - $t0:.2f}')") s (podman run to GET /ready 200)"
+curl -sf "$URL/" | json '["service"]'
+user=$(curl -sf -X POST "$URL/users" -d '{"name":"Dana","email":"dana@example.com","password":"container secret 1"}' | json '["id"]')
+echo "registered user $user"
+token=$(curl -sf -X POST "$URL/sessions" -d '{"email":"dana@example.com","password":"container secret 1"}' | json '["token"]')
+[ "$(curl -sf "$URL/users/me" -H "Authorization: Bearer $token" | json '["id"]')" = "$user" ]
+echo "signed in and read /users/me"
+podman healthcheck run "$NAME" && echo "HEALTHCHECK (axiom-server healthcheck): healthy"
+[ "$(podman inspect -f '{{.Config.User}}' "$NAME")" = "axiom" ] && echo "runs as user axiom"
+
+step "restart: the data is still there"
+podman restart -t 15 "$NAME" >/dev/null
+wait_ready >/dev/null
+[ "$(curl -sf "$URL/users/me" -H "Authorization: Bearer $token" | json '["id"]')" = "$user" ]
+echo "after restart: the session and user $user are still there"
+
+step "SIGTERM (podman stop): clean exit within the deadline"
+t0=$(date +%s.%N)
+podman stop -t 15 "$NAME" >/dev/null
+elapsed=$(python3 -c "print(f'{$(date +%s.%N) - $t0:.2f}')")
+status=$(podman inspect -f '{{.State.ExitCode}}' "$NAME")
+echo "stopped in $elapsed s with exit status $status"
+podman logs "$NAME" 2>&1 | grep -E '"event":"(shutdown_started|shutdown_complete|stopped)"' | tail -3
+[ "$status" -eq 0 ]
+python3 -c "import sys; sys.exit(0 if $elapsed < 10 else 1)" || { echo "stop took longer than the 10 s deadline"; exit 1; }
+echo
+echo "container test passed: image $(( size / 1000000 )) MB"
