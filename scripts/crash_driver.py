@@ -1,0 +1,572 @@
+#!/usr/bin/env python3
+"""One run of the kill -9 crash test (scripts/crash-test.sh runs several).
+
+Starts the release binary on a fresh database, stocks a few scarce products,
+lets concurrent writers register, sign in, change carts, check out and
+cancel, sends SIGKILL at a random moment, restarts the server on the same
+file and checks that
+
+- every write answered 2xx is there (users, sessions, carts, orders and
+  their cancellations),
+- what an unanswered request (in flight at the kill) left behind is
+  consistent: an order it made matches the cart it was made from and that
+  cart is empty; a cart write is either applied or not,
+- no order is left pending, every product's stock equals its initial stock
+  minus the units of its non-cancelled orders,
+- a checkout retried with the same Idempotency-Key returns the same order.
+
+Each customer is driven by one thread, one request at a time, so the
+acknowledged answers give a total order of that customer's writes and the
+expected cart is exact. Python 3 standard library only.
+"""
+import argparse
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ADMIN_EMAIL = "crash-admin@example.com"
+ADMIN_PASSWORD = "crash test admin password"
+PASSWORD = "crash test password 42"
+STOCKS = [4, 8, 15, 25, 60, 400]   # scarce on purpose: checkouts run stock out
+PRICES = [1999, 450, 12000, 99, 2500, 7]
+
+
+class CheckFailed(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- HTTP
+
+class Client:
+    """One keep-alive connection; a connection problem raises (the caller
+    decides whether that makes the request 'unknown')."""
+
+    def __init__(self, port, timeout=30.0):
+        self.port = port
+        self.timeout = timeout
+        self.connection = None
+
+    def call(self, method, path, body=None, token=None, headers=None):
+        if self.connection is None:
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+        sent = dict(headers or {})
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            sent["Content-Type"] = "application/json"
+        if token:
+            sent["Authorization"] = "Bearer " + token
+        try:
+            self.connection.request(method, path, body=data, headers=sent)
+            response = self.connection.getresponse()
+            raw = response.read()
+        except Exception:
+            self.close()
+            raise
+        if response.getheader("Connection", "").lower() == "close":
+            self.close()
+        try:
+            payload = json.loads(raw) if raw else None
+        except ValueError:
+            payload = raw.decode(errors="replace")
+        return response.status, payload
+
+    def close(self):
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
+    def must(self, expected, method, path, body=None, token=None, headers=None):
+        status, payload = self.call(method, path, body, token, headers)
+        if status not in (expected if isinstance(expected, tuple) else (expected,)):
+            raise CheckFailed(f"{method} {path} answered {status}: {payload}")
+        return payload
+
+    def all_pages(self, path, token):
+        items, cursor = [], None
+        for _ in range(10000):
+            query = f"{path}?limit=100" + (f"&cursor={cursor}" if cursor else "")
+            page = self.must(200, "GET", query, token=token)
+            items += page["items"]
+            cursor = page.get("next_cursor")
+            if not cursor:
+                return items
+        raise CheckFailed(f"{path} pages never ended")
+
+
+# ---------------------------------------------------------------- server
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    def __init__(self, binary, database, log_path):
+        self.binary, self.database, self.log_path = binary, database, log_path
+        self.process = None
+        self.port = None
+
+    def start(self):
+        self.port = free_port()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("AXIOM_")}
+        env.update(AXIOM_ADMIN_EMAIL=ADMIN_EMAIL, AXIOM_ADMIN_PASSWORD=ADMIN_PASSWORD)
+        log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(
+            [self.binary, "--host", "127.0.0.1", "--port", str(self.port), "--database", self.database,
+             "--log-level", "info"], env=env, stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        probe = Client(self.port, timeout=5)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise CheckFailed(f"server exited with {self.process.returncode} at start-up:\n{self.log_tail()}")
+            try:
+                if probe.call("GET", "/ready")[0] == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.05)
+        raise CheckFailed(f"server not ready within 60 s:\n{self.log_tail()}")
+
+    def kill9(self):
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                return self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+                return None
+        return self.process.returncode if self.process else None
+
+    def reconciliation(self):
+        """What the last start-up repaired (its checkouts_reconciled log line)."""
+        found = "none logged"
+        with open(self.log_path, errors="replace") as handle:
+            for line in handle:
+                if '"checkouts_reconciled"' in line:
+                    event = json.loads(line)
+                    found = ", ".join(f"{k} {v}" for k, v in event.items()
+                                      if k not in ("time", "level", "event"))
+        return found
+
+    def log_tail(self, lines=20):
+        with open(self.log_path, errors="replace") as handle:
+            return "".join(handle.readlines()[-lines:])
+
+
+# ---------------------------------------------------------------- writers
+
+def cart_of(payload):
+    """A cart answer → {product_id: quantity} (unpriceable lines included)."""
+    lines = {item["product_id"]: item["quantity"] for item in payload.get("items", [])}
+    for item in payload.get("unavailable_items", []):
+        lines[item["product_id"]] = item["quantity"]
+    return lines
+
+
+def lines_of(order):
+    return sorted((item["product_id"], item["quantity"], item["unit_price"]["amount"], item["line_total"]["amount"])
+                  for item in order["items"])
+
+
+class Shopper(threading.Thread):
+    """One customer: cart changes, checkouts (each with a fresh
+    Idempotency-Key) and now and then a cancellation, one at a time, until
+    the server dies under it."""
+
+    def __init__(self, index, port, user, token, products, seed, stop):
+        super().__init__(daemon=True)
+        self.index, self.port, self.user, self.token = index, port, user, token
+        self.products, self.rng, self.stop = products, random.Random(seed), stop
+        self.cart = {}            # as last acknowledged
+        self.acknowledged = {"cart": 0, "checkout": 0, "cancel": 0}
+        self.refused = 0          # checkouts answered 409 insufficient_stock
+        self.orders = {}          # id → order as acknowledged (status updated by acknowledged cancels)
+        self.keys = {}            # Idempotency-Key → order id, acknowledged checkouts
+        self.last_kind = None     # kind of the last acknowledged write
+        self.unknown = None       # the request in flight at the kill: (kind, detail, cart before)
+        self.anomalies = []
+
+    def run(self):
+        client = Client(self.port)
+        attempt, refused_last = 0, False
+        while not self.stop.is_set():
+            choice = self.rng.random()
+            if refused_last and self.cart:
+                op = ("cart", ("DELETE", self.rng.choice(sorted(self.cart))))
+            elif not self.cart or choice < 0.50:
+                op = ("cart", ("PUT", self.rng.choice(self.products)["id"], self.rng.randint(1, 3)))
+            elif choice < 0.62:
+                op = ("cart", ("DELETE", self.rng.choice(sorted(self.cart))))
+            elif choice < 0.95 or not self.cancellable():
+                attempt += 1
+                op = ("checkout", f"u{self.index}-{self.user['id'][:8]}-{attempt}")
+            else:
+                op = ("cancel", self.rng.choice(self.cancellable()))
+            refused_last = False
+            try:
+                status, payload = self.send(client, op)
+            except Exception as error:  # no answer: the server is gone
+                self.unknown = (op[0], op[1], dict(self.cart), repr(error))
+                return
+            kind = op[0]
+            if status >= 500:
+                self.unknown = (kind, op[1], dict(self.cart), f"answered {status}")
+                self.anomalies.append(f"{self.user['email']}: {kind} {op[1]} answered {status}: {payload}")
+                return
+            if kind == "cart" and status == 200:
+                expected = dict(self.cart)
+                if op[1][0] == "PUT":
+                    expected[op[1][1]] = op[1][2]
+                else:
+                    expected.pop(op[1][1], None)
+                self.cart = cart_of(payload)
+                if self.cart != expected:
+                    self.anomalies.append(f"{self.user['email']}: cart answered {self.cart}, expected {expected}")
+            elif kind == "checkout" and status == 201:
+                ordered = {item["product_id"]: item["quantity"] for item in payload["items"]}
+                if ordered != self.cart:
+                    self.anomalies.append(f"{self.user['email']}: order {payload['id']} has {ordered}, cart was {self.cart}")
+                if payload["status"] != "confirmed":
+                    self.anomalies.append(f"{self.user['email']}: order {payload['id']} answered as {payload['status']}")
+                self.orders[payload["id"]] = payload
+                self.keys[op[1]] = payload["id"]
+                self.cart = {}
+            elif kind == "checkout" and status == 409 and (payload or {}).get("code") == "insufficient_stock":
+                self.refused += 1
+                refused_last = True
+                continue
+            elif kind == "cancel" and status == 200:
+                if payload["status"] != "cancelled":
+                    self.anomalies.append(f"{self.user['email']}: cancel of {op[1]} answered {payload['status']}")
+                self.orders[op[1]] = payload
+            else:
+                self.anomalies.append(f"{self.user['email']}: {kind} {op[1]} answered {status}: {payload}")
+                return
+            self.acknowledged[kind] += 1
+            self.last_kind = kind
+
+    def cancellable(self):
+        return sorted(i for i, o in self.orders.items() if o["status"] == "confirmed")
+
+    def send(self, client, op):
+        kind, detail = op
+        if kind == "cart" and detail[0] == "PUT":
+            return client.call("PUT", f"/cart/items/{detail[1]}", {"quantity": detail[2]}, token=self.token)
+        if kind == "cart":
+            return client.call("DELETE", f"/cart/items/{detail[1]}", token=self.token)
+        if kind == "checkout":
+            return client.call("POST", "/checkout", token=self.token, headers={"Idempotency-Key": detail})
+        return client.call("POST", f"/orders/{detail}/cancel", token=self.token)
+
+
+class Registrar(threading.Thread):
+    """Registers new customers and signs each in, until the server dies."""
+
+    def __init__(self, index, port, run_tag, stop):
+        super().__init__(daemon=True)
+        self.index, self.port, self.run_tag, self.stop = index, port, run_tag, stop
+        self.users = []           # acknowledged registrations: (id, email)
+        self.sessions = []        # acknowledged logins: (user id, token)
+        self.unknown = None       # ("registration" | "login", email)
+        self.anomalies = []
+
+    def run(self):
+        client = Client(self.port)
+        for number in range(100000):
+            if self.stop.is_set():
+                return
+            email = f"reg-{self.run_tag}-{self.index}-{number}@example.com"
+            for kind in ("registration", "login"):
+                try:
+                    if kind == "registration":
+                        status, payload = client.call("POST", "/users", {"name": f"Reg {number}", "email": email,
+                                                                         "password": PASSWORD})
+                    else:
+                        status, payload = client.call("POST", "/sessions", {"email": email, "password": PASSWORD})
+                except Exception:
+                    self.unknown = (kind, email)
+                    return
+                if status != 201:
+                    self.unknown = (kind, email)
+                    self.anomalies.append(f"{kind} of {email} answered {status}: {payload}")
+                    return
+                if kind == "registration":
+                    self.users.append((payload["id"], email))
+                else:
+                    self.sessions.append((payload["user"]["id"], payload["token"]))
+
+
+# ---------------------------------------------------------------- one run
+
+def setup(client, run_tag, shoppers, seed):
+    admin = client.must(201, "POST", "/sessions", {"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD})["token"]
+    rng = random.Random(seed)
+    products = []
+    for index, (stock, price) in enumerate(zip(STOCKS, PRICES)):
+        products.append(client.must(201, "POST", "/products", {
+            "sku": f"CRASH-{run_tag}-{index}", "name": f"Crash product {index}", "description": "scarce",
+            "price": {"amount": price, "currency": "USD"}, "stock": stock}, token=admin))
+    rng.shuffle(products)
+    customers = []
+
+    def make(index):
+        own = Client(client.port)
+        email = f"shopper-{run_tag}-{index}@example.com"
+        user = own.must(201, "POST", "/users", {"name": f"Shopper {index}", "email": email, "password": PASSWORD})
+        token = own.must(201, "POST", "/sessions", {"email": email, "password": PASSWORD})["token"]
+        customers.append((index, user, token))
+
+    threads = [threading.Thread(target=make, args=(i,)) for i in range(shoppers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if len(customers) != shoppers:
+        raise CheckFailed("could not register every shopper")
+    return admin, products, sorted(customers, key=lambda c: c[0])
+
+
+def check(client, admin_before, products, shoppers, registrars, failures, notes):
+    """Everything after the restart. Appends to `failures`; returns counts."""
+    lost = {"registration": 0, "login": 0, "cart": 0, "checkout": 0, "cancel": 0}
+
+    # The admin's session from before the crash is a durable write too.
+    if client.call("GET", "/users/me", token=admin_before)[0] != 200:
+        failures.append("the admin's session from before the kill is gone")
+    admin = client.must(201, "POST", "/sessions", {"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD})["token"]
+
+    # Registrations and sessions.
+    registered = {u["email"]: u for u in client.all_pages("/users", admin)}
+    unknown_present = 0
+    for registrar in registrars:
+        for user_id, email in registrar.users:
+            if registered.get(email, {}).get("id") != user_id:
+                lost["registration"] += 1
+                failures.append(f"registration of {email} ({user_id}) acknowledged, missing after restart")
+        for user_id, token in registrar.sessions:
+            status, me = client.call("GET", "/users/me", token=token)
+            if status != 200 or me.get("id") != user_id:
+                lost["login"] += 1
+                failures.append(f"session of {user_id} acknowledged, answers {status} after restart")
+        if registrar.unknown and registrar.unknown[0] == "registration" and registrar.unknown[1] in registered:
+            unknown_present += 1
+    # The passwords work too (a few: each costs an argon2id hash).
+    sample = [email for r in registrars for _, email in r.users[:1]][:3]
+    for email in sample:
+        if client.call("POST", "/sessions", {"email": email, "password": PASSWORD})[0] != 201:
+            failures.append(f"{email} cannot sign in after restart")
+
+    # Orders, carts, idempotent retries, per customer.
+    retries = retried_same = 0
+    unknown_checkouts = unknown_orders = 0
+    for shopper in shoppers:
+        who = shopper.user["email"]
+        token = shopper.token
+        if client.call("GET", "/users/me", token=token)[0] != 200:
+            lost["login"] += 1
+            failures.append(f"session of {who} acknowledged, gone after restart")
+            continue
+        stored = {o["id"]: o for o in client.all_pages("/orders", token)}
+        unknown = shopper.unknown
+        for order_id, acknowledged in shopper.orders.items():
+            order = stored.get(order_id)
+            if order is None:
+                lost["checkout"] += 1
+                failures.append(f"{who}: order {order_id} acknowledged, missing after restart")
+                continue
+            if lines_of(order) != lines_of(acknowledged) or order["total"] != acknowledged["total"]:
+                lost["checkout"] += 1
+                failures.append(f"{who}: order {order_id} changed: {order} (acknowledged {acknowledged})")
+            allowed = {acknowledged["status"]}
+            if unknown and unknown[0] == "cancel" and unknown[1] == order_id:
+                allowed.add("cancelled")
+            if order["status"] not in allowed:
+                if acknowledged["status"] == "cancelled":
+                    lost["cancel"] += 1
+                failures.append(f"{who}: order {order_id} is {order['status']}, expected one of {sorted(allowed)}")
+        extra = [o for i, o in stored.items() if i not in shopper.orders]
+        unknown_order = None
+        if unknown and unknown[0] == "checkout":
+            unknown_checkouts += 1
+            if len(extra) == 1:
+                unknown_order = extra.pop()
+                unknown_orders += 1
+                ordered = {item["product_id"]: item["quantity"] for item in unknown_order["items"]}
+                if ordered != unknown[2]:
+                    failures.append(f"{who}: the in-flight checkout's order {unknown_order['id']} has {ordered}, "
+                                    f"the cart was {unknown[2]}")
+        for order in extra:
+            failures.append(f"{who}: order {order['id']} was never placed by this test")
+        for order in stored.values():
+            if order["status"] not in ("confirmed", "cancelled"):
+                failures.append(f"{who}: order {order['id']} is {order['status']} after start-up reconciliation")
+
+        # The cart: exactly what the last acknowledged write left, or what
+        # the in-flight write would have made of it.
+        cart = cart_of(client.must(200, "GET", "/cart", token=token))
+        base = shopper.cart
+        acceptable = [base]
+        if unknown and unknown[0] == "cart":
+            after = dict(base)
+            if unknown[1][0] == "PUT":
+                after[unknown[1][1]] = unknown[1][2]
+            else:
+                after.pop(unknown[1][1], None)
+            acceptable.append(after)
+        elif unknown_order is not None:
+            acceptable = [{}]   # its order is confirmed, so its cart was cleared
+        if cart not in acceptable:
+            if unknown_order is not None or (shopper.last_kind == "checkout" and not base):
+                failures.append(f"{who}: cart holds {cart} after a confirmed order (expected {acceptable})")
+            else:
+                lost["cart"] += 1
+                failures.append(f"{who}: cart is {cart}, acknowledged {base} (acceptable {acceptable})")
+
+        # A retried checkout with the same key returns the same order.
+        for key, order_id in shopper.keys.items():
+            if order_id not in stored:
+                continue   # already reported as lost
+            retries += 1
+            status, again = client.call("POST", "/checkout", token=token, headers={"Idempotency-Key": key})
+            if status == 201 and again["id"] == order_id and lines_of(again) == lines_of(stored[order_id]):
+                retried_same += 1
+            else:
+                failures.append(f"{who}: retry of {key} answered {status} {again}, first answer was {order_id}")
+        if unknown_order is not None:
+            retries += 1
+            status, again = client.call("POST", "/checkout", token=token, headers={"Idempotency-Key": unknown[1]})
+            if status == 201 and again["id"] == unknown_order["id"]:
+                retried_same += 1
+            else:
+                failures.append(f"{who}: retry of in-flight {unknown[1]} answered {status} {again}, "
+                                f"its order is {unknown_order['id']}")
+
+    # Stock and orders agree (read after the retries, which may not change either).
+    ordered_units = {p["id"]: 0 for p in products}
+    for shopper in shoppers:
+        for order in client.all_pages("/orders", shopper.token):
+            if order["status"] != "cancelled":
+                for item in order["items"]:
+                    ordered_units[item["product_id"]] += item["quantity"]
+    agree = sold_out = 0
+    for product in products:
+        now = client.must(200, "GET", f"/products/{product['id']}")["stock"]
+        expected = product["stock"] - ordered_units[product["id"]]
+        if now == expected and now >= 0:
+            agree += 1
+        else:
+            failures.append(f"product {product['sku']}: stock {now}, initial {product['stock']} - ordered "
+                            f"{ordered_units[product['id']]} = {expected}")
+        sold_out += now == 0
+    notes.update(unknown_present=unknown_present, retries=retries, retried_same=retried_same, agree=agree,
+                 sold_out=sold_out, unknown_checkouts=unknown_checkouts, unknown_orders=unknown_orders)
+    return lost
+
+
+def run(args):
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 30)
+    rng = random.Random(seed)
+    work = tempfile.mkdtemp(prefix="axiom-crash-")
+    database = os.path.join(work, "axiom.db")
+    server = Server(args.binary, database, os.path.join(work, "server.log"))
+    run_tag = f"{args.run}-{seed}"
+    failures, notes = [], {}
+    try:
+        server.start()
+        client = Client(server.port)
+        admin, products, customers = setup(client, run_tag, args.shoppers, seed)
+        stop = threading.Event()
+        shoppers = [Shopper(i, server.port, user, token, products, rng.randrange(1 << 30), stop)
+                    for i, user, token in customers]
+        registrars = [Registrar(i, server.port, run_tag, stop) for i in range(args.registrars)]
+        for thread in shoppers + registrars:
+            thread.start()
+        kill_after = rng.uniform(1.0, 4.0)
+        time.sleep(kill_after)
+        server.kill9()
+        stop.set()
+        for thread in shoppers + registrars:
+            thread.join(timeout=60)
+            if thread.is_alive():
+                raise CheckFailed("a writer did not notice the kill within 60 s")
+        if server.process.returncode != -signal.SIGKILL:
+            failures.append(f"server ended with {server.process.returncode}, not SIGKILL")
+        for thread in shoppers + registrars:
+            failures += thread.anomalies
+
+        server.start()
+        client = Client(server.port)
+        lost = check(client, admin, products, shoppers, registrars, failures, notes)
+        status = server.stop()
+        if status != 0:
+            failures.append(f"restarted server exited with {status} on SIGTERM")
+    except CheckFailed as error:
+        failures.append(str(error))
+        server.stop()
+        print(f"run {args.run} (seed {seed}): FAILED before the checks: {error}\n  kept {work}")
+        return 1
+    except BaseException:
+        server.stop()
+        raise
+
+    in_flight = sum(1 for t in shoppers + registrars if t.unknown)
+    kinds = {}
+    for thread in shoppers + registrars:
+        if thread.unknown:
+            kinds[thread.unknown[0]] = kinds.get(thread.unknown[0], 0) + 1
+    repaired = server.reconciliation()
+    registrations = len(customers) + sum(len(r.users) for r in registrars)
+    logins = len(customers) + sum(len(r.sessions) for r in registrars)
+    count = lambda kind: sum(s.acknowledged[kind] for s in shoppers)
+    print(f"run {args.run} (seed {seed}): kill -9 after {kill_after:.2f} s, {in_flight} requests in flight "
+          f"({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}); start-up reconciliation: {repaired}")
+    print(f"  registrations  acknowledged {registrations:5d}, lost {lost['registration']}"
+          f"   (in flight {sum(1 for r in registrars if r.unknown and r.unknown[0] == 'registration')}, "
+          f"present {notes['unknown_present']})")
+    print(f"  logins         acknowledged {logins:5d}, lost {lost['login']}")
+    print(f"  cart writes    acknowledged {count('cart'):5d}, lost {lost['cart']}")
+    print(f"  checkouts      acknowledged {count('checkout'):5d}, lost {lost['checkout']}"
+          f"   (refused insufficient_stock {sum(s.refused for s in shoppers)}; "
+          f"in flight {notes['unknown_checkouts']}, present {notes['unknown_orders']})")
+    print(f"  cancellations  acknowledged {count('cancel'):5d}, lost {lost['cancel']}")
+    print(f"  stock = initial - ordered on {notes['agree']}/{len(products)} products ({notes['sold_out']} sold out); "
+          f"idempotent retries {notes['retried_same']}/{notes['retries']} same order")
+    if failures:
+        print(f"  FAILED ({len(failures)}):")
+        for failure in failures[:40]:
+            print(f"    - {failure}")
+        print(f"  kept {work} (database and server.log)")
+        return 1
+    print("  OK")
+    subprocess.run(["rm", "-rf", work], check=False)
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", default=".build/release/axiom-server")
+    parser.add_argument("--run", type=int, default=1, help="run number, for the output")
+    parser.add_argument("--seed", type=int, help="replay a run's random choices (the kill moment stays wall-clock)")
+    parser.add_argument("--shoppers", type=int, default=12, help="customer threads (cart writes, checkouts)")
+    parser.add_argument("--registrars", type=int, default=3, help="registration + login threads")
+    sys.exit(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
