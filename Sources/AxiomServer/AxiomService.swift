@@ -63,7 +63,8 @@ final class AxiomService: Sendable {
             let repaired = try await storefront.reconcileCheckouts()
             logger.log(.info, "checkouts_reconciled", numbers: [("committed", repaired.committed),
                                                               ("released", repaired.released),
-                                                              ("confirmed", repaired.confirmed)])
+                                                              ("confirmed", repaired.confirmed),
+                                                              ("carts_cleared", repaired.cartsCleared)])
             if let email = options.adminEmail, let password = options.adminPassword {
                 let admin = try await storefront.ensureAdmin(name: options.adminName, email: email, password: password)
                 logger.log(.notice, "admin_ready", [("user_id", admin.id.description)])

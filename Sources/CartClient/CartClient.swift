@@ -92,6 +92,13 @@ public actor CartClient: StatefulClient {
         state.cart(for: user)
     }
 
+    /// The checkouts among `checkoutIDs` whose cart was not cleared yet
+    /// (`clearAfterCheckout` never committed for them): start-up
+    /// reconciliation finishes those.
+    public func unclearedCheckouts(among checkoutIDs: [CheckoutID]) -> [CheckoutID] {
+        checkoutIDs.filter { !clearedCheckouts.contains($0) }
+    }
+
     /// Stores `cart` as the user's whole cart: one transaction replaces the
     /// lines, so a crash leaves the old cart or the new one, never a mix.
     private func apply(_ cart: Cart, recording checkoutID: CheckoutID? = nil) async throws -> Cart {

@@ -215,7 +215,8 @@ public actor AccountContext: Context {
     /// A crash between any two steps is repaired at start-up by
     /// `StorefrontContext.reconcileCheckouts()`: a reservation without an
     /// order is released, one with an order is committed and the order
-    /// confirmed. A retried request with the same `Idempotency-Key` gets the
+    /// confirmed, and an order whose cart clear never committed has its cart
+    /// cleared. A retried request with the same `Idempotency-Key` gets the
     /// first order back (`created` false).
     public func checkout(idempotencyKey: String?) async throws -> (order: Order, created: Bool) {
         let user = try signedInUser()

@@ -32,11 +32,13 @@ public actor StorefrontContext: Context {
     /// Start-up repair of checkouts a crash interrupted (see
     /// `AccountContext.checkout`): a reservation whose order exists is
     /// committed, one without is released; every order still pending then
-    /// holds final stock and is confirmed, and its cart cleared (once per
-    /// checkout); every cancelled order's stock is
-    /// returned (a no-op for those already returned). Returns what it did.
-    public func reconcileCheckouts() async throws -> (committed: Int, released: Int, confirmed: Int) {
-        var committed = 0, released = 0, confirmed = 0
+    /// holds final stock and is confirmed; every order whose checkout did
+    /// not get to clear its cart (the crash came after the order was placed
+    /// or confirmed, before the clear committed) has it cleared now, once per
+    /// checkout; every cancelled order's stock is returned (a no-op for those
+    /// already returned). Returns what it did.
+    public func reconcileCheckouts() async throws -> (committed: Int, released: Int, confirmed: Int, cartsCleared: Int) {
+        var committed = 0, released = 0, confirmed = 0, cartsCleared = 0
         for checkoutID in try await catalog.client.pendingReservations() {
             if await orders.client.order(forCheckout: checkoutID) != nil {
                 _ = try await catalog.commitReservation(checkoutID)
@@ -48,16 +50,23 @@ public actor StorefrontContext: Context {
         }
         for order in await orders.client.pendingOrders() {
             _ = try await orders.send(.transition(order.id, to: .confirmed, by: .system))
-            if let checkoutID = order.checkoutID {
-                _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID))
-            }
             confirmed += 1
         }
-        for order in await orders.client.state.orders.values where order.status == .cancelled {
+        // Not only the orders confirmed just now: a crash after a checkout
+        // confirmed its order but before its cart was cleared leaves a
+        // confirmed order and a full cart, which only the clear record tells apart.
+        let placed = await orders.client.state.orders.values
+        let uncleared = Set(await carts.client.unclearedCheckouts(among: placed.compactMap(\.checkoutID)))
+        for order in placed {
+            guard let checkoutID = order.checkoutID, uncleared.contains(checkoutID) else { continue }
+            _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID))
+            cartsCleared += 1
+        }
+        for order in placed where order.status == .cancelled {
             _ = try await catalog.returnStock(key: AccountContext.returnKey(order.id),
                                               lines: AccountContext.stockLines(of: order))
         }
-        return (committed, released, confirmed)
+        return (committed, released, confirmed, cartsCleared)
     }
 
     public enum Action: Sendable {

@@ -77,15 +77,18 @@ private struct CartRun {
     @Test func clearingAfterACheckoutHappensOnceEvenAcrossARestart() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         var run = try await CartRun.start(path)
-        let checkout = CheckoutID(UUID())
+        let checkout = CheckoutID(UUID()), unfinished = CheckoutID(UUID())
         _ = try await run.client.send(.setQuantity(user, mug, 2))
+        #expect(await run.client.unclearedCheckouts(among: [checkout, unfinished]) == [checkout, unfinished])
         #expect(try await run.client.send(.clearAfterCheckout(user, checkout)).isEmpty)
+        #expect(await run.client.unclearedCheckouts(among: [checkout, unfinished]) == [unfinished])
         _ = try await run.client.send(.setQuantity(user, pen, 1))
         let again = try await run.client.send(.clearAfterCheckout(user, checkout))
         #expect(again.lines.map(\.productID) == [pen])
         await run.stop()
 
         run = try await CartRun.start(path)
+        #expect(await run.client.unclearedCheckouts(among: [checkout, unfinished]) == [unfinished])
         let afterRestart = try await run.client.send(.clearAfterCheckout(user, checkout))
         #expect(afterRestart.lines.map(\.productID) == [pen])
         #expect(try await run.client.send(.clearAfterCheckout(user, CheckoutID(UUID()))).isEmpty)
