@@ -6,10 +6,12 @@ public enum CartAction: Sendable {
     case setQuantity(UserID, ProductID, Int)
     case remove(UserID, ProductID)
     case clear(UserID)
-    /// Clears the user's cart once for a finished checkout: the checkout id
-    /// is recorded in the same transaction, so a repeat (start-up
-    /// reconciliation after a crash) leaves a cart refilled since untouched.
-    case clearAfterCheckout(UserID, CheckoutID)
+    /// Takes a finished checkout's ordered lines out of the user's cart
+    /// (`Cart.removingOrdered`: what was changed since the checkout read the
+    /// cart stays), once per checkout: the checkout id is recorded in the
+    /// same transaction, so a repeat (start-up reconciliation after a crash)
+    /// leaves a cart refilled since untouched.
+    case clearAfterCheckout(UserID, CheckoutID, ordered: [CartLine])
 }
 
 public enum CartUpdate: Sendable, Hashable {
@@ -82,9 +84,9 @@ public actor CartClient: StatefulClient {
             return try await apply(state.cart(for: user).removing(product))
         case .clear(let user):
             return try await apply(state.cart(for: user).cleared())
-        case .clearAfterCheckout(let user, let checkoutID):
+        case .clearAfterCheckout(let user, let checkoutID, let ordered):
             if clearedCheckouts.contains(checkoutID) { return state.cart(for: user) }
-            return try await apply(state.cart(for: user).cleared(), recording: checkoutID)
+            return try await apply(state.cart(for: user).removingOrdered(ordered), recording: checkoutID)
         }
     }
 

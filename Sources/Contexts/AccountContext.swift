@@ -215,8 +215,8 @@ public actor AccountContext: Context {
     /// A crash between any two steps is repaired at start-up by
     /// `StorefrontContext.reconcileCheckouts()`: a reservation without an
     /// order is released, one with an order is committed and the order
-    /// confirmed, and an order whose cart clear never committed has its cart
-    /// cleared. A retried request with the same `Idempotency-Key` gets the
+    /// confirmed, and an order whose cart clear never committed has its
+    /// lines taken out of the cart. A retried request with the same `Idempotency-Key` gets the
     /// first order back (`created` false).
     public func checkout(idempotencyKey: String?) async throws -> (order: Order, created: Bool) {
         let user = try signedInUser()
@@ -252,8 +252,11 @@ public actor AccountContext: Context {
         }
         _ = try await catalog.commitReservation(checkoutID)
         let confirmed = try await orders.send(.transition(placed.id, to: .confirmed, by: .system))
-        // Recorded with the checkout id, so reconciliation can repeat it safely.
-        _ = try await carts.send(.clearAfterCheckout(user.id, checkoutID))
+        // Recorded with the checkout id, so reconciliation can repeat it
+        // safely. Only the ordered lines go: another session of this user
+        // may have changed the cart while this checkout ran, and that
+        // acknowledged change is not the order's to clear.
+        _ = try await carts.send(.clearAfterCheckout(user.id, checkoutID, ordered: Self.cartLines(of: confirmed)))
         return (confirmed, true)
     }
 
@@ -296,6 +299,11 @@ public actor AccountContext: Context {
 
     static func stockLines(of order: Order) -> [StockLine] {
         order.lines.map { StockLine(productID: $0.productID, quantity: $0.quantity) }
+    }
+
+    /// The cart lines an order was placed from.
+    static func cartLines(of order: Order) -> [CartLine] {
+        order.lines.map { CartLine(productID: $0.productID, quantity: $0.quantity) }
     }
 
     private func quote(_ cart: Cart) throws -> CartQuote {

@@ -34,8 +34,8 @@ public actor StorefrontContext: Context {
     /// committed, one without is released; every order still pending then
     /// holds final stock and is confirmed; every order whose checkout did
     /// not get to clear its cart (the crash came after the order was placed
-    /// or confirmed, before the clear committed) has it cleared now, once per
-    /// checkout; every cancelled order's stock is returned (a no-op for those
+    /// or confirmed, before the clear committed) has its ordered lines taken
+    /// out of the cart now, once per checkout; every cancelled order's stock is returned (a no-op for those
     /// already returned). Returns what it did.
     public func reconcileCheckouts() async throws -> (committed: Int, released: Int, confirmed: Int, cartsCleared: Int) {
         var committed = 0, released = 0, confirmed = 0, cartsCleared = 0
@@ -54,12 +54,15 @@ public actor StorefrontContext: Context {
         }
         // Not only the orders confirmed just now: a crash after a checkout
         // confirmed its order but before its cart was cleared leaves a
-        // confirmed order and a full cart, which only the clear record tells apart.
+        // confirmed order and a full cart, which only the clear record tells
+        // apart. What the user changed in the cart after the checkout read it
+        // (from another session, before the crash) stays.
         let placed = await orders.client.state.orders.values
         let uncleared = Set(await carts.client.unclearedCheckouts(among: placed.compactMap(\.checkoutID)))
         for order in placed {
             guard let checkoutID = order.checkoutID, uncleared.contains(checkoutID) else { continue }
-            _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID))
+            _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID,
+                                                         ordered: AccountContext.cartLines(of: order)))
             cartsCleared += 1
         }
         for order in placed where order.status == .cancelled {

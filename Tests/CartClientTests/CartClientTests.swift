@@ -78,21 +78,40 @@ private struct CartRun {
         defer { try? FileManager.default.removeItem(at: directory) }
         var run = try await CartRun.start(path)
         let checkout = CheckoutID(UUID()), unfinished = CheckoutID(UUID())
+        let ordered = [CartLine(productID: mug, quantity: 2)]
         _ = try await run.client.send(.setQuantity(user, mug, 2))
         #expect(await run.client.unclearedCheckouts(among: [checkout, unfinished]) == [checkout, unfinished])
-        #expect(try await run.client.send(.clearAfterCheckout(user, checkout)).isEmpty)
+        #expect(try await run.client.send(.clearAfterCheckout(user, checkout, ordered: ordered)).isEmpty)
         #expect(await run.client.unclearedCheckouts(among: [checkout, unfinished]) == [unfinished])
         _ = try await run.client.send(.setQuantity(user, pen, 1))
-        let again = try await run.client.send(.clearAfterCheckout(user, checkout))
+        let again = try await run.client.send(.clearAfterCheckout(user, checkout, ordered: ordered))
         #expect(again.lines.map(\.productID) == [pen])
         await run.stop()
 
         run = try await CartRun.start(path)
         #expect(await run.client.unclearedCheckouts(among: [checkout, unfinished]) == [unfinished])
-        let afterRestart = try await run.client.send(.clearAfterCheckout(user, checkout))
+        let afterRestart = try await run.client.send(.clearAfterCheckout(user, checkout, ordered: ordered))
         #expect(afterRestart.lines.map(\.productID) == [pen])
-        #expect(try await run.client.send(.clearAfterCheckout(user, CheckoutID(UUID()))).isEmpty)
+        #expect(try await run.client.send(.clearAfterCheckout(user, CheckoutID(UUID()), ordered: [CartLine(productID: pen, quantity: 1)])).isEmpty)
         await run.stop()
+    }
+
+    @Test func clearingAfterACheckoutKeepsWhatTheOrderDoesNotHold() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await CartRun.start(path)
+        let cup = ProductID(UUID())
+        _ = try await run.client.send(.setQuantity(user, mug, 2))
+        _ = try await run.client.send(.setQuantity(user, pen, 1))
+        _ = try await run.client.send(.setQuantity(user, cup, 4))
+        // The order holds the mugs and one cup; the pen and the cup's new
+        // quantity came after the checkout read the cart.
+        let ordered = [CartLine(productID: mug, quantity: 2), CartLine(productID: cup, quantity: 1)]
+        let after = try await run.client.send(.clearAfterCheckout(user, CheckoutID(UUID()), ordered: ordered))
+        #expect(after.lines == [CartLine(productID: pen, quantity: 1), CartLine(productID: cup, quantity: 4)])
+        await run.stop()
+        let again = try await CartRun.start(path)
+        #expect(await again.client.cart(for: user) == after)
+        await again.stop()
     }
 
     @Test func quantityOutsideOneToNinetyNineIsRefusedAndNothingIsStored() async throws {

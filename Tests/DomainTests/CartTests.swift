@@ -30,6 +30,16 @@ import Testing
         #expect(cart.quantity(of: ProductID(uuid(42))) == nil)
     }
 
+    @Test func removingOrderedLinesKeepsLinesTheOrderDoesNotHoldAsTheyAre() throws {
+        let cart = try Cart(userID: user).settingQuantity(2, for: a).settingQuantity(1, for: b).settingQuantity(3, for: c)
+        #expect(cart.removingOrdered(cart.lines).isEmpty)
+        let ordered = [CartLine(productID: a, quantity: 2), CartLine(productID: c, quantity: 1), CartLine(productID: ProductID(uuid(9)), quantity: 1)]
+        let left = cart.removingOrdered(ordered)
+        #expect(left.lines == [CartLine(productID: b, quantity: 1), CartLine(productID: c, quantity: 3)])
+        #expect(left.userID == user)
+        #expect(cart.removingOrdered([]) == cart)
+    }
+
     @Test func cartSizeIsBounded() throws {
         var cart = Cart(userID: user)
         for n in 1 ... Cart.maxLines { cart = try cart.settingQuantity(1, for: ProductID(uuid(n))) }

@@ -77,4 +77,14 @@ public struct Cart: Hashable, Sendable, Codable, Validatable {
     }
 
     public func cleared() -> Cart { Cart(userID: userID) }
+
+    /// The cart once a checkout's order holds `ordered`: a line goes when the
+    /// order holds its product at its quantity. A line the order does not
+    /// hold as it is now (added, or its quantity changed, by a write
+    /// acknowledged after the checkout read the cart, e.g. from another
+    /// session of the user) stays: clearing it would lose that write.
+    public func removingOrdered(_ ordered: [CartLine]) -> Cart {
+        let taken = Set(ordered)
+        return Cart(userID: userID, lines: lines.filter { !taken.contains($0) })
+    }
 }
