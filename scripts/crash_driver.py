@@ -35,7 +35,7 @@ import time
 ADMIN_EMAIL = "crash-admin@example.com"
 ADMIN_PASSWORD = "crash test admin password"
 PASSWORD = "crash test password 42"
-STOCKS = [4, 8, 15, 25, 60, 400]   # scarce on purpose: checkouts run stock out
+STOCKS = [5, 10, 25, 60, 150, 1000]   # scarce on purpose: checkouts run stock out
 PRICES = [1999, 450, 12000, 99, 2500, 7]
 
 
@@ -204,11 +204,11 @@ class Shopper(threading.Thread):
 
     def run(self):
         client = Client(self.port)
-        attempt, refused_last = 0, False
+        attempt, short = 0, None   # short: the product a refused checkout named
         while not self.stop.is_set():
             choice = self.rng.random()
-            if refused_last and self.cart:
-                op = ("cart", ("DELETE", self.rng.choice(sorted(self.cart))))
+            if short is not None and self.cart:
+                op = ("cart", ("DELETE", short if short in self.cart else self.rng.choice(sorted(self.cart))))
             elif not self.cart or choice < 0.50:
                 op = ("cart", ("PUT", self.rng.choice(self.products)["id"], self.rng.randint(1, 3)))
             elif choice < 0.62:
@@ -218,7 +218,7 @@ class Shopper(threading.Thread):
                 op = ("checkout", f"u{self.index}-{self.user['id'][:8]}-{attempt}")
             else:
                 op = ("cancel", self.rng.choice(self.cancellable()))
-            refused_last = False
+            short = None
             try:
                 status, payload = self.send(client, op)
             except Exception as error:  # no answer: the server is gone
@@ -249,7 +249,8 @@ class Shopper(threading.Thread):
                 self.cart = {}
             elif kind == "checkout" and status == 409 and (payload or {}).get("code") == "insufficient_stock":
                 self.refused += 1
-                refused_last = True
+                detail = payload.get("detail", "")
+                short = next((p for p in self.cart if p in detail), "")
                 continue
             elif kind == "cancel" and status == 200:
                 if payload["status"] != "cancelled":
