@@ -2,12 +2,12 @@
 """One run of the kill -9 crash test (scripts/crash-test.sh runs several).
 
 Starts the release binary on a fresh database, stocks a few scarce products,
-lets concurrent writers register, sign in, change carts, check out and
-cancel, sends SIGKILL at a random moment, restarts the server on the same
+lets concurrent writers register, sign in and out, change carts, check out
+and cancel, sends SIGKILL at a random moment, restarts the server on the same
 file and checks that
 
-- every write answered 2xx is there (users, sessions, carts, orders and
-  their cancellations),
+- every write answered 2xx is there (users, sessions and sign-outs, carts,
+  orders and their cancellations),
 - what an unanswered request (in flight at the kill) left behind is
   consistent: an order it made matches the cart it was made from and that
   cart is empty; a cart write is either applied or not,
@@ -277,14 +277,17 @@ class Shopper(threading.Thread):
 
 
 class Registrar(threading.Thread):
-    """Registers new customers and signs each in, until the server dies."""
+    """Registers new customers and signs each in (and a third of them out
+    again), until the server dies."""
 
-    def __init__(self, index, port, run_tag, stop):
+    def __init__(self, index, port, run_tag, seed, stop):
         super().__init__(daemon=True)
         self.index, self.port, self.run_tag, self.stop = index, port, run_tag, stop
+        self.rng = random.Random(seed)
         self.users = []           # acknowledged registrations: (id, email)
-        self.sessions = []        # acknowledged logins: (user id, token)
-        self.unknown = None       # ("registration" | "login", email)
+        self.sessions = []        # acknowledged logins, still signed in: (user id, token)
+        self.logouts = []         # acknowledged logouts: tokens that must stay revoked
+        self.unknown = None       # ("registration" | "login" | "logout", email)
         self.anomalies = []
 
     def run(self):
@@ -293,24 +296,29 @@ class Registrar(threading.Thread):
             if self.stop.is_set():
                 return
             email = f"reg-{self.run_tag}-{self.index}-{number}@example.com"
-            for kind in ("registration", "login"):
+            kinds = ["registration", "login"] + (["logout"] if self.rng.random() < 1 / 3 else [])
+            for kind in kinds:
                 try:
                     if kind == "registration":
                         status, payload = client.call("POST", "/users", {"name": f"Reg {number}", "email": email,
                                                                          "password": PASSWORD})
-                    else:
+                    elif kind == "login":
                         status, payload = client.call("POST", "/sessions", {"email": email, "password": PASSWORD})
+                    else:
+                        status, payload = client.call("DELETE", "/sessions/current", token=self.sessions[-1][1])
                 except Exception:
                     self.unknown = (kind, email)
                     return
-                if status != 201:
+                if status != (204 if kind == "logout" else 201):
                     self.unknown = (kind, email)
                     self.anomalies.append(f"{kind} of {email} answered {status}: {payload}")
                     return
                 if kind == "registration":
                     self.users.append((payload["id"], email))
-                else:
+                elif kind == "login":
                     self.sessions.append((payload["user"]["id"], payload["token"]))
+                else:
+                    self.logouts.append(self.sessions.pop()[1])
 
 
 # ---------------------------------------------------------------- one run
@@ -345,7 +353,7 @@ def setup(client, run_tag, shoppers, seed):
 
 def check(client, admin_before, products, shoppers, registrars, failures, notes):
     """Everything after the restart. Appends to `failures`; returns counts."""
-    lost = {"registration": 0, "login": 0, "cart": 0, "checkout": 0, "cancel": 0}
+    lost = {"registration": 0, "login": 0, "logout": 0, "cart": 0, "checkout": 0, "cancel": 0}
 
     # The admin's session from before the crash is a durable write too.
     if client.call("GET", "/users/me", token=admin_before)[0] != 200:
@@ -365,6 +373,11 @@ def check(client, admin_before, products, shoppers, registrars, failures, notes)
             if status != 200 or me.get("id") != user_id:
                 lost["login"] += 1
                 failures.append(f"session of {user_id} acknowledged, answers {status} after restart")
+        for token in registrar.logouts:
+            status, _ = client.call("GET", "/users/me", token=token)
+            if status != 401:
+                lost["logout"] += 1
+                failures.append(f"a session signed out before the kill answers {status} after restart")
         if registrar.unknown and registrar.unknown[0] == "registration" and registrar.unknown[1] in registered:
             unknown_present += 1
     # The passwords work too (a few: each costs an argon2id hash).
@@ -495,7 +508,7 @@ def run(args):
         stop = threading.Event()
         shoppers = [Shopper(i, server.port, user, token, products, rng.randrange(1 << 30), stop)
                     for i, user, token in customers]
-        registrars = [Registrar(i, server.port, run_tag, stop) for i in range(args.registrars)]
+        registrars = [Registrar(i, server.port, run_tag, rng.randrange(1 << 30), stop) for i in range(args.registrars)]
         for thread in shoppers + registrars:
             thread.start()
         kill_after = rng.uniform(1.0, 4.0)
@@ -533,7 +546,8 @@ def run(args):
             kinds[thread.unknown[0]] = kinds.get(thread.unknown[0], 0) + 1
     repaired = server.reconciliation()
     registrations = len(customers) + sum(len(r.users) for r in registrars)
-    logins = len(customers) + sum(len(r.sessions) for r in registrars)
+    logouts = sum(len(r.logouts) for r in registrars)
+    logins = len(customers) + sum(len(r.sessions) for r in registrars) + logouts
     count = lambda kind: sum(s.acknowledged[kind] for s in shoppers)
     print(f"run {args.run} (seed {seed}): kill -9 after {kill_after:.2f} s, {in_flight} requests in flight "
           f"({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))}); start-up reconciliation: {repaired}")
@@ -541,6 +555,7 @@ def run(args):
           f"   (in flight {sum(1 for r in registrars if r.unknown and r.unknown[0] == 'registration')}, "
           f"present {notes['unknown_present']})")
     print(f"  logins         acknowledged {logins:5d}, lost {lost['login']}")
+    print(f"  logouts        acknowledged {logouts:5d}, lost {lost['logout']}")
     print(f"  cart writes    acknowledged {count('cart'):5d}, lost {lost['cart']}")
     print(f"  checkouts      acknowledged {count('checkout'):5d}, lost {lost['checkout']}"
           f"   (refused insufficient_stock {sum(s.refused for s in shoppers)}; "
