@@ -518,7 +518,7 @@ paths:
   /checkout:
     post:
       operationId: checkout
-      summary: Turn the cart into an order (stock reserved, prices frozen, cart cleared)
+      summary: Turn the cart into an order (stock reserved, prices frozen, the ordered lines leave the cart)
       security:
         - bearer: []
       parameters:
