@@ -20,7 +20,8 @@ COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
 RUN swift build -c release --static-swift-stdlib --product axiom-server \
-    && install -D -m 0755 "$(swift build -c release --static-swift-stdlib --show-bin-path)/axiom-server" /out/axiom-server
+    && install -D -m 0755 "$(swift build -c release --static-swift-stdlib --show-bin-path)/axiom-server" /out/axiom-server \
+    && strip /out/axiom-server
 
 FROM ${RUNTIME_IMAGE}
 RUN apt-get update \

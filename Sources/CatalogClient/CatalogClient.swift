@@ -1,7 +1,7 @@
 import Axiom
 import Capabilities
 import Domain
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The product catalogue: the singleton owner of `CatalogState`.

@@ -1,5 +1,6 @@
+import Capabilities
 import Domain
-import Foundation
+import FoundationEssentials
 
 /// A position in the product list: the list is ordered by the case-folded
 /// name, then by id, so the order is total and stable. A cursor names the
@@ -30,10 +31,7 @@ struct ProductCursor: Hashable, Sendable, Comparable {
     private static let separator: Character = "\u{1F}"
 
     var encoded: String {
-        let raw = Data((foldedName + String(ProductCursor.separator) + id).utf8).base64EncodedString()
-        var text = raw.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
+        Base64URL.encode(Array((foldedName + String(ProductCursor.separator) + id).utf8))
     }
 
     init(foldedName: String, productID: ProductID) {
@@ -44,13 +42,7 @@ struct ProductCursor: Hashable, Sendable, Comparable {
 
     /// `nil` for text this type did not write.
     init?(encoded text: String) {
-        guard text.utf8.allSatisfy({ byte in
-            (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8),
+        guard let bytes = Base64URL.decode(text), let decoded = String(validating: bytes, as: UTF8.self),
               let split = decoded.lastIndex(of: ProductCursor.separator)
         else { return nil }
         let id = String(decoded[decoded.index(after: split)...])

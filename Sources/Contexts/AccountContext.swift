@@ -2,7 +2,7 @@ import Axiom
 import CartClient
 import CatalogClient
 import Domain
-import Foundation
+import FoundationEssentials
 import OrderClient
 import PricingClient
 import UserClient

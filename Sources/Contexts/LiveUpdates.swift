@@ -1,5 +1,5 @@
 import Domain
-import Foundation
+import FoundationEssentials
 
 /// A change a signed-in user's live stream (`GET /events`) carries.
 public enum LiveUpdate: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Identity of a user across domains. Other domains refer to a user by this
 /// value, never by holding a `User` (cross-domain references by id).

@@ -1,7 +1,7 @@
 import Axiom
 import Capabilities
 import Domain
-import Foundation
+import FoundationEssentials
 
 public enum OrderAction: Sendable {
     /// A pending order for a checkout; idempotent by checkout id and by the

@@ -1,7 +1,7 @@
 import Axiom
 import Capabilities
 import Domain
-import Foundation
+import FoundationEssentials
 
 /// What the users client is asked to do.
 public enum UserAction: Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import HTTPServer
 
 /// Turns the command line, the environment and the configuration file into

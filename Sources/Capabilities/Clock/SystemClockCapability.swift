@@ -1,5 +1,5 @@
 import Axiom
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 

@@ -1,6 +1,6 @@
 import CSodium
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// argon2id password hashing through libsodium (`crypto_pwhash_str_alg`),

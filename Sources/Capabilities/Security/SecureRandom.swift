@@ -1,5 +1,5 @@
 import CSodium
-import Foundation
+import FoundationEssentials
 
 /// Random bytes and opaque tokens from the system CSPRNG (libsodium's
 /// `randombytes_buf`, i.e. `getrandom(2)` on Linux).
@@ -61,9 +61,30 @@ public enum Hex {
 /// RFC 4648 §5 base64url, without padding.
 public enum Base64URL {
     public static func encode(_ bytes: [UInt8]) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
+        let standard = Data(bytes).base64EncodedString()
+        return String(String.UnicodeScalarView(standard.unicodeScalars.compactMap { scalar -> Unicode.Scalar? in
+            switch scalar {
+            case "+": "-"
+            case "/": "_"
+            case "=": nil
+            default: scalar
+            }
+        }))
+    }
+
+    /// The bytes `text` encodes, or nil when it is not unpadded base64url.
+    public static func decode(_ text: String) -> [UInt8]? {
+        var standard = ""
+        standard.unicodeScalars.reserveCapacity(text.utf8.count + 3)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "A"..."Z", "a"..."z", "0"..."9": standard.unicodeScalars.append(scalar)
+            case "-": standard.unicodeScalars.append("+")
+            case "_": standard.unicodeScalars.append("/")
+            default: return nil
+            }
+        }
+        while standard.utf8.count % 4 != 0 { standard += "=" }
+        return Data(base64Encoded: standard).map { Array($0) }
     }
 }

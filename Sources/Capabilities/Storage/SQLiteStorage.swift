@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The SQLite storage capability: one writer connection with group commit on
 /// its own serial Dispatch queue, and a pool of reader connections on queues

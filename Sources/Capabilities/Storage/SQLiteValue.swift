@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One SQLite value, as bound to a statement parameter or read from a column.
 ///

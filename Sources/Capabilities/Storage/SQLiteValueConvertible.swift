@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A Swift type that maps to and from one SQLite value.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Identity of one checkout attempt. An order records the checkout that
 /// created it, so a checkout interrupted by a crash can be reconciled at

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Identity of an order.
 public struct OrderID: UUIDIdentifier {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Identity of a catalogue product. Carts and orders refer to a product by
 /// this value, never by holding a `Product`.

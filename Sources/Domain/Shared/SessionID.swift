@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Identity of a login session (the row id, not the bearer token: the token
 /// is a secret and is stored only as a hash).

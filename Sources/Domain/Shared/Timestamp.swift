@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An instant in UTC with millisecond precision, written as RFC 3339
 /// (`2026-11-22T08:30:00.000Z`).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Shared behaviour of the UUID-backed identity types (`ProductID`,
 /// `OrderID`, …), in the style of `UserID`: opaque, compared by value,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The canonical textual form of a UUID (8-4-4-4-12 hex digits), parsed and
 /// written by hand: Foundation's `UUID(uuidString:)` goes through sscanf and

@@ -1,6 +1,6 @@
 import Contexts
 import Domain
-import Foundation
+import FoundationEssentials
 import HTTPServer
 
 /// `POST /users` (register) and `POST /sessions` (sign in), bound to the

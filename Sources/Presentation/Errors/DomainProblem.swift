@@ -1,5 +1,5 @@
 import Domain
-import Foundation
+import FoundationEssentials
 import HTTPServer
 
 /// Maps domain refusals onto problem responses: the category decides the

@@ -1,5 +1,5 @@
 import Domain
-import Foundation
+import FoundationEssentials
 import HTTPServer
 
 /// Request and response bodies as JSON. Decoding failures are told apart the
@@ -15,8 +15,7 @@ public enum JSONBody {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
-               (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, JSONSyntax.isValid(request.body) {
                 // Syntactically JSON, but the decoder could not represent a
                 // value in it (a number beyond 64 bits): a content problem.
                 throw validation("body", .invalidFormat, "The body holds a value out of range: \(context.debugDescription)")

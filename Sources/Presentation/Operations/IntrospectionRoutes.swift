@@ -1,6 +1,6 @@
 import Axiom
 import Contexts
-import Foundation
+import FoundationEssentials
 import HTTPServer
 
 /// `GET /axiom/components` (admins only): the Axiom runtime's component

@@ -19,10 +19,12 @@ func startStandardRuntime(_ orchestrator: AxiomOrchestrator, bufferLimit: Int = 
 }
 
 /// Waits until `condition` holds, checking after each short pause.
-/// Progress-based: no deadline is asserted; a condition that never holds
-/// shows up as a hung test.
+/// Progress-based: no deadline is asserted.
 func eventually(_ condition: () async -> Bool) async {
-    while await !condition() {
+    // Bounded (about 20 s at the least): a condition that never holds fails
+    // the expectations that follow instead of hanging the suite.
+    for _ in 0..<20_000 {
+        if await condition() { return }
         try? await Task.sleep(for: .milliseconds(1))
     }
 }
