@@ -44,6 +44,13 @@ import Testing
         #expect(Hex.encode([0x00, 0x0f, 0xa5, 0xff]) == "000fa5ff")
         #expect(Base64URL.encode([0xfb, 0xff]) == "-_8")
         #expect(Base64URL.encode([]) == "")
+        for length in 0..<40 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 251) }
+            #expect(Base64URL.decode(Base64URL.encode(bytes)) == bytes)
+        }
+        #expect(Base64URL.decode("-_8") == [0xfb, 0xff])
+        #expect(Base64URL.decode("a+b") == nil)
+        #expect(Base64URL.decode("ab=") == nil)
         #expect(TokenDigest.constantTimeEquals([1, 2, 3], [1, 2, 3]))
         #expect(!TokenDigest.constantTimeEquals([1, 2, 3], [1, 2, 4]))
         #expect(!TokenDigest.constantTimeEquals([1, 2, 3], [1, 2]))
