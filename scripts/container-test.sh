@@ -100,6 +100,9 @@ echo "image size: $(( size / 1000000 )) MB ($size bytes)"
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 URL=http://127.0.0.1:$PORT
+# Podman schedules health checks with systemd timers and logs an error when
+# there is no systemd, as here; the check itself runs below with
+# `podman healthcheck run`.
 run_container() {
   podman run -d --name "$NAME" -p "127.0.0.1:$PORT:8080" -v "$VOLUME:/data" \
     -e AXIOM_ADMIN_EMAIL=admin@example.com -e AXIOM_ADMIN_PASSWORD='container admin secret' "$IMAGE" >/dev/null
