@@ -28,9 +28,9 @@ final class AxiomService: Sendable {
 
     /// Builds and starts everything; throws (and the process refuses to
     /// start) when a capability cannot be made or a constraint fails.
-    /// `accessLogger` writes the per-request lines (default: `logger`).
+    /// `accessLog` receives the per-request lines (none when nil).
     static func start(options: ServerOptions, logger: ServerLogger,
-                      accessLogger: ServerLogger? = nil) async throws -> AxiomService {
+                      accessLog: LogOutput? = nil) async throws -> AxiomService {
         let orchestrator = try AxiomOrchestrator()
         try await registerCapabilities(on: orchestrator, options: options, logger: logger)
         try registerClients(on: orchestrator, options: options)
@@ -99,10 +99,10 @@ final class AxiomService: Sendable {
         CartRoutes.register(on: &router, sessions: resolver)
         OrderRoutes.register(on: &router, sessions: resolver)
         EventRoutes.register(on: &router, sessions: resolver, heartbeat: options.eventsHeartbeat)
-        let accessLog = AccessLog(logger: accessLogger ?? logger)
+        let access = accessLog.map { AccessLog(minimumLevel: options.logLevel, output: $0) }
         let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger) { exchange in
             metrics.requests.record(exchange)
-            accessLog.record(exchange)
+            access?.record(exchange)
         }
         metrics.attach(server)
         do {

@@ -33,7 +33,6 @@ do {
 // One output for every log line; access lines are batched (LogOutput).
 let logOutput = LogOutput()
 let logger = ServerLogger(minimumLevel: options.logLevel, sink: logOutput.immediate)
-let accessLogger = ServerLogger(minimumLevel: options.logLevel, sink: logOutput.buffered)
 logger.log(.notice, "starting", [("service", DiscoveryRoutes.serviceName), ("version", DiscoveryRoutes.version),
                                  ("database", options.databasePath), ("log_level", options.logLevel.name)],
            numbers: [("pid", Int(getpid()))])
@@ -49,7 +48,7 @@ if descriptorLimit >= 0 && descriptorLimit < options.maxConnections + 64 {
 let shutdownRequested = ShutdownSignals.stream()
 let service: AxiomService
 do {
-    service = try await AxiomService.start(options: options, logger: logger, accessLogger: accessLogger)
+    service = try await AxiomService.start(options: options, logger: logger, accessLog: logOutput)
 } catch {
     logger.log(.error, "start_failed", [("error", String(describing: error))])
     exit(1)

@@ -26,9 +26,9 @@ final class LogOutput: @unchecked Sendable {
     deinit { timer.cancel() }
 
     /// For access lines: written with the next batch.
-    func buffered(_ line: String) {
+    func buffered(_ line: [UInt8]) {
         let full = buffer.bytes.withLock { bytes -> Bool in
-            bytes.append(contentsOf: line.utf8)
+            bytes.append(contentsOf: line)
             return bytes.count >= Self.flushThreshold
         }
         if full { flush() }
