@@ -7,15 +7,18 @@
 #   AXIOM_SHOPPER_TOKENS    bearer tokens of $BENCH_SHOPPERS shoppers, 3 cart lines each
 #   AXIOM_SHOPPER_EMAILS    their emails (password $AXIOM_BENCH_PASSWORD)
 #   AXIOM_BUYER_TOKENS      tokens of $BENCH_BUYERS buyers, 1 cart line each (one checkout each)
+# BENCH_BINARY=path serves that binary instead of building .build/release/axiom-server.
 # Users are seeded in SQLite with a copy of one argon2id hash made by the
 # server for a template user registered over HTTP (see bench/seed_users.py).
 BENCH_SHOPPERS=${BENCH_SHOPPERS:-256}
 BENCH_BUYERS=${BENCH_BUYERS:-40000}
 export AXIOM_BENCH_PASSWORD="bench password 1"
 BENCH_TEMPLATE_EMAIL=bench-template@example.com
+# Another build to measure (e.g. a copy of an older one, for before/after): not rebuilt.
+BENCH_BINARY=${BENCH_BINARY:-}
 
 bench_start_process() {
-  .build/release/axiom-server --port "$PORT" --database "$WORK/axiom.db" --log-level warning >>"$WORK/server.log" 2>&1 &
+  "${BENCH_BINARY:-.build/release/axiom-server}" --port "$PORT" --database "$WORK/axiom.db" --log-level warning >>"$WORK/server.log" 2>&1 &
   SERVER=$!
   for _ in $(seq 1 300); do curl -sf "$BENCH_URL/health" >/dev/null && return; sleep 0.1; done
   echo "the server did not answer /health; log: $WORK/server.log" >&2
@@ -35,7 +38,7 @@ bench_cleanup() {
 
 bench_server_start() {
   command -v wrk >/dev/null || scripts/setup.sh
-  swift build -c release --product axiom-server >/dev/null
+  [ -n "$BENCH_BINARY" ] || swift build -c release --product axiom-server >/dev/null
   PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   BENCH_URL="http://127.0.0.1:$PORT"
   WORK=$(mktemp -d)

@@ -15,7 +15,7 @@ public enum CartRoutes {
     public static func register(on router: inout Router, sessions: SessionResolver) {
         router.get("/cart") { request in
             try await ErrorResponses.handling {
-                try JSONBody.response(try await sessions.withAccount(request) { account, _ in try await account.cart() })
+                .json(.ok, CartJSON.bytes(try await sessions.withAccount(request) { account, _ in try await account.cart() }))
             }
         }
         router.put("/cart/items/{product_id}") { request in
@@ -24,7 +24,7 @@ public enum CartRoutes {
                     let body = try JSONBody.decode(QuantityBody.self, from: request)
                     return try await account.setQuantity(body.quantity, of: try productID(request))
                 }
-                return try JSONBody.response(quote)
+                return .json(.ok, CartJSON.bytes(quote))
             }
         }
         router.delete("/cart/items/{product_id}") { request in
@@ -32,7 +32,7 @@ public enum CartRoutes {
                 let quote = try await sessions.withAccount(request) { account, _ in
                     try await account.removeLine(try productID(request))
                 }
-                return try JSONBody.response(quote)
+                return .json(.ok, CartJSON.bytes(quote))
             }
         }
         router.delete("/cart") { request in
