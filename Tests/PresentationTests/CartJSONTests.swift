@@ -55,3 +55,23 @@ import Testing
         ]))
     }
 }
+
+@Suite struct JSONBytesTests {
+    @Test(arguments: [Int64.min, -1_000_001, -10, -1, 0, 1, 9, 10, 1999, 1_000_000, Int64.max])
+    func integersAsDecimal(_ value: Int64) {
+        var json = JSONBytes(capacity: 0)
+        json.integer(value)
+        #expect(String(decoding: json.bytes, as: UTF8.self) == String(value))
+    }
+
+    @Test(arguments: ["plain", "", "quote \" and \\ backslash", "line\nbreak\r\ttab", "nul \u{0} bell \u{7}",
+                      "del \u{7F}", "separators \u{2028} \u{2029}", "euro € and emoji 🧪", "/slashes/"])
+    func stringsReadBackByAJSONParser(_ text: String) throws {
+        var json = JSONBytes(capacity: 0)
+        json.raw("[")
+        json.string(text)
+        json.raw("]")
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.bytes)) as? [String]
+        #expect(decoded == [text])
+    }
+}

@@ -1,56 +1,53 @@
 import Domain
-import HTTPServer
 
-/// The cart document `{items, total, unavailable_items}` written directly.
-/// Every cart route answers it, on every request; under load JSONEncoder
-/// (generic containers, a dictionary per object, runtime metadata look-ups)
-/// took about a third of the server's CPU for it (perf on
-/// `scripts/bench.sh cart_put`). This writes the same document in one pass;
-/// `CartJSONTests` check that it decodes to exactly what JSONEncoder makes
-/// of the same quote.
+/// The cart document `{items, total, unavailable_items}` written directly
+/// into bytes. Every cart route answers it, on every request; under load
+/// JSONEncoder (generic containers, a dictionary per object, runtime
+/// metadata look-ups) took about a third of the server's CPU for it (perf
+/// on `scripts/bench.sh cart_put`), and building it as a String still took
+/// a fifth of GET /cart. `CartJSONTests` check that it decodes to exactly
+/// what JSONEncoder makes of the same quote.
 enum CartJSON {
     static func bytes(_ quote: CartQuote) -> [UInt8] {
-        var json = ""
-        json.reserveCapacity(64 + (quote.lines.count + quote.unavailable.count) * 200)
-        json += "{\"items\":["
+        var json = JSONBytes(capacity: 80 + (quote.lines.count + quote.unavailable.count) * 180)
+        json.raw("{\"items\":[")
         for (index, line) in quote.lines.enumerated() {
-            if index > 0 { json += "," }
-            json += "{\"product_id\":\""
-            json += line.productID.description
-            json += "\",\"name\":"
-            JSONString.append(line.name, to: &json)
-            json += ",\"quantity\":"
-            json += String(line.quantity)
-            json += ",\"unit_price\":"
-            append(line.unitPrice, to: &json)
-            json += ",\"line_total\":"
-            append(line.lineTotal, to: &json)
-            json += "}"
+            json.raw(index == 0 ? "{\"product_id\":" : ",{\"product_id\":")
+            json.rawString(line.productID.description)
+            json.raw(",\"name\":")
+            json.string(line.name)
+            json.raw(",\"quantity\":")
+            json.integer(line.quantity)
+            json.raw(",\"unit_price\":")
+            write(line.unitPrice, to: &json)
+            json.raw(",\"line_total\":")
+            write(line.lineTotal, to: &json)
+            json.raw("}")
         }
-        json += "],\"total\":"
-        append(quote.total, to: &json)
-        json += ",\"unavailable_items\":["
+        json.raw("],\"total\":")
+        write(quote.total, to: &json)
+        json.raw(",\"unavailable_items\":[")
         for (index, line) in quote.unavailable.enumerated() {
-            if index > 0 { json += "," }
-            json += "{\"product_id\":\""
-            json += line.productID.description
-            json += "\",\"name\":"
-            if let name = line.name { JSONString.append(name, to: &json) } else { json += "null" }
-            json += ",\"quantity\":"
-            json += String(line.quantity)
-            json += ",\"reason\":"
-            JSONString.append(line.reason.rawValue, to: &json)
-            json += "}"
+            json.raw(index == 0 ? "{\"product_id\":" : ",{\"product_id\":")
+            json.rawString(line.productID.description)
+            json.raw(",\"name\":")
+            if let name = line.name { json.string(name) } else { json.raw("null") }
+            json.raw(",\"quantity\":")
+            json.integer(line.quantity)
+            json.raw(",\"reason\":")
+            json.rawString(line.reason.rawValue)
+            json.raw("}")
         }
-        json += "]}"
-        return Array(json.utf8)
+        json.raw("]}")
+        return json.bytes
     }
 
-    private static func append(_ money: Money, to json: inout String) {
-        json += "{\"amount\":"
-        json += String(money.amount)
-        json += ",\"currency\":"
-        JSONString.append(money.currency.code, to: &json)
-        json += "}"
+    private static func write(_ money: Money, to json: inout JSONBytes) {
+        json.raw("{\"amount\":")
+        json.integer(money.amount)
+        json.raw(",\"currency\":")
+        // ISO 4217: three capital letters (Currency refuses anything else).
+        json.rawString(money.currency.code)
+        json.raw("}")
     }
 }
