@@ -46,6 +46,12 @@ public actor CartClient: StatefulClient {
     public private(set) var state = CartState()
     private var clearedCheckouts: Set<CheckoutID> = []
     private let storage: CapabilityHandle<SQLiteStorage>
+    /// Users whose cart is being changed, each with the changes waiting
+    /// their turn. Without it two requests of one user (two sessions, or
+    /// pipelined) both started from the same cart while the first awaited
+    /// its commit, and the second stored a cart without the first's line:
+    /// an acknowledged change lost.
+    private var writers: [UserID: [CheckedContinuation<Void, Never>]] = [:]
 
     public init(storage: CapabilityHandle<SQLiteStorage>) {
         self.storage = storage
@@ -75,16 +81,23 @@ public actor CartClient: StatefulClient {
     }
 
     public func send(_ action: CartAction) async throws -> Cart {
+        let user = action.user
+        // One user's changes are made one after another, each from the cart
+        // the previous one left; different users' changes still run at once
+        // (and are committed together).
+        await startWriting(for: user)
+        defer { finishWriting(for: user) }
+        let cart = state.cart(for: user)
         switch action {
-        case .setQuantity(let user, let product, let quantity):
-            return try await apply(try state.cart(for: user).settingQuantity(quantity, for: product))
-        case .remove(let user, let product):
-            return try await apply(state.cart(for: user).removing(product))
-        case .clear(let user):
-            return try await apply(state.cart(for: user).cleared())
-        case .clearAfterCheckout(let user, let checkoutID):
-            if clearedCheckouts.contains(checkoutID) { return state.cart(for: user) }
-            return try await apply(state.cart(for: user).cleared(), recording: checkoutID)
+        case .setQuantity(_, let product, let quantity):
+            return try await apply(try cart.settingQuantity(quantity, for: product), .setQuantity(product, quantity))
+        case .remove(_, let product):
+            return try await apply(cart.removing(product), .remove(product))
+        case .clear:
+            return try await apply(cart.cleared(), .clear(recording: nil))
+        case .clearAfterCheckout(_, let checkoutID):
+            if clearedCheckouts.contains(checkoutID) { return cart }
+            return try await apply(cart.cleared(), .clear(recording: checkoutID))
         }
     }
 
@@ -92,9 +105,24 @@ public actor CartClient: StatefulClient {
         state.cart(for: user)
     }
 
-    /// Stores `cart` as the user's whole cart: one transaction replaces the
-    /// lines, so a crash leaves the old cart or the new one, never a mix.
-    private func apply(_ cart: Cart, recording checkoutID: CheckoutID? = nil) async throws -> Cart {
+    // MARK: Internals
+
+    /// What changed in a user's cart, written as just that change: one
+    /// statement per request whatever the cart's size (rewriting every
+    /// line made a write cost as much as the cart was long).
+    private enum LineChange: Sendable {
+        /// Inserts the line at the end (after the highest position, so the
+        /// order survives removals) or changes its quantity in place.
+        case setQuantity(ProductID, Int)
+        case remove(ProductID)
+        /// Every line; with a checkout id, recorded in the same transaction.
+        case clear(recording: CheckoutID?)
+    }
+
+    /// Commits `change` durably, then makes `cart` (the user's cart with
+    /// the change made) the state. One statement, one transaction: a crash
+    /// leaves the old cart or the new one, never a mix.
+    private func apply(_ cart: Cart, _ change: LineChange) async throws -> Cart {
         let instance: SQLiteStorage
         do {
             instance = try storage.available()
@@ -102,26 +130,60 @@ public actor CartClient: StatefulClient {
             throw AxiomError.capabilityUnavailable(Self.storageName)
         }
         let user = cart.userID.description
-        let lines = cart.lines
         do {
             try await instance.write { handle in
-                try handle.execute("DELETE FROM cart_lines WHERE user_id = ?", user)
-                for (position, line) in lines.enumerated() {
-                    try handle.execute("INSERT INTO cart_lines(user_id, product_id, quantity, position) VALUES(?, ?, ?, ?)",
-                                       user, line.productID.description, line.quantity, position)
-                }
-                if let checkoutID {
-                    try handle.execute("INSERT OR IGNORE INTO cart_cleared_checkouts(checkout_id, user_id) VALUES(?, ?)",
-                                       checkoutID.description, user)
+                switch change {
+                case .setQuantity(let product, let quantity):
+                    try handle.execute("""
+                        INSERT INTO cart_lines(user_id, product_id, quantity, position)
+                        VALUES(?1, ?2, ?3, (SELECT COALESCE(MAX(position) + 1, 0) FROM cart_lines WHERE user_id = ?1))
+                        ON CONFLICT(user_id, product_id) DO UPDATE SET quantity = excluded.quantity
+                        """, user, product.description, quantity)
+                case .remove(let product):
+                    try handle.execute("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?", user, product.description)
+                case .clear(let checkoutID):
+                    try handle.execute("DELETE FROM cart_lines WHERE user_id = ?", user)
+                    if let checkoutID {
+                        try handle.execute("INSERT OR IGNORE INTO cart_cleared_checkouts(checkout_id, user_id) VALUES(?, ?)",
+                                           checkoutID.description, user)
+                    }
                 }
             }
         } catch let error as StorageError where error.isUnavailable {
             throw AxiomError.capabilityUnavailable(Self.storageName)
         }
         try state.store(cart)
-        if let checkoutID { clearedCheckouts.insert(checkoutID) }
+        if case .clear(let checkoutID?) = change { clearedCheckouts.insert(checkoutID) }
         stateBroadcaster.publish(.changed(cart))
         return cart
+    }
+
+    /// Waits until no other change of `user`'s cart is in flight (FIFO).
+    private func startWriting(for user: UserID) async {
+        guard writers[user] != nil else {
+            writers[user] = []
+            return
+        }
+        await withCheckedContinuation { writers[user, default: []].append($0) }
+    }
+
+    /// Hands the user's turn to the next waiting change, if any.
+    private func finishWriting(for user: UserID) {
+        guard var waiting = writers[user], !waiting.isEmpty else {
+            writers[user] = nil
+            return
+        }
+        let next = waiting.removeFirst()
+        writers[user] = waiting
+        next.resume()
+    }
+}
+
+extension CartAction {
+    var user: UserID {
+        switch self {
+        case .setQuantity(let user, _, _), .remove(let user, _), .clear(let user), .clearAfterCheckout(let user, _): user
+        }
     }
 }
 
