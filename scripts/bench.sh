@@ -11,7 +11,7 @@
 #     product    GET /products/{id}, random of the 10,000
 #     cart       GET /cart, random shopper (256, BENCH_SHOPPERS)
 #     cart_put   PUT /cart/items/{id} {"quantity":N}, random shopper, random
-#                product of the first 20 (AXIOM_CART_PRODUCTS), durable writes
+#                product of the first 10 (AXIOM_CART_PRODUCTS), durable writes
 #     sessions   POST /sessions (argon2id verification: slow on purpose)
 #     register   POST /users (argon2id hash: slow on purpose)
 #     checkout   POST /checkout, each buyer once (40,000, BENCH_BUYERS)
