@@ -90,7 +90,9 @@ public actor CartClient: StatefulClient {
         let cart = state.cart(for: user)
         switch action {
         case .setQuantity(_, let product, let quantity):
-            return try await apply(try cart.settingQuantity(quantity, for: product), .setQuantity(product, quantity))
+            let change: LineChange = cart.quantity(of: product) == nil ? .addLine(product, quantity)
+                                                                        : .setQuantity(product, quantity)
+            return try await apply(try cart.settingQuantity(quantity, for: product), change)
         case .remove(_, let product):
             return try await apply(cart.removing(product), .remove(product))
         case .clear:
@@ -111,8 +113,10 @@ public actor CartClient: StatefulClient {
     /// statement per request whatever the cart's size (rewriting every
     /// line made a write cost as much as the cart was long).
     private enum LineChange: Sendable {
-        /// Inserts the line at the end (after the highest position, so the
-        /// order survives removals) or changes its quantity in place.
+        /// A new line, at the end (after the highest position, so the order
+        /// survives removals).
+        case addLine(ProductID, Int)
+        /// Another quantity for a line the cart holds, in place.
         case setQuantity(ProductID, Int)
         case remove(ProductID)
         /// Every line; with a checkout id, recorded in the same transaction.
@@ -134,11 +138,13 @@ public actor CartClient: StatefulClient {
             try await instance.write { handle in
                 switch change {
                 case .setQuantity(let product, let quantity):
-                    try handle.execute("""
-                        INSERT INTO cart_lines(user_id, product_id, quantity, position)
-                        VALUES(?1, ?2, ?3, (SELECT COALESCE(MAX(position) + 1, 0) FROM cart_lines WHERE user_id = ?1))
-                        ON CONFLICT(user_id, product_id) DO UPDATE SET quantity = excluded.quantity
-                        """, user, product.description, quantity)
+                    // The usual change, and one primary-key lookup; the
+                    // insert below only if the row is not there after all.
+                    let changed = try handle.execute("UPDATE cart_lines SET quantity = ? WHERE user_id = ? AND product_id = ?",
+                                                     quantity, user, product.description)
+                    if changed == 0 { try Self.addLine(handle, user: user, product: product, quantity: quantity) }
+                case .addLine(let product, let quantity):
+                    try Self.addLine(handle, user: user, product: product, quantity: quantity)
                 case .remove(let product):
                     try handle.execute("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?", user, product.description)
                 case .clear(let checkoutID):
@@ -156,6 +162,16 @@ public actor CartClient: StatefulClient {
         if case .clear(let checkoutID?) = change { clearedCheckouts.insert(checkoutID) }
         stateBroadcaster.publish(.changed(cart))
         return cart
+    }
+
+    /// Inserts the line after the user's highest position (or sets the
+    /// quantity of the line already there).
+    private static func addLine(_ handle: SQLiteHandle, user: String, product: ProductID, quantity: Int) throws {
+        try handle.execute("""
+            INSERT INTO cart_lines(user_id, product_id, quantity, position)
+            VALUES(?1, ?2, ?3, (SELECT COALESCE(MAX(position) + 1, 0) FROM cart_lines WHERE user_id = ?1))
+            ON CONFLICT(user_id, product_id) DO UPDATE SET quantity = excluded.quantity
+            """, user, product.description, quantity)
     }
 
     /// Waits until no other change of `user`'s cart is in flight (FIFO).
