@@ -1,48 +1,70 @@
 #!/usr/bin/env bash
-# Benchmark runner: builds the release binary, starts it on a free port,
-# runs wrk (-t2 -c64 -d10s --latency by default) against each scenario and
-# prints req/s, p50 and p99, then the server's resident memory.
+# Benchmark runner: builds the release binary, seeds a database (10,000
+# products; shoppers and buyers signed in, with carts; see
+# scripts/bench-server.sh), starts the server on a free port, runs wrk
+# (-t2 -c64 -d10s --latency by default) against each scenario and prints
+# req/s, p50, p99, the machine's load, then the server's resident memory.
 #
-# usage: scripts/bench.sh [-d SECONDS] [-c CONNECTIONS] [SCENARIO...]
-#   scenarios: health, product (default: all). `product` seeds 10,000
-#   products into the benchmark's own database first.
-# Compare with the Hummingbird peer side by side, on a running server:
-#   ../shared/bench/compare.sh -n 3 http://127.0.0.1:8080/health /health
+# usage: scripts/bench.sh [-d SECONDS] [-c CONNECTIONS] [--keep] [SCENARIO...]
+#   scenarios (default: all, in this order):
+#     health     GET /health
+#     product    GET /products/{id}, random of the 10,000
+#     cart       GET /cart, random shopper (256, BENCH_SHOPPERS)
+#     cart_put   PUT /cart/items/{id} {"quantity":N}, random shopper, random
+#                product of the first 10 (AXIOM_CART_PRODUCTS), durable writes
+#     sessions   POST /sessions (argon2id verification: slow on purpose)
+#     register   POST /users (argon2id hash: slow on purpose)
+#     checkout   POST /checkout, each buyer once (40,000, BENCH_BUYERS)
+#   --keep: after the scenarios (none given: right after seeding), print the
+#   URL and the environment the bench/*.lua scripts read, and keep serving
+#   until interrupted — e.g. for ../shared/bench/compare.sh by hand.
+# Side by side with the Hummingbird peer: scripts/bench-compare.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DURATION=10 CONNECTIONS=64
-while getopts "d:c:" option; do
-  case $option in d) DURATION=$OPTARG ;; c) CONNECTIONS=$OPTARG ;; *) exit 2 ;; esac
+DURATION=10 CONNECTIONS=64 KEEP=false
+ALL=(health product cart cart_put sessions register checkout)
+SCENARIOS=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    -d) DURATION=$2; shift 2 ;;
+    -c) CONNECTIONS=$2; shift 2 ;;
+    --keep) KEEP=true; shift ;;
+    -*) sed -n 2,22p "$0" >&2; exit 2 ;;
+    *) SCENARIOS+=("$1"); shift ;;
+  esac
 done
-shift $((OPTIND - 1))
-SCENARIOS=("$@")
-[ ${#SCENARIOS[@]} -gt 0 ] || SCENARIOS=(health product)
+if [ ${#SCENARIOS[@]} -eq 0 ] && ! $KEEP; then SCENARIOS=("${ALL[@]}"); fi
+for scenario in "${SCENARIOS[@]}"; do
+  [ -f "bench/$scenario.lua" ] || { echo "no scenario $scenario (bench/$scenario.lua)" >&2; exit 2; }
+done
 
-command -v wrk >/dev/null || scripts/setup.sh
-swift build -c release --product axiom-server >/dev/null
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-WORK=$(mktemp -d)
-export AXIOM_PRODUCT_IDS="$WORK/product_ids.txt"
-start_server() {
-  .build/release/axiom-server --port "$PORT" --database "$WORK/axiom.db" --log-level warning >>"$WORK/server.log" 2>&1 &
-  SERVER=$!
-  for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null && break; sleep 0.1; done
-}
-trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
-# First start creates the schema; seed the catalogue, then serve it.
-start_server
-kill "$SERVER"; wait "$SERVER" 2>/dev/null || true
-python3 bench/seed_products.py "$WORK/axiom.db" 10000 "$AXIOM_PRODUCT_IDS"
-start_server
+. scripts/bench-server.sh
+bench_server_start
+export WRK_THREADS=2
 
 for scenario in "${SCENARIOS[@]}"; do
-  script="bench/$scenario.lua"
-  [ -f "$script" ] || { echo "no scenario $scenario ($script)" >&2; exit 2; }
-  out=$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$script" "http://127.0.0.1:$PORT")
+  # The argon2id routes queue up to CONNECTIONS deep behind a pool of one
+  # hash per core: their latency is seconds, not a timeout.
+  out=$(wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --timeout 30s --latency -s "bench/$scenario.lua" "$BENCH_URL")
   rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
   p50=$(echo "$out" | awk '$1=="50%" {print $2}')
   p99=$(echo "$out" | awk '$1=="99%" {print $2}')
   errors=$(echo "$out" | grep -E "Non-2xx|Socket errors" | tr -s ' ' || true)
-  printf '%-12s %10s req/s   p50 %8s   p99 %8s   %s\n' "$scenario" "$rps" "$p50" "$p99" "$errors"
+  load=$(cut -d' ' -f1-3 /proc/loadavg)
+  printf '%-10s %10s req/s   p50 %8s   p99 %8s   load %s   %s\n' "$scenario" "$rps" "$p50" "$p99" "$load" "$errors"
+  case $scenario in
+    sessions|register) echo "           (argon2id on the PasswordHasher pool: at most $(nproc) at once, one per core)" ;;
+  esac
 done
-printf 'server resident memory after the run: %s KiB\n' "$(ps -o rss= -p $SERVER | tr -d ' ')"
+printf 'server resident memory: %s KiB\n' "$(ps -o rss= -p "$SERVER" | tr -d ' ')"
+
+if $KEEP; then
+  cat <<INFO
+serving $BENCH_URL (pid $SERVER) until interrupted; for the bench/*.lua scripts:
+  export AXIOM_PRODUCT_IDS=$AXIOM_PRODUCT_IDS AXIOM_SHOPPER_TOKENS=$AXIOM_SHOPPER_TOKENS
+  export AXIOM_SHOPPER_EMAILS=$AXIOM_SHOPPER_EMAILS AXIOM_BUYER_TOKENS=$AXIOM_BUYER_TOKENS
+  export AXIOM_BENCH_PASSWORD='$AXIOM_BENCH_PASSWORD'
+e.g. ../shared/bench/compare.sh -n 3 $BENCH_URL/products/x $PWD/bench/product.lua random_user.lua
+INFO
+  wait "$SERVER" || true
+fi

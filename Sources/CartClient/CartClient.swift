@@ -42,12 +42,17 @@ public actor CartClient: StatefulClient {
             ) STRICT;
             """),
     ]
-    static let storageName = String(reflecting: SQLiteStorage.self)
 
     public nonisolated let stateBroadcaster = StateBroadcaster<CartUpdate>(bufferLimit: 256)
     public private(set) var state = CartState()
     private var clearedCheckouts: Set<CheckoutID> = []
     private let storage: CapabilityHandle<SQLiteStorage>
+    /// Users whose cart is being changed, each with the changes waiting
+    /// their turn. Without it two requests of one user (two sessions, or
+    /// pipelined) both started from the same cart while the first awaited
+    /// its commit, and the second stored a cart without the first's line:
+    /// an acknowledged change lost.
+    private var writers: [UserID: [CheckedContinuation<Void, Never>]] = [:]
 
     public init(storage: CapabilityHandle<SQLiteStorage>) {
         self.storage = storage
@@ -77,16 +82,28 @@ public actor CartClient: StatefulClient {
     }
 
     public func send(_ action: CartAction) async throws -> Cart {
+        let user = action.user
+        // One user's changes are made one after another, each from the cart
+        // the previous one left; different users' changes still run at once
+        // (and are committed together).
+        await startWriting(for: user)
+        defer { finishWriting(for: user) }
+        let cart = state.cart(for: user)
         switch action {
-        case .setQuantity(let user, let product, let quantity):
-            return try await apply(try state.cart(for: user).settingQuantity(quantity, for: product))
-        case .remove(let user, let product):
-            return try await apply(state.cart(for: user).removing(product))
-        case .clear(let user):
-            return try await apply(state.cart(for: user).cleared())
-        case .clearAfterCheckout(let user, let checkoutID, let ordered):
-            if clearedCheckouts.contains(checkoutID) { return state.cart(for: user) }
-            return try await apply(state.cart(for: user).removingOrdered(ordered), recording: checkoutID)
+        case .setQuantity(_, let product, let quantity):
+            let change: LineChange = cart.quantity(of: product) == nil ? .addLine(product, quantity)
+                                                                        : .setQuantity(product, quantity)
+            return try await apply(try cart.settingQuantity(quantity, for: product), change)
+        case .remove(_, let product):
+            return try await apply(cart.removing(product), .remove(product))
+        case .clear:
+            return try await apply(cart.cleared(), .clear)
+        case .clearAfterCheckout(_, let checkoutID, let ordered):
+            if clearedCheckouts.contains(checkoutID) { return cart }
+            let remaining = cart.removingOrdered(ordered)
+            let kept = Set(remaining.lines.map(\.productID))
+            let taken = cart.lines.map(\.productID).filter { !kept.contains($0) }
+            return try await apply(remaining, .removeOrdered(taken, checkoutID: checkoutID))
         }
     }
 
@@ -101,36 +118,94 @@ public actor CartClient: StatefulClient {
         checkoutIDs.filter { !clearedCheckouts.contains($0) }
     }
 
-    /// Stores `cart` as the user's whole cart: one transaction replaces the
-    /// lines, so a crash leaves the old cart or the new one, never a mix.
-    private func apply(_ cart: Cart, recording checkoutID: CheckoutID? = nil) async throws -> Cart {
-        let instance: SQLiteStorage
-        do {
-            instance = try storage.available()
-        } catch {
-            throw AxiomError.capabilityUnavailable(Self.storageName)
-        }
+    // MARK: Internals
+
+    /// What changed in a user's cart, written as just that change: one
+    /// statement per request whatever the cart's size (rewriting every
+    /// line made a write cost as much as the cart was long).
+    private enum LineChange: Sendable {
+        /// A new line, at the end (after the highest position, so the order
+        /// survives removals).
+        case addLine(ProductID, Int)
+        /// Another quantity for a line the cart holds, in place.
+        case setQuantity(ProductID, Int)
+        case remove(ProductID)
+        case clear
+        /// The lines a checkout ordered, and the record that its clear ran,
+        /// in the same transaction.
+        case removeOrdered([ProductID], checkoutID: CheckoutID)
+    }
+
+    /// Commits `change` durably, then makes `cart` (the user's cart with
+    /// the change made) the state. One statement, one transaction: a crash
+    /// leaves the old cart or the new one, never a mix.
+    private func apply(_ cart: Cart, _ change: LineChange) async throws -> Cart {
         let user = cart.userID.description
-        let lines = cart.lines
-        do {
-            try await instance.write { handle in
+        try await storage.durableWrite { handle in
+            switch change {
+            case .setQuantity(let product, let quantity):
+                // The usual change, and one primary-key lookup; the
+                // insert below only if the row is not there after all.
+                let changed = try handle.execute("UPDATE cart_lines SET quantity = ? WHERE user_id = ? AND product_id = ?",
+                                                 quantity, user, product.description)
+                if changed == 0 { try Self.addLine(handle, user: user, product: product, quantity: quantity) }
+            case .addLine(let product, let quantity):
+                try Self.addLine(handle, user: user, product: product, quantity: quantity)
+            case .remove(let product):
+                try handle.execute("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?", user, product.description)
+            case .clear:
                 try handle.execute("DELETE FROM cart_lines WHERE user_id = ?", user)
-                for (position, line) in lines.enumerated() {
-                    try handle.execute("INSERT INTO cart_lines(user_id, product_id, quantity, position) VALUES(?, ?, ?, ?)",
-                                       user, line.productID.description, line.quantity, position)
+            case .removeOrdered(let products, let checkoutID):
+                for product in products {
+                    try handle.execute("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?",
+                                       user, product.description)
                 }
-                if let checkoutID {
-                    try handle.execute("INSERT OR IGNORE INTO cart_cleared_checkouts(checkout_id, user_id) VALUES(?, ?)",
-                                       checkoutID.description, user)
-                }
+                try handle.execute("INSERT OR IGNORE INTO cart_cleared_checkouts(checkout_id, user_id) VALUES(?, ?)",
+                                   checkoutID.description, user)
             }
-        } catch let error as StorageError where error.isUnavailable {
-            throw AxiomError.capabilityUnavailable(Self.storageName)
         }
         try state.store(cart)
-        if let checkoutID { clearedCheckouts.insert(checkoutID) }
+        if case .removeOrdered(_, let checkoutID) = change { clearedCheckouts.insert(checkoutID) }
         stateBroadcaster.publish(.changed(cart))
         return cart
+    }
+
+    /// Inserts the line after the user's highest position (or sets the
+    /// quantity of the line already there).
+    private static func addLine(_ handle: SQLiteHandle, user: String, product: ProductID, quantity: Int) throws {
+        try handle.execute("""
+            INSERT INTO cart_lines(user_id, product_id, quantity, position)
+            VALUES(?1, ?2, ?3, (SELECT COALESCE(MAX(position) + 1, 0) FROM cart_lines WHERE user_id = ?1))
+            ON CONFLICT(user_id, product_id) DO UPDATE SET quantity = excluded.quantity
+            """, user, product.description, quantity)
+    }
+
+    /// Waits until no other change of `user`'s cart is in flight (FIFO).
+    private func startWriting(for user: UserID) async {
+        guard writers[user] != nil else {
+            writers[user] = []
+            return
+        }
+        await withCheckedContinuation { writers[user, default: []].append($0) }
+    }
+
+    /// Hands the user's turn to the next waiting change, if any.
+    private func finishWriting(for user: UserID) {
+        guard var waiting = writers[user], !waiting.isEmpty else {
+            writers[user] = nil
+            return
+        }
+        let next = waiting.removeFirst()
+        writers[user] = waiting
+        next.resume()
+    }
+}
+
+extension CartAction {
+    var user: UserID {
+        switch self {
+        case .setQuantity(let user, _, _), .remove(let user, _), .clear(let user), .clearAfterCheckout(let user, _, _): user
+        }
     }
 }
 

@@ -101,6 +101,7 @@ public actor CatalogClient: StatefulClient {
     public nonisolated func snapshotProducts(_ ids: some Sequence<ProductID>) -> [ProductID: Product] {
         snapshot.withLock { snapshot in
             var found: [ProductID: Product] = [:]
+            found.reserveCapacity(ids.underestimatedCount)
             for id in ids {
                 if let product = snapshot.state.product(id) { found[id] = product }
             }

@@ -74,6 +74,46 @@ private struct CartRun {
         await run.stop()
     }
 
+    @Test func concurrentChangesOfOneUserAreAllKept() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var run = try await CartRun.start(path)
+        let products = (0..<40).map { _ in ProductID(UUID()) }
+        let client = run.client
+        let user = self.user
+        // All at once: each change must start from the cart the previous one
+        // left, or a later write stores a cart without an earlier line.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, product) in products.enumerated() {
+                group.addTask { _ = try await client.send(.setQuantity(user, product, index % 99 + 1)) }
+            }
+            try await group.waitForAll()
+        }
+        let cart = await run.client.cart(for: user)
+        #expect(Set(cart.lines.map(\.productID)) == Set(products))
+        await run.stop()
+
+        run = try await CartRun.start(path)
+        #expect(await run.client.cart(for: user) == cart)
+        await run.stop()
+    }
+
+    @Test func orderIsKeptAcrossRemovalsAndRestarts() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cup = ProductID(UUID())
+        var run = try await CartRun.start(path)
+        _ = try await run.client.send(.setQuantity(user, mug, 1))
+        _ = try await run.client.send(.setQuantity(user, pen, 2))
+        _ = try await run.client.send(.remove(user, mug))
+        _ = try await run.client.send(.setQuantity(user, cup, 3))
+        let cart = try await run.client.send(.setQuantity(user, mug, 4))
+        #expect(cart.lines.map(\.productID) == [pen, cup, mug])
+        await run.stop()
+
+        run = try await CartRun.start(path)
+        #expect(await run.client.cart(for: user) == cart)
+        await run.stop()
+    }
+
     @Test func clearingAfterACheckoutHappensOnceEvenAcrossARestart() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         var run = try await CartRun.start(path)

@@ -31,8 +31,13 @@ public struct ValidationError: Error, Hashable, Sendable, Codable, CustomStringC
 
     /// Appends another validation's errors, prefixing their field paths
     /// (`prefix` `items[0]` turns `quantity` into `items[0].quantity`).
-    public mutating func merge(_ other: ValidationError?, prefix: String? = nil) {
+    ///
+    /// `prefix` is evaluated only when `other` holds errors: callers build it
+    /// per element (`"items[\(index)]"`), and a cart is validated on every
+    /// change.
+    public mutating func merge(_ other: ValidationError?, prefix: @autoclosure () -> String? = nil) {
         guard let other else { return }
+        let prefix = prefix()
         for error in other.errors {
             let field = prefix.map { "\($0).\(error.field)" } ?? error.field
             errors.append(FieldError(field: field, code: error.code, message: error.message))

@@ -10,21 +10,30 @@ public enum CartRoutes {
 
     struct QuantityBody: Decodable {
         let quantity: Int
+
+        /// `{"quantity": n}` read directly (the usual body); anything else
+        /// through JSONBody, with its errors.
+        static func from(_ request: HTTPRequest) throws -> QuantityBody {
+            if let quantity = SoleIntegerMember.value(named: "quantity", in: request.body) {
+                return QuantityBody(quantity: quantity)
+            }
+            return try JSONBody.decode(QuantityBody.self, from: request)
+        }
     }
 
     public static func register(on router: inout Router, sessions: SessionResolver) {
         router.get("/cart") { request in
             try await ErrorResponses.handling {
-                try JSONBody.response(try await sessions.withAccount(request) { account, _ in try await account.cart() })
+                .json(.ok, CartJSON.bytes(try await sessions.withAccount(request) { account, _ in try await account.cart() }))
             }
         }
         router.put("/cart/items/{product_id}") { request in
             try await ErrorResponses.handling {
                 let quote = try await sessions.withAccount(request) { account, _ in
-                    let body = try JSONBody.decode(QuantityBody.self, from: request)
+                    let body = try QuantityBody.from(request)
                     return try await account.setQuantity(body.quantity, of: try productID(request))
                 }
-                return try JSONBody.response(quote)
+                return .json(.ok, CartJSON.bytes(quote))
             }
         }
         router.delete("/cart/items/{product_id}") { request in
@@ -32,7 +41,7 @@ public enum CartRoutes {
                 let quote = try await sessions.withAccount(request) { account, _ in
                     try await account.removeLine(try productID(request))
                 }
-                return try JSONBody.response(quote)
+                return .json(.ok, CartJSON.bytes(quote))
             }
         }
         router.delete("/cart") { request in

@@ -67,7 +67,7 @@ public enum EventRoutes {
     static func encode(_ event: LiveEvent) throws -> String {
         let (type, json): (String, [UInt8])
         switch event.update {
-        case .cartChanged(let quote): (type, json) = ("cart.updated", try JSONBody.encode(quote))
+        case .cartChanged(let quote): (type, json) = ("cart.updated", CartJSON.bytes(quote))
         case .orderCreated(let order): (type, json) = ("order.created", try JSONBody.encode(order))
         case .orderChanged(let order): (type, json) = ("order.updated", try JSONBody.encode(order))
         }

@@ -1,0 +1,53 @@
+import Domain
+
+/// The cart document `{items, total, unavailable_items}` written directly
+/// into bytes. Every cart route answers it, on every request; under load
+/// JSONEncoder (generic containers, a dictionary per object, runtime
+/// metadata look-ups) took about a third of the server's CPU for it (perf
+/// on `scripts/bench.sh cart_put`), and building it as a String still took
+/// a fifth of GET /cart. `CartJSONTests` check that it decodes to exactly
+/// what JSONEncoder makes of the same quote.
+enum CartJSON {
+    static func bytes(_ quote: CartQuote) -> [UInt8] {
+        var json = JSONBytes(capacity: 80 + (quote.lines.count + quote.unavailable.count) * 180)
+        json.raw("{\"items\":[")
+        for (index, line) in quote.lines.enumerated() {
+            json.raw(index == 0 ? "{\"product_id\":" : ",{\"product_id\":")
+            json.rawString(line.productID.description)
+            json.raw(",\"name\":")
+            json.string(line.name)
+            json.raw(",\"quantity\":")
+            json.integer(line.quantity)
+            json.raw(",\"unit_price\":")
+            write(line.unitPrice, to: &json)
+            json.raw(",\"line_total\":")
+            write(line.lineTotal, to: &json)
+            json.raw("}")
+        }
+        json.raw("],\"total\":")
+        write(quote.total, to: &json)
+        json.raw(",\"unavailable_items\":[")
+        for (index, line) in quote.unavailable.enumerated() {
+            json.raw(index == 0 ? "{\"product_id\":" : ",{\"product_id\":")
+            json.rawString(line.productID.description)
+            json.raw(",\"name\":")
+            if let name = line.name { json.string(name) } else { json.raw("null") }
+            json.raw(",\"quantity\":")
+            json.integer(line.quantity)
+            json.raw(",\"reason\":")
+            json.rawString(line.reason.rawValue)
+            json.raw("}")
+        }
+        json.raw("]}")
+        return json.bytes
+    }
+
+    private static func write(_ money: Money, to json: inout JSONBytes) {
+        json.raw("{\"amount\":")
+        json.integer(money.amount)
+        json.raw(",\"currency\":")
+        // ISO 4217: three capital letters (Currency refuses anything else).
+        json.rawString(money.currency.code)
+        json.raw("}")
+    }
+}
