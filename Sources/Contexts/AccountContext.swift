@@ -216,8 +216,8 @@ public actor AccountContext: Context {
     /// `StorefrontContext.reconcileCheckouts()`: a reservation without an
     /// order is released, one with an order is committed and the order
     /// confirmed, and an order whose cart clear never committed has its
-    /// lines taken out of the cart. A retried request with the same `Idempotency-Key` gets the
-    /// first order back (`created` false).
+    /// lines taken out of the cart. A retried request with the same
+    /// `Idempotency-Key` gets the first order back (`created` false).
     public func checkout(idempotencyKey: String?) async throws -> (order: Order, created: Bool) {
         let user = try signedInUser()
         guard user.canPlaceOrder else { throw DomainError.userSuspended(user.id) }

@@ -35,8 +35,8 @@ public actor StorefrontContext: Context {
     /// holds final stock and is confirmed; every order whose checkout did
     /// not get to clear its cart (the crash came after the order was placed
     /// or confirmed, before the clear committed) has its ordered lines taken
-    /// out of the cart now, once per checkout; every cancelled order's stock is returned (a no-op for those
-    /// already returned). Returns what it did.
+    /// out of the cart now, once per checkout; every cancelled order's stock
+    /// is returned (a no-op for those already returned). Returns what it did.
     public func reconcileCheckouts() async throws -> (committed: Int, released: Int, confirmed: Int, cartsCleared: Int) {
         var committed = 0, released = 0, confirmed = 0, cartsCleared = 0
         for checkoutID in try await catalog.client.pendingReservations() {

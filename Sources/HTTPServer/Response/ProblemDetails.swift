@@ -29,10 +29,6 @@ enum ProblemDetails {
 /// Minimal JSON string encoding for the server's own error bodies, which
 /// echo client-supplied text (paths, methods) and so must escape it.
 public enum JSONString {
-    /// Appends `text` as a JSON string literal: quotes, backslash and control
-    /// characters escaped, and U+2028/U+2029 too (they end lines in
-    /// JavaScript). Text that needs no escape, the usual case, is appended
-    /// as it is.
     /// `text` as a JSON string literal.
     public static func quoted(_ text: String) -> String {
         var json = ""
@@ -40,6 +36,10 @@ public enum JSONString {
         return json
     }
 
+    /// Appends `text` as a JSON string literal: quotes, backslash and control
+    /// characters escaped, and U+2028/U+2029 too (they end lines in
+    /// JavaScript). Text that needs no escape, the usual case, is appended
+    /// as it is.
     public static func append(_ text: String, to json: inout String) {
         json += "\""
         if !text.utf8.contains(where: mayNeedEscape) {
