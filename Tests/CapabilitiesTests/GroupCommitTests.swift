@@ -34,12 +34,12 @@ import Testing
         let directory = try TempDirectory()
         let storage = try await Fixture.open(directory)
         let writes = 200
-        storage.holdWriter()
+        let hold = storage.holdWriter()
         let acknowledged = try await withThrowingTaskGroup(of: Int.self) { group in
             for i in 0..<writes {
                 group.addTask { try await Fixture.insertUser(storage, id: "user-\(i)") }
             }
-            await storage.releaseWriter(afterQueued: writes)
+            await storage.releaseWriter(hold, afterQueued: writes)
             return try await group.reduce(0, +)
         }
         #expect(acknowledged == writes)
@@ -55,12 +55,12 @@ import Testing
         var configuration = Fixture.configuration(directory)
         configuration.maxBatchSize = 16
         let storage = try await SQLiteStorage.open(configuration, migrations: Fixture.migrations)
-        storage.holdWriter()
+        let hold = storage.holdWriter()
         try await withThrowingTaskGroup(of: Int.self) { group in
             for i in 0..<100 {
                 group.addTask { try await Fixture.insertUser(storage, id: "user-\(i)") }
             }
-            await storage.releaseWriter(afterQueued: 100)
+            await storage.releaseWriter(hold, afterQueued: 100)
             try await group.waitForAll()
         }
         let metrics = storage.metrics
@@ -75,7 +75,7 @@ import Testing
         let directory = try TempDirectory()
         let storage = try await Fixture.open(directory)
         try await Fixture.insertUser(storage, id: "taken", email: "taken@example.com")
-        storage.holdWriter()
+        let hold = storage.holdWriter()
         let outcomes = await withTaskGroup(of: (Int, Result<Int, any Error>).self) { group in
             for i in 0..<10 {
                 group.addTask {
@@ -95,7 +95,7 @@ import Testing
                     return (i, result)
                 }
             }
-            await storage.releaseWriter(afterQueued: 10)
+            await storage.releaseWriter(hold, afterQueued: 10)
             return await group.reduce(into: [Int: Result<Int, any Error>]()) { $0[$1.0] = $1.1 }
         }
         for (i, outcome) in outcomes.sorted(by: { $0.key < $1.key }) {
@@ -135,14 +135,14 @@ import Testing
             BEGIN SELECT RAISE(ROLLBACK, 'poisoned'); END;
             """)]
         let storage = try await SQLiteStorage.open(Fixture.configuration(directory), migrations: migrations)
-        storage.holdWriter()
+        let hold = storage.holdWriter()
         let outcomes = await withTaskGroup(of: (String, Result<Int, any Error>).self) { group in
             for name in ["a", "b", "c", "poison", "d", "e"] {
                 group.addTask {
                     (name, await capture { try await storage.write { db in try db.execute("INSERT INTO items VALUES(?)", name) } })
                 }
             }
-            await storage.releaseWriter(afterQueued: 6)
+            await storage.releaseWriter(hold, afterQueued: 6)
             return await group.reduce(into: [String: Result<Int, any Error>]()) { $0[$1.0] = $1.1 }
         }
         for (name, outcome) in outcomes {

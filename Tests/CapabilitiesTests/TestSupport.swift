@@ -1,4 +1,5 @@
 import AxiomTestSupport
+import Dispatch
 import Foundation
 import Testing
 @testable import Capabilities
@@ -49,19 +50,36 @@ struct ExpectedFailure: Error, Equatable {
     let tag: Int
 }
 
+/// The writer queue parked inside a block of the test's, so that write
+/// requests pile up (deterministic batch composition).
+final class WriterHold: Sendable {
+    fileprivate let parked = DispatchSemaphore(value: 0)
+    fileprivate let release = DispatchSemaphore(value: 0)
+}
+
 extension SQLiteStorage {
-    /// Holds the writer queue so that write requests pile up (deterministic
-    /// batch composition for tests); pair with `releaseWriter(afterQueued:)`.
-    func holdWriter() {
-        writer.queue.suspend()
+    /// Parks the writer queue and returns once it is parked. Suspending the
+    /// queue is not enough: a drain already running (the one that just
+    /// committed the test's setup write) keeps taking requests until the
+    /// queue is empty, so the first requests could form a batch of their own.
+    func holdWriter() -> WriterHold {
+        let hold = WriterHold()
+        writer.queue.async {
+            hold.parked.signal()
+            hold.release.wait()
+        }
+        hold.parked.wait()
+        return hold
     }
 
-    /// Waits until `count` requests are queued, then lets the writer drain them.
-    func releaseWriter(afterQueued count: Int) async {
-        while writer.pendingCount < count {
-            await Task.yield()
+    /// Waits until `count` requests are queued (bounded: after about 30 s
+    /// it lets go anyway and the test's expectations report the shortfall),
+    /// then lets the writer drain them.
+    func releaseWriter(_ hold: WriterHold, afterQueued count: Int) async {
+        for _ in 0..<30_000 where writer.pendingCount < count {
+            try? await Task.sleep(for: .milliseconds(1))
         }
-        writer.queue.resume()
+        hold.release.signal()
     }
 }
 
