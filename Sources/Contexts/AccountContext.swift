@@ -109,9 +109,12 @@ public actor AccountContext: Context {
     }
 
     private func observe(_ userID: UserID, sessionID: String) {
-        let cartUpdates = carts.client.stateBroadcaster.subscribe()
-        let orderUpdates = orders.client.stateBroadcaster.subscribe()
-        let userUpdates = users.client.stateBroadcaster.subscribe()
+        // Keyed: this context hears its user's changes and its session's
+        // end, not every other user's, so a write costs no more with many
+        // streams open.
+        let cartUpdates = carts.client.stateBroadcaster.subscribe(key: userID)
+        let orderUpdates = orders.client.stateBroadcaster.subscribe(key: userID)
+        let userUpdates = users.client.stateBroadcaster.subscribe(key: sessionID)
         observations = [
             Task { [weak self] in
                 for await case .changed(let cart) in cartUpdates where cart.userID == userID {
