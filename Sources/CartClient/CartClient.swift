@@ -14,6 +14,8 @@ public enum CartAction: Sendable {
     case clearAfterCheckout(UserID, CheckoutID, ordered: [CartLine])
 }
 
+/// Published keyed by the cart's `UserID`: an observer of one user
+/// subscribes with `stateBroadcaster.subscribe(key: userID)`.
 public enum CartUpdate: Sendable, Hashable {
     /// A user's cart changed; every session of that user sees the new one.
     case changed(Cart)
@@ -166,7 +168,7 @@ public actor CartClient: StatefulClient {
         }
         try state.store(cart)
         if case .removeOrdered(_, let checkoutID) = change { clearedCheckouts.insert(checkoutID) }
-        stateBroadcaster.publish(.changed(cart))
+        stateBroadcaster.publish(.changed(cart), key: cart.userID)
         return cart
     }
 

@@ -74,7 +74,7 @@ public actor AccountContext: Context {
         _ = try await users.send(.logout(sessionID: sessionID))
         user = nil
         self.sessionID = nil
-        journal.finishAll()
+        endLiveUpdates()
         return .loggedOut
     }
 
@@ -82,11 +82,13 @@ public actor AccountContext: Context {
 
     /// The signed-in user's cart and order changes as they happen, made by
     /// any session of theirs (or an admin), after what `lastEventID` saw.
-    /// The first call starts observing the cart and order clients; the
-    /// observation stops when the context is released.
+    /// The first call starts observing the cart, order and user clients; the
+    /// observation stops when the session ends (logout here, or its token
+    /// revoked or expired anywhere) or the context is released.
     public func liveUpdates(after lastEventID: String?) throws -> LiveSubscription {
         let me = try signedInUser()
-        if observations.isEmpty { observe(me.id) }
+        guard let sessionID else { throw AuthenticationError.invalidToken }
+        if observations.isEmpty { observe(me.id, sessionID: sessionID) }
         return journal.subscribe(after: lastEventID) { [weak self] id in
             Task { await self?.unsubscribe(id) }
         }
@@ -96,14 +98,23 @@ public actor AccountContext: Context {
     public var liveSubscriberCount: Int { journal.subscriberCount }
 
     public func stopObservation() async {
+        endLiveUpdates()
+    }
+
+    /// Ends every live stream of this session and stops observing for them.
+    private func endLiveUpdates() {
         for task in observations { task.cancel() }
         observations = []
         journal.finishAll()
     }
 
-    private func observe(_ userID: UserID) {
-        let cartUpdates = carts.client.stateBroadcaster.subscribe()
-        let orderUpdates = orders.client.stateBroadcaster.subscribe()
+    private func observe(_ userID: UserID, sessionID: String) {
+        // Keyed: this context hears its user's changes and its session's
+        // end, not every other user's, so a write costs no more with many
+        // streams open.
+        let cartUpdates = carts.client.stateBroadcaster.subscribe(key: userID)
+        let orderUpdates = orders.client.stateBroadcaster.subscribe(key: userID)
+        let userUpdates = users.client.stateBroadcaster.subscribe(key: sessionID)
         observations = [
             Task { [weak self] in
                 for await case .changed(let cart) in cartUpdates where cart.userID == userID {
@@ -122,7 +133,21 @@ public actor AccountContext: Context {
                     }
                 }
             },
+            // A token revoked elsewhere (the user suspended) or swept at its
+            // expiry must not keep a stream of this user's data open.
+            Task { [weak self] in
+                for await case .sessionEnded(sessionID) in userUpdates {
+                    await self?.sessionEndedElsewhere()
+                    return
+                }
+            },
         ]
+    }
+
+    private func sessionEndedElsewhere() {
+        user = nil
+        sessionID = nil
+        endLiveUpdates()
     }
 
     private func record(_ cart: Cart) {

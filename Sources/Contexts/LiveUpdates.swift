@@ -35,7 +35,7 @@ struct LiveUpdateJournal {
     let capacity: Int
     /// Distinguishes this journal's ids from any other's (another session,
     /// an earlier process), so a foreign `Last-Event-ID` is recognised.
-    private let epoch = String(UUID().uuidString.prefix(8)).lowercased()
+    let epoch = String(UUID().uuidString.prefix(8)).lowercased()
     private var recent: [LiveEvent] = []
     private var lastSequence: UInt64 = 0
     private var subscribers: [UInt64: AsyncStream<LiveEvent>.Continuation] = [:]
@@ -50,7 +50,15 @@ struct LiveUpdateJournal {
         let event = LiveEvent(id: "\(epoch)-\(lastSequence)", update: update)
         recent.append(event)
         if recent.count > capacity { recent.removeFirst(recent.count - capacity) }
-        for continuation in subscribers.values { continuation.yield(event) }
+        var fallenBehind: [UInt64] = []
+        for (id, continuation) in subscribers {
+            if case .dropped = continuation.yield(event) { fallenBehind.append(id) }
+        }
+        // A subscriber a whole buffer behind (a stalled client) would miss
+        // this event without knowing. Its stream ends instead, after the
+        // events it holds, which have no gap: it reconnects with the last id
+        // it saw and gets the rest from `recent`, or a reset.
+        for id in fallenBehind { subscribers.removeValue(forKey: id)?.finish() }
     }
 
     /// A subscriber's stream plus what it missed after `lastEventID`.
@@ -58,7 +66,7 @@ struct LiveUpdateJournal {
                             onTermination: @escaping @Sendable (UInt64) -> Void) -> LiveSubscription {
         let (replay, mustRefetch) = resume(after: lastEventID)
         let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self,
-                                                            bufferingPolicy: .bufferingNewest(capacity))
+                                                            bufferingPolicy: .bufferingOldest(capacity))
         let id = nextSubscriber
         nextSubscriber += 1
         subscribers[id] = continuation

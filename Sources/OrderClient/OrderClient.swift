@@ -10,6 +10,8 @@ public enum OrderAction: Sendable {
     case transition(OrderID, to: OrderStatus, by: OrderActor)
 }
 
+/// Published keyed by the order's `UserID`: an observer of one user
+/// subscribes with `stateBroadcaster.subscribe(key: userID)`.
 public enum OrderUpdate: Sendable, Hashable {
     case created(Order)
     case changed(Order)
@@ -153,7 +155,7 @@ public actor OrderClient: StatefulClient {
         // then, so reaching here means this order is the one.
         try state.insert(order)
         if let idempotencyKey { idsByKey[Self.keyIndex(userID, idempotencyKey)] = order.id }
-        stateBroadcaster.publish(.created(order))
+        stateBroadcaster.publish(.created(order), key: order.userID)
         return order
     }
 
@@ -165,7 +167,7 @@ public actor OrderClient: StatefulClient {
                                changed.status.rawValue, document, id.description)
         }
         try state.update(changed)
-        stateBroadcaster.publish(.changed(changed))
+        stateBroadcaster.publish(.changed(changed), key: changed.userID)
         return changed
     }
 

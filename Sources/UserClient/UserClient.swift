@@ -27,6 +27,8 @@ public enum UserOutcome: Sendable {
     case sessionsRemoved(Int)
 }
 
+/// `sessionEnded` is published keyed by the session id: an observer of one
+/// session subscribes with `stateBroadcaster.subscribe(key: sessionID)`.
 public enum UserUpdate: Sendable, Hashable {
     case registered(User)
     case sessionEnded(sessionID: String)
@@ -170,7 +172,7 @@ public actor UserClient: StatefulClient {
             for (tokenHash, session) in sessionsByTokenHash where session.userID == id {
                 sessionsByTokenHash[tokenHash] = nil
                 tokenHashesBySession[session.id] = nil
-                stateBroadcaster.publish(.sessionEnded(sessionID: session.id))
+                stateBroadcaster.publish(.sessionEnded(sessionID: session.id), key: session.id)
             }
         }
         return current
@@ -290,7 +292,7 @@ public actor UserClient: StatefulClient {
         if let tokenHash = tokenHashesBySession.removeValue(forKey: sessionID) {
             sessionsByTokenHash[tokenHash] = nil
         }
-        stateBroadcaster.publish(.sessionEnded(sessionID: sessionID))
+        stateBroadcaster.publish(.sessionEnded(sessionID: sessionID), key: sessionID)
         return .loggedOut
     }
 
@@ -305,7 +307,7 @@ public actor UserClient: StatefulClient {
         for (tokenHash, session) in expired {
             sessionsByTokenHash[tokenHash] = nil
             tokenHashesBySession[session.id] = nil
-            stateBroadcaster.publish(.sessionEnded(sessionID: session.id))
+            stateBroadcaster.publish(.sessionEnded(sessionID: session.id), key: session.id)
         }
         return expired.count
     }

@@ -43,6 +43,18 @@ final class EventStreamClient: @unchecked Sendable {
         }
     }
 
+    /// The blocks left until the stream ends, or nil when more than
+    /// `maxBlocks` arrive first (a stream that does not end fails a test
+    /// instead of hanging it: heartbeats keep each read from timing out).
+    func blocksUntilEnd(maxBlocks: Int = 50) throws -> [String]? {
+        var blocks: [String] = []
+        while let block = try nextBlock() {
+            blocks.append(block)
+            if blocks.count > maxBlocks { return nil }
+        }
+        return blocks
+    }
+
     /// The next event, skipping comments (`: heartbeat`) and `retry:`.
     /// `comments` collects the comments passed over.
     func nextEvent(comments: inout [String]) throws -> Event? {

@@ -115,6 +115,37 @@ struct SessionRegistryTests {
         }
     }
 
+    @Test("a use begun with beginUse keeps the session until it ends, or until it is dropped")
+    func heldSessionsKept() async throws {
+        try await withOrchestrator { orchestrator in
+            try await startStandardRuntime(orchestrator)
+            let clock = ManualClock()
+            let sessions = Self.registry(orchestrator, clock: clock, ttl: .seconds(10), max: 2)
+            let use = try await sessions.beginUse(SessionID("stream"))
+            var dropped: SessionUse<LedgerContext>? = try await sessions.beginUse(SessionID("dropped"))
+            #expect(dropped?.context !== use.context)
+            clock.advance(by: .seconds(3_600))
+            #expect(await sessions.evictExpired() == 0)
+            await #expect(throws: AxiomError.sessionCapacityExhausted(limit: 2)) {
+                _ = try await sessions.context(for: SessionID("other"))
+            }
+            // The same session used meanwhile is the same context.
+            #expect(try await sessions.context(for: SessionID("stream")) === use.context)
+            use.end()
+            use.end()  // twice is harmless: the session is not "more idle"
+            dropped = nil
+            clock.advance(by: .seconds(10))
+            #expect(await sessions.evictExpired() == 2)
+            #expect(orchestrator.contextRegistry.count == 0)
+            // Logout ends a session in use at once; its use ending later is harmless.
+            let held = try await sessions.beginUse(SessionID("held"))
+            #expect(await sessions.end(SessionID("held")))
+            #expect(orchestrator.contextRegistry.contains(held.context.contextID) == false)
+            held.end()
+            #expect(sessions.count == 0)
+        }
+    }
+
     @Test("at the cap, a new session evicts the one idle for longest")
     func capEvictsOldestIdle() async throws {
         try await withOrchestrator { orchestrator in

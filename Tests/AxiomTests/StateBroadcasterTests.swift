@@ -91,6 +91,56 @@ struct StateBroadcasterTests {
         #expect(broadcaster.observerCount == 0)
     }
 
+    @Test("a keyed observer gets only its key's updates; an observer of everything gets all")
+    func keyedObservers() async {
+        let broadcaster = StateBroadcaster<String>()
+        let alice = broadcaster.subscribe(key: "alice")
+        let alsoAlice = broadcaster.subscribe(key: "alice")
+        let bob = broadcaster.subscribe(key: "bob")
+        let everything = broadcaster.subscribe()
+        #expect(broadcaster.observerCount == 4)
+        #expect(broadcaster.observerCount(key: "alice") == 2)
+        broadcaster.publish("a1", key: "alice")
+        broadcaster.publish("b1", key: "bob")
+        broadcaster.publish("c1", key: "carol")  // nobody observes carol alone
+        broadcaster.publish("unkeyed")           // observers of everything only
+        broadcaster.publish("a2", key: "alice")
+        broadcaster.finish()
+        func all(_ stream: AsyncStream<String>) async -> [String] {
+            var values: [String] = []
+            for await value in stream { values.append(value) }
+            return values
+        }
+        #expect(await all(alice) == ["a1", "a2"])
+        #expect(await all(alsoAlice) == ["a1", "a2"])
+        #expect(await all(bob) == ["b1"])
+        #expect(await all(everything) == ["a1", "b1", "c1", "unkeyed", "a2"])
+        #expect(broadcaster.observerCount == 0)
+        var late: [String] = []
+        for await value in broadcaster.subscribe(key: "alice") { late.append(value) }
+        #expect(late.isEmpty)
+    }
+
+    @Test("a keyed observer that goes away is removed from its key")
+    func keyedObserversAreCleaned() async {
+        let broadcaster = StateBroadcaster<Int>()
+        let kept = broadcaster.subscribe(key: 7)
+        do {
+            let dropped = broadcaster.subscribe(key: 7)
+            let other = broadcaster.subscribe(key: 8)
+            #expect(broadcaster.observerCount == 3)
+            _ = (dropped, other)
+        }
+        await eventually { broadcaster.observerCount == 1 }
+        #expect(broadcaster.observerCount(key: 7) == 1)
+        #expect(broadcaster.observerCount(key: 8) == 0)
+        broadcaster.publish(1, key: 7)
+        broadcaster.finish()
+        var values: [Int] = []
+        for await value in kept { values.append(value) }
+        #expect(values == [1])
+    }
+
     @Test("finish ends every stream and later subscriptions end at once")
     func finishEndsStreams() async {
         let broadcaster = StateBroadcaster<Int>()

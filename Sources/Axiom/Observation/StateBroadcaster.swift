@@ -9,16 +9,50 @@ import Synchronization
 /// its oldest unread updates (the client's `state` snapshot stays the truth).
 /// An observer whose stream terminates (its task cancelled, its iterator
 /// dropped) is removed at once; ``observerCount`` is the live count.
+///
+/// An observer may subscribe to one key (a user, a session) and then gets
+/// only the updates published with that key: a client publishing a user's
+/// change reaches the observers of that user (plus those of everything), so
+/// its cost does not grow with every other user's observers.
 public final class StateBroadcaster<Update: Sendable>: Sendable {
-    private struct Observers {
-        var byID: [UInt64: AsyncStream<Update>.Continuation] = [:]
+    private typealias Continuation = AsyncStream<Update>.Continuation
+
+    /// Observers of one key (or of every update).
+    private struct Group {
+        var byID: [UInt64: Continuation] = [:]
         /// Rebuilt on every subscribe/unsubscribe so `publish` only copies a
         /// reference out of the lock.
-        var list: [AsyncStream<Update>.Continuation] = []
+        var list: [Continuation] = []
+
+        mutating func insert(_ continuation: Continuation, id: UInt64) {
+            byID[id] = continuation
+            list = Array(byID.values)
+        }
+
+        mutating func remove(_ id: UInt64) -> Bool {
+            guard byID.removeValue(forKey: id) != nil else { return false }
+            list = Array(byID.values)
+            return true
+        }
+    }
+
+    /// A subscription key. `@unchecked`: it is only made from a `Sendable`
+    /// key, which `AnyHashable` cannot say of itself.
+    private struct ObserverKey: Hashable, @unchecked Sendable {
+        let value: AnyHashable
+
+        init<Key: Hashable & Sendable>(_ key: Key) { value = AnyHashable(key) }
+    }
+
+    private struct Observers {
+        var everything = Group()
+        var byKey: [ObserverKey: Group] = [:]
+        /// The key of each keyed observer, to find its group on removal.
+        var keyOf: [UInt64: ObserverKey] = [:]
         var nextID: UInt64 = 0
         var finished = false
 
-        mutating func rebuild() { list = Array(byID.values) }
+        var count: Int { everything.byID.count + keyOf.count }
     }
 
     public let bufferLimit: Int
@@ -29,21 +63,76 @@ public final class StateBroadcaster<Update: Sendable>: Sendable {
         self.bufferLimit = bufferLimit
     }
 
-    /// A new observer.
+    /// A new observer of every update.
     public func subscribe() -> AsyncStream<Update> {
         subscribe(bufferLimit: bufferLimit)
     }
 
-    /// A new observer with its own buffer size.
+    /// A new observer of every update, with its own buffer size.
     public func subscribe(bufferLimit: Int) -> AsyncStream<Update> {
+        add(key: nil, bufferLimit: bufferLimit)
+    }
+
+    /// A new observer of the updates published with `key` only.
+    public func subscribe<Key: Hashable & Sendable>(key: Key, bufferLimit: Int? = nil) -> AsyncStream<Update> {
+        add(key: ObserverKey(key), bufferLimit: bufferLimit ?? self.bufferLimit)
+    }
+
+    /// Delivers `update` to every observer of every update, without waiting
+    /// for any.
+    public func publish(_ update: Update) {
+        let list = observers.withLock { $0.everything.list }
+        for continuation in list {
+            continuation.yield(update)
+        }
+    }
+
+    /// Delivers `update` to the observers of `key` and to those of every
+    /// update, without waiting for any.
+    public func publish<Key: Hashable & Sendable>(_ update: Update, key: Key) {
+        let key = ObserverKey(key)
+        let (everything, keyed) = observers.withLock { ($0.everything.list, $0.byKey[key]?.list ?? []) }
+        for continuation in everything {
+            continuation.yield(update)
+        }
+        for continuation in keyed {
+            continuation.yield(update)
+        }
+    }
+
+    /// Ends every observer's stream; later subscriptions end at once.
+    public func finish() {
+        let ending: [Continuation] = observers.withLock { observers in
+            observers.finished = true
+            let ending = observers.everything.list + observers.byKey.values.flatMap(\.list)
+            observers.everything = Group()
+            observers.byKey = [:]
+            observers.keyOf = [:]
+            return ending
+        }
+        for continuation in ending { continuation.finish() }
+    }
+
+    public var observerCount: Int { observers.withLock { $0.count } }
+
+    /// Observers of `key` only (not counting those of every update).
+    public func observerCount<Key: Hashable & Sendable>(key: Key) -> Int {
+        observers.withLock { $0.byKey[ObserverKey(key)]?.byID.count ?? 0 }
+    }
+
+    private func add(key: ObserverKey?, bufferLimit: Int) -> AsyncStream<Update> {
         let (stream, continuation) = AsyncStream.makeStream(of: Update.self,
                                                             bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
         let id: UInt64? = observers.withLock { observers in
             if observers.finished { return nil }
             let id = observers.nextID
             observers.nextID += 1
-            observers.byID[id] = continuation
-            observers.rebuild()
+            if let key {
+                observers.byKey[key, default: Group()].insert(continuation, id: id)
+                observers.keyOf[id] = key
+            } else {
+                observers.everything.insert(continuation, id: id)
+            }
             return id
         }
         guard let id else {
@@ -56,31 +145,14 @@ public final class StateBroadcaster<Update: Sendable>: Sendable {
         return stream
     }
 
-    /// Delivers `update` to every live observer, without waiting for any.
-    public func publish(_ update: Update) {
-        let list = observers.withLock { $0.list }
-        for continuation in list {
-            continuation.yield(update)
-        }
-    }
-
-    /// Ends every observer's stream; later subscriptions end at once.
-    public func finish() {
-        let list: [AsyncStream<Update>.Continuation] = observers.withLock { observers in
-            observers.finished = true
-            let list = observers.list
-            observers.byID = [:]
-            observers.list = []
-            return list
-        }
-        for continuation in list { continuation.finish() }
-    }
-
-    public var observerCount: Int { observers.withLock { $0.byID.count } }
-
     private func remove(_ id: UInt64) {
         observers.withLock { observers in
-            if observers.byID.removeValue(forKey: id) != nil { observers.rebuild() }
+            if let key = observers.keyOf.removeValue(forKey: id) {
+                _ = observers.byKey[key]?.remove(id)
+                if observers.byKey[key]?.byID.isEmpty == true { observers.byKey[key] = nil }
+            } else {
+                _ = observers.everything.remove(id)
+            }
         }
     }
 }

@@ -130,6 +130,15 @@ public final class SessionRegistry<Root: Context>: Sendable {
         return try await body(root)
     }
 
+    /// Starts a use of the session that outlasts the call (a response that
+    /// keeps streaming after its handler returned): the session is busy, as
+    /// during `withSession`, until the use ends (`end()`, or the use is
+    /// released). Logout still ends it at once.
+    public func beginUse(_ id: SessionID) async throws -> SessionUse<Root> {
+        let (root, serial) = try await acquire(id)
+        return SessionUse(context: root) { [weak self] in self?.finishUse(id, serial: serial) }
+    }
+
     /// The session's root context, created on first use.
     public func context(for id: SessionID) async throws -> Root {
         try await withSession(id) { $0 }

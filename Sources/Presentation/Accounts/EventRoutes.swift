@@ -9,8 +9,8 @@ import HTTPServer
 /// as `GET /orders/{id}` shows it) and its JSON on one `data` line. A comment
 /// line every `heartbeat` keeps proxies from closing an idle stream. A
 /// `Last-Event-ID` that cannot be resumed gets an `event: reset` first:
-/// fetch the cart and orders again. The stream ends on logout and at
-/// shutdown.
+/// fetch the cart and orders again. The stream ends on logout, when the
+/// session's token is revoked or swept at its expiry, and at shutdown.
 public enum EventRoutes {
     public static let name = "EventRoutes"
 
@@ -18,7 +18,10 @@ public enum EventRoutes {
         router.get("/events") { request in
             try await ErrorResponses.handling {
                 let lastEventID = request.headers["last-event-id"]
-                let subscription = try await sessions.withAccount(request) { account, _ in
+                // The session stays in use while the stream is open: a
+                // client that only listens is not idle, and its context (and
+                // the events kept for resuming) must not expire under it.
+                let (subscription, use) = try await sessions.withHeldAccount(request) { account, _ in
                     try await account.liveUpdates(after: lastEventID)
                 }
                 var headers = HTTPFields()
@@ -27,6 +30,7 @@ public enum EventRoutes {
                 // Proxies such as nginx would otherwise hold events back.
                 headers.set("X-Accel-Buffering", "no")
                 return HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
+                    defer { use.end() }
                     await stream(subscription, to: writer, heartbeat: heartbeat)
                 })
             }

@@ -27,6 +27,24 @@ public struct SessionResolver: Sendable {
         }
     }
 
+    /// Like `withAccount`, for a response that outlives its handler (a live
+    /// stream): the session stays in use until the returned use ends, so
+    /// idle expiry and eviction leave its context alone meanwhile.
+    public func withHeldAccount<R: Sendable>(_ request: HTTPRequest,
+                                             _ body: (AccountContext, User) async throws -> R)
+        async throws -> (R, SessionUse<AccountContext>) {
+        let token = try BearerToken.from(request)
+        let authentication = try await storefront.authenticate(token: token)
+        let use = try await sessions.beginUse(Axiom.SessionID(authentication.sessionID))
+        do {
+            let user = await use.context.signIn(authentication)
+            return (try await body(use.context, user), use)
+        } catch {
+            use.end()
+            throw error
+        }
+    }
+
     /// Sessions whose context is loaded now.
     public var liveSessions: Int { sessions.count }
 

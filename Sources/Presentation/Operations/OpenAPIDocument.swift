@@ -178,7 +178,8 @@ paths:
         (data: the order), each with an `id`; a `: heartbeat` comment every
         15 s. Send the last id back as `Last-Event-ID` to resume; one that
         cannot be resumed gets `event: reset` first (fetch again). The
-        stream ends on logout and at shutdown.
+        stream ends on logout, when the token is revoked or expires, and at
+        shutdown.
       security:
         - bearer: []
       parameters:
