@@ -75,7 +75,7 @@ SLIM
   find "$ROOT/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete
   rm -rf "$ROOT"/var/lib/apt/lists/* "$ROOT"/usr/share/man/* "$ROOT"/usr/share/info/* "$ROOT"/usr/share/locale/* \
          "$ROOT"/usr/share/lintian/* "$ROOT"/var/cache/debconf/*-old "$ROOT"/var/log/*
-  tar -C "$ROOT" -c . | podman import --change 'CMD ["/bin/bash"]' - "$BASE_IMAGE" >/dev/null
+  tar -C "$ROOT" -c . | podman import --quiet --change 'CMD ["/bin/bash"]' - "$BASE_IMAGE" >/dev/null
   rm -rf "$ROOT"
 fi
 
