@@ -10,6 +10,9 @@ ARG SWIFT_IMAGE=swift:6.2-bookworm
 ARG RUNTIME_IMAGE=debian:bookworm-slim
 
 FROM ${SWIFT_IMAGE} AS build
+# Unpinned on purpose (DL3008): the suite's current packages carry its
+# security fixes, and a pinned version vanishes from the mirror when replaced.
+# hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-dev libsodium-dev \
     && rm -rf /var/lib/apt/lists/*
@@ -24,10 +27,12 @@ RUN swift build -c release --static-swift-stdlib --product axiom-server \
     && strip /out/axiom-server
 
 FROM ${RUNTIME_IMAGE}
+# hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 libsodium23 \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /usr/share/doc/* /usr/share/man/* \
-    && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin axiom \
+    && groupadd --system --gid 10001 axiom \
+    && useradd --system --uid 10001 --gid axiom --home-dir /data --no-create-home --shell /usr/sbin/nologin axiom \
     && mkdir -p /data /etc/axiom \
     && chown axiom:axiom /data
 COPY --from=build /out/axiom-server /usr/local/bin/axiom-server
@@ -36,7 +41,8 @@ COPY config/default.json /etc/axiom/default.json
 ENV AXIOM_HOST=0.0.0.0 \
     AXIOM_PORT=8080 \
     AXIOM_DATABASE=/data/axiom.db
-USER axiom
+# Numeric, so an orchestrator can tell it is not root (runAsNonRoot).
+USER 10001:10001
 VOLUME ["/data"]
 EXPOSE 8080
 # The binary probes itself (GET /ready): no curl needed in the image.
