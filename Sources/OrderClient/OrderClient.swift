@@ -99,18 +99,7 @@ public actor OrderClient: StatefulClient {
     /// A user's orders newest first, `limit` at a time after `cursor` (the
     /// last order id of the previous page).
     public func orders(for userID: UserID, limit: Int, after cursor: String?) throws(DomainError) -> Page<Order> {
-        let all = state.orders(for: userID)
-        var start = 0
-        if let cursor {
-            guard let index = all.firstIndex(where: { $0.id.description == cursor }) else {
-                throw DomainError.validation(ValidationError([FieldError(field: "cursor", code: .invalidFormat,
-                                                                         message: "cursor is not one this service issued")]))
-            }
-            start = index + 1
-        }
-        let slice = Array(all[start..<min(all.count, start + limit)])
-        let next = start + limit < all.count ? slice.last?.id.description : nil
-        return Page(items: slice, nextCursor: next)
+        try Page.slice(state.orders(for: userID), limit: limit, after: cursor) { $0.id.description }
     }
 
     /// Orders still pending (a checkout that did not finish): start-up

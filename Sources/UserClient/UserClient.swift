@@ -138,17 +138,7 @@ public actor UserClient: StatefulClient {
             throw DomainError.validation(ValidationError([FieldError(field: "limit", code: .outOfRange,
                                                                      message: "limit must be between 1 and 100")]))
         }
-        let all = state.usersByCreation
-        var start = 0
-        if let cursor {
-            guard let index = all.firstIndex(where: { $0.id.description == cursor }) else {
-                throw DomainError.validation(ValidationError([FieldError(field: "cursor", code: .invalidFormat,
-                                                                         message: "cursor is not one this service issued")]))
-            }
-            start = index + 1
-        }
-        let slice = Array(all[start..<min(all.count, start + limit)])
-        return Page(items: slice, nextCursor: start + limit < all.count ? slice.last?.id.description : nil)
+        return try Page.slice(state.usersByCreation, limit: limit, after: cursor) { $0.id.description }
     }
 
     /// Status and role, by an admin. A suspended user's sessions are revoked

@@ -32,3 +32,23 @@ public struct Page<Item: Hashable & Sendable & Codable>: Hashable, Sendable, Cod
 
 /// One page of the product list.
 public typealias ProductPage = Page<Product>
+
+extension Page {
+    /// The page of `all` (already in list order) that follows the item whose
+    /// `cursorOf` is `cursor` (the first page without one), `limit` items
+    /// long. A cursor that names no item is a validation failure on
+    /// `cursor`: it is not one this service issued.
+    public static func slice(_ all: [Item], limit: Int, after cursor: String?,
+                             cursorOf: (Item) -> String) throws(DomainError) -> Page {
+        var start = 0
+        if let cursor {
+            guard let index = all.firstIndex(where: { cursorOf($0) == cursor }) else {
+                throw DomainError.validation(ValidationError([FieldError(field: "cursor", code: .invalidFormat,
+                                                                         message: "cursor is not one this service issued")]))
+            }
+            start = index + 1
+        }
+        let slice = Array(all[start..<min(all.count, start + limit)])
+        return Page(items: slice, nextCursor: start + limit < all.count ? slice.last.map(cursorOf) : nil)
+    }
+}
