@@ -104,14 +104,11 @@ final class ServiceMetrics: Sendable {
         text.family("axiom_storage_reads_total", "counter", "Read transactions run.")
         text.sample("axiom_storage_reads_total", [], metrics.reads)
         text.family("axiom_storage_commit_duration_seconds", "histogram", "Time in COMMIT (the durable WAL fsync).")
-        text.histogram("axiom_storage_commit_duration_seconds", bounds: metrics.commitLatency.upperBounds,
-                       counts: metrics.commitLatency.counts.map(UInt64.init), sum: metrics.commitLatency.sum)
+        text.histogram("axiom_storage_commit_duration_seconds", metrics.commitLatency)
         text.family("axiom_storage_batch_duration_seconds", "histogram", "Time from BEGIN to the end of COMMIT, per batch.")
-        text.histogram("axiom_storage_batch_duration_seconds", bounds: metrics.batchLatency.upperBounds,
-                       counts: metrics.batchLatency.counts.map(UInt64.init), sum: metrics.batchLatency.sum)
+        text.histogram("axiom_storage_batch_duration_seconds", metrics.batchLatency)
         text.family("axiom_storage_batch_size", "histogram", "Write requests per committed batch (group commit).")
-        text.histogram("axiom_storage_batch_size", bounds: metrics.batchSizes.upperBounds,
-                       counts: metrics.batchSizes.counts.map(UInt64.init), sum: metrics.batchSizes.sum)
+        text.histogram("axiom_storage_batch_size", metrics.batchSizes)
     }
 
     private func writePasswordHashing(to text: inout PrometheusText) {
@@ -150,5 +147,12 @@ final class ServiceMetrics: Sendable {
     /// `Capabilities.SQLiteStorage` → `SQLiteStorage`.
     static func shortName(_ qualified: String) -> String {
         qualified.split(separator: ".").last.map(String.init) ?? qualified
+    }
+}
+
+extension PrometheusText {
+    /// One of the storage capability's fixed-bucket histograms.
+    mutating func histogram(_ name: String, _ histogram: Histogram) {
+        self.histogram(name, bounds: histogram.upperBounds, counts: histogram.counts.map(UInt64.init), sum: histogram.sum)
     }
 }
