@@ -45,6 +45,14 @@ struct EventShop {
     }
 
     /// `GET path`'s JSON body.
+    /// Opens a stream on `token`, has `writer` change the cart once, and
+    /// returns the id of the event that brought; the stream is then closed.
+    func firstEventID(watching token: String, changedBy writer: String) throws -> String? {
+        let stream = try stream(token)
+        try setQuantity(1, token: writer)
+        return try stream.nextEvent()?.id
+    }
+
     func get(_ path: String, token: String) throws -> [String: Any] {
         let response = try api.call("GET", path, token: token)
         #expect(response.status == 200)

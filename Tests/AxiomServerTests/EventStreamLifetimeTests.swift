@@ -21,13 +21,7 @@ import TestSupport
         let shop = try EventShop.open(users: 1, sessionsEach: 2)
         defer { shop.server.stop() }
         let (writer, token) = (shop.tokens[0][0], shop.tokens[0][1])
-        var first: String?
-        do {
-            let stream = try shop.stream(token)
-            try shop.setQuantity(1, token: writer)
-            first = try stream.nextEvent()?.id
-        }
-        let resumeFrom = try #require(first)
+        let resumeFrom = try #require(try shop.firstEventID(watching: token, changedBy: writer))
         // Two changes while disconnected.
         try shop.setQuantity(2, token: writer)
         try shop.setQuantity(4, token: writer)
@@ -57,13 +51,7 @@ import TestSupport
         let shop = try EventShop.open(users: 1, sessionsEach: 2)
         defer { shop.server.stop() }
         let (writer, token) = (shop.tokens[0][0], shop.tokens[0][1])
-        var first: String?
-        do {
-            let stream = try shop.stream(token)
-            try shop.setQuantity(1, token: writer)
-            first = try stream.nextEvent()?.id
-        }
-        let resumeFrom = try #require(first)
+        let resumeFrom = try #require(try shop.firstEventID(watching: token, changedBy: writer))
         // One change more than the 256 kept while disconnected: the first
         // missed one is gone.
         for round in 0..<257 { try shop.setQuantity(round % 2 + 2, token: writer) }
