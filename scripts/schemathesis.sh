@@ -2,7 +2,11 @@
 # Property-based API tests: schemathesis generates requests from openapi.yaml
 # against a real server (debug build unless AXIOM_BIN is set) on a fresh
 # SQLite file, with every check, and fails on any 5xx or any response the
-# document does not describe.
+# document does not describe. It runs signed in: scripts/schemathesis_seed.py
+# bootstraps an admin, registers a customer, seeds a product and an order,
+# and writes the tokens and ids into this run's copy of schemathesis.toml
+# (customer token by default, the admin's on admin routes), so the routes
+# behind authentication get generated cases, not only 401s.
 #
 # usage: scripts/schemathesis.sh [MAX_EXAMPLES]   (default 50 per operation)
 set -euo pipefail
@@ -16,12 +20,17 @@ if [ -z "$BIN" ]; then
 fi
 WORK=$(mktemp -d)
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$BIN" --port "$PORT" --database "$WORK/axiom.db" --log-level warning >"$WORK/server.log" 2>&1 &
+ADMIN_EMAIL=admin@schemathesis.test
+ADMIN_PASSWORD=schemathesis-admin-1
+"$BIN" --port "$PORT" --database "$WORK/axiom.db" --log-level warning \
+  --admin-email "$ADMIN_EMAIL" --admin-password "$ADMIN_PASSWORD" >"$WORK/server.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null; wait $SERVER 2>/dev/null; rm -rf "$WORK"' EXIT
-for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/health" >/dev/null && break; sleep 0.1; done
+for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/ready" >/dev/null && break; sleep 0.1; done
+cp schemathesis.toml "$WORK/schemathesis.toml"
+python3 scripts/schemathesis_seed.py "http://127.0.0.1:$PORT" "$ADMIN_EMAIL" "$ADMIN_PASSWORD" >>"$WORK/schemathesis.toml"
 run() {
-  schemathesis run openapi.yaml --url "http://127.0.0.1:$PORT" --checks all \
+  schemathesis --config-file "$WORK/schemathesis.toml" run openapi.yaml --url "http://127.0.0.1:$PORT" --checks all \
     --max-examples "$MAX_EXAMPLES" --seed 20261122 --workers 1 --no-color >"$WORK/schemathesis.log" 2>&1
 }
 status=0

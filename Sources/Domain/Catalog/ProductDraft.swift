@@ -24,10 +24,10 @@ public struct ProductDraft: Sendable, Codable, Validatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         sku = try container.decode(String.self, forKey: .sku)
         name = try container.decode(String.self, forKey: .name)
-        description = try container.decodeIfPresent(String.self, forKey: .description) ?? ""
+        description = try container.decodeOptionalMember(String.self, forKey: .description) ?? ""
         price = try container.decode(Money.self, forKey: .price)
-        stock = try container.decodeIfPresent(Int.self, forKey: .stock) ?? 0
-        active = try container.decodeIfPresent(Bool.self, forKey: .active) ?? true
+        stock = try container.decodeOptionalMember(Int.self, forKey: .stock) ?? 0
+        active = try container.decodeOptionalMember(Bool.self, forKey: .active) ?? true
     }
 
     /// Every failing field of the product this draft would make.

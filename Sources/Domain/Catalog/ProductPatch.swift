@@ -20,6 +20,19 @@ public struct ProductPatch: Sendable, Codable, Equatable {
         self.active = active
     }
 
+    enum CodingKeys: String, CodingKey {
+        case name, description, price, stock, active
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeOptionalMember(String.self, forKey: .name)
+        description = try container.decodeOptionalMember(String.self, forKey: .description)
+        price = try container.decodeOptionalMember(Money.self, forKey: .price)
+        stock = try container.decodeOptionalMember(Int.self, forKey: .stock)
+        active = try container.decodeOptionalMember(Bool.self, forKey: .active)
+    }
+
     public var isEmpty: Bool { name == nil && description == nil && price == nil && stock == nil && active == nil }
 
     public func applied(to product: Product) throws(DomainError) -> Product {

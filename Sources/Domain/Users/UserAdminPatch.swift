@@ -15,6 +15,16 @@ public struct UserAdminPatch: Sendable, Codable, Equatable, Validatable {
         self.init(status: status?.rawValue, role: role?.rawValue)
     }
 
+    enum CodingKeys: String, CodingKey {
+        case status, role
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        status = try container.decodeOptionalMember(String.self, forKey: .status)
+        role = try container.decodeOptionalMember(String.self, forKey: .role)
+    }
+
     public var isEmpty: Bool { status == nil && role == nil }
 
     public func validate() -> ValidationError? {

@@ -21,6 +21,14 @@ public struct UserProfilePatch: Sendable, Decodable, Validatable, CustomStringCo
         case currentPassword = "current_password"
     }
 
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeOptionalMember(String.self, forKey: .name)
+        email = try container.decodeOptionalMember(String.self, forKey: .email)
+        password = try container.decodeOptionalMember(String.self, forKey: .password)
+        currentPassword = try container.decodeOptionalMember(String.self, forKey: .currentPassword)
+    }
+
     public var isEmpty: Bool { name == nil && email == nil && password == nil }
 
     public func validate() -> ValidationError? {

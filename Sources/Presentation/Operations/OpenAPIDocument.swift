@@ -190,11 +190,24 @@ paths:
             type: string
       responses:
         "200":
-          description: The event stream.
+          description: |
+            The event stream. Each event's `data` is one line of JSON: the
+            cart, the order, or for `reset` the reason.
           content:
             text/event-stream:
               schema:
-                type: string
+                type: object
+                required: [data]
+                properties:
+                  event:
+                    type: string
+                    enum: [cart.updated, order.created, order.updated, reset]
+                  data:
+                    type: string
+                  id:
+                    type: string
+                  retry:
+                    type: integer
         "401":
           $ref: "#/components/responses/Unauthorized"
   /health:
