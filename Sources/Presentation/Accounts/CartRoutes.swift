@@ -14,6 +14,7 @@ public enum CartRoutes {
         /// `{"quantity": n}` read directly (the usual body); anything else
         /// through JSONBody, with its errors.
         static func from(_ request: HTTPRequest) throws -> QuantityBody {
+            try JSONBody.requireJSONMediaType(request)
             if let quantity = SoleIntegerMember.value(named: "quantity", in: request.body) {
                 return QuantityBody(quantity: quantity)
             }
