@@ -11,6 +11,9 @@
 enum JSONMediaType {
     static func accepts(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
+        // What every JSON client sends, compared without splitting or
+        // lowercasing: the cart's PUT runs this on every request.
+        if contentType == "application/json" || contentType == "application/json; charset=utf-8" { return true }
         var parts = contentType.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
         guard let type = parts.next().map(trimmedLowercase) else { return false }
         guard type == "application/json" || isStructuredJSON(type) else { return false }
