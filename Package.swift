@@ -23,6 +23,10 @@ let package = Package(
         // only turns its state into JSON (no domain logic here).
         .target(name: "Presentation", dependencies: ["HTTPServer", "Axiom", "Domain", "Contexts"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain"]),
+        // Request-body JSON fuzzing (scripts/fuzz.sh --json), built like
+        // HTTPParserFuzzer; reaches Presentation only through its
+        // @_spi(Fuzzing) JSONFuzzing.
+        .executableTarget(name: "JSONBodyFuzzer", dependencies: ["Presentation"]),
         // Parser fuzzing (scripts/fuzz.sh): a libFuzzer target, built with
         // `swift build -c release --sanitize=fuzzer --product HTTPParserFuzzer`.
         // A normal build makes it a replayer of crash files. Reaches the

@@ -135,9 +135,9 @@ run_container
 wait_ready >/dev/null
 echo "start to ready: $(python3 -c "print(f'{$(date +%s.%N) - $t0:.2f}')") s (podman run to GET /ready 200)"
 echo "GET / names the service: $(curl -sf "$URL/" | json '["service"]')"
-user=$(curl -sf -X POST "$URL/users" -d '{"name":"Dana","email":"dana@example.com","password":"container secret 1"}' | json '["id"]')
+user=$(curl -sf -X POST "$URL/users" -H 'Content-Type: application/json' -d '{"name":"Dana","email":"dana@example.com","password":"container secret 1"}' | json '["id"]')
 echo "registered user $user"
-token=$(curl -sf -X POST "$URL/sessions" -d '{"email":"dana@example.com","password":"container secret 1"}' | json '["token"]')
+token=$(curl -sf -X POST "$URL/sessions" -H 'Content-Type: application/json' -d '{"email":"dana@example.com","password":"container secret 1"}' | json '["token"]')
 [ "$(curl -sf "$URL/users/me" -H "Authorization: Bearer $token" | json '["id"]')" = "$user" ]
 echo "signed in and read /users/me"
 podman healthcheck run "$NAME"
@@ -153,7 +153,7 @@ pod restart -t 15 "$NAME" >/dev/null
 wait_ready >/dev/null
 echo "restart to ready: $(python3 -c "print(f'{$(date +%s.%N) - $t0:.2f}')") s (podman restart to GET /ready 200)"
 [ "$(curl -sf "$URL/users/me" -H "Authorization: Bearer $token" | json '["id"]')" = "$user" ]
-token=$(curl -sf -X POST "$URL/sessions" -d '{"email":"dana@example.com","password":"container secret 1"}' | json '["token"]')
+token=$(curl -sf -X POST "$URL/sessions" -H 'Content-Type: application/json' -d '{"email":"dana@example.com","password":"container secret 1"}' | json '["token"]')
 [ "$(curl -sf "$URL/users/me" -H "Authorization: Bearer $token" | json '["id"]')" = "$user" ]
 echo "after restart: the old session still works, and user $user signs in again"
 

@@ -184,12 +184,17 @@ public actor AccountContext: Context {
     }
 
     /// Sets a line's quantity (1…99). The product must exist and be on sale.
+    /// The changed cart is checked and priced before it is stored: a
+    /// refusal found only after the write (a line total beyond Int64 was
+    /// one) answered 4xx yet left the line stored, and every later
+    /// GET /cart and checkout failed on it (issue 9).
     public func setQuantity(_ quantity: Int, of productID: ProductID) async throws -> CartQuote {
         let user = try signedInUser()
         guard let product = catalog.client.snapshotProduct(productID) else {
             throw DomainError.notFound(entity: "product", id: productID.description)
         }
         guard product.active else { throw DomainError.productInactive(productID) }
+        _ = try quote(try await carts.client.cart(for: user.id).settingQuantity(quantity, for: productID))
         return try quote(try await carts.send(.setQuantity(user.id, productID, quantity)))
     }
 

@@ -4,7 +4,8 @@ import Foundation
 import Testing
 @testable import Presentation
 
-private func request(body: String = "", query: [(String, String)] = [], headers: HTTPFields = HTTPFields()) -> HTTPRequest {
+private func request(body: String = "", query: [(String, String)] = [],
+                     headers: HTTPFields = HTTPFields([("content-type", "application/json")])) -> HTTPRequest {
     HTTPRequest(method: .post, target: "/", headers: headers, path: "/", pathSegments: [],
                 query: QueryParameters(query.map { (name: $0.0, value: $0.1) }), body: Array(body.utf8))
 }

@@ -26,6 +26,11 @@ import Testing
         #"{"quantity":1234567890123456789}"#, #"{"quantity":3,"note":"x"}"#, #"{"note":"x","quantity":3}"#,
         #"{"quantity":3,"quantity":4}"#, #"{"quantit\u0079":3}"#, #"{"Quantity":3}"#, #"{"quantityx":3}"#,
         #"{"quantity":3}x"#, #"{"quantity":3}}"#, #"{"quantity":null}"#, #"{"quantity":true}"#, "{'quantity':3}",
+        // Beyond Int: these trapped (the digits were multiplied before they
+        // were counted) and took the server down with one request.
+        #"{"quantity":9223372036854775808}"#, #"{"quantity":99999999999999999999}"#,
+        #"{"quantity":-9223372036854775809}"#, #"{"quantity":-9223372036854775808}"#,
+        #"{"quantity":\#(String(repeating: "9", count: 5000))}"#,
     ])
     func stepsAsideForAnythingElse(_ text: String) {
         #expect(Self.fast(text) == nil)

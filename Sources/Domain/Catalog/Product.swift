@@ -3,13 +3,22 @@
 ///
 /// Invariants (`validate()`): `sku` 1–64 characters of `A–Z 0–9 - _`;
 /// `name` 1–200 characters, no surrounding whitespace; `description` at most
-/// 2000 characters; `price` not negative; `stock` 0…1 000 000.
+/// 2000 characters; `price` 0…`maxPriceAmount` minor units; `stock`
+/// 0…1 000 000.
 /// Encodes as `{id, sku, name, description, price, stock, active}`.
 public struct Product: Hashable, Sendable, Codable, Identifiable, Validatable {
     public static let maxSKULength = 64
     public static let maxNameLength = 200
     public static let maxDescriptionLength = 2000
     public static let stockRange = 0 ... 1_000_000
+    /// The largest unit price, in minor units (10 000 000 000.00 in a
+    /// two-decimal currency). Chosen so that no cart or order total can leave
+    /// Int64: at most `Cart.maxLines` (100) lines of at most 99 units each,
+    /// so a total is at most 100 × 99 × 10^12 ≈ 9.9 × 10^15, about a
+    /// thousandth of Int64.max (9.2 × 10^18). Without a bound, one product
+    /// priced near Int64.max made `quantity × price` overflow and a cart
+    /// unpriceable (issue 9).
+    public static let maxPriceAmount: Int64 = 1_000_000_000_000
 
     public let id: ProductID
     public let sku: String
@@ -41,6 +50,15 @@ public struct Product: Hashable, Sendable, Codable, Identifiable, Validatable {
         return errors.orNil
     }
 
+    /// Submitted text as stored: trimmed, in NFC (`TextRules.normalized`).
+    static func normalizedName(_ name: String) -> String {
+        TextRules.normalized(name, maxCharacters: maxNameLength)
+    }
+
+    static func normalizedDescription(_ description: String) -> String {
+        TextRules.normalized(description, maxCharacters: maxDescriptionLength)
+    }
+
     static func checkSKU(_ sku: String) -> FieldError? {
         let bytes = Array(sku.utf8)
         if bytes.isEmpty { return FieldError(field: "sku", code: .required, message: "sku is required") }
@@ -56,7 +74,9 @@ public struct Product: Hashable, Sendable, Codable, Identifiable, Validatable {
     }
 
     static func checkPrice(_ price: Money) -> FieldError? {
-        price.isNegative ? FieldError(field: "price.amount", code: .outOfRange, message: "price must not be negative") : nil
+        (0...maxPriceAmount).contains(price.amount) ? nil : FieldError(
+            field: "price.amount", code: .outOfRange,
+            message: "price.amount must be between 0 and \(maxPriceAmount) (minor units)")
     }
 
     static func checkStock(_ stock: Int, field: String = "stock") -> FieldError? {

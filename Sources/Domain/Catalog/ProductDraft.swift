@@ -1,6 +1,6 @@
 /// A new product as submitted (`POST /products`): the product's fields
 /// without the id. `name` and `description` are trimmed of surrounding
-/// whitespace; `description` defaults to empty, `stock` to 0, `active` to
+/// whitespace and put in NFC; `description` defaults to empty, `stock` to 0, `active` to
 /// true.
 public struct ProductDraft: Sendable, Codable, Validatable {
     public let sku: String
@@ -40,7 +40,8 @@ public struct ProductDraft: Sendable, Codable, Validatable {
     }
 
     private func makeUnchecked(id: ProductID) -> Product {
-        Product(id: id, sku: sku, name: TextRules.trimmed(name), description: TextRules.trimmed(description),
+        Product(id: id, sku: sku, name: Product.normalizedName(name),
+                description: Product.normalizedDescription(description),
                 price: price, stock: stock, active: active)
     }
 

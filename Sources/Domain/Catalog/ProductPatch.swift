@@ -36,7 +36,8 @@ public struct ProductPatch: Sendable, Codable, Equatable {
     public var isEmpty: Bool { name == nil && description == nil && price == nil && stock == nil && active == nil }
 
     public func applied(to product: Product) throws(DomainError) -> Product {
-        try product.copy(name: name.map(TextRules.trimmed), description: description.map(TextRules.trimmed),
+        try product.copy(name: name.map(Product.normalizedName),
+                         description: description.map(Product.normalizedDescription),
                          price: price, stock: stock, active: active).validated()
     }
 }

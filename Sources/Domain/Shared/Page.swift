@@ -48,7 +48,12 @@ extension Page {
             }
             start = index + 1
         }
-        let slice = Array(all[start..<min(all.count, start + limit)])
-        return Page(items: slice, nextCursor: start + limit < all.count ? slice.last.map(cursorOf) : nil)
+        // Counted from what is left, never `start + limit`: callers pass a
+        // validated limit (1...100), but a page must not trap on one that
+        // is not (Int.max overflowed the sum, a negative one made a
+        // reversed range).
+        let end = start + Swift.max(0, Swift.min(limit, all.count - start))
+        let slice = Array(all[start..<end])
+        return Page(items: slice, nextCursor: end < all.count ? slice.last.map(cursorOf) : nil)
     }
 }

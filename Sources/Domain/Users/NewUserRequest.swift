@@ -17,7 +17,7 @@ public struct NewUserRequest: Sendable, Decodable, Validatable, CustomStringConv
 
     public func validate() -> ValidationError? {
         var errors = ValidationError()
-        User.checkName(TextRules.trimmed(name), into: &errors)
+        User.checkName(User.normalizedName(name), into: &errors)
         errors.add(Email.check(email))
         errors.add(PasswordPolicy.check(password))
         return errors.orNil
@@ -27,7 +27,7 @@ public struct NewUserRequest: Sendable, Decodable, Validatable, CustomStringConv
     /// The password is left to the caller, who hashes it.
     public func makeUser(id: UserID, role: UserRole = .customer, createdAt: Timestamp) throws(DomainError) -> User {
         if let errors = validate() { throw DomainError.validation(errors) }
-        return User(id: id, name: TextRules.trimmed(name), email: try Email(email), role: role,
+        return User(id: id, name: User.normalizedName(name), email: try Email(email), role: role,
                     status: .active, createdAt: createdAt)
     }
 

@@ -38,6 +38,11 @@ public struct User: Hashable, Sendable, Codable, Identifiable, Validatable {
         return errors.orNil
     }
 
+    /// A submitted name as stored: trimmed, in NFC (`TextRules.normalized`).
+    public static func normalizedName(_ name: String) -> String {
+        TextRules.normalized(name, maxCharacters: maxNameLength)
+    }
+
     static func checkName(_ name: String, field: String = "name", into errors: inout ValidationError) {
         TextRules.checkLine(name, field: field, max: maxNameLength, into: &errors)
     }
@@ -52,9 +57,9 @@ public struct User: Hashable, Sendable, Codable, Identifiable, Validatable {
 
     // MARK: - Changes
 
-    /// The name trimmed of surrounding whitespace, then validated.
+    /// The name trimmed of surrounding whitespace and in NFC, then validated.
     public func renamed(to newName: String) throws(DomainError) -> User {
-        try copy(name: TextRules.trimmed(newName)).validated()
+        try copy(name: User.normalizedName(newName)).validated()
     }
 
     /// A new address (uniqueness is the `UserState`'s job).

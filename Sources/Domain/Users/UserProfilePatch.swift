@@ -33,7 +33,7 @@ public struct UserProfilePatch: Sendable, Decodable, Validatable, CustomStringCo
 
     public func validate() -> ValidationError? {
         var errors = ValidationError()
-        if let name { User.checkName(TextRules.trimmed(name), into: &errors) }
+        if let name { User.checkName(User.normalizedName(name), into: &errors) }
         if let email { errors.add(Email.check(email)) }
         if let password {
             errors.add(PasswordPolicy.check(password))

@@ -2,30 +2,55 @@ import Domain
 import FoundationEssentials
 import HTTPServer
 
-/// Request and response bodies as JSON. Decoding failures are told apart the
-/// way a client needs them: bytes that are not JSON at all → 400
-/// `malformed_json`; JSON of the wrong shape (a missing member, a string
-/// where a number belongs) → 422 `validation_failed` naming the field.
+/// Request and response bodies as JSON. A request body is read in three
+/// steps, each with the error a client needs:
+/// 1. `Content-Type` must be JSON (`JSONMediaType`) → else 415
+///    `unsupported_media_type`;
+/// 2. the bytes must be strict JSON (`JSONSyntax`: RFC 8259, UTF-8, no
+///    duplicate member names, no trailing commas) → else 400
+///    `malformed_json`; a number with a fraction or exponent, or an integer
+///    beyond 64 bits, is 422 `validation_failed` naming its field;
+/// 3. JSONDecoder: JSON of the wrong shape (a missing member, a string where
+///    a number belongs) → 422 `validation_failed` naming the field.
 public enum JSONBody {
     public static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
+        try requireJSONMediaType(request)
         guard !request.body.isEmpty else {
             throw HTTPError(.badRequest, code: "malformed_json", detail: "The request body must be a JSON object.")
         }
-        let data = Data(request.body)
+        switch JSONSyntax.check(request.body) {
+        case .valid:
+            break
+        case .malformed:
+            throw malformed
+        case .notAnInteger(let path):
+            throw validation(path, .invalidFormat, "\(path) must be an integer, written without a fraction or exponent.")
+        case .outOfRange(let path):
+            throw validation(path, .outOfRange, "\(path) is beyond the 64-bit integer range.")
+        }
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            return try JSONDecoder().decode(T.self, from: Data(request.body))
         } catch let error as DecodingError {
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, JSONSyntax.isValid(request.body) {
-                // Syntactically JSON, but the decoder could not represent a
-                // value in it (a number beyond 64 bits): a content problem.
-                throw validation("body", .invalidFormat, "The body holds a value out of range: \(context.debugDescription)")
-            }
             throw problem(for: error)
         } catch let error as DomainError {
             throw DomainProblem.httpError(for: error)
         } catch let error as ValidationError {
             throw DomainProblem.httpError(for: .validation(error))
         }
+    }
+
+    /// 415 unless the request says its body is JSON. Every route that reads
+    /// a body calls this first, the fast paths too.
+    static func requireJSONMediaType(_ request: HTTPRequest) throws {
+        guard JSONMediaType.accepts(request.headers["content-type"]) else {
+            throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type",
+                            detail: "The request body must be sent as Content-Type: application/json.")
+        }
+    }
+
+    private static var malformed: HTTPError {
+        HTTPError(.badRequest, code: "malformed_json",
+                  detail: "The request body is not strict JSON (RFC 8259 in UTF-8, each member name once, no trailing commas).")
     }
 
     /// A JSON response (`application/json; charset=utf-8`).

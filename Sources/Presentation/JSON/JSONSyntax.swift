@@ -1,126 +1,44 @@
-/// Whether bytes are syntactically JSON (RFC 8259), without building any
-/// value: used to tell "not JSON at all" (400) from "JSON holding a value
-/// the decoder cannot represent, such as a number beyond 64 bits" (422).
+/// A strict reading of a request body as JSON (RFC 8259), without building
+/// any value, before JSONDecoder sees it. JSONDecoder is lenient where a
+/// request must not be: it lets the first of two equal member names win
+/// (RFC 8259 section 4: names SHOULD be unique, and receivers disagree on
+/// which one counts), tolerates trailing commas, skips a byte order mark and
+/// reads UTF-16 (section 8.1: JSON exchanged between systems MUST be UTF-8
+/// without a BOM), and reads `1e1` or `1.0` into an integer field.
+///
+/// The verdict tells apart what a client needs told apart: bytes that are
+/// not JSON by those rules (400 `malformed_json`) from JSON holding a
+/// number this API cannot take at a named place (422 naming the field).
 enum JSONSyntax {
     /// Nesting deeper than this is treated as not JSON (the decoder refuses it too).
     static let maxDepth = 512
 
+    enum Verdict: Equatable {
+        /// Strict JSON; every number an integer within Int64.
+        case valid
+        /// Not JSON: bad syntax, duplicate member names, not UTF-8 (a BOM,
+        /// UTF-16, invalid sequences), unpaired surrogate escapes, too deep.
+        case malformed
+        /// JSON, but the number at `path` has a fraction or an exponent:
+        /// no field of any request body is fractional, and `1e1` written
+        /// for a quantity is a client's mistake, not ten.
+        case notAnInteger(path: String)
+        /// JSON, but the integer at `path` is beyond Int64.
+        case outOfRange(path: String)
+    }
+
+    static func check(_ bytes: [UInt8]) -> Verdict {
+        var reader = JSONSyntaxReader(bytes: bytes)
+        reader.skipWhitespace()
+        guard reader.value(depth: 0) else { return .malformed }
+        reader.skipWhitespace()
+        guard reader.isAtEnd else { return .malformed }
+        return reader.numberFinding ?? .valid
+    }
+
+    /// Whether `bytes` are JSON at all by the rules above (numbers of any
+    /// size and form are JSON).
     static func isValid(_ bytes: [UInt8]) -> Bool {
-        var reader = Reader(bytes: bytes)
-        reader.skipWhitespace()
-        guard reader.value(depth: 0) else { return false }
-        reader.skipWhitespace()
-        return reader.index == bytes.count
-    }
-
-    private struct Reader {
-        let bytes: [UInt8]
-        var index = 0
-
-        var current: UInt8? { index < bytes.count ? bytes[index] : nil }
-
-        mutating func skipWhitespace() {
-            while let byte = current, byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { index += 1 }
-        }
-
-        mutating func value(depth: Int) -> Bool {
-            guard depth < JSONSyntax.maxDepth, let byte = current else { return false }
-            switch byte {
-            case UInt8(ascii: "{"): return container(close: UInt8(ascii: "}"), depth: depth, keyed: true)
-            case UInt8(ascii: "["): return container(close: UInt8(ascii: "]"), depth: depth, keyed: false)
-            case UInt8(ascii: "\""): return string()
-            case UInt8(ascii: "t"): return literal("true")
-            case UInt8(ascii: "f"): return literal("false")
-            case UInt8(ascii: "n"): return literal("null")
-            default: return number()
-            }
-        }
-
-        mutating func container(close: UInt8, depth: Int, keyed: Bool) -> Bool {
-            index += 1
-            skipWhitespace()
-            if current == close {
-                index += 1
-                return true
-            }
-            while true {
-                if keyed {
-                    guard current == UInt8(ascii: "\""), string() else { return false }
-                    skipWhitespace()
-                    guard current == UInt8(ascii: ":") else { return false }
-                    index += 1
-                    skipWhitespace()
-                }
-                guard value(depth: depth + 1) else { return false }
-                skipWhitespace()
-                guard let byte = current else { return false }
-                index += 1
-                if byte == close { return true }
-                guard byte == UInt8(ascii: ",") else { return false }
-                skipWhitespace()
-            }
-        }
-
-        mutating func string() -> Bool {
-            index += 1
-            while let byte = current {
-                index += 1
-                switch byte {
-                case UInt8(ascii: "\""): return true
-                case UInt8(ascii: "\\"):
-                    guard let escaped = current else { return false }
-                    index += 1
-                    if escaped == UInt8(ascii: "u") {
-                        for _ in 0..<4 {
-                            guard let hex = current, hex.isHexDigit else { return false }
-                            index += 1
-                        }
-                    } else if !Array("\"\\/bfnrt".utf8).contains(escaped) {
-                        return false
-                    }
-                case 0..<0x20: return false
-                default: continue
-                }
-            }
-            return false
-        }
-
-        mutating func literal(_ word: String) -> Bool {
-            for expected in word.utf8 {
-                guard current == expected else { return false }
-                index += 1
-            }
-            return true
-        }
-
-        mutating func number() -> Bool {
-            if current == UInt8(ascii: "-") { index += 1 }
-            guard let first = current, first.isDigit else { return false }
-            index += 1
-            if first != UInt8(ascii: "0") { digits() }
-            if current == UInt8(ascii: ".") {
-                index += 1
-                guard current?.isDigit == true else { return false }
-                digits()
-            }
-            if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
-                index += 1
-                if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
-                guard current?.isDigit == true else { return false }
-                digits()
-            }
-            return true
-        }
-
-        mutating func digits() {
-            while current?.isDigit == true { index += 1 }
-        }
-    }
-}
-
-private extension UInt8 {
-    var isDigit: Bool { self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") }
-    var isHexDigit: Bool {
-        isDigit || (self >= UInt8(ascii: "a") && self <= UInt8(ascii: "f")) || (self >= UInt8(ascii: "A") && self <= UInt8(ascii: "F"))
+        check(bytes) != .malformed
     }
 }

@@ -37,14 +37,18 @@ enum SoleIntegerMember {
         skipWhitespace()
         let negative = expect(UInt8(ascii: "-"))
         let digitsStart = index
-        var magnitude = 0
         while index < body.count, body[index] >= UInt8(ascii: "0"), body[index] <= UInt8(ascii: "9") {
-            magnitude = magnitude * 10 + Int(body[index] - UInt8(ascii: "0"))
             index += 1
         }
         let digits = index - digitsStart
-        // 18 digits cannot overflow Int; a leading zero is not JSON.
+        // Counted before any arithmetic: 18 digits cannot overflow Int, 19
+        // can (multiplying as the digits came trapped on
+        // 9223372036854775808, a one-request crash). A leading zero is not JSON.
         guard digits >= 1, digits <= 18, digits == 1 || body[digitsStart] != UInt8(ascii: "0") else { return nil }
+        var magnitude = 0
+        for position in digitsStart..<index {
+            magnitude = magnitude * 10 + Int(body[position] - UInt8(ascii: "0"))
+        }
         skipWhitespace()
         guard expect(UInt8(ascii: "}")) else { return nil }
         skipWhitespace()

@@ -12,6 +12,19 @@ info:
     A JSON REST API over the Axiom domains. Every error is an RFC 9457
     problem document (`application/problem+json`) with a stable `code`,
     a `detail` and the `request_id` (also sent as `X-Request-Id`).
+
+    Request bodies are strict JSON (RFC 8259): sent as `Content-Type:
+    application/json` (or `application/*+json`; a charset, if given, must
+    be UTF-8), else 415 `unsupported_media_type`; UTF-8 without a byte
+    order mark, each member name once per object, no trailing commas, else
+    400 `malformed_json`. No field of any request body is fractional: a
+    number written with a fraction or exponent (`1.0`, `1e1`) is 422
+    `validation_failed` with `invalid_format` on that field, an integer
+    beyond 64 bits 422 with `out_of_range`. Text limits count characters
+    and UTF-8 bytes (4 per character of the limit), and a character may
+    carry at most 30 combining marks; names and descriptions are stored in
+    Unicode NFC. Prices are at most 1000000000000 minor units and a cart
+    holds at most 100 lines of 1 to 99 units, so no total leaves 64 bits.
 servers:
   - url: http://127.0.0.1:8080
 paths:
@@ -283,6 +296,8 @@ paths:
                 $ref: "#/components/schemas/User"
         "400":
           $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
         "409":
           $ref: "#/components/responses/Conflict"
         "422":
@@ -308,6 +323,8 @@ paths:
                 $ref: "#/components/schemas/Session"
         "400":
           $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "403":
@@ -381,6 +398,8 @@ paths:
                 $ref: "#/components/schemas/User"
         "400":
           $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "403":
@@ -421,6 +440,8 @@ paths:
                 $ref: "#/components/schemas/User"
         "400":
           $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "409":
@@ -492,6 +513,8 @@ paths:
               properties:
                 quantity:
                   type: integer
+                  minimum: 1
+                  maximum: 99
       responses:
         "200":
           description: The cart.
@@ -501,6 +524,8 @@ paths:
                 $ref: "#/components/schemas/Cart"
         "400":
           $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "404":
@@ -646,6 +671,8 @@ paths:
                 $ref: "#/components/schemas/Order"
         "400":
           $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "403":
@@ -710,6 +737,8 @@ paths:
                 $ref: "#/components/schemas/Product"
         "400":
           $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "403":
@@ -780,6 +809,8 @@ paths:
                 $ref: "#/components/schemas/Product"
         "400":
           $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "403":
@@ -903,7 +934,7 @@ components:
         description:
           type: string
         price:
-          $ref: "#/components/schemas/Money"
+          $ref: "#/components/schemas/Price"
         stock:
           type: integer
         active:
@@ -916,7 +947,7 @@ components:
         description:
           type: string
         price:
-          $ref: "#/components/schemas/Money"
+          $ref: "#/components/schemas/Price"
         stock:
           type: integer
         active:
@@ -1000,6 +1031,19 @@ components:
           format: date-time
         checkout_id:
           type: [string, "null"]
+    Price:
+      description: A unit price; `amount` at most 1000000000000 minor units, so no cart or order total leaves 64 bits.
+      type: object
+      required: [amount, currency]
+      properties:
+        amount:
+          type: integer
+          minimum: 0
+          maximum: 1000000000000
+          description: Minor units (cents for USD).
+        currency:
+          type: string
+          pattern: "^[A-Z]{3}$"
     Money:
       type: object
       required: [amount, currency]
@@ -1024,7 +1068,7 @@ components:
         description:
           type: string
         price:
-          $ref: "#/components/schemas/Money"
+          $ref: "#/components/schemas/Price"
         stock:
           type: integer
           minimum: 0
@@ -1073,7 +1117,13 @@ components:
                 type: string
   responses:
     MalformedJSON:
-      description: The body is not JSON.
+      description: The body is not strict JSON (RFC 8259 in UTF-8 without a BOM, each member name once, no trailing commas).
+      content:
+        application/problem+json:
+          schema:
+            $ref: "#/components/schemas/Problem"
+    UnsupportedMediaType:
+      description: The body was not sent as JSON (`Content-Type` must be `application/json` or `application/*+json`, UTF-8); code `unsupported_media_type`.
       content:
         application/problem+json:
           schema:
