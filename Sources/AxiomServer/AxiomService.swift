@@ -170,10 +170,12 @@ final class AxiomService: Sendable {
         let sessionLifetime = options.sessionLifetime
         let throttle = options.loginThrottle
         try orchestrator.registerClient(UserClient.self,
-                                        dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self]) { resolver in
+                                        dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self,
+                                                       SystemClockCapability.self]) { resolver in
             UserClient(storage: try resolver.handle(SQLiteStorage.self), hasher: try resolver.handle(PasswordHasher.self),
-                       random: try resolver.handle(SecureRandom.self), sessionLifetime: sessionLifetime,
-                       throttle: throttle)
+                       random: try resolver.handle(SecureRandom.self),
+                       clock: try resolver.handle(SystemClockCapability.self).current,
+                       sessionLifetime: sessionLifetime, throttle: throttle)
         }
     }
 
