@@ -96,5 +96,17 @@ import TestSupport
         let customerID = try #require(try shop.get("/users/me", token: shop.tokens[0][0])["id"] as? String)
         #expect(try shop.api.call("PATCH", "/users/\(customerID)", json: #"{"role":"admin"}"#, token: shop.admin).status == 200)
         #expect(try shop.api.call("PATCH", "/users/\(adminID)", json: #"{"role":"customer"}"#, token: shop.admin).status == 200)
+        // The configured admin email is now a customer's: a restart says so
+        // instead of logging admin_ready.
+        shop.server.signal(SIGTERM)
+        #expect(shop.server.waitForExit(seconds: 30) == 0)
+        let database = shop.server.databaseDirectory.appendingPathComponent("axiom.db").path
+        let restarted = ServerProcess(arguments: ["--port", "0", "--database", database],
+                                      environment: AccountFlowTests.adminEnvironment)
+        try restarted.start()
+        defer { restarted.stop() }
+        #expect(try signIn(API(port: restarted.port), "root@example.com", "a very long secret").status == 201)
+        #expect(restarted.log.contains { $0.contains(#""event":"admin_email_not_an_active_admin""#) })
+        #expect(!restarted.log.contains { $0.contains(#""event":"admin_ready""#) })
     }
 }
