@@ -13,9 +13,10 @@ public enum UserAction: Sendable {
     /// An admin sets status and/or role; suspending revokes the user's sessions.
     case adminUpdate(UserID, UserAdminPatch)
     /// The user changes their own name, email or password (email and
-    /// password only with the current password). A new password revokes
-    /// every session of the user but `keepingSession`.
-    case updateProfile(UserID, UserProfilePatch, keepingSession: String?)
+    /// password only with the current password, whose wrong guesses are
+    /// throttled like sign-ins). A new password revokes every session of
+    /// the user but `keepingSession`.
+    case updateProfile(UserID, UserProfilePatch, keepingSession: String?, clientAddress: String)
     /// Deletes every session whose token has expired.
     case removeExpiredSessions
 }
@@ -115,7 +116,8 @@ public actor UserClient: StatefulClient {
         case .authenticate(let token): .authentication(try authenticate(token: token))
         case .logout(let sessionID): try await logout(sessionID: sessionID)
         case .adminUpdate(let id, let patch): .user(try await adminUpdate(id, patch))
-        case .updateProfile(let id, let patch, let keep): .user(try await updateProfile(id, patch, keepingSession: keep))
+        case .updateProfile(let id, let patch, let keep, let address):
+            .user(try await updateProfile(id, patch, keepingSession: keep, clientAddress: address))
         case .removeExpiredSessions: .sessionsRemoved(try await removeExpiredSessions())
         }
     }
@@ -182,14 +184,24 @@ public actor UserClient: StatefulClient {
     /// must be free in any spelling; a new password is hashed before
     /// anything is written, and revokes every other session of the user in
     /// the same transaction (their live streams end), so a password changed
-    /// after a token leaked shuts the leaked token out.
-    public func updateProfile(_ id: UserID, _ patch: UserProfilePatch, keepingSession: String? = nil) async throws -> User {
-        _ = try patch.applied(to: try user(id))
+    /// after a token leaked shuts the leaked token out. Wrong current
+    /// passwords count in the sign-in throttle for this account and
+    /// `clientAddress`: a leaked token must not be a way to guess the
+    /// password unthrottled.
+    public func updateProfile(_ id: UserID, _ patch: UserProfilePatch, keepingSession: String? = nil,
+                              clientAddress: String = "local") async throws -> User {
+        let before = try user(id)
+        _ = try patch.applied(to: before)
         if patch.needsCurrentPassword {
+            let account = before.email.normalized
+            if let wait = throttle.admit(account: account, address: clientAddress, now: monotonicMilliseconds()) {
+                throw AuthenticationError.tooManyAttempts(retryAfterSeconds: wait)
+            }
             let current = passwordHashes[id] ?? decoyHash
             guard await hasher.current.verify(patch.currentPassword ?? "", against: current) else {
                 throw AuthenticationError.invalidCredentials
             }
+            throttle.succeeded(account: account, address: clientAddress, now: monotonicMilliseconds())
         }
         var newHash: String?
         if let password = patch.password { newHash = try await hasher.current.hash(password) }

@@ -85,6 +85,21 @@ import UserClient
                                                                              currentPassword: "not the password"))
         }
         #expect(try await run.client.user(user.id).email.address == "max@example.com")
+        // Wrong guesses are throttled like sign-ins (a leaked token is no
+        // way around the throttle): 5 free, then back-off.
+        for _ in 0..<4 {
+            await #expect(throws: AuthenticationError.invalidCredentials) {
+                _ = try await run.client.updateProfile(user.id, UserProfilePatch(email: "thief@example.com",
+                                                                                 currentPassword: "guess"),
+                                                       clientAddress: "a")
+            }
+        }
+        await #expect(throws: AuthenticationError.tooManyAttempts(retryAfterSeconds: 1)) {
+            _ = try await run.client.updateProfile(user.id, UserProfilePatch(email: "thief@example.com",
+                                                                             currentPassword: Self.password),
+                                                   clientAddress: "a")
+        }
+        run.clock.advance(by: .seconds(1))
         // A name alone needs no password.
         #expect(try await run.client.updateProfile(user.id, UserProfilePatch(name: "Maxine")).name == "Maxine")
         let changed = try await run.client.updateProfile(user.id, UserProfilePatch(email: "maxine@example.com",

@@ -395,7 +395,9 @@ paths:
       description: |
         A new `email` or `password` needs `current_password`: without it the
         answer is 422 (`validation_failed`, field `current_password`), with a
-        wrong one 401 `invalid_credentials`, and nothing is changed. A new
+        wrong one 401 `invalid_credentials`, and nothing is changed; wrong
+        current passwords count as failed sign-ins (429 as for
+        `POST /sessions`). A new
         password revokes every other session of the user (their tokens get
         401, their `GET /events` streams end); the request's own session
         stays signed in.
@@ -432,6 +434,8 @@ paths:
           $ref: "#/components/responses/Conflict"
         "422":
           $ref: "#/components/responses/ValidationFailed"
+        "429":
+          $ref: "#/components/responses/TooManyAttempts"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
     get:
