@@ -7,8 +7,8 @@
 ///
 /// Three runs of failures, each forgotten once `window` has passed since
 /// its last failure, and each answered with exponential back-off (1 s after
-/// the run's free failures, doubling, up to a cap) counted from the run's
-/// last failure, never with a lock:
+/// the run's free failures, doubling, up to a cap) counted from a last
+/// failure, never with a lock:
 /// - **(account, address)**: the one address guessing at one account,
 ///   up to `maxPairBackoff`;
 /// - **account**: every address together, up to `maxBackoff`, applied only

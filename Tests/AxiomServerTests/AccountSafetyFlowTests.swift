@@ -14,6 +14,43 @@ import TestSupport
         try api.call("POST", "/sessions", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
     }
 
+    /// `POST /sessions` from another loopback address.
+    private func signIn(port: Int, from address: String, _ email: String, _ password: String) throws -> RawClient.Response {
+        let client = try RawClient(port: port, sourceAddress: address)
+        let body = #"{"email":"\#(email)","password":"\#(password)"}"#
+        try client.send("POST /sessions HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
+        return try client.readResponse()
+    }
+
+    /// Before: 5 failures for an account, from anywhere, answered every
+    /// address 429 for 15 min, the owner's too. Ten attacking addresses
+    /// (127.0.0.2–11) here.
+    @Test func attackersAtManyAddressesDoNotHoldTheOwnerAtAnother() throws {
+        let shop = try EventShop.open(users: 1, sessionsEach: 0)
+        defer { shop.server.stop() }
+        let port = shop.server.port
+        var failures = 0
+        var lastRefusal: RawClient.Response?
+        for host in 2...11 {
+            lastRefusal = nil
+            // Bounded: each admitted failure lengthens the back-off, so a 429 comes.
+            for _ in 0..<12 where lastRefusal == nil {
+                let response = try signIn(port: port, from: "127.0.0.\(host)", "live0@example.com", "not the password")
+                if response.status == 429 { lastRefusal = response } else { #expect(response.status == 401); failures += 1 }
+            }
+            #expect(lastRefusal != nil, "127.0.0.\(host) was never held")
+        }
+        #expect(failures >= 10)
+        let retryAfter = try #require(lastRefusal?.header("Retry-After").flatMap { Int($0) })
+        #expect(retryAfter >= 1 && retryAfter <= 30, "Retry-After \(retryAfter)")
+        let started = ContinuousClock.now
+        let owner = try signIn(port: port, from: "127.0.0.50", "live0@example.com", Self.password)
+        #expect(owner.status == 201)
+        print("after \(failures) failures from 10 addresses: owner at a clean address got \(owner.status) "
+              + "in \(ContinuousClock.now - started); the last attacking address was told Retry-After \(retryAfter)")
+    }
+
     /// Before: 20 failures blocked the address for 15 min, for everyone.
     @Test func anAddressSprayingWrongPasswordsBacksOffBrieflyAndNotForAccountsThatSignedInThere() throws {
         let shop = try EventShop.open(users: 2, sessionsEach: 1)
