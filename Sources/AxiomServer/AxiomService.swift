@@ -67,7 +67,15 @@ final class AxiomService: Sendable {
                                                               ("carts_cleared", repaired.cartsCleared)])
             if let email = options.adminEmail, let password = options.adminPassword {
                 let admin = try await storefront.ensureAdmin(name: options.adminName, email: email, password: password)
-                logger.log(.notice, "admin_ready", [("user_id", admin.id.description)])
+                // An existing account is left as it is: if it was demoted or
+                // suspended since, say so instead of claiming an admin.
+                if admin.isAdmin && admin.isActive {
+                    logger.log(.notice, "admin_ready", [("user_id", admin.id.description)])
+                } else {
+                    logger.log(.warning, "admin_email_not_an_active_admin",
+                               [("user_id", admin.id.description), ("role", admin.role.rawValue),
+                                ("status", admin.status.rawValue)])
+                }
             }
             sessions = SessionRegistry(orchestrator: orchestrator,
                                        configuration: .init(idleTimeout: options.sessionIdleTimeout,
@@ -170,10 +178,12 @@ final class AxiomService: Sendable {
         let sessionLifetime = options.sessionLifetime
         let throttle = options.loginThrottle
         try orchestrator.registerClient(UserClient.self,
-                                        dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self]) { resolver in
+                                        dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self,
+                                                       SystemClockCapability.self]) { resolver in
             UserClient(storage: try resolver.handle(SQLiteStorage.self), hasher: try resolver.handle(PasswordHasher.self),
-                       random: try resolver.handle(SecureRandom.self), sessionLifetime: sessionLifetime,
-                       throttle: throttle)
+                       random: try resolver.handle(SecureRandom.self),
+                       clock: try resolver.handle(SystemClockCapability.self).current,
+                       sessionLifetime: sessionLifetime, throttle: throttle)
         }
     }
 

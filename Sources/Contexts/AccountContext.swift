@@ -221,10 +221,13 @@ public actor AccountContext: Context {
         return try await users.client.user(id)
     }
 
-    /// The signed-in user's own name, email or password.
-    public func updateProfile(_ patch: UserProfilePatch) async throws -> User {
+    /// The signed-in user's own name, email or password. A new password
+    /// keeps this session and ends every other one of the user.
+    public func updateProfile(_ patch: UserProfilePatch, clientAddress: String) async throws -> User {
         let me = try signedInUser()
-        guard case .user(let updated) = try await users.send(.updateProfile(me.id, patch)) else { throw UnexpectedOutcome() }
+        guard case .user(let updated) = try await users.send(.updateProfile(me.id, patch, keepingSession: sessionID,
+                                                                             clientAddress: clientAddress))
+        else { throw UnexpectedOutcome() }
         user = updated
         return updated
     }

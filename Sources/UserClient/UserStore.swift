@@ -52,6 +52,18 @@ enum UserStore {
         }
     }
 
+    /// Read inside the write transaction that changes the user, so the
+    /// answer is the committed one, not a copy from before an await.
+    static func isActiveAdmin(_ handle: SQLiteHandle, id: UserID) throws -> Bool {
+        try !handle.query("SELECT 1 FROM users WHERE id = ? AND role = 'admin' AND status = 'active'",
+                          id.description).isEmpty
+    }
+
+    static func activeAdminCount(_ handle: SQLiteHandle) throws -> Int {
+        try handle.query("SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND status = 'active'")
+            .map { row -> Int in try row.get("n") }.first ?? 0
+    }
+
     static func insert(_ handle: SQLiteHandle, _ session: StoredSession, createdAt: Int64) throws {
         try handle.execute("INSERT INTO sessions(id, user_id, token_hash, created_at, expires_at) VALUES(?, ?, ?, ?, ?)",
                            session.id, session.userID.description, session.tokenHash, createdAt, session.expiresAt)

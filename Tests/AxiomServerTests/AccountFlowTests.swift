@@ -190,7 +190,7 @@ import TestSupport
         let renamed = try api.call("PATCH", "/users/me", json: #"{"name":"Eve Adams"}"#, token: token)
         #expect(renamed.status == 200)
         #expect(api.object(renamed)["name"] as? String == "Eve Adams")
-        #expect(try api.call("PATCH", "/users/me", json: #"{"email":"FAY@example.com"}"#, token: token).status == 409)
+        #expect(try api.call("PATCH", "/users/me", json: #"{"email":"FAY@example.com","current_password":"correct horse battery"}"#, token: token).status == 409)
         #expect(try api.call("PATCH", "/users/me", json: #"{"password":"a brand new secret"}"#, token: token).status == 422)
         #expect(try api.call("PATCH", "/users/me", json: #"{"password":"a brand new secret","current_password":"wrong one!!"}"#, token: token).status == 401)
         #expect(try api.call("PATCH", "/users/me", json: #"{"password":"a brand new secret","current_password":"correct horse battery"}"#, token: token).status == 200)

@@ -62,13 +62,18 @@ import Testing
     @Test func settingsReachWhatTheyConfigure() throws {
         let options = try load(["--max-header-fields", "12", "--max-request-line-bytes", "1024",
                                 "--body-timeout", "2.5", "--login-window", "60",
-                                "--login-max-failures-per-account", "3", "--session-ttl", "3600",
-                                "--currency", "EUR"])
+                                "--login-max-failures-per-account", "3", "--login-max-failures-per-pair", "4",
+                                "--login-max-backoff", "10", "--login-max-pair-backoff", "120",
+                                "--login-trust-period", "3600", "--session-ttl", "3600", "--currency", "EUR"])
         #expect(options.serverConfiguration.limits.maxHeaderCount == 12)
         #expect(options.serverConfiguration.limits.maxRequestLineBytes == 1024)
         #expect(options.serverConfiguration.bodyTimeout == .milliseconds(2500))
         #expect(options.loginThrottle.windowSeconds == 60)
-        #expect(options.loginThrottle.perAccount == 3)
+        #expect(options.loginThrottle.accountFreeFailures == 3)
+        #expect(options.loginThrottle.pairFreeFailures == 4)
+        #expect(options.loginThrottle.maxBackoffSeconds == 10)
+        #expect(options.loginThrottle.maxPairBackoffSeconds == 120)
+        #expect(options.loginThrottle.trustPeriodSeconds == 3600)
         #expect(options.sessionLifetime == .seconds(3600))
         #expect(options.currency.code == "EUR")
     }

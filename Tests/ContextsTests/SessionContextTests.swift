@@ -6,15 +6,6 @@ import Foundation
 import Synchronization
 import Testing
 
-/// A time source advanced by hand.
-final class ManualClock: TimeSource {
-    private let now = Mutex(Duration.seconds(1))
-
-    func monotonicNow() -> Duration { now.withLock { $0 } }
-
-    func advance(by step: Duration) { now.withLock { $0 += step } }
-}
-
 @Suite("Session context")
 struct SessionContextTests {
     @Test("each session has its own root context recording who signed in")

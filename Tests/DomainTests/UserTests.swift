@@ -73,7 +73,11 @@ import Testing
         #expect(UserProfilePatch(password: "long enough pw", currentPassword: "old").validate() == nil)
         #expect(UserProfilePatch().isEmpty && UserProfilePatch().validate() == nil)
         let user = try makeUser(1)
-        let changed = try UserProfilePatch(name: " New Name ", email: "NEW@example.com").applied(to: user)
+        // A new email needs the current password, like a new password.
+        #expect(UserProfilePatch(email: "new@example.com").validate()?.fields == ["current_password"])
+        #expect(UserProfilePatch(name: "Only A Name").validate() == nil)
+        let changed = try UserProfilePatch(name: " New Name ", email: "NEW@example.com", currentPassword: "old")
+            .applied(to: user)
         #expect(changed.name == "New Name" && changed.email.address == "NEW@example.com")
         #expect(validationError { () throws(DomainError) in try patch.applied(to: user) }?.errors.count == 4)
         #expect(!UserProfilePatch(password: "secret-secret", currentPassword: "old-secret").description.contains("secret"))

@@ -19,6 +19,9 @@ private final class ClientBox: Sendable {
 struct UserRun {
     let orchestrator: AxiomOrchestrator
     let client: UserClient
+    /// The throttle's time: moved by the test, never slept through.
+    let clock: ManualClock
+    let hasher: PasswordHasher
 
     var storage: SQLiteStorage {
         get throws { try orchestrator.capabilityRegistry.resolve(SQLiteStorage.self) }
@@ -31,7 +34,7 @@ struct UserRun {
     }
 
     static func start(_ directory: TempDirectory, throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
-                      sessionLifetime: Duration = .seconds(3600)) async throws -> UserRun {
+                      sessionLifetime: Duration = .seconds(3600), clock: ManualClock = ManualClock()) async throws -> UserRun {
         let orchestrator = try await acquireOrchestrator()
         do {
             let configuration = StorageConfiguration(path: directory.databasePath, readerCount: 1, createDirectory: true)
@@ -45,14 +48,15 @@ struct UserRun {
                                             dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self]) { resolver in
                 let client = UserClient(storage: try resolver.handle(SQLiteStorage.self),
                                         hasher: try resolver.handle(PasswordHasher.self),
-                                        random: try resolver.handle(SecureRandom.self),
+                                        random: try resolver.handle(SecureRandom.self), clock: clock,
                                         sessionLifetime: sessionLifetime, throttle: throttle)
                 box.client.withLock { $0 = client }
                 return client
             }
             try await orchestrator.start()
             guard let client = box.client.withLock({ $0 }) else { throw AxiomError.orchestratorNotStarted }
-            return UserRun(orchestrator: orchestrator, client: client)
+            return UserRun(orchestrator: orchestrator, client: client, clock: clock,
+                           hasher: try orchestrator.capabilityRegistry.resolve(PasswordHasher.self))
         } catch {
             let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
             await orchestrator.shutdown()

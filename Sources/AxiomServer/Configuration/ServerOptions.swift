@@ -27,8 +27,12 @@ struct ServerOptions: Sendable {
     var sessionIdleTimeoutSeconds = 1_800.0
     var maxSessions = 100_000
     var loginWindowSeconds = 900.0
+    var loginFailuresPerPair = 5
     var loginFailuresPerAccount = 5
     var loginFailuresPerAddress = 20
+    var loginMaxBackoffSeconds = 30.0
+    var loginMaxPairBackoffSeconds = 900.0
+    var loginTrustPeriodSeconds = 30 * 86_400.0
 
     var adminEmail: String?
     var adminPassword: String?
@@ -43,8 +47,11 @@ struct ServerOptions: Sendable {
     var eventsHeartbeat: Duration { .milliseconds(Int(eventsHeartbeatSeconds * 1000)) }
 
     var loginThrottle: LoginThrottle.Policy {
-        LoginThrottle.Policy(windowSeconds: Int(loginWindowSeconds.rounded(.up)), perAccount: loginFailuresPerAccount,
-                             perAddress: loginFailuresPerAddress)
+        LoginThrottle.Policy(windowSeconds: Int(loginWindowSeconds.rounded(.up)), pairFreeFailures: loginFailuresPerPair,
+                             accountFreeFailures: loginFailuresPerAccount, addressFreeFailures: loginFailuresPerAddress,
+                             maxBackoffSeconds: Int(loginMaxBackoffSeconds.rounded(.up)),
+                             maxPairBackoffSeconds: Int(loginMaxPairBackoffSeconds.rounded(.up)),
+                             trustPeriodSeconds: Int(loginTrustPeriodSeconds.rounded(.up)))
     }
 
     var serverConfiguration: HTTPServerConfiguration {
@@ -100,12 +107,24 @@ struct ServerOptions: Sendable {
                  get: \.sessionIdleTimeoutSeconds, set: { $0.sessionIdleTimeoutSeconds = $1 }),
         .integer("max_sessions", in: 1...10_000_000, help: "session contexts kept in memory (least recently used unloaded beyond)",
                  get: \.maxSessions, set: { $0.maxSessions = $1 }),
-        .seconds("login_window", help: "seconds over which failed sign-ins are counted",
+        .seconds("login_window", help: "seconds after its last failure when a run of failed sign-ins is forgotten",
                  get: \.loginWindowSeconds, set: { $0.loginWindowSeconds = $1 }),
-        .integer("login_max_failures_per_account", in: 1...1_000, help: "failed sign-ins per account in the window before 429",
+        .integer("login_max_failures_per_pair", in: 1...1_000,
+                 help: "failed sign-ins for one account from one address before that pair backs off",
+                 get: \.loginFailuresPerPair, set: { $0.loginFailuresPerPair = $1 }),
+        .integer("login_max_failures_per_account", in: 1...1_000,
+                 help: "failed sign-ins for one account before the addresses failing for it back off",
                  get: \.loginFailuresPerAccount, set: { $0.loginFailuresPerAccount = $1 }),
-        .integer("login_max_failures_per_address", in: 1...1_000_000, help: "failed sign-ins per client address in the window before 429",
+        .integer("login_max_failures_per_address", in: 1...1_000_000,
+                 help: "failed sign-ins from one address before it backs off (but for accounts it signed in before)",
                  get: \.loginFailuresPerAddress, set: { $0.loginFailuresPerAddress = $1 }),
+        .seconds("login_max_backoff", help: "longest per-account and per-address back-off (429 Retry-After)",
+                 get: \.loginMaxBackoffSeconds, set: { $0.loginMaxBackoffSeconds = $1 }),
+        .seconds("login_max_pair_backoff", help: "longest back-off of one address for one account",
+                 get: \.loginMaxPairBackoffSeconds, set: { $0.loginMaxPairBackoffSeconds = $1 }),
+        .seconds("login_trust_period", max: 366 * 86_400,
+                 help: "seconds a sign-in exempts its account at that address from the address's back-off",
+                 get: \.loginTrustPeriodSeconds, set: { $0.loginTrustPeriodSeconds = $1 }),
 
         .optionalText("admin_email", help: "first admin's email, created at start-up if not registered",
                       get: \.adminEmail, set: { $0.adminEmail = $1 }),

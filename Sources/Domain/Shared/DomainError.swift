@@ -22,6 +22,9 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     case notFound(entity: String, id: String)
     /// A suspended user tried something only an active user may do.
     case userSuspended(UserID)
+    /// The change would leave no active admin (demoting or suspending the
+    /// last one): nobody could administer the shop afterwards.
+    case lastAdmin(UserID)
 
     public enum Category: String, Sendable {
         case invalid, conflict, notFound = "not_found"
@@ -39,13 +42,15 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
         case .duplicate(let field, _): "duplicate_\(field)"
         case .notFound(let entity, _): "\(entity)_not_found"
         case .userSuspended: "user_suspended"
+        case .lastAdmin: "last_admin"
         }
     }
 
     public var category: Category {
         switch self {
         case .validation, .currencyMismatch, .overflow: .invalid
-        case .insufficientStock, .productInactive, .illegalTransition, .emptyCart, .duplicate, .userSuspended: .conflict
+        case .insufficientStock, .productInactive, .illegalTransition, .emptyCart, .duplicate, .userSuspended,
+             .lastAdmin: .conflict
         case .notFound: .notFound
         }
     }
@@ -74,6 +79,8 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
             "no \(entity) with id \(id)"
         case .userSuspended:
             "the account is suspended"
+        case .lastAdmin(let id):
+            "user \(id) is the last active admin and cannot be demoted or suspended"
         }
     }
 

@@ -1,6 +1,8 @@
 /// A user's change to their own profile (`PATCH /users/me`): any of name,
-/// email and password. Changing the password needs the current one (checked
-/// against the stored hash by the caller; here only its presence).
+/// email and password. Changing the email or the password needs the current
+/// password (checked against the stored hash by the caller; here only its
+/// presence): a leaked token alone must not be enough to take the account
+/// over through "forgot password" at a new address.
 ///
 /// JSON keys: `name`, `email`, `password`, `current_password`.
 public struct UserProfilePatch: Sendable, Decodable, Validatable, CustomStringConvertible {
@@ -31,15 +33,16 @@ public struct UserProfilePatch: Sendable, Decodable, Validatable, CustomStringCo
 
     public var isEmpty: Bool { name == nil && email == nil && password == nil }
 
+    /// A new email or password must come with the current password.
+    public var needsCurrentPassword: Bool { email != nil || password != nil }
+
     public func validate() -> ValidationError? {
         var errors = ValidationError()
         if let name { User.checkName(User.normalizedName(name), into: &errors) }
         if let email { errors.add(Email.check(email)) }
-        if let password {
-            errors.add(PasswordPolicy.check(password))
-            if (currentPassword ?? "").isEmpty {
-                errors.add("current_password", .required, "current_password is required to change the password")
-            }
+        if let password { errors.add(PasswordPolicy.check(password)) }
+        if needsCurrentPassword, (currentPassword ?? "").isEmpty {
+            errors.add("current_password", .required, "current_password is required to change the email or the password")
         }
         return errors.orNil
     }

@@ -75,7 +75,8 @@ public enum AccountRoutes {
         router.patch("/users/me") { request in
             try await ErrorResponses.handling {
                 try JSONBody.response(try await sessions.withAccount(request) { account, _ in
-                    try await account.updateProfile(try JSONBody.decode(UserProfilePatch.self, from: request))
+                    try await account.updateProfile(try JSONBody.decode(UserProfilePatch.self, from: request),
+                                                    clientAddress: RegistrationRoutes.clientAddress(of: request))
                 })
             }
         }

@@ -374,6 +374,10 @@ paths:
     patch:
       operationId: updateUser
       summary: Set a user's status or role (admins); suspending revokes their sessions
+      description: |
+        The last active admin can be neither demoted nor suspended, also by
+        itself and also when two admins act on each other at once: 409 with
+        code `last_admin`, and nothing is changed.
       security:
         - bearer: []
       requestBody:
@@ -406,6 +410,12 @@ paths:
           $ref: "#/components/responses/Forbidden"
         "404":
           $ref: "#/components/responses/NotFound"
+        "409":
+          description: The change would leave no active admin (code `last_admin`).
+          content:
+            application/problem+json:
+              schema:
+                $ref: "#/components/schemas/Problem"
         "422":
           $ref: "#/components/responses/ValidationFailed"
         "503":
@@ -413,7 +423,16 @@ paths:
   /users/me:
     patch:
       operationId: updateMe
-      summary: Change your name, email or password (the password needs current_password)
+      summary: Change your name, email or password (email and password need current_password)
+      description: |
+        A new `email` or `password` needs `current_password`: without it the
+        answer is 422 (`validation_failed`, field `current_password`), with a
+        wrong one 401 `invalid_credentials`, and nothing is changed; wrong
+        current passwords count as failed sign-ins (429 as for
+        `POST /sessions`). A new
+        password revokes every other session of the user (their tokens get
+        401, their `GET /events` streams end); the request's own session
+        stays signed in.
       security:
         - bearer: []
       requestBody:
@@ -431,6 +450,7 @@ paths:
                   type: string
                 current_password:
                   type: string
+                  description: Required with `email` or `password`.
       responses:
         "200":
           description: The user as changed.
@@ -448,6 +468,8 @@ paths:
           $ref: "#/components/responses/Conflict"
         "422":
           $ref: "#/components/responses/ValidationFailed"
+        "429":
+          $ref: "#/components/responses/TooManyAttempts"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
     get:
@@ -1151,7 +1173,15 @@ components:
           schema:
             $ref: "#/components/schemas/Problem"
     TooManyAttempts:
-      description: Too many failed sign-ins for the account or from the address.
+      description: |
+        Sign-in is backing off for this attempt; `Retry-After` says how many
+        seconds. Failures are counted per (account, address) pair (back-off
+        1 s doubling up to 900 s after 5), per account (up to 30 s after 5,
+        only for addresses that have failed for that account, counted from
+        the address's own last failure) and per address (up to 30 s after
+        20, not for accounts that signed in from that address before). An
+        owner at an address that has not been failing is never held by
+        another address's failures. No attempt is checked while refused.
       headers:
         Retry-After:
           schema:

@@ -1,0 +1,47 @@
+extension LoginThrottle {
+    /// The numbers of the throttle; every one is a configuration key
+    /// (`login_*`, see config/README.md).
+    ///
+    /// With the defaults, an owner at an address that has not been failing
+    /// waits 0 s whatever an attacker does from other addresses; an address
+    /// that has failed for the account waits at most 30 s on the account's
+    /// run, and a single address guessing at one account gets 5 tries, then
+    /// 1 s, 2 s, 4 s … up to 15 min between tries.
+    public struct Policy: Sendable, Equatable {
+        /// Seconds after its last failure when a run is forgotten.
+        public var windowSeconds: Int
+        /// Failures of one (account, address) pair before back-off.
+        public var pairFreeFailures: Int
+        /// Failures for one account, from any address, before back-off.
+        public var accountFreeFailures: Int
+        /// Failures from one address, for any account, before back-off.
+        public var addressFreeFailures: Int
+        /// Longest back-off of the account and address runs, in seconds.
+        public var maxBackoffSeconds: Int
+        /// Longest back-off of a pair's run, in seconds.
+        public var maxPairBackoffSeconds: Int
+        /// Seconds a successful sign-in exempts its (account, address) pair
+        /// from the address's back-off.
+        public var trustPeriodSeconds: Int
+        /// Runs and trusted pairs kept at most.
+        public var maxTracked: Int
+
+        public init(windowSeconds: Int = 15 * 60, pairFreeFailures: Int = 5, accountFreeFailures: Int = 5,
+                    addressFreeFailures: Int = 20, maxBackoffSeconds: Int = 30, maxPairBackoffSeconds: Int = 15 * 60,
+                    trustPeriodSeconds: Int = 30 * 86_400, maxTracked: Int = 100_000) {
+            self.windowSeconds = windowSeconds
+            self.pairFreeFailures = pairFreeFailures
+            self.accountFreeFailures = accountFreeFailures
+            self.addressFreeFailures = addressFreeFailures
+            self.maxBackoffSeconds = maxBackoffSeconds
+            self.maxPairBackoffSeconds = maxPairBackoffSeconds
+            self.trustPeriodSeconds = trustPeriodSeconds
+            self.maxTracked = maxTracked
+        }
+
+        var window: Int64 { Int64(windowSeconds) * 1000 }
+        var maxBackoff: Int64 { Int64(maxBackoffSeconds) * 1000 }
+        var maxPairBackoff: Int64 { Int64(maxPairBackoffSeconds) * 1000 }
+        var trustPeriod: Int64 { Int64(trustPeriodSeconds) * 1000 }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Issue 9's sign-in and account findings, against the real binary: every
+/// connection comes from 127.0.0.1, so the throttle's per-address and
+/// trusted-pair rules are what can be seen here (the rest is pinned on
+/// moved time in LoginThrottleTests).
+@Suite struct AccountSafetyFlowTests {
+    typealias API = AccountFlowTests.API
+    static let password = EventShop.password
+
+    private func signIn(_ api: API, _ email: String, _ password: String) throws -> RawClient.Response {
+        try api.call("POST", "/sessions", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+    }
+
+    /// `POST /sessions` from another loopback address.
+    private func signIn(port: Int, from address: String, _ email: String, _ password: String) throws -> RawClient.Response {
+        let client = try RawClient(port: port, sourceAddress: address)
+        let body = #"{"email":"\#(email)","password":"\#(password)"}"#
+        try client.send("POST /sessions HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Type: application/json\r\n"
+                        + "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
+        return try client.readResponse()
+    }
+
+    /// Before: 5 failures for an account, from anywhere, answered every
+    /// address 429 for 15 min, the owner's too. Ten attacking addresses
+    /// (127.0.0.2–11) here.
+    @Test func attackersAtManyAddressesDoNotHoldTheOwnerAtAnother() throws {
+        let shop = try EventShop.open(users: 1, sessionsEach: 0)
+        defer { shop.server.stop() }
+        let port = shop.server.port
+        var failures = 0
+        var lastRefusal: RawClient.Response?
+        for host in 2...11 {
+            lastRefusal = nil
+            // Bounded: each admitted failure lengthens the back-off, so a 429 comes.
+            for _ in 0..<12 where lastRefusal == nil {
+                let response = try signIn(port: port, from: "127.0.0.\(host)", "live0@example.com", "not the password")
+                if response.status == 429 { lastRefusal = response } else { #expect(response.status == 401); failures += 1 }
+            }
+            #expect(lastRefusal != nil, "127.0.0.\(host) was never held")
+        }
+        #expect(failures >= 10)
+        let retryAfter = try #require(lastRefusal?.header("Retry-After").flatMap { Int($0) })
+        #expect(retryAfter >= 1 && retryAfter <= 30, "Retry-After \(retryAfter)")
+        let started = ContinuousClock.now
+        let owner = try signIn(port: port, from: "127.0.0.50", "live0@example.com", Self.password)
+        #expect(owner.status == 201)
+        print("after \(failures) failures from 10 addresses: owner at a clean address got \(owner.status) "
+              + "in \(ContinuousClock.now - started); the last attacking address was told Retry-After \(retryAfter)")
+    }
+
+    /// Before: 20 failures blocked the address for 15 min, for everyone.
+    @Test func anAddressSprayingWrongPasswordsBacksOffBrieflyAndNotForAccountsThatSignedInThere() throws {
+        let shop = try EventShop.open(users: 2, sessionsEach: 1)
+        defer { shop.server.stop() }
+        // live0 signed in from here (EventShop did); live1 is attacked.
+        var failures = 0
+        var refusal: RawClient.Response?
+        for _ in 0..<40 where refusal == nil {
+            let response = try signIn(shop.api, "live1@example.com", "not the password")
+            if response.status == 429 { refusal = response } else { #expect(response.status == 401); failures += 1 }
+        }
+        let pairRefusal = try #require(refusal)
+        #expect(failures >= 5)
+        #expect(shop.api.object(pairRefusal)["code"] as? String == "too_many_attempts")
+        // Bounded loop: an admitted failure only lengthens the back-off, so a 429 comes.
+        refusal = nil
+        for index in 0..<60 where refusal == nil {
+            let response = try signIn(shop.api, "ghost\(index)@example.com", "whatever it is")
+            if response.status == 429 { refusal = response } else { #expect(response.status == 401); failures += 1 }
+        }
+        let addressRefusal = try #require(refusal)
+        #expect(failures >= 20)
+        let retryAfter = try #require(addressRefusal.header("Retry-After").flatMap { Int($0) })
+        #expect(retryAfter >= 1 && retryAfter <= 30, "Retry-After \(retryAfter)")
+        // The account that signed in from this address gets in at once.
+        #expect(try signIn(shop.api, "live0@example.com", Self.password).status == 201)
+    }
+
+    @Test func aPasswordChangeEndsTheOtherSessionsAndTheirStreams() throws {
+        let shop = try EventShop.open(users: 1, sessionsEach: 3, arguments: ["--events-heartbeat-interval", "0.1"])
+        defer { shop.server.stop() }
+        let (current, other, streaming) = (shop.tokens[0][0], shop.tokens[0][1], shop.tokens[0][2])
+        let stream = try shop.stream(streaming)
+        #expect(try stream.nextBlock() == "retry: 2000")
+        let changed = try shop.api.call("PATCH", "/users/me",
+                                        json: #"{"password":"a brand new secret","current_password":"\#(Self.password)"}"#,
+                                        token: current)
+        #expect(changed.status == 200)
+        // The stream ends with its last chunk; only heartbeats came before.
+        let rest = try #require(try stream.blocksUntilEnd())
+        #expect(rest.allSatisfy { $0.hasPrefix(":") })
+        for token in [other, streaming] {
+            #expect(try shop.api.call("GET", "/users/me", token: token).status == 401)
+        }
+        #expect(try shop.api.call("GET", "/users/me", token: current).status == 200)
+        #expect(try signIn(shop.api, "live0@example.com", "a brand new secret").status == 201)
+    }
+
+    @Test func anEmailChangeNeedsTheCurrentPassword() throws {
+        let shop = try EventShop.open(users: 1, sessionsEach: 1)
+        defer { shop.server.stop() }
+        let token = shop.tokens[0][0]
+        let missing = try shop.api.call("PATCH", "/users/me", json: #"{"email":"thief@example.com"}"#, token: token)
+        #expect(missing.status == 422)
+        let fields = (shop.api.object(missing)["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
+        #expect(fields == ["current_password"])
+        let wrong = try shop.api.call("PATCH", "/users/me",
+                                      json: #"{"email":"thief@example.com","current_password":"not the password"}"#, token: token)
+        #expect(wrong.status == 401)
+        #expect(shop.api.object(wrong)["code"] as? String == "invalid_credentials")
+        #expect(try shop.get("/users/me", token: token)["email"] as? String == "live0@example.com")
+        let right = try shop.api.call("PATCH", "/users/me",
+                                      json: #"{"email":"new@example.com","current_password":"\#(Self.password)"}"#, token: token)
+        #expect(right.status == 200)
+        #expect(try shop.get("/users/me", token: token)["email"] as? String == "new@example.com")
+    }
+
+    @Test func theLastAdminCanBeNeitherDemotedNorSuspendedEvenByItself() throws {
+        let shop = try EventShop.open(users: 1, sessionsEach: 1)
+        defer { shop.server.stop() }
+        let adminID = try #require(try shop.get("/users/me", token: shop.admin)["id"] as? String)
+        for body in [#"{"role":"customer"}"#, #"{"status":"suspended"}"#] {
+            let refused = try shop.api.call("PATCH", "/users/\(adminID)", json: body, token: shop.admin)
+            #expect(refused.status == 409, "\(body)")
+            #expect(shop.api.object(refused)["code"] as? String == "last_admin")
+        }
+        let me = try shop.get("/users/me", token: shop.admin)
+        #expect(me["role"] as? String == "admin" && me["status"] as? String == "active")
+        // With a second admin, the first may step down.
+        let customerID = try #require(try shop.get("/users/me", token: shop.tokens[0][0])["id"] as? String)
+        #expect(try shop.api.call("PATCH", "/users/\(customerID)", json: #"{"role":"admin"}"#, token: shop.admin).status == 200)
+        #expect(try shop.api.call("PATCH", "/users/\(adminID)", json: #"{"role":"customer"}"#, token: shop.admin).status == 200)
+        // The configured admin email is now a customer's: a restart says so
+        // instead of logging admin_ready.
+        shop.server.signal(SIGTERM)
+        #expect(shop.server.waitForExit(seconds: 30) == 0)
+        let database = shop.server.databaseDirectory.appendingPathComponent("axiom.db").path
+        let restarted = ServerProcess(arguments: ["--port", "0", "--database", database],
+                                      environment: AccountFlowTests.adminEnvironment)
+        try restarted.start()
+        defer { restarted.stop() }
+        #expect(try signIn(API(port: restarted.port), "root@example.com", "a very long secret").status == 201)
+        #expect(restarted.log.contains { $0.contains(#""event":"admin_email_not_an_active_admin""#) })
+        #expect(!restarted.log.contains { $0.contains(#""event":"admin_ready""#) })
+    }
+}
