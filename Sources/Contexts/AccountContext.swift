@@ -150,10 +150,12 @@ public actor AccountContext: Context {
         endLiveUpdates()
     }
 
-    private func record(_ cart: Cart) {
+    private func record(_ cart: Cart) async {
         // Priced as GET /cart prices it; a cart that cannot be priced (a
-        // currency mismatch would be a bug) is skipped rather than sent wrong.
-        guard let quote = try? quote(cart) else { return }
+        // currency mismatch would be a bug, storage unavailable for a
+        // product not in the catalogue's working set) is skipped rather
+        // than sent wrong.
+        guard let quote = try? await quote(cart) else { return }
         journal.append(.cartChanged(quote))
     }
 
@@ -180,21 +182,21 @@ public actor AccountContext: Context {
     /// The cart priced from the catalogue as it is now; lines whose product
     /// is gone or deactivated are listed apart and left out of the total.
     public func cart() async throws -> CartQuote {
-        try quote(await carts.client.cart(for: try signedInUser().id))
+        try await quote(await carts.client.cart(for: try signedInUser().id))
     }
 
     /// Sets a line's quantity (1…99). The product must exist and be on sale.
     public func setQuantity(_ quantity: Int, of productID: ProductID) async throws -> CartQuote {
         let user = try signedInUser()
-        guard let product = catalog.client.snapshotProduct(productID) else {
+        guard let product = try await catalog.client.lookup(productID) else {
             throw DomainError.notFound(entity: "product", id: productID.description)
         }
         guard product.active else { throw DomainError.productInactive(productID) }
-        return try quote(try await carts.send(.setQuantity(user.id, productID, quantity)))
+        return try await quote(try await carts.send(.setQuantity(user.id, productID, quantity)))
     }
 
     public func removeLine(_ productID: ProductID) async throws -> CartQuote {
-        try quote(try await carts.send(.remove(try signedInUser().id, productID)))
+        try await quote(try await carts.send(.remove(try signedInUser().id, productID)))
     }
 
     public func clearCart() async throws {
@@ -251,7 +253,7 @@ public actor AccountContext: Context {
         }
         let cart = await carts.client.cart(for: user.id)
         guard !cart.isEmpty else { throw DomainError.emptyCart }
-        let quote = try quote(cart)
+        let quote = try await quote(cart)
         if let missing = quote.unavailable.first {
             throw missing.reason == .inactive ? DomainError.productInactive(missing.productID)
                                               : DomainError.notFound(entity: "product", id: missing.productID.description)
@@ -331,8 +333,8 @@ public actor AccountContext: Context {
         order.lines.map { CartLine(productID: $0.productID, quantity: $0.quantity) }
     }
 
-    private func quote(_ cart: Cart) throws -> CartQuote {
-        let products = catalog.client.snapshotProducts(cart.lines.map(\.productID))
+    private func quote(_ cart: Cart) async throws -> CartQuote {
+        let products = try await catalog.client.lookup(cart.lines.map(\.productID))
         return try pricing.client.price(cart: cart, products: products, currency: catalog.client.currency)
     }
 
