@@ -25,23 +25,32 @@ extension CatalogStore {
         return (Array(rows.prefix(limit)), rows.count > limit)
     }
 
+    /// The most matches a search ranks. bm25 is computed per matching row
+    /// and FTS5 cannot stop early when ordering by it: at 100,000 products
+    /// a one-word query matched about 10,000 rows and ranking them all took
+    /// 12 ms (20 ms with the rows joined), ten times that at 1,000,000.
+    /// Ranking the first 2,000 matches in index order (the oldest products)
+    /// took 2–9 ms whatever the catalogue's size. A query matching more is
+    /// ranked within those; another word narrows it.
+    static let maxRanked = 2_000
+
     /// One page of `expression`'s matches, best bm25 rank first (a name
     /// match weighs 10, a SKU match 5, a description match 1), ties by id,
-    /// after `after`. Its cost grows with the number of matching rows
-    /// (each is ranked), which the caller bounds by the query's size.
+    /// after `after`, among the first `maxRanked` matches.
     static func search(_ handle: SQLiteHandle, _ expression: SearchExpression, after: SearchCursor?, limit: Int,
                        includeInactive: Bool) throws -> (rows: [(VersionedProduct, Double)], more: Bool) {
+        let start = after?.rank ?? -Double.greatestFiniteMagnitude
         let rows = try handle.query("""
-            SELECT \(columns), score FROM (
-                SELECT p.id, p.sku, p.name, p.description, p.price_amount, p.price_currency, p.stock, p.active,
-                    p.version, bm25(products_search, 10.0, 1.0, 5.0) AS score
-                FROM products_search JOIN products AS p ON p.rowid = products_search.rowid
-                WHERE products_search MATCH ? AND p.active >= ?
-            )
-            WHERE score > ? OR (score = ? AND id > ?)
-            ORDER BY score, id LIMIT ?
-            """, expression.match, includeInactive ? 0 : 1, after?.rank ?? -Double.greatestFiniteMagnitude,
-            after?.rank ?? -Double.greatestFiniteMagnitude, after?.productID.description ?? "", limit + 1
+            SELECT p.id, p.sku, p.name, p.description, p.price_amount, p.price_currency, p.stock, p.active,
+                p.version, matches.score
+            FROM (
+                SELECT rowid AS match_rowid, bm25(products_search, 10.0, 1.0, 5.0) AS score
+                FROM products_search WHERE products_search MATCH ? LIMIT ?
+            ) AS matches JOIN products AS p ON p.rowid = matches.match_rowid
+            WHERE p.active >= ? AND (matches.score > ? OR (matches.score = ? AND p.id > ?))
+            ORDER BY matches.score, p.id LIMIT ?
+            """, expression.match, maxRanked, includeInactive ? 0 : 1, start, start,
+            after?.productID.description ?? "", limit + 1
         ).map { row in (try decode(row), try row.get(9, as: Double.self)) }
         return (Array(rows.prefix(limit)), rows.count > limit)
     }

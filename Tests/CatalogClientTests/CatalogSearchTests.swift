@@ -140,6 +140,27 @@ struct CatalogSearchTests {
         }
     }
 
+    @Test("a query matching more than maxRanked products pages through the first maxRanked, each once")
+    func rankingIsBounded() async throws {
+        let directory = try TempDirectory()
+        let ids = try await seedProducts(directory, count: CatalogStore.maxRanked + 100)
+        try await withCatalog(directory) { run in
+            var seen: [ProductID] = []
+            var cursor: String?
+            var rounds = 0
+            repeat {
+                let page = try await run.client.products(ProductQuery(text: "seeded", limit: 100, cursor: cursor))
+                seen += page.items.map(\.id)
+                cursor = page.nextCursor
+                rounds += 1
+            } while cursor != nil && rounds < 30
+            #expect(seen.count == CatalogStore.maxRanked && Set(seen).count == seen.count)
+            #expect(Set(seen) == Set(ids.prefix(CatalogStore.maxRanked)))
+            // A narrower query reaches beyond them.
+            #expect(try await run.client.products(ProductQuery(text: "seeded 02050")).items.map(\.id) == [ids[2_050]])
+        }
+    }
+
     @Test("the MATCH expression quotes every word, doubles quotes, and stars only the last")
     func expression() {
         #expect(SearchExpression(terms: ["blue", "wid"]).match == #""blue" "wid"*"#)
