@@ -9,14 +9,17 @@
 #       GET /orders as 16 signed-in seeded users (bench/orders.lua);
 #       PUT /cart/items/{id} as those users (bench/cart_put.lua).
 # usage: scripts/bench-scale.sh [--products N] [--users N] [--orders N]
-#                               [--reads-duration S] [--duration S]
+#                               [--reads-duration S] [--duration S] [--seeded DIR]
+# --seeded DIR measures DIR/axiom.db as scripts/seed-scale.sh left it in DIR
+# (seed 1,000,000 products once, measure more than once; the file is used
+# in place and keeps the sessions the run signs in).
 # Defaults: 100000 products, 100 users, 1000 orders, reads 60 s, others 20 s.
 # AXIOM_BINARY=path measures that binary instead of building the release one.
 # Run it on a quiet machine: wrk and the server share its cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PRODUCTS=100000 USERS=100 ORDERS=1000 READS=60 DURATION=20
+PRODUCTS=100000 USERS=100 ORDERS=1000 READS=60 DURATION=20 SEEDED=
 while [ $# -gt 0 ]; do
   case $1 in
     --products) PRODUCTS=$2; shift 2 ;;
@@ -24,6 +27,7 @@ while [ $# -gt 0 ]; do
     --orders) ORDERS=$2; shift 2 ;;
     --reads-duration) READS=$2; shift 2 ;;
     --duration) DURATION=$2; shift 2 ;;
+    --seeded) SEEDED=$2; shift 2 ;;
     *) echo "usage: $0 [--products N] [--users N] [--orders N] [--reads-duration S] [--duration S]" >&2; exit 2 ;;
   esac
 done
@@ -34,15 +38,19 @@ if [ -z "${AXIOM_BINARY:-}" ]; then
   export AXIOM_BINARY=.build/release/axiom-server
 fi
 
-WORK=$(mktemp -d)
+WORK=${SEEDED:-$(mktemp -d)}
 SERVER=
 cleanup() {
   if [ -n "$SERVER" ]; then kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; fi
-  rm -rf "$WORK"
+  [ -n "$SEEDED" ] || rm -rf "$WORK"
 }
 trap cleanup EXIT
 
-scripts/seed-scale.sh "$WORK/axiom.db" --products "$PRODUCTS" --users "$USERS" --orders "$ORDERS" --out "$WORK"
+if [ -n "$SEEDED" ]; then
+  PRODUCTS=$(wc -l <"$WORK/product_ids.txt") USERS=$(wc -l <"$WORK/user_emails.txt") ORDERS=$(wc -l <"$WORK/order_ids.txt")
+else
+  scripts/seed-scale.sh "$WORK/axiom.db" --products "$PRODUCTS" --users "$USERS" --orders "$ORDERS" --out "$WORK"
+fi
 echo "database: $(du -m "$WORK/axiom.db" | cut -f1) MiB" >&2
 
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

@@ -723,7 +723,7 @@ paths:
         is refused (422 on `cursor`). Search pages are exact while the
         catalogue is unchanged; a change in between may move a product
         across a page boundary, since relevance depends on every product.
-        To bound a query's cost, at most the first 2,000 matching products
+        To bound a query's cost, at most the first 500 matching products
         (in index order) are ranked; a query matching more is ranked within
         those, and another word narrows it.
       parameters:
