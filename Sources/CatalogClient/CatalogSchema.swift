@@ -16,8 +16,13 @@ import Capabilities
 ///   by (Swift's `lowercased()`, written by the client: SQLite's `lower()`
 ///   folds ASCII only), indexed with the id for keyset paging. Rows written
 ///   before 202 get it at the next activation (`CatalogStore.foldNames`).
-/// - `products_search` (202): an FTS5 index over name, description and SKU
-///   with `products` as its external content (keyed by `products.rowid`),
+/// - `products_search` (202): an FTS5 index over name, description and SKU,
+///   with prefix indexes for 2 to 8 characters: SQLite 3.40's FTS5 merges
+///   the doclists of every term a longer prefix matches before returning a
+///   row, which at 1,000,000 seeded products cost ~5 ms more per query; at
+///   100,000 the extra indexes grew the index 17 → 30 MB and cut the p99 of
+///   150 one-word prefix queries 7.4 → 3.9 ms; with `products` as its
+///   external content (keyed by `products.rowid`),
 ///   kept in step by triggers, so inside the writing transaction (a stock
 ///   change rewrites the row's name too, hence the update trigger's WHEN:
 ///   the index is touched only when indexed text changed); the
@@ -73,7 +78,7 @@ enum CatalogSchema {
             CREATE VIRTUAL TABLE products_search USING fts5(
                 name, description, sku,
                 content = 'products', content_rowid = 'rowid',
-                tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+                tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3 4 5 6 7 8'
             );
             CREATE TRIGGER products_search_insert AFTER INSERT ON products BEGIN
                 INSERT INTO products_search(rowid, name, description, sku)
