@@ -100,7 +100,7 @@ final class AxiomService: Sendable {
         }
         MetricsRoutes.register(on: &router) { metrics.exposition(sessions: sessions) }
         IntrospectionRoutes.register(on: &router, sessions: resolver, orchestrator: orchestrator)
-        CatalogRoutes.register(on: &router, storefront: storefront)
+        CatalogRoutes.register(on: &router, storefront: storefront, cachedProducts: options.catalogCacheEntries)
         RegistrationRoutes.register(on: &router, storefront: storefront)
         AccountRoutes.register(on: &router, sessions: resolver)
         CatalogAdminRoutes.register(on: &router, sessions: resolver)
@@ -165,8 +165,9 @@ final class AxiomService: Sendable {
 
     private static func registerClients(on orchestrator: AxiomOrchestrator, options: ServerOptions) throws {
         let currency = options.currency
+        let cacheEntries = options.catalogCacheEntries
         try orchestrator.registerClient(CatalogClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-            CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency)
+            CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency, cacheEntries: cacheEntries)
         }
         try orchestrator.registerClient(PricingClient.self, dependencies: []) { _ in PricingClient() }
         try orchestrator.registerClient(CartClient.self, dependencies: [SQLiteStorage.self]) { resolver in

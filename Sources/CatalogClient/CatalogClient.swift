@@ -4,13 +4,15 @@ import Domain
 import FoundationEssentials
 import Synchronization
 
-/// The product catalogue: the singleton owner of `CatalogState`.
+/// The product catalogue: the singleton owner of `CatalogState`, which is a
+/// bounded working set of the products table, never a copy of it.
 ///
 /// ## Writes
-/// Validate (against the snapshot, so a bad request never touches the disk)
-/// → one durable SQLite transaction that re-checks everything against the
-/// rows and applies the change (`CatalogStore`) → apply the committed rows
-/// to the snapshot → publish `CatalogUpdate` → return. A write fails with:
+/// Validate (so a bad request never touches the disk) → one durable SQLite
+/// transaction that checks everything against the rows and applies the
+/// change (`CatalogStore`; the search index follows by trigger in the same
+/// transaction) → apply the committed rows to the working set → publish
+/// `CatalogUpdate` → return. A write fails with:
 /// - `DomainError` (stable `code`s): `validation_failed` (422, every field),
 ///   `duplicate_sku`, `duplicate_checkout_id`, `insufficient_stock`,
 ///   `product_inactive` (409), `product_not_found`, `reservation_not_found`
@@ -21,25 +23,30 @@ import Synchronization
 ///   `storage_unavailable`. Nothing was applied; a retry is safe.
 ///
 /// ## Reads
-/// Served from memory, never from storage, so they keep working while
-/// storage is unavailable. The snapshot sits behind a `Mutex` rather than in
-/// actor-isolated storage so that the read methods (`product`, `products`,
-/// `snapshotProduct`) are `nonisolated`: `GET /products/{id}` costs a lock
-/// and a dictionary lookup on the request's own thread instead of a hop
-/// onto this actor, where every read would queue behind the others and
+/// A product read is served from the working set (`ProductCache`, at most
+/// `cacheEntries` products, CLOCK eviction) and, on a miss, by a prepared
+/// primary-key read on a reader connection, whose row is then kept. The set
+/// sits behind a `Mutex` rather than in actor-isolated storage so that the
+/// reads are `nonisolated`: a hit on `GET /products/{id}` costs a lock, a
+/// dictionary lookup and a flag on the request's own thread instead of a
+/// hop onto this actor, where every read would queue behind the others and
 /// behind writes waiting on disk. The lock is held only to look up or to
-/// apply committed rows, never across I/O.
+/// apply rows, never across I/O. Lists and searches are keyset queries on
+/// indexes (`CatalogStore+Listing`), never scans of memory. A miss while
+/// storage is unavailable throws `capabilityUnavailable` (503); hits keep
+/// being served.
 ///
-/// Concurrent commits can complete in any order (group commit, actor
-/// re-entrancy while a write awaits the disk); every product row carries a
-/// version and the snapshot applies only newer versions, so it never moves
+/// Commits and miss reads can land in any order (group commit, actor
+/// re-entrancy, reader queues); every product row carries a version and the
+/// working set keeps only newer versions, and a late row for a product it
+/// has evicted meanwhile is not kept (see `ProductCache`), so it never moves
 /// backwards.
 ///
 /// ## Inactive products
-/// `product(_:)` / `snapshotProduct(_:)` return a product whatever its
-/// `active` flag (a cart must be able to show that a product it holds is
-/// no longer sold; the presentation decides whether anonymous callers see
-/// it). `products(_:)` lists only active products unless the query sets
+/// `product(_:)` / `lookup(_:)` return a product whatever its `active` flag
+/// (a cart must be able to show that a product it holds is no longer sold;
+/// the presentation decides whether anonymous callers see it).
+/// `products(_:)` lists only active products unless the query sets
 /// `includeInactive` (for admins).
 ///
 /// ## Checkout support (kill -9 at any moment)
@@ -54,81 +61,40 @@ public actor CatalogClient: StatefulClient {
 
     /// Migration versions 200–299 (see `CatalogSchema`).
     public static let migrations: [Migration] = CatalogSchema.migrations
+    public static let defaultCacheEntries = 10_000
 
     public nonisolated let stateBroadcaster: StateBroadcaster<CatalogUpdate>
     /// The deployment's currency: every price is in it.
     public nonisolated let currency: Currency
-    private let storage: CapabilityHandle<SQLiteStorage>
-    private nonisolated let snapshot: Mutex<CatalogSnapshot>
+    nonisolated let storage: CapabilityHandle<SQLiteStorage>
+    /// The working set (reads: `CatalogClient+Reads`).
+    nonisolated let cache: Mutex<ProductCache>
 
-    public init(storage: CapabilityHandle<SQLiteStorage>, currency: Currency = .usd, updateBufferLimit: Int = 256) {
+    /// `cacheEntries`: the most products kept in memory (at least 1).
+    public init(storage: CapabilityHandle<SQLiteStorage>, currency: Currency = .usd,
+                cacheEntries: Int = CatalogClient.defaultCacheEntries, updateBufferLimit: Int = 256) {
         self.storage = storage
         self.currency = currency
         self.stateBroadcaster = StateBroadcaster(bufferLimit: updateBufferLimit)
-        self.snapshot = Mutex(CatalogSnapshot(currency: currency))
+        self.cache = Mutex(ProductCache(capacity: cacheEntries))
     }
 
     // MARK: Lifecycle
 
-    /// Loads every product. Fails (the server refuses to start) when storage
-    /// cannot be read or a stored product is invalid or priced in another
-    /// currency than the deployment's.
+    /// Reads nothing that grows with the catalogue: refuses to start (the
+    /// server does not come up) when a stored price is in another currency
+    /// than the deployment's (two index probes), and folds the names of rows
+    /// written before migration 202 (once, in batches).
     public func activate() async throws {
-        let rows = try await read { try CatalogStore.loadAll($0) }
-        let loaded = try CatalogSnapshot(currency: currency, loaded: rows)
-        snapshot.withLock { $0 = loaded }
+        let code = currency.code
+        if try await read({ try CatalogStore.hasOtherCurrency($0, than: code) }) {
+            throw CatalogDataError(description: "a stored product is priced in another currency than \(code)")
+        }
+        while try await write({ try CatalogStore.foldNames($0, batch: 500) }) > 0 {}
     }
 
     public func deactivate() async {
         stateBroadcaster.finish()
-    }
-
-    // MARK: Reads (nonisolated, from memory)
-
-    /// The current state (a copy of the snapshot's `CatalogState`).
-    public nonisolated var state: CatalogState {
-        snapshot.withLock { $0.state }
-    }
-
-    /// The hot read path: a lock and a lookup, no actor hop, no storage.
-    public nonisolated func snapshotProduct(_ id: ProductID) -> Product? {
-        snapshot.withLock { $0.state.product(id) }
-    }
-
-    /// The products among `ids` that exist (active or not), by id, in one
-    /// lock acquisition: what pricing a cart needs. Prefer it to `state`,
-    /// whose copy makes the next write copy the whole catalogue.
-    public nonisolated func snapshotProducts(_ ids: some Sequence<ProductID>) -> [ProductID: Product] {
-        snapshot.withLock { snapshot in
-            var found: [ProductID: Product] = [:]
-            found.reserveCapacity(ids.underestimatedCount)
-            for id in ids {
-                if let product = snapshot.state.product(id) { found[id] = product }
-            }
-            return found
-        }
-    }
-
-    /// A product, active or not; `product_not_found`.
-    public nonisolated func product(_ id: ProductID) throws(DomainError) -> Product {
-        guard let product = snapshotProduct(id) else {
-            throw DomainError.notFound(entity: "product", id: id.description)
-        }
-        return product
-    }
-
-    /// One page of the list, ordered by case-folded name then id.
-    /// `validation_failed` for a bad `limit` (1…100), `q` (too long) or
-    /// `cursor` (not one this service issued).
-    public nonisolated func products(_ query: ProductQuery) throws(DomainError) -> ProductPage {
-        var errors = query.validate() ?? ValidationError()
-        var after: ProductCursor?
-        if let cursor = query.cursor, errors.codes(for: "cursor").isEmpty {
-            after = ProductCursor(encoded: cursor)
-            if after == nil { errors.add("cursor", .invalidFormat, "cursor is not one this service issued") }
-        }
-        try errors.throwIfAny()
-        return snapshot.withLock { $0.page(query, after: after) }
     }
 
     /// Checkouts that still hold reserved stock, oldest first (read from
@@ -159,11 +125,9 @@ public actor CatalogClient: StatefulClient {
     /// price's currency included), `duplicate_sku`.
     public func create(_ draft: ProductDraft) async throws -> Product {
         let product = try CatalogRules.product(from: draft, id: ProductID(UUID()), currency: currency)
-        if snapshot.withLock({ $0.state.product(sku: product.sku) != nil }) {
-            throw DomainError.duplicate(field: "sku", value: product.sku)
-        }
+        let started = cache.withLock { $0.generation }
         let row = try await write { try CatalogStore.insert($0, product) }
-        await apply([row], created: true)
+        apply([row], startedAt: started, created: true)
         return row.product
     }
 
@@ -171,12 +135,13 @@ public actor CatalogClient: StatefulClient {
     /// all or nothing. `product_not_found`, `validation_failed` (every field).
     /// An empty patch returns the product unchanged.
     public func update(_ id: ProductID, _ patch: ProductPatch) async throws -> Product {
-        let current = try product(id)
+        let current = try await product(id)
         let expected = try CatalogRules.patched(current, with: patch, currency: currency)
         if patch.isEmpty || expected == current { return current }
         let currency = self.currency
+        let started = cache.withLock { $0.generation }
         let row = try await write { try CatalogStore.update($0, id, patch, currency: currency) }
-        await apply([row], created: false)
+        apply([row], startedAt: started, created: false)
         return row.product
     }
 
@@ -188,8 +153,9 @@ public actor CatalogClient: StatefulClient {
     /// that checkout already reserved.
     public func reserve(checkoutID: CheckoutID, lines: [StockLine]) async throws -> [Product] {
         if let errors = StockLine.validate(lines) { throw DomainError.validation(errors) }
+        let started = cache.withLock { $0.generation }
         let rows = try await write { try CatalogStore.reserve($0, checkoutID, lines) }
-        await apply(rows, created: false)
+        apply(rows, startedAt: started, created: false)
         return rows.map(\.product)
     }
 
@@ -204,8 +170,9 @@ public actor CatalogClient: StatefulClient {
     /// an unknown, released or committed checkout is a no-op (`[]`).
     /// Returns the restocked products.
     public func releaseReservation(_ checkoutID: CheckoutID) async throws -> [Product] {
+        let started = cache.withLock { $0.generation }
         let rows = try await write { try CatalogStore.release($0, checkoutID) }
-        await apply(rows, created: false)
+        apply(rows, startedAt: started, created: false)
         return rows.map(\.product)
     }
 
@@ -217,43 +184,30 @@ public actor CatalogClient: StatefulClient {
         var errors = CatalogRules.validateReturnKey(key) ?? ValidationError()
         errors.merge(StockLine.validate(lines))
         try errors.throwIfAny()
+        let started = cache.withLock { $0.generation }
         let rows = try await write { try CatalogStore.returnStock($0, key: key, lines: lines) }
-        await apply(rows, created: false)
+        apply(rows, startedAt: started, created: false)
         return rows.map(\.product)
     }
 
     // MARK: Internals
 
-    /// Applies committed rows to the snapshot and publishes what changed.
-    /// The rows come from a committed transaction, so they passed the same
-    /// checks the state makes; should the state still refuse one, the
-    /// snapshot is reloaded from storage rather than left diverging.
-    private func apply(_ rows: [VersionedProduct], created: Bool) async {
-        let (applied, refused): ([Product], Bool) = snapshot.withLock { snapshot in
-            var applied: [Product] = []
-            for row in rows {
-                do {
-                    if try snapshot.apply(row) { applied.append(row.product) }
-                } catch {
-                    return (applied, true)
-                }
-            }
-            return (applied, false)
+    /// Applies committed rows to the working set and publishes each one
+    /// that is not older than what the set holds.
+    private nonisolated func apply(_ rows: [VersionedProduct], startedAt started: UInt64, created: Bool) {
+        let current: [Product] = cache.withLock { cache in
+            rows.filter { cache.applyCommitted($0, startedAt: started) }.map(\.product)
         }
-        for product in applied {
+        for product in current {
             stateBroadcaster.publish(created ? .created(product) : .changed(product))
-        }
-        if refused, let rows = try? await read({ try CatalogStore.loadAll($0) }),
-           let reloaded = try? CatalogSnapshot(currency: currency, loaded: rows) {
-            snapshot.withLock { $0 = reloaded }
         }
     }
 
-    private func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteHandle) throws -> T) async throws -> T {
+    private nonisolated func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteHandle) throws -> T) async throws -> T {
         try await storage.durableWrite(body)
     }
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteHandle) throws -> T) async throws -> T {
+    nonisolated func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteHandle) throws -> T) async throws -> T {
         try await storage.storedRead(body)
     }
 }

@@ -4,18 +4,14 @@ import Domain
 /// The catalogue's SQL. Every function runs inside one `SQLiteStorage.write`
 /// (or `read`) closure, so a write's checks and changes see and make one
 /// consistent step of the database: the checks are done against the rows,
-/// never against the in-memory snapshot, and a thrown error rolls back all of
+/// never against the in-memory working set, and a thrown error rolls back all of
 /// the request's statements. The functions are pure over the handle (the
 /// storage may run a write closure again in a later batch).
 enum CatalogStore {
-    private static let columns =
+    static let columns =
         "id, sku, name, description, price_amount, price_currency, stock, active, version"
 
     // MARK: Products
-
-    static func loadAll(_ handle: SQLiteHandle) throws -> [VersionedProduct] {
-        try handle.query("SELECT \(columns) FROM products").map(decode)
-    }
 
     static func fetch(_ handle: SQLiteHandle, _ id: ProductID) throws -> VersionedProduct? {
         try handle.queryOne("SELECT \(columns) FROM products WHERE id = ?", id.description).map(decode)
@@ -28,10 +24,11 @@ enum CatalogStore {
         }
         do {
             try handle.execute("""
-                INSERT INTO products(\(columns), created_at, updated_at)
-                VALUES(?, ?, ?, ?, ?, ?, ?, ?, 1, \(CatalogSchema.now), \(CatalogSchema.now))
+                INSERT INTO products(\(columns), name_folded, created_at, updated_at)
+                VALUES(?, ?, ?, ?, ?, ?, ?, ?, 1, ?, \(CatalogSchema.now), \(CatalogSchema.now))
                 """, product.id.description, product.sku, product.name, product.description,
-                product.price.amount, product.price.currency.code, product.stock, product.active)
+                product.price.amount, product.price.currency.code, product.stock, product.active,
+                ProductCursor.fold(product.name))
         } catch let error as StorageError where error.sqliteError?.isUniqueViolation == true {
             throw DomainError.duplicate(field: "sku", value: product.sku)
         }
@@ -43,11 +40,12 @@ enum CatalogStore {
     static func save(_ handle: SQLiteHandle, _ product: Product, previous: VersionedProduct) throws -> VersionedProduct {
         let version = previous.version + 1
         let changed = try handle.execute("""
-            UPDATE products SET name = ?, description = ?, price_amount = ?, price_currency = ?, stock = ?,
-                active = ?, version = ?, updated_at = \(CatalogSchema.now)
+            UPDATE products SET name = ?, name_folded = ?, description = ?, price_amount = ?, price_currency = ?,
+                stock = ?, active = ?, version = ?, updated_at = \(CatalogSchema.now)
             WHERE id = ? AND version = ?
-            """, product.name, product.description, product.price.amount, product.price.currency.code,
-            product.stock, product.active, version, product.id.description, previous.version)
+            """, product.name, ProductCursor.fold(product.name), product.description, product.price.amount,
+            product.price.currency.code, product.stock, product.active, version, product.id.description,
+            previous.version)
         guard changed == 1 else {
             throw CatalogDataError(description: "product \(product.id) changed under its own write transaction")
         }
@@ -194,7 +192,7 @@ enum CatalogStore {
                            status, checkout.description)
     }
 
-    private static func decode(_ row: SQLiteRow) throws -> VersionedProduct {
+    static func decode(_ row: SQLiteRow) throws -> VersionedProduct {
         let idText: String = try row.get(0)
         guard let id = ProductID(idText) else { throw CatalogDataError(description: "product id \(idText)") }
         let currencyCode: String = try row.get(5)

@@ -27,6 +27,9 @@ struct ProductCursor: Hashable, Sendable, Comparable {
         hasher.combine(id)
     }
 
+    /// The list's case folding (Swift's full Unicode `lowercased()`).
+    static func fold(_ name: String) -> String { name.lowercased() }
+
     /// Names never hold control characters, so U+001F separates the parts.
     private static let separator: Character = "\u{1F}"
 
@@ -43,7 +46,9 @@ struct ProductCursor: Hashable, Sendable, Comparable {
     /// `nil` for text this type did not write.
     init?(encoded text: String) {
         guard let bytes = Base64URL.decode(text), let decoded = String(validating: bytes, as: UTF8.self),
-              let split = decoded.lastIndex(of: ProductCursor.separator)
+              let split = decoded.lastIndex(of: ProductCursor.separator),
+              // A search cursor (leading U+001E) names a place in another order.
+              decoded.first?.unicodeScalars.first?.properties.generalCategory != .control
         else { return nil }
         let id = String(decoded[decoded.index(after: split)...])
         guard let productID = ProductID(id), productID.description == id else { return nil }

@@ -150,10 +150,12 @@ public actor AccountContext: Context {
         endLiveUpdates()
     }
 
-    private func record(_ cart: Cart) {
+    private func record(_ cart: Cart) async {
         // Priced as GET /cart prices it; a cart that cannot be priced (a
-        // currency mismatch would be a bug) is skipped rather than sent wrong.
-        guard let quote = try? quote(cart) else { return }
+        // currency mismatch would be a bug, storage unavailable for a
+        // product not in the catalogue's working set) is skipped rather
+        // than sent wrong.
+        guard let quote = try? await quote(cart) else { return }
         journal.append(.cartChanged(quote))
     }
 
@@ -180,26 +182,27 @@ public actor AccountContext: Context {
     /// The cart priced from the catalogue as it is now; lines whose product
     /// is gone or deactivated are listed apart and left out of the total.
     public func cart() async throws -> CartQuote {
-        try quote(await carts.client.cart(for: try signedInUser().id))
+        try await quote(await carts.client.cart(for: try signedInUser().id))
     }
 
     /// Sets a line's quantity (1…99). The product must exist and be on sale.
-    /// The changed cart is checked and priced before it is stored: a
-    /// refusal found only after the write (a line total beyond Int64 was
-    /// one) answered 4xx yet left the line stored, and every later
-    /// GET /cart and checkout failed on it (issue 9).
+    /// Pricing the stored cart cannot fail afterwards: a line total beyond
+    /// Int64 once answered 422 yet left the line stored, and every later
+    /// GET /cart and checkout failed on it (issue 9). The bounds make it
+    /// impossible by construction (unit price ≤ 10^12 minor units, ≤ 100
+    /// lines of ≤ 99 units: no total passes 9.9e15; InputBoundsTests prices
+    /// that largest cart), so no second pricing pass runs before the write.
     public func setQuantity(_ quantity: Int, of productID: ProductID) async throws -> CartQuote {
         let user = try signedInUser()
-        guard let product = catalog.client.snapshotProduct(productID) else {
+        guard let product = try await catalog.client.lookup(productID) else {
             throw DomainError.notFound(entity: "product", id: productID.description)
         }
         guard product.active else { throw DomainError.productInactive(productID) }
-        _ = try quote(try await carts.client.cart(for: user.id).settingQuantity(quantity, for: productID))
-        return try quote(try await carts.send(.setQuantity(user.id, productID, quantity)))
+        return try await quote(try await carts.send(.setQuantity(user.id, productID, quantity)))
     }
 
     public func removeLine(_ productID: ProductID) async throws -> CartQuote {
-        try quote(try await carts.send(.remove(try signedInUser().id, productID)))
+        try await quote(try await carts.send(.remove(try signedInUser().id, productID)))
     }
 
     public func clearCart() async throws {
@@ -259,7 +262,7 @@ public actor AccountContext: Context {
         }
         let cart = await carts.client.cart(for: user.id)
         guard !cart.isEmpty else { throw DomainError.emptyCart }
-        let quote = try quote(cart)
+        let quote = try await quote(cart)
         if let missing = quote.unavailable.first {
             throw missing.reason == .inactive ? DomainError.productInactive(missing.productID)
                                               : DomainError.notFound(entity: "product", id: missing.productID.description)
@@ -339,8 +342,8 @@ public actor AccountContext: Context {
         order.lines.map { CartLine(productID: $0.productID, quantity: $0.quantity) }
     }
 
-    private func quote(_ cart: Cart) throws -> CartQuote {
-        let products = catalog.client.snapshotProducts(cart.lines.map(\.productID))
+    private func quote(_ cart: Cart) async throws -> CartQuote {
+        let products = try await catalog.client.lookup(cart.lines.map(\.productID))
         return try pricing.client.price(cart: cart, products: products, currency: catalog.client.currency)
     }
 

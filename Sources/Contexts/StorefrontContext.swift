@@ -11,9 +11,9 @@ import UserClient
 /// process, made by the orchestrator at start-up, because anonymous requests
 /// have no session of their own to hang a context on.
 ///
-/// Reads go to the catalogue client's lock-protected snapshot (`nonisolated`
-/// here and there): a product lookup never queues behind this actor or
-/// behind a write waiting on the disk.
+/// Reads go to the catalogue client's `nonisolated` reads (its working set
+/// behind a lock, SQLite on a miss): a product lookup never queues behind
+/// this actor or behind a write waiting on the disk.
 public actor StorefrontContext: Context {
     public nonisolated let identity: ContextIdentity
     private nonisolated let catalog: ClientHandle<CatalogClient>
@@ -88,8 +88,8 @@ public actor StorefrontContext: Context {
 
     public func send(_ action: Action) async throws -> Outcome {
         switch action {
-        case .product(let id): .product(try product(id))
-        case .products(let query): .page(try products(query))
+        case .product(let id): .product(try await product(id))
+        case .products(let query): .page(try await products(query))
         case .register(let request): .user(try await register(request))
         case .login(let email, let password, let address):
             .session(try await login(email: email, password: password, clientAddress: address))
@@ -133,16 +133,16 @@ public actor StorefrontContext: Context {
 
     /// An active product. A deactivated one is not for sale and is hidden
     /// from anonymous callers exactly like a missing one.
-    public nonisolated func product(_ id: ProductID) throws(DomainError) -> Product {
-        guard let product = catalog.client.snapshotProduct(id), product.active else {
+    public nonisolated func product(_ id: ProductID) async throws -> Product {
+        guard let product = try await catalog.client.lookup(id), product.active else {
             throw DomainError.notFound(entity: "product", id: id.description)
         }
         return product
     }
 
-    /// One page of active products, `q` filtering on the name.
-    public nonisolated func products(_ query: ProductQuery) throws(DomainError) -> ProductPage {
-        try catalog.client.products(ProductQuery(text: query.text, limit: query.limit, cursor: query.cursor,
+    /// One page of active products: by name, or ranked matches of `q`.
+    public nonisolated func products(_ query: ProductQuery) async throws -> ProductPage {
+        try await catalog.client.products(ProductQuery(text: query.text, limit: query.limit, cursor: query.cursor,
                                                  includeInactive: false))
     }
 }

@@ -34,7 +34,8 @@ struct CatalogRun {
 
     /// Starts a run on `directory`'s database, as the composition root would.
     /// The orchestrator is a process singleton: waits for the previous one.
-    static func start(_ directory: TempDirectory, currency: Currency = .usd) async throws -> CatalogRun {
+    static func start(_ directory: TempDirectory, currency: Currency = .usd,
+                      cacheEntries: Int = CatalogClient.defaultCacheEntries) async throws -> CatalogRun {
         let orchestrator = try await acquireOrchestrator()
         do {
             let configuration = StorageConfiguration(path: directory.databasePath, readerCount: 2, createDirectory: true)
@@ -43,7 +44,8 @@ struct CatalogRun {
             }
             let box = ClientBox()
             try orchestrator.registerClient(CatalogClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-                let client = CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency)
+                let client = CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency,
+                                           cacheEntries: cacheEntries)
                 box.client.withLock { $0 = client }
                 return client
             }
@@ -61,9 +63,10 @@ struct CatalogRun {
 
 /// Runs `body` against a started catalogue; always stops it.
 func withCatalog<R>(_ directory: TempDirectory? = nil, currency: Currency = .usd,
+                    cacheEntries: Int = CatalogClient.defaultCacheEntries,
                     _ body: (CatalogRun) async throws -> R) async throws -> R {
     let directory = try directory ?? TempDirectory()
-    let run = try await CatalogRun.start(directory, currency: currency)
+    let run = try await CatalogRun.start(directory, currency: currency, cacheEntries: cacheEntries)
     do {
         let result = try await body(run)
         await run.stop()
@@ -108,4 +111,31 @@ func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
     } catch {
         return .failure(error)
     }
+}
+
+/// Inserts `count` products straight into the database of a stopped
+/// catalogue, as `scripts/seed-scale.sh` does (the search index follows by
+/// trigger): names "Seeded 00000"…, stock 10. Returns their ids in order.
+func seedProducts(_ directory: TempDirectory, count: Int,
+                  migrations: [Migration] = CatalogClient.migrations) async throws -> [ProductID] {
+    let storage = try await SQLiteStorage.open(StorageConfiguration(path: directory.databasePath, createDirectory: true),
+                                               migrations: migrations)
+    let ids = (0 ..< count).map { _ in ProductID(UUID()) }
+    let folded = migrations.contains { $0.version == 202 }
+    try await storage.write { handle in
+        for (index, id) in ids.enumerated() {
+            let name = "Seeded \(String(index + 100_000).dropFirst())"
+            try handle.execute("""
+                INSERT INTO products(id, sku, name, description, price_amount, price_currency, stock,
+                                     active, version, created_at, updated_at)
+                VALUES(?, ?, ?, 'Seeded for a test', 100, 'USD', 10, 1, 1, '2026-01-01T00:00:00.000Z',
+                       '2026-01-01T00:00:00.000Z')
+                """, id.description, "SEED-\(index)", name)
+            if folded {
+                try handle.execute("UPDATE products SET name_folded = ? WHERE id = ?", name.lowercased(), id.description)
+            }
+        }
+    }
+    await storage.close()
+    return ids
 }

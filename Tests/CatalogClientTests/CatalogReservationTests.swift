@@ -19,7 +19,8 @@ struct CatalogReservationTests {
                 StockLine(productID: mug.id, quantity: 3), StockLine(productID: pen.id, quantity: 2),
             ])
             #expect(after.map(\.stock) == [2, 0])
-            #expect(client.snapshotProduct(mug.id)?.stock == 2 && client.snapshotProduct(pen.id)?.stock == 0)
+            #expect(try await client.lookup(mug.id)?.stock == 2)
+            #expect(try await client.lookup(pen.id)?.stock == 0)
             #expect(try await client.pendingReservations() == [checkout])
             #expect(try await client.reservation(checkout) == [
                 StockLine(productID: mug.id, quantity: 3), StockLine(productID: pen.id, quantity: 2),
@@ -28,17 +29,18 @@ struct CatalogReservationTests {
             #expect(try await client.commitReservation(checkout) == 2)
             #expect(try await client.pendingReservations().isEmpty)
             #expect(try await client.reservation(checkout).isEmpty)
-            #expect(client.snapshotProduct(mug.id)?.stock == 2)
+            #expect(try await client.lookup(mug.id)?.stock == 2)
             #expect(try await client.commitReservation(checkout) == 0)
             // Release after commit is a no-op: the order owns that stock now.
             #expect(try await client.releaseReservation(checkout).isEmpty)
-            #expect(client.snapshotProduct(mug.id)?.stock == 2 && client.snapshotProduct(pen.id)?.stock == 0)
+            #expect(try await client.lookup(mug.id)?.stock == 2)
+            #expect(try await client.lookup(pen.id)?.stock == 0)
             // The same checkout cannot reserve twice.
             let again = await domainError {
                 _ = try await client.reserve(checkoutID: checkout, lines: [StockLine(productID: mug.id, quantity: 1)])
             }
             #expect(again?.code == "duplicate_checkout_id")
-            #expect(client.snapshotProduct(mug.id)?.stock == 2)
+            #expect(try await client.lookup(mug.id)?.stock == 2)
         }
     }
 
@@ -49,13 +51,13 @@ struct CatalogReservationTests {
             let mug = try await client.create(draft("MUG", stock: 5))
             let checkout = CheckoutID(UUID())
             _ = try await client.reserve(checkoutID: checkout, lines: [StockLine(productID: mug.id, quantity: 4)])
-            #expect(client.snapshotProduct(mug.id)?.stock == 1)
+            #expect(try await client.lookup(mug.id)?.stock == 1)
             let released = try await client.releaseReservation(checkout)
             #expect(released.map(\.stock) == [5])
-            #expect(client.snapshotProduct(mug.id)?.stock == 5)
+            #expect(try await client.lookup(mug.id)?.stock == 5)
             #expect(try await client.releaseReservation(checkout).isEmpty)
             #expect(try await client.releaseReservation(CheckoutID(UUID())).isEmpty)
-            #expect(client.snapshotProduct(mug.id)?.stock == 5)
+            #expect(try await client.lookup(mug.id)?.stock == 5)
             #expect(try await client.pendingReservations().isEmpty)
             let commit = await domainError { _ = try await client.commitReservation(checkout) }
             #expect(commit?.code == "reservation_not_found")
@@ -92,7 +94,8 @@ struct CatalogReservationTests {
                 _ = try await client.reserve(checkoutID: CheckoutID(UUID()), lines: [StockLine(productID: pen.id, quantity: 2)])
             }
             #expect(insufficient == .insufficientStock(productID: pen.id, requested: 2, available: 1))
-            #expect(client.snapshotProduct(mug.id)?.stock == 5 && client.snapshotProduct(pen.id)?.stock == 1)
+            #expect(try await client.lookup(mug.id)?.stock == 5)
+            #expect(try await client.lookup(pen.id)?.stock == 1)
             #expect(try await client.pendingReservations().isEmpty)
             let stored = try await run.storage.read { handle in
                 try handle.queryOne("SELECT stock FROM products WHERE id = ?", mug.id.description)?.get(0, as: Int.self)
@@ -117,7 +120,7 @@ struct CatalogReservationTests {
             let tooMany = (0 ... StockLine.maxLines).map { _ in StockLine(productID: ProductID(UUID()), quantity: 1) }
             #expect(fields(await domainError { _ = try await client.reserve(checkoutID: CheckoutID(UUID()), lines: tooMany) })
                 == ["lines"])
-            #expect(client.snapshotProduct(mug.id)?.stock == 10)
+            #expect(try await client.lookup(mug.id)?.stock == 10)
         }
     }
 
@@ -145,16 +148,16 @@ struct CatalogReservationTests {
                 return (error as? DomainError)?.code ?? "\(error)"
             }
             #expect(codes.count == 90 && codes.allSatisfy { $0 == "insufficient_stock" })
-            #expect(client.snapshotProduct(product.id)?.stock == 0)
+            #expect(try await client.lookup(product.id)?.stock == 0)
             #expect(try await client.pendingReservations().count == 10)
             return product.id
         }
         try await withCatalog(directory) { run in
-            #expect(run.client.snapshotProduct(id)?.stock == 0)
+            #expect(try await run.client.lookup(id)?.stock == 0)
             let pending = try await run.client.pendingReservations()
             #expect(pending.count == 10)
             for checkout in pending { _ = try await run.client.releaseReservation(checkout) }
-            #expect(run.client.snapshotProduct(id)?.stock == 10)
+            #expect(try await run.client.lookup(id)?.stock == 10)
         }
     }
 
@@ -169,7 +172,8 @@ struct CatalogReservationTests {
             let restocked = try await client.returnStock(key: "order-1", lines: lines)
             #expect(restocked.map(\.stock) == [5, 1])
             #expect(try await client.returnStock(key: "order-1", lines: lines).isEmpty)
-            #expect(client.snapshotProduct(mug.id)?.stock == 5 && client.snapshotProduct(off.id)?.stock == 1)
+            #expect(try await client.lookup(mug.id)?.stock == 5)
+            #expect(try await client.lookup(off.id)?.stock == 1)
 
             // A failing return applies nothing and does not use up its key.
             let missing = await domainError {
@@ -178,9 +182,9 @@ struct CatalogReservationTests {
                 ])
             }
             #expect(missing?.code == "product_not_found")
-            #expect(client.snapshotProduct(mug.id)?.stock == 5)
+            #expect(try await client.lookup(mug.id)?.stock == 5)
             _ = try await client.returnStock(key: "order-2", lines: [StockLine(productID: mug.id, quantity: 1)])
-            #expect(client.snapshotProduct(mug.id)?.stock == 6)
+            #expect(try await client.lookup(mug.id)?.stock == 6)
 
             // Concurrent retries of one cancellation restock exactly once.
             try await withThrowingTaskGroup(of: [Product].self) { group in
@@ -189,12 +193,12 @@ struct CatalogReservationTests {
                 }
                 try await group.waitForAll()
             }
-            #expect(client.snapshotProduct(mug.id)?.stock == 10)
+            #expect(try await client.lookup(mug.id)?.stock == 10)
 
             // Stock is capped at the maximum.
             _ = try await client.update(off.id, ProductPatch(stock: Product.stockRange.upperBound - 1))
             _ = try await client.returnStock(key: "order-4", lines: [StockLine(productID: off.id, quantity: 5)])
-            #expect(client.snapshotProduct(off.id)?.stock == Product.stockRange.upperBound)
+            #expect(try await client.lookup(off.id)?.stock == Product.stockRange.upperBound)
 
             let badKey = await domainError { _ = try await client.returnStock(key: "", lines: []) }
             #expect(fields(badKey) == ["key", "lines"])
@@ -203,7 +207,7 @@ struct CatalogReservationTests {
         try await withCatalog(directory) { run in
             let retried = try await run.client.returnStock(key: "order-1", lines: ids.1)
             #expect(retried.isEmpty)
-            #expect(run.client.snapshotProduct(ids.0)?.stock == 10)
+            #expect(try await run.client.lookup(ids.0)?.stock == 10)
         }
     }
 
@@ -220,25 +224,27 @@ struct CatalogReservationTests {
             _ = try await client.reserve(checkoutID: committed, lines: [StockLine(productID: products[1].id, quantity: 3)])
             _ = try await client.commitReservation(committed)
             _ = try await client.update(products[2].id, ProductPatch(name: "Renamed", active: false))
-            return (client.state, pending, committed)
+            return (client.state.products, pending, committed)
         }
         try await withCatalog(directory) { run in
             let client = run.client
-            #expect(client.state == before)
+            // Nothing is loaded at start-up; every product reads back as it was.
+            #expect(client.cachedCount == 0)
+            #expect(try await client.lookup(Array(before.keys)) == before)
             #expect(try await client.pendingReservations() == [pendingCheckout])
-            let first = try #require(before.products.values.first { $0.sku == "R-0" })
-            #expect(client.snapshotProduct(first.id)?.stock == 6)
+            let first = try #require(before.values.first { $0.sku == "R-0" })
+            #expect(try await client.lookup(first.id)?.stock == 6)
             // The reconciliation a checkout context does at start-up: release what no order claimed.
             _ = try await client.releaseReservation(pendingCheckout)
-            #expect(client.snapshotProduct(first.id)?.stock == 10)
+            #expect(try await client.lookup(first.id)?.stock == 10)
             #expect(try await client.commitReservation(committedCheckout) == 0)
             // Versions continue where they were: a later change still applies.
             let updated = try await client.update(first.id, ProductPatch(stock: 1))
-            #expect(client.snapshotProduct(first.id) == updated)
+            #expect(try await client.lookup(first.id) == updated)
         }
     }
 
-    @Test("storage unavailable: writes throw capabilityUnavailable (503), reads keep working")
+    @Test("storage unavailable: writes and misses throw capabilityUnavailable (503), cached reads keep working")
     func storageUnavailable() async throws {
         try await withCatalog { run in
             let client = run.client
@@ -254,8 +260,10 @@ struct CatalogReservationTests {
             await #expect(throws: expected) { _ = try await client.pendingReservations() }
             // Validation still comes first, without storage.
             #expect(fields(await domainError { _ = try await client.create(draft("bad sku")) }) == ["sku"])
-            #expect(client.snapshotProduct(mug.id)?.stock == 5)
-            #expect(try client.products(ProductQuery()).items == [mug])
+            // A product in the working set is still served; a list needs storage.
+            #expect(try await client.lookup(mug.id)?.stock == 5)
+            await #expect(throws: expected) { _ = try await client.products(ProductQuery()) }
+            await #expect(throws: expected) { _ = try await client.lookup(ProductID(UUID())) }
         }
     }
 
@@ -264,7 +272,10 @@ struct CatalogReservationTests {
         let directory = try TempDirectory()
         try await withCatalog(directory) { run in _ = try await run.client.create(draft("MUG")) }
         await #expect(throws: AxiomError.self) { try await withCatalog(directory, currency: .eur) { _ in } }
-        try await withCatalog(directory) { run in #expect(run.client.state.count == 1) }
+        try await withCatalog(directory) { run in
+            let listed = try await run.client.products(ProductQuery())
+            #expect(listed.items.count == 1)
+        }
     }
 
     @Test("typed actions through send: the outcome matches the action")
@@ -275,15 +286,15 @@ struct CatalogReservationTests {
                 Issue.record("create did not yield a product")
                 return
             }
-            #expect(try await client.send(.update(mug.id, ProductPatch(price: usd(1)))) == .product(try client.product(mug.id)))
+            #expect(try await client.send(.update(mug.id, ProductPatch(price: usd(1)))) == .product(try await client.product(mug.id)))
             let checkout = CheckoutID(UUID())
             let reserved = try await client.send(.reserve(checkout, [StockLine(productID: mug.id, quantity: 1)]))
-            #expect(reserved == .products([try client.product(mug.id)]))
+            #expect(reserved == .products([try await client.product(mug.id)]))
             #expect(try await client.send(.commitReservation(checkout)) == .committed(lines: 1))
             #expect(try await client.send(.releaseReservation(checkout)) == .products([]))
             #expect(try await client.send(.returnStock(key: "k", lines: [StockLine(productID: mug.id, quantity: 1)]))
-                == .products([try client.product(mug.id)]))
-            #expect(client.snapshotProduct(mug.id)?.stock == 3)
+                == .products([try await client.product(mug.id)]))
+            #expect(try await client.lookup(mug.id)?.stock == 3)
         }
     }
 }
@@ -308,7 +319,7 @@ struct CatalogConcurrencyTests {
                 }
                 try await group.waitForAll()
             }
-            let final = try client.product(product.id)
+            let final = try await client.product(product.id)
             #expect(final.stock == 30)
             let stored = try await run.storage.read { handle in
                 try handle.queryOne("SELECT stock, name FROM products WHERE id = ?", product.id.description)
@@ -337,7 +348,7 @@ struct CatalogConcurrencyTests {
                     group.addTask {
                         var last = Int.max
                         for _ in 0 ..< 2_000 {
-                            guard let stock = client.snapshotProduct(product.id)?.stock, stock <= last else { return false }
+                            guard let stock = try? await client.lookup(product.id)?.stock, stock <= last else { return false }
                             last = stock
                             await Task.yield()
                         }
@@ -348,7 +359,7 @@ struct CatalogConcurrencyTests {
             }
             try await reservations
             #expect(monotonic)
-            #expect(client.snapshotProduct(product.id)?.stock == 0)
+            #expect(try await client.lookup(product.id)?.stock == 0)
         }
     }
 }

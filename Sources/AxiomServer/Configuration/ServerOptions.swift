@@ -26,6 +26,7 @@ struct ServerOptions: Sendable {
     var sessionTTLSeconds = 86_400.0
     var sessionIdleTimeoutSeconds = 1_800.0
     var maxSessions = 100_000
+    var catalogCacheEntries = 10_000
     var loginWindowSeconds = 900.0
     var loginFailuresPerPair = 5
     var loginFailuresPerAccount = 5
@@ -107,6 +108,9 @@ struct ServerOptions: Sendable {
                  get: \.sessionIdleTimeoutSeconds, set: { $0.sessionIdleTimeoutSeconds = $1 }),
         .integer("max_sessions", in: 1...10_000_000, help: "session contexts kept in memory (least recently used unloaded beyond)",
                  get: \.maxSessions, set: { $0.maxSessions = $1 }),
+        .integer("catalog_cache_entries", in: 1...10_000_000,
+                 help: "products kept in memory (least recently read evicted; the rest are read from SQLite)",
+                 get: \.catalogCacheEntries, set: { $0.catalogCacheEntries = $1 }),
         .seconds("login_window", help: "seconds after its last failure when a run of failed sign-ins is forgotten",
                  get: \.loginWindowSeconds, set: { $0.loginWindowSeconds = $1 }),
         .integer("login_max_failures_per_pair", in: 1...1_000,

@@ -1,5 +1,6 @@
-/// The owned state of `CatalogClient`: every product by id, the SKU index
-/// that keeps SKUs unique, and the deployment's one currency (every price is
+/// The owned state of `CatalogClient`: the products it holds in memory (a
+/// bounded working set of the products table, not the whole catalogue) by
+/// id, their SKU index, and the deployment's one currency (every price is
 /// in it).
 public struct CatalogState: Sendable, Equatable {
     public let currency: Currency

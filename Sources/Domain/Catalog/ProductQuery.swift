@@ -1,7 +1,10 @@
 /// One page request of the product list (`GET /products?q=&limit=&cursor=`).
 ///
-/// - `text` (`q`): case-insensitive substring of the name; trimmed, and an
-///   empty text means no filter. At most `maxTextLength` characters.
+/// - `text` (`q`): search words, matched (case- and accent-insensitively)
+///   against name, description and SKU, the last word also as a prefix
+///   (search-as-you-type); trimmed, and an empty text means no filter. At
+///   most `maxTextBytes` UTF-8 bytes and `maxTerms` words, so that one
+///   query's cost stays bounded.
 /// - `limit`: 1…100 (default 20).
 /// - `cursor`: the `next_cursor` of the previous page, opaque; at most
 ///   `maxCursorLength` bytes (the catalogue client checks its content).
@@ -10,7 +13,8 @@
 public struct ProductQuery: Hashable, Sendable, Validatable {
     public static let limitRange = 1 ... 100
     public static let defaultLimit = 20
-    public static let maxTextLength = Product.maxNameLength
+    public static let maxTextBytes = 200
+    public static let maxTerms = 8
     public static let maxCursorLength = 1024
 
     public let text: String?
@@ -27,6 +31,11 @@ public struct ProductQuery: Hashable, Sendable, Validatable {
         self.includeInactive = includeInactive
     }
 
+    /// The words of `text`, split at white space, in order.
+    public var terms: [Substring] {
+        text?.split(whereSeparator: \.isWhitespace) ?? []
+    }
+
     /// Every failing parameter, named as the API names them (`q`, `limit`,
     /// `cursor`).
     public func validate() -> ValidationError? {
@@ -35,8 +44,9 @@ public struct ProductQuery: Hashable, Sendable, Validatable {
             errors.add("limit", .outOfRange,
                        "limit must be between \(ProductQuery.limitRange.lowerBound) and \(ProductQuery.limitRange.upperBound)")
         }
-        if let text, text.count > ProductQuery.maxTextLength {
-            errors.add("q", .tooLong, "q must be at most \(ProductQuery.maxTextLength) characters")
+        if let text, text.utf8.count > ProductQuery.maxTextBytes || terms.count > ProductQuery.maxTerms {
+            errors.add("q", .tooLong,
+                       "q must be at most \(ProductQuery.maxTextBytes) bytes and \(ProductQuery.maxTerms) words")
         }
         if let cursor, cursor.utf8.count > ProductQuery.maxCursorLength {
             errors.add("cursor", .tooLong, "cursor is not one this service issued")

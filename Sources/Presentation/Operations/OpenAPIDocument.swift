@@ -773,11 +773,27 @@ paths:
           $ref: "#/components/responses/StorageUnavailable"
     get:
       operationId: listProducts
-      summary: List active products, by name
+      summary: List active products, by name; or search them, best match first
+      description: >-
+        Without `q`, active products ordered by case-folded name, then id.
+        With `q`, the active products whose name, description or SKU contains
+        every word of `q` (case- and accent-insensitive; the last word also
+        as a prefix, for search-as-you-type), ordered by relevance (bm25; a
+        match in the name ranks above one in the SKU, above one in the
+        description), then id. Words are plain text: quotes, `*`, `-`, `:`,
+        parentheses and operators such as `NEAR` or `OR` have no special
+        meaning, and a word of punctuation only matches nothing. A
+        `next_cursor` continues the same kind of list; one of the other kind
+        is refused (422 on `cursor`). Search pages are exact while the
+        catalogue is unchanged; a change in between may move a product
+        across a page boundary, since relevance depends on every product.
+        To bound a query's cost, at most the first 500 matching products
+        (in index order) are ranked; a query matching more is ranked within
+        those, and another word narrows it.
       parameters:
         - name: q
           in: query
-          description: Case-insensitive substring of the name.
+          description: Search words; at most 200 UTF-8 bytes and 8 words (422 `validation_failed` on `q` beyond).
           schema:
             type: string
             maxLength: 200
@@ -794,6 +810,8 @@ paths:
           $ref: "#/components/responses/URITooLong"
         "422":
           $ref: "#/components/responses/ValidationFailed"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
   /products/{id}:
     get:
       operationId: getProduct
@@ -809,6 +827,8 @@ paths:
                 $ref: "#/components/schemas/Product"
         "404":
           $ref: "#/components/responses/NotFound"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
     patch:
       operationId: updateProduct
       summary: Change a product's price, name, description, stock or active flag (admins)
@@ -1191,7 +1211,10 @@ components:
           schema:
             $ref: "#/components/schemas/Problem"
     StorageUnavailable:
-      description: Storage cannot take writes right now; nothing was changed.
+      description: >-
+        Storage cannot take writes right now (or, for a catalogue read not
+        served from the in-memory working set, cannot be read); nothing was
+        changed.
       headers:
         Retry-After:
           schema:

@@ -1,0 +1,114 @@
+import Axiom
+import Capabilities
+import Domain
+
+/// The catalogue's reads: `nonisolated` (no hop onto the actor), from the
+/// working set on a hit, from SQLite on a miss; lists and searches always
+/// from SQLite's indexes. See `CatalogClient` for why.
+extension CatalogClient {
+    /// The working set: the products held in memory now (a copy).
+    public nonisolated var state: CatalogState {
+        let products = cache.withLock { $0.products }
+        return (try? CatalogState(currency: currency, products: products)) ?? CatalogState(currency: currency)
+    }
+
+    /// How many products the working set holds (at most `cacheEntries`).
+    public nonisolated var cachedCount: Int { cache.withLock { $0.count } }
+
+    /// The product if it is in the working set; never reads storage.
+    public nonisolated func cachedProduct(_ id: ProductID) -> Product? {
+        cache.withLock { $0.lookup(id) }
+    }
+
+    /// A product, active or not, or nil: from memory on a hit (a lock and a
+    /// lookup, no suspension), otherwise one primary-key read.
+    public nonisolated func lookup(_ id: ProductID) async throws -> Product? {
+        if let hit = cachedProduct(id) { return hit }
+        return try await load([id]).first
+    }
+
+    /// The products among `ids` that exist (active or not), by id: hits in
+    /// one lock acquisition, the misses in one read transaction. What
+    /// pricing a cart needs.
+    public nonisolated func lookup(_ ids: some Sequence<ProductID>) async throws -> [ProductID: Product] {
+        var found: [ProductID: Product] = [:]
+        var missing: [ProductID] = []
+        cache.withLock { cache in
+            for id in ids {
+                if let product = cache.lookup(id) { found[id] = product } else { missing.append(id) }
+            }
+        }
+        if !missing.isEmpty {
+            for product in try await load(missing) { found[product.id] = product }
+        }
+        return found
+    }
+
+    /// A product, active or not; `product_not_found`.
+    public nonisolated func product(_ id: ProductID) async throws -> Product {
+        guard let product = try await lookup(id) else {
+            throw DomainError.notFound(entity: "product", id: id.description)
+        }
+        return product
+    }
+
+    /// One page of the list. Without `text`: ordered by case-folded name
+    /// then id. With `text`: the products matching every word (the last
+    /// also as a prefix) in name, description or SKU, best match first
+    /// (bm25: a name match above a SKU match above a description match),
+    /// then id. `validation_failed` for a bad `limit` (1…100), `q` (too
+    /// long, too many words) or `cursor` (not one this service issued for
+    /// this kind of list).
+    public nonisolated func products(_ query: ProductQuery) async throws -> ProductPage {
+        var errors = query.validate() ?? ValidationError()
+        let checkCursor = errors.codes(for: "cursor").isEmpty
+        if query.text != nil {
+            var after: SearchCursor?
+            if let cursor = query.cursor, checkCursor {
+                after = SearchCursor(encoded: cursor)
+                if after == nil { errors.add("cursor", .invalidFormat, "cursor is not one this service issued") }
+            }
+            try errors.throwIfAny()
+            let expression = SearchExpression(terms: query.terms)
+            let page = try await read { [after] in
+                try CatalogStore.search($0, expression, after: after, limit: query.limit,
+                                        includeInactive: query.includeInactive)
+            }
+            let last = page.rows.last.map { SearchCursor(rank: $0.1, productID: $0.0.product.id) }
+            return ProductPage(items: try page.rows.map { try checked($0.0).product },
+                               nextCursor: page.more ? last?.encoded : nil)
+        }
+        var after: ProductCursor?
+        if let cursor = query.cursor, checkCursor {
+            after = ProductCursor(encoded: cursor)
+            if after == nil { errors.add("cursor", .invalidFormat, "cursor is not one this service issued") }
+        }
+        try errors.throwIfAny()
+        let page = try await read { [after] in
+            try CatalogStore.list($0, after: after, limit: query.limit, includeInactive: query.includeInactive)
+        }
+        let last = page.rows.last.map { ProductCursor(foldedName: ProductCursor.fold($0.product.name),
+                                                      productID: $0.product.id) }
+        return ProductPage(items: try page.rows.map { try checked($0).product },
+                           nextCursor: page.more ? last?.encoded : nil)
+    }
+
+    // MARK: Misses
+
+    /// Reads `ids` from storage and keeps them in the working set (unless a
+    /// commit it no longer holds came after the read began: `ProductCache`).
+    nonisolated func load(_ ids: [ProductID]) async throws -> [Product] {
+        let started = cache.withLock { $0.generation }
+        let rows = try await read { try CatalogStore.fetchAll($0, ids) }.map(checked)
+        return cache.withLock { cache in rows.map { cache.fill($0, startedAt: started) } }
+    }
+
+    /// A stored row priced in the deployment's currency, or a data error
+    /// (activation refuses such a file; this catches a row written since).
+    nonisolated func checked(_ row: VersionedProduct) throws -> VersionedProduct {
+        guard row.product.price.currency == currency else {
+            throw CatalogDataError(description: "product \(row.product.id) is priced in \(row.product.price.currency.code)")
+        }
+        return row
+    }
+}

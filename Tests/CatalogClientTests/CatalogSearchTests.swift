@@ -1,0 +1,172 @@
+import Axiom
+import AxiomTestSupport
+import Capabilities
+@testable import CatalogClient
+import Domain
+import Foundation
+import Testing
+
+@Suite("CatalogClient search: FTS5, ranked, escaped, paged", .serialized)
+struct CatalogSearchTests {
+    private func search(_ client: CatalogClient, _ text: String, limit: Int = 100,
+                        includeInactive: Bool = false) async throws -> [String] {
+        try await client.products(ProductQuery(text: text, limit: limit, includeInactive: includeInactive))
+            .items.map(\.name)
+    }
+
+    @Test("a name match ranks above a SKU match above a description match")
+    func ranking() async throws {
+        try await withCatalog { run in
+            let client = run.client
+            _ = try await client.create(ProductDraft(sku: "D-1", name: "Oak desk", description: "With a brass handle",
+                                                     price: usd(1)))
+            _ = try await client.create(ProductDraft(sku: "BRASS-9", name: "Hook", description: "For coats", price: usd(1)))
+            _ = try await client.create(ProductDraft(sku: "L-1", name: "Brass lamp", description: "Bright", price: usd(1)))
+            _ = try await client.create(ProductDraft(sku: "X-1", name: "Chair", description: "Wooden", price: usd(1)))
+            #expect(try await search(client, "brass") == ["Brass lamp", "Hook", "Oak desk"])
+            #expect(try await search(client, "BRÄSS") == ["Brass lamp", "Hook", "Oak desk"])
+        }
+    }
+
+    @Test("query syntax in the user's text is plain text: quotes, *, NEAR, -, :, parentheses, AND/OR")
+    func escaping() async throws {
+        try await withCatalog { run in
+            let client = run.client
+            for (index, name) in [#"Say "hi" now"#, "Star * gazer", "NEAR field", "Dash-board", "Ratio 16:9",
+                                  "Mug (blue)", "Plain"].enumerated() {
+                _ = try await client.create(ProductDraft(sku: "E-\(index)", name: name, description: "thing", price: usd(1)))
+            }
+            #expect(try await search(client, #""hi""#) == [#"Say "hi" now"#])
+            #expect(try await search(client, #"say "hi"#) == [#"Say "hi" now"#])
+            #expect(try await search(client, "NEAR") == ["NEAR field"])
+            #expect(try await search(client, "NEAR(field plain)").isEmpty)
+            #expect(try await search(client, "dash-board") == ["Dash-board"])
+            #expect(try await search(client, "-board") == ["Dash-board"])
+            #expect(try await search(client, "-mug") == ["Mug (blue)"])
+            #expect(try await search(client, "16:9") == ["Ratio 16:9"])
+            #expect(try await search(client, "name:mug").isEmpty)
+            #expect(try await search(client, "(blue)") == ["Mug (blue)"])
+            #expect(try await search(client, "mug OR plain").isEmpty)
+            #expect(try await search(client, "plain AND").isEmpty)
+            #expect(try await search(client, "star ^gazer") == ["Star * gazer"])
+            for punctuation in [#"""#, "*", "-", "(", ")", ":", #"""""#, "^", "{}"] {
+                #expect(try await search(client, punctuation).isEmpty, "\(punctuation)")
+            }
+        }
+    }
+
+    @Test("the last word matches as a prefix (search-as-you-type), the others as whole words")
+    func prefix() async throws {
+        try await withCatalog { run in
+            let client = run.client
+            _ = try await client.create(ProductDraft(sku: "W-1", name: "Blue widget", description: "x", price: usd(1)))
+            _ = try await client.create(ProductDraft(sku: "W-2", name: "Widow lamp", description: "x", price: usd(1)))
+            #expect(Set(try await search(client, "w")) == ["Blue widget", "Widow lamp"])
+            #expect(try await search(client, "wid").count == 2)
+            #expect(try await search(client, "widg") == ["Blue widget"])
+            #expect(try await search(client, "blue wid") == ["Blue widget"])
+            #expect(try await search(client, "wid blue").isEmpty)
+            #expect(try await search(client, "bl") == ["Blue widget"])
+        }
+    }
+
+    @Test("paging a ranked search: every match once, in the one-page order, across rank ties")
+    func paging() async throws {
+        try await withCatalog { run in
+            let client = run.client
+            for index in 0 ..< 60 {
+                let description = index % 3 == 0 ? "lamp lamp lamp" : (index % 3 == 1 ? "a lamp" : "nothing")
+                _ = try await client.create(ProductDraft(sku: "LP-\(index)", name: "Lamp \(index)",
+                                                         description: description, price: usd(1)))
+            }
+            _ = try await client.create(ProductDraft(sku: "OTHER", name: "Chair", description: "no", price: usd(1)))
+            let whole = try await client.products(ProductQuery(text: "lamp", limit: 100))
+            #expect(whole.items.count == 60 && whole.nextCursor == nil)
+            var paged: [Product] = []
+            var cursor: String?
+            var rounds = 0
+            repeat {
+                let page = try await client.products(ProductQuery(text: "lamp", limit: 7, cursor: cursor))
+                paged += page.items
+                cursor = page.nextCursor
+                rounds += 1
+            } while cursor != nil && rounds < 20
+            #expect(rounds == 9)
+            #expect(paged.map(\.id) == whole.items.map(\.id))
+            #expect(Set(paged.map(\.id)).count == 60)
+        }
+    }
+
+    @Test("the index follows every write in its transaction: rename, deactivation (hidden unless admin)")
+    func inStep() async throws {
+        try await withCatalog { run in
+            let client = run.client
+            let lamp = try await client.create(ProductDraft(sku: "IS-1", name: "Copper kettle", description: "x",
+                                                            price: usd(1), stock: 5))
+            #expect(try await search(client, "kettle") == ["Copper kettle"])
+            _ = try await client.update(lamp.id, ProductPatch(name: "Copper teapot"))
+            #expect(try await search(client, "kettle").isEmpty)
+            #expect(try await search(client, "teapot") == ["Copper teapot"])
+            _ = try await client.reserve(checkoutID: CheckoutID(UUID()), lines: [StockLine(productID: lamp.id, quantity: 1)])
+            #expect(try await search(client, "teapot") == ["Copper teapot"])
+            _ = try await client.update(lamp.id, ProductPatch(active: false))
+            #expect(try await search(client, "teapot").isEmpty)
+            #expect(try await search(client, "teapot", includeInactive: true) == ["Copper teapot"])
+        }
+    }
+
+    @Test("a query is bounded (200 bytes, 8 words); a cursor of the other kind of list is refused")
+    func bounds() async throws {
+        try await withCatalog { run in
+            let client = run.client
+            for index in 0 ..< 3 {
+                _ = try await client.create(ProductDraft(sku: "B-\(index)", name: "Bowl \(index)", description: "x",
+                                                         price: usd(1)))
+            }
+            let nine = Array(repeating: "bowl", count: 9).joined(separator: " ")
+            #expect(fields(await domainError { _ = try await client.products(ProductQuery(text: nine)) }) == ["q"])
+            let eight = Array(repeating: "bowl", count: 8).joined(separator: " ")
+            #expect(try await client.products(ProductQuery(text: eight)).items.count == 3)
+            let long = String(repeating: "é", count: 101)
+            #expect(fields(await domainError { _ = try await client.products(ProductQuery(text: long)) }) == ["q"])
+            let listCursor = try await client.products(ProductQuery(limit: 1)).nextCursor
+            let searchCursor = try await client.products(ProductQuery(text: "bowl", limit: 1)).nextCursor
+            #expect(listCursor != nil && searchCursor != nil)
+            #expect(fields(await domainError {
+                _ = try await client.products(ProductQuery(text: "bowl", cursor: listCursor))
+            }) == ["cursor"])
+            #expect(fields(await domainError { _ = try await client.products(ProductQuery(cursor: searchCursor)) })
+                == ["cursor"])
+        }
+    }
+
+    @Test("a query matching more than maxRanked products pages through the first maxRanked, each once")
+    func rankingIsBounded() async throws {
+        let directory = try TempDirectory()
+        let ids = try await seedProducts(directory, count: CatalogStore.maxRanked + 100)
+        try await withCatalog(directory) { run in
+            var seen: [ProductID] = []
+            var cursor: String?
+            var rounds = 0
+            repeat {
+                let page = try await run.client.products(ProductQuery(text: "seeded", limit: 100, cursor: cursor))
+                seen += page.items.map(\.id)
+                cursor = page.nextCursor
+                rounds += 1
+            } while cursor != nil && rounds < 30
+            #expect(seen.count == CatalogStore.maxRanked && Set(seen).count == seen.count)
+            #expect(Set(seen) == Set(ids.prefix(CatalogStore.maxRanked)))
+            // A narrower query reaches beyond them.
+            let last = ids.count - 1
+            let number = String(last + 100_000).dropFirst()
+            #expect(try await run.client.products(ProductQuery(text: "seeded \(number)")).items.map(\.id) == [ids[last]])
+        }
+    }
+
+    @Test("the MATCH expression quotes every word, doubles quotes, and stars only the last")
+    func expression() {
+        #expect(SearchExpression(terms: ["blue", "wid"]).match == #""blue" "wid"*"#)
+        #expect(SearchExpression(terms: [#"say"#, #""hi""#]).match == #""say" """hi"""*"#)
+        #expect(SearchExpression(terms: ["NEAR(a", "b)"]).match == #""NEAR(a" "b)"*"#)
+    }
+}
