@@ -921,11 +921,15 @@ components:
       properties:
         name:
           type: string
+          minLength: 1
         email:
           type: string
+          format: email
+          maxLength: 254
         password:
           type: string
-          description: At least 10 characters.
+          minLength: 10
+          description: At least 10 characters and at most 1,024 bytes.
     Login:
       type: object
       required: [email, password]
