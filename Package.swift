@@ -26,12 +26,14 @@ let package = Package(
         // Request-body JSON fuzzing (scripts/fuzz.sh --json), built like
         // HTTPParserFuzzer; reaches Presentation only through its
         // @_spi(Fuzzing) JSONFuzzing.
-        .executableTarget(name: "JSONBodyFuzzer", dependencies: ["Presentation"]),
+        .executableTarget(name: "JSONBodyFuzzer", dependencies: ["Presentation", "FuzzReplay"]),
         // Parser fuzzing (scripts/fuzz.sh): a libFuzzer target, built with
         // `swift build -c release --sanitize=fuzzer --product HTTPParserFuzzer`.
         // A normal build makes it a replayer of crash files. Reaches the
         // parser only through HTTPServer's @_spi(Fuzzing) ParserFuzzing.
-        .executableTarget(name: "HTTPParserFuzzer", dependencies: ["HTTPServer"]),
+        .executableTarget(name: "HTTPParserFuzzer", dependencies: ["HTTPServer", "FuzzReplay"]),
+        // The fuzz targets' replay of crash files in a normal build.
+        .target(name: "FuzzReplay"),
 
         // --- Capabilities (storage + security) -----------------------------
         // System C libraries, linked through module maps (no Swift packages).

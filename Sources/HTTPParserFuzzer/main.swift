@@ -15,11 +15,7 @@
 // traps (a libFuzzer "crash") when an invariant breaks or the two feedings
 // disagree.
 @_spi(Fuzzing) import HTTPServer
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import FuzzReplay
 
 func check(_ data: UnsafeRawBufferPointer) {
     guard let selector = data.first else { return }
@@ -53,29 +49,4 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
 // the script entry point, where a global's initializer runs eagerly, in
 // order: `replayed` below is what runs the replay. (In library mode the
 // initializer is lazy and never triggered.)
-func readFile(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count <= 0 { break }
-        bytes += chunk[0..<count]
-    }
-    return bytes
-}
-
-func replay(_ paths: [String]) -> Int {
-    for path in paths {
-        guard let bytes = readFile(path) else {
-            print("cannot read \(path)")
-            exit(2)
-        }
-        bytes.withUnsafeBytes(check)
-    }
-    print("replayed \(paths.count) input(s) without a failure")
-    return paths.count
-}
-
-let replayed = replay(CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("-") })
+let replayed = FuzzReplay.run(CommandLine.arguments.dropFirst(), check: check)

@@ -14,11 +14,7 @@
 // rules (JSONFuzzing). The check traps (a libFuzzer "crash") on any broken
 // invariant; a trap inside the code under test is one by itself.
 @_spi(Fuzzing) import Presentation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import FuzzReplay
 
 func check(_ data: UnsafeRawBufferPointer) {
     let violations = JSONFuzzing.violations(Array(data))
@@ -35,29 +31,4 @@ public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
 
 // Replay mode (normal builds); see Sources/HTTPParserFuzzer/main.swift for
 // why the file holds only declarations and `replayed` runs the replay.
-func readFile(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = fread(&chunk, 1, chunk.count, file)
-        if count <= 0 { break }
-        bytes += chunk[0..<count]
-    }
-    return bytes
-}
-
-func replay(_ paths: [String]) -> Int {
-    for path in paths {
-        guard let bytes = readFile(path) else {
-            print("cannot read \(path)")
-            exit(2)
-        }
-        bytes.withUnsafeBytes(check)
-    }
-    print("replayed \(paths.count) input(s) without a failure")
-    return paths.count
-}
-
-let replayed = replay(CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("-") })
+let replayed = FuzzReplay.run(CommandLine.arguments.dropFirst(), check: check)

@@ -47,6 +47,8 @@ enum LayerRules {
         case "Axiom": return .framework
         case "Domain": return .domain
         case "HTTPServer": return .http
+        // The fuzz targets' shared crash-file replay: a tool's library.
+        case "FuzzReplay": return .tooling
         default: break
         }
         // C shims and module maps: CSQLite, CSodium, CSystemShims.
