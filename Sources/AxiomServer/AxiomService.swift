@@ -90,7 +90,9 @@ final class AxiomService: Sendable {
                 },
                 shuttingDown: lifecycle.isShuttingDown)
         }
-        MetricsRoutes.register(on: &router) { metrics.exposition(sessions: sessions) }
+        MetricsRoutes.register(on: &router, token: options.metricsToken.map(OperationsToken.init)) {
+            metrics.exposition(sessions: sessions)
+        }
         IntrospectionRoutes.register(on: &router, sessions: resolver, orchestrator: orchestrator)
         CatalogRoutes.register(on: &router, storefront: storefront)
         RegistrationRoutes.register(on: &router, storefront: storefront)

@@ -25,8 +25,26 @@ public final class RawClient {
     public let fd: Int32
     private var buffer: [UInt8] = []
 
-    public init(port: Int, receiveTimeoutSeconds: Int = 30) throws {
+    /// `sourceAddress` binds the client to another loopback address first
+    /// (all of 127.0.0.0/8 reaches the server), so a test can be several
+    /// clients as far as per-address limits go.
+    public init(port: Int, receiveTimeoutSeconds: Int = 30, sourceAddress: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let sourceAddress {
+            var source = sockaddr_in()
+            source.sin_family = sa_family_t(AF_INET)
+            source.sin_addr.s_addr = inet_addr(sourceAddress)
+            let bound = withUnsafePointer(to: &source) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let code = errno
+                Glibc.close(fd)
+                throw ClientError.connectFailed(code)
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

@@ -38,6 +38,9 @@ final class ServiceMetrics: Sendable {
         requests.write(to: &text)
         text.family("axiom_http_open_connections", "gauge", "Client connections open now.")
         text.sample("axiom_http_open_connections", [], server.withLock { $0?.openConnections ?? 0 })
+        text.family("axiom_http_buffered_body_bytes", "gauge",
+                    "Request body bytes buffered now, against max_buffered_body_bytes.")
+        text.sample("axiom_http_buffered_body_bytes", [], server.withLock { $0?.bufferedBodyBytes ?? 0 })
 
         writeRuntime(to: &text, sessions: sessions)
         writeStorage(to: &text)

@@ -25,8 +25,16 @@ final class HTTPConnection: @unchecked Sendable {
         case closed
     }
 
+    /// Why a connection is answered 503 and closed without reading.
+    enum Refusal {
+        case overCapacity
+        case overAddressLimit
+    }
+
     let fd: Int32
     let remoteAddress: String
+    /// The address part of `remoteAddress`, for the per-address cap.
+    let peerHost: String
     let queue: DispatchQueue
     private let executor: QueueTaskExecutor
     private let core: ServerCore
@@ -53,23 +61,41 @@ final class HTTPConnection: @unchecked Sendable {
     private var exchange: ExchangeInProgress?
     private var drainWaiters: [CheckedContinuation<Void, any Error>] = []
 
+    /// The body being read: when it began, its last progress and how many
+    /// bytes (framing included) have arrived, for `BodyProgressRule`.
+    private var bodyStartedAt: Int64 = 0
+    private var bodyProgressAt: Int64 = 0
+    private var bodyReceived = 0
+    /// Bytes this connection holds of the server's body budget.
+    private var bodyReservation = 0
+
     /// When the current timeout expires (monotonic ns; 0 = none). Read by
     /// the server's sweeper from another thread, hence atomic.
     let deadline = Atomic<Int64>(0)
     private var writeDeadlineArmed = false
-    /// True while this connection answered 503 at the connection cap.
-    let isRejected: Bool
+    /// Since when (monotonic ns) the connection has been idle, before its
+    /// first byte, between requests or lingering after its last response;
+    /// 0 while it is busy. Read by the accept loop, which reclaims the
+    /// longest idle connection when the server is full.
+    let idleSince = Atomic<Int64>(0)
+    /// Set when this connection is answered 503 at a connection cap.
+    let refusal: Refusal?
+    var isRejected: Bool { refusal != nil }
 
-    init(fd: Int32, remoteAddress: String, core: ServerCore, rejected: Bool = false) {
+    init(fd: Int32, remoteAddress: String, peerHost: String, core: ServerCore, refusal: Refusal? = nil) {
         self.fd = fd
         self.remoteAddress = remoteAddress
+        self.peerHost = peerHost
         self.core = core
-        self.isRejected = rejected
+        self.refusal = refusal
         queue = DispatchQueue(label: "axiom.connection", target: .global())
         executor = QueueTaskExecutor(queue: queue)
         input = InputBuffer(capacity: 4096)
         parser = RequestParser(limits: core.configuration.limits)
         readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        // Idle from the start (nothing sent yet), before the accept loop
+        // can next look for a connection to reclaim.
+        if refusal == nil { markIdle() }
     }
 
     // MARK: Lifecycle
@@ -79,9 +105,12 @@ final class HTTPConnection: @unchecked Sendable {
         readSource.setEventHandler { [unowned self] in self.readAvailable() }
         readSource.setCancelHandler { [self] in self.sourceCancelled() }
         queue.async { [self] in
-            if isRejected {
-                let error = HTTPError(.serviceUnavailable, code: "too_many_connections",
-                                      detail: "The server is at its connection limit; retry shortly.",
+            if let refusal {
+                let detail = switch refusal {
+                case .overCapacity: "The server is at its connection limit; retry shortly."
+                case .overAddressLimit: "Your address has too many open connections; close some or retry shortly."
+                }
+                let error = HTTPError(.serviceUnavailable, code: "too_many_connections", detail: detail,
                                       headers: ["Retry-After": "1"])
                 let requestID = core.requestIDs.id(from: nil)
                 writeFinal(ProblemDetails.response(for: error, requestID: requestID),
@@ -107,6 +136,17 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
+    /// Closes the connection if it is still idle: the server is full and a
+    /// new connection takes its place. One that became busy meanwhile
+    /// stays (the cap is exceeded by one until it ends).
+    func reclaim() {
+        queue.async { [self] in
+            guard phase == .idle || phase == .lingering else { return }
+            core.logger.log(.debug, "connection_reclaimed", [("peer", remoteAddress)])
+            close()
+        }
+    }
+
     /// Called by the sweeper when `deadline` may have passed.
     func checkDeadline(now: Int64) {
         queue.async { [self] in
@@ -122,11 +162,18 @@ final class HTTPConnection: @unchecked Sendable {
             case .idle, .lingering:
                 close()
             case .head, .body:
-                pending = nil
-                input.removeAll()
-                let error = HTTPError(.requestTimeout, code: "request_timeout",
-                                      detail: phase == .head ? "The header section did not arrive in time."
-                                                             : "The request body stopped arriving.")
+                var detail = "The header section did not arrive in time."
+                if phase == .body {
+                    let rule = core.configuration.bodyProgress
+                    guard let shortfall = rule.shortfall(startedAt: bodyStartedAt, lastProgressAt: bodyProgressAt,
+                                                         received: bodyReceived, now: now) else {
+                        setBodyDeadline()
+                        return
+                    }
+                    detail = rule.detail(shortfall)
+                }
+                abandonRequest()
+                let error = HTTPError(.requestTimeout, code: "request_timeout", detail: detail)
                 let requestID = core.requestIDs.id(from: nil)
                 writeFinal(ProblemDetails.response(for: error, requestID: requestID), version: .http1_1,
                            requestID: requestID, keepAlive: false)
@@ -140,6 +187,8 @@ final class HTTPConnection: @unchecked Sendable {
         guard phase != .closed else { return }
         phase = .closed
         deadline.store(0, ordering: .relaxed)
+        idleSince.store(0, ordering: .relaxed)
+        releaseBodyReservation()
         streamTask?.cancel()
         streamTask = nil
         output.removeAll()
@@ -193,7 +242,6 @@ final class HTTPConnection: @unchecked Sendable {
             if peerClosedInput { close() }
             return
         }
-        if phase == .body, reads > 0 { setDeadline(after: core.configuration.bodyTimeout) }
         processInput()
         if peerClosedInput {
             // Nothing more will arrive: stop watching the descriptor. A
@@ -237,22 +285,100 @@ final class HTTPConnection: @unchecked Sendable {
             guard let event = result.event else {
                 if phase == .idle && (!input.isEmpty || !parser.isAtRequestBoundary) {
                     phase = .head
+                    idleSince.store(0, ordering: .relaxed)
                     setDeadline(after: core.configuration.headerTimeout)
+                } else if phase == .body, result.consumed > 0 {
+                    bodyArrived(result.consumed)
                 }
                 break
             }
             switch event {
             case .head(let head):
                 phase = .body
-                setDeadline(after: core.configuration.bodyTimeout)
+                idleSince.store(0, ordering: .relaxed)
+                bodyStartedAt = MonotonicClock.nowNanoseconds()
+                bodyProgressAt = bodyStartedAt
+                bodyReceived = 0
+                setBodyDeadline()
                 accept(head)
             case .body(let body, let trailers):
+                // The last bytes of a chunked body are already read: they
+                // are counted even past the budget (one read's worth).
+                if case .chunked = pending?.head.framing, body.count > bodyReservation {
+                    let more = body.count - bodyReservation
+                    core.bodyBudget.withLock { $0.force(more) }
+                    bodyReservation += more
+                }
                 guard let request = pending else { break }
                 pending = nil
                 finish(request, body: body, trailers: trailers)
             }
         }
         flush()
+    }
+
+    // MARK: Request bodies
+
+    /// `count` more body bytes (framing included) were consumed: a chunked
+    /// body reserves what the parser now buffers, and the progress deadline
+    /// moves.
+    private func bodyArrived(_ count: Int) {
+        bodyReceived += count
+        bodyProgressAt = MonotonicClock.nowNanoseconds()
+        if case .chunked = pending?.head.framing {
+            let more = parser.bufferedBodyBytes - bodyReservation
+            if more > 0 {
+                guard core.bodyBudget.withLock({ $0.reserve(more) }) else {
+                    refuseForBudget(version: pending?.head.version ?? .http1_1)
+                    return
+                }
+                bodyReservation += more
+            }
+        }
+        setBodyDeadline()
+    }
+
+    private func setBodyDeadline() {
+        let due = core.configuration.bodyProgress.deadline(startedAt: bodyStartedAt, lastProgressAt: bodyProgressAt,
+                                                           received: bodyReceived)
+        deadline.store(due, ordering: .relaxed)
+    }
+
+    /// Reserves a Content-Length body against the server's budget before
+    /// any of it is read; false when it does not fit.
+    private func reserveDeclaredBody(_ head: RequestHead) -> Bool {
+        guard case .length(let length) = head.framing, length > 0 else { return true }
+        guard core.bodyBudget.withLock({ $0.reserve(length) }) else { return false }
+        bodyReservation = length
+        return true
+    }
+
+    /// 503 with Retry-After and close: the body does not fit the budget.
+    /// The body is not read, so the connection cannot be reused.
+    private func refuseForBudget(version: HTTPVersion) {
+        core.logger.log(.info, "body_budget_exhausted", [("peer", remoteAddress)])
+        let requestID = pending?.requestID ?? core.requestIDs.id(from: nil)
+        abandonRequest()
+        let error = HTTPError(.serviceUnavailable, code: "body_buffer_full",
+                              detail: "The server is buffering too many request bodies; retry shortly.",
+                              headers: ["Retry-After": "1"])
+        writeFinal(ProblemDetails.response(for: error, requestID: requestID), version: version,
+                   requestID: requestID, keepAlive: false)
+    }
+
+    /// Drops the request being read and everything buffered for it.
+    private func abandonRequest() {
+        pending = nil
+        input.removeAll()
+        parser = RequestParser(limits: core.configuration.limits)
+        releaseBodyReservation()
+    }
+
+    private func releaseBodyReservation() {
+        guard bodyReservation > 0 else { return }
+        let count = bodyReservation
+        bodyReservation = 0
+        core.bodyBudget.withLock { $0.release(count) }
     }
 
     // MARK: Requests
@@ -266,6 +392,10 @@ final class HTTPConnection: @unchecked Sendable {
             if case .dispatch(let matched, _, _) = action { route = matched.pattern }
             exchange = ExchangeInProgress(method: head.method, route: route, headers: head.headers,
                                           requestID: requestID, startedAt: MonotonicClock.nowNanoseconds())
+        }
+        guard reserveDeclaredBody(head) else {
+            refuseForBudget(version: head.version)
+            return
         }
         guard head.expectation == .continue100, head.framing != .none else { return }
         switch action {
@@ -318,6 +448,7 @@ final class HTTPConnection: @unchecked Sendable {
         request.parameters = parameters
         phase = .responding
         deadline.store(0, ordering: .relaxed)
+        idleSince.store(0, ordering: .relaxed)
         let handler = route.handler
         let logger = core.logger
         Task.immediate(executorPreference: executor) { [self] in
@@ -423,6 +554,7 @@ final class HTTPConnection: @unchecked Sendable {
         // the connection when shutdown has begun since: the drain closed
         // the idle connections once and will not come back for this one.
         if core.isDraining.load(ordering: .relaxed) { closeAfterOutput = true }
+        releaseBodyReservation()
         if closeAfterOutput {
             phase = .lingering
             pending = nil
@@ -430,6 +562,7 @@ final class HTTPConnection: @unchecked Sendable {
             phase = .idle
             setDeadline(after: core.configuration.idleTimeout)
         }
+        markIdle()
         flush()
         if phase == .idle {
             resumeReading()
@@ -547,6 +680,10 @@ final class HTTPConnection: @unchecked Sendable {
         input.removeAll()
         setDeadline(after: .seconds(2))
         resumeReading()
+    }
+
+    private func markIdle() {
+        idleSince.store(MonotonicClock.nowNanoseconds(), ordering: .relaxed)
     }
 
     private func setDeadline(after duration: Duration) {

@@ -41,6 +41,9 @@ struct RequestParser {
         self.limits = limits
     }
 
+    /// Body bytes read and held so far for the request being parsed.
+    var bufferedBodyBytes: Int { body.count }
+
     /// True when no byte of a next request has been consumed yet.
     var isAtRequestBoundary: Bool {
         if case .requestLine = state { return scanned == 0 }

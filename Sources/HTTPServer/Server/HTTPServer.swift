@@ -33,6 +33,13 @@ public final class HTTPServer: Sendable {
     /// Open connections, including ones being refused at the cap.
     public var openConnections: Int { core.connections.count }
 
+    /// Open connections that are busy (neither idle nor lingering), for
+    /// tests that must know none can be reclaimed.
+    var busyConnections: Int { core.connections.snapshot().filter { $0.idleSince.load(ordering: .relaxed) == 0 }.count }
+
+    /// Request body bytes buffered now, across all connections.
+    public var bufferedBodyBytes: Int { core.bodyBudget.withLock { $0.reserved } }
+
     /// Binds, listens and starts accepting. Returns the bound port (useful
     /// with port 0).
     @discardableResult
@@ -70,8 +77,20 @@ public final class HTTPServer: Sendable {
         while true {
             switch listener.acceptOne() {
             case .accepted(let fd, let peer):
-                let atCap = core.connections.count >= core.configuration.maxConnections
-                let connection = HTTPConnection(fd: fd, remoteAddress: peer, core: core, rejected: atCap)
+                let host = AddressConnectionTable.host(ofPeer: peer)
+                let refusal: HTTPConnection.Refusal?
+                switch core.connections.admit(from: host) {
+                case .admitted:
+                    refusal = nil
+                case .admittedReclaiming(let victim):
+                    refusal = nil
+                    victim.reclaim()
+                case .overCapacity:
+                    refusal = .overCapacity
+                case .overAddressLimit:
+                    refusal = .overAddressLimit
+                }
+                let connection = HTTPConnection(fd: fd, remoteAddress: peer, peerHost: host, core: core, refusal: refusal)
                 core.connections.insert(connection)
                 connection.start()
             case .drained:

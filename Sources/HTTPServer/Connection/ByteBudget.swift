@@ -1,0 +1,31 @@
+/// One allowance of bytes shared by every connection: request bodies are
+/// reserved against it as they are admitted and released when their
+/// exchange ends, so what attackers can make the server buffer is bounded
+/// by the budget, not by connections × `maxBodyBytes` (1,000 half-sent
+/// 1 MB bodies took RSS from 90 MB to 1.82 GB before it).
+struct ByteBudget: Sendable, Equatable {
+    let limit: Int
+    private(set) var reserved = 0
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Takes `count` bytes if they fit; false (and nothing taken) if not.
+    mutating func reserve(_ count: Int) -> Bool {
+        guard count <= limit - reserved else { return false }
+        reserved += count
+        return true
+    }
+
+    /// Takes `count` bytes even beyond the limit: for the last bytes of a
+    /// body already read (at most one read's worth).
+    mutating func force(_ count: Int) {
+        reserved += count
+    }
+
+    mutating func release(_ count: Int) {
+        precondition(count <= reserved, "released more body bytes than were reserved")
+        reserved -= count
+    }
+}
