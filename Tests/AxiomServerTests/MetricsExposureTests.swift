@@ -65,3 +65,42 @@ import TestSupport
         #expect(try api.call("GET", "/health").status == 200)
     }
 }
+
+extension MetricsExposureTests {
+    /// A port free right now (the kernel's pick, released again).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        guard bound else { throw RawClient.ClientError.connectFailed(errno) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    @Test func withAnOpsPortTheOperationsRoutesLeaveTheMainListener() throws {
+        let opsPort = try Self.freePort()
+        let server = ServerProcess(arguments: ["--port", "0", "--ops-port", String(opsPort)])
+        try server.start()
+        defer { server.stop() }
+        let main = API(port: server.port)
+        let ops = API(port: opsPort)
+        #expect(try main.call("GET", "/metrics").status == 404)
+        #expect(try main.call("GET", "/axiom/components").status == 404)
+        #expect(try main.call("GET", "/health").status == 200)
+
+        let scraped = try ops.call("GET", "/metrics")
+        #expect(scraped.status == 200)
+        #expect(scraped.text.contains("axiom_build_info"))
+        #expect(try ops.call("GET", "/axiom/components").status == 401)
+        #expect(try ops.call("GET", "/health").status == 200)
+        #expect(try ops.call("GET", "/ready").status == 200)
+        #expect(try ops.call("GET", "/products").status == 404)
+    }
+}

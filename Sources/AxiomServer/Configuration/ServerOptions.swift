@@ -42,6 +42,10 @@ struct ServerOptions: Sendable {
     var adminPassword: String?
     var adminName = "Administrator"
     var metricsToken: String?
+    var opsHost = "127.0.0.1"
+    /// The operations listener's port; none (nil) serves the operations
+    /// routes on the main listener.
+    var opsPort: Int?
 
     var storageProbeIntervalSeconds = 2.0
     var eventsHeartbeatSeconds = 15.0
@@ -72,6 +76,14 @@ struct ServerOptions: Sendable {
             trustedProxies: Self.addressList(trustedProxies),
             maxBufferedBodyBytes: maxBufferedBodyBytes,
             shutdownDeadline: .milliseconds(Int(shutdownDeadlineSeconds * 1000)))
+    }
+
+    /// The operations listener: the main listener's limits, its own address.
+    var opsServerConfiguration: HTTPServerConfiguration {
+        var configuration = serverConfiguration
+        configuration.host = opsHost
+        configuration.port = opsPort ?? 0
+        return configuration
     }
 
     /// The settings in the order `--help` and `--print-config` show them.
@@ -147,6 +159,11 @@ struct ServerOptions: Sendable {
               get: \.adminName, set: { $0.adminName = $1 }),
         .optionalText("metrics_token", help: "bearer token GET /metrics requires (anyone may scrape when null)",
                       get: \.metricsToken, set: { $0.metricsToken = $1 }),
+        .text("ops_host", accepted: "an IPv4 address or host name", help: "address of the operations listener (ops_port)",
+              check: { !$0.isEmpty && !$0.contains(" ") }, get: \.opsHost, set: { $0.opsHost = $1 }),
+        .optionalInteger("ops_port", in: 0...65535,
+                         help: "port of a separate listener for /metrics and /axiom/components (null: the main one serves them)",
+                         get: \.opsPort, set: { $0.opsPort = $1 }),
 
         .seconds("storage_probe_interval", help: "seconds between probes of unavailable storage, for recovery",
                  get: \.storageProbeIntervalSeconds, set: { $0.storageProbeIntervalSeconds = $1 }),

@@ -137,11 +137,12 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// Closes the connection if it is still idle: the server is full and a
-    /// new connection takes its place. One that became busy meanwhile
-    /// stays (the cap is exceeded by one until it ends).
+    /// new connection takes its place. One that became busy meanwhile, or
+    /// still has response bytes to write, stays (the cap is exceeded by one
+    /// until it ends).
     func reclaim() {
         queue.async { [self] in
-            guard phase == .idle || phase == .lingering else { return }
+            guard phase == .idle || phase == .lingering, output.isEmpty else { return }
             core.logger.log(.debug, "connection_reclaimed", [("peer", remoteAddress)])
             close()
         }
