@@ -29,6 +29,7 @@ import TestSupport
             #expect(answer.header("Connection") == "close")
             #expect(answer.text.contains(#""code":"body_buffer_full""#))
             #expect(try refused.isClosedByPeer())
+            #expect(server.server.statistics.refusedOverBodyBudget == 1)
 
             try holder.send(String(repeating: "a", count: 790))
             #expect(try holder.readResponse().status == 200)

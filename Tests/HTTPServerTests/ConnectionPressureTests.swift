@@ -20,6 +20,7 @@ import TestSupport
             #expect(refused.text.contains(#""code":"too_many_connections""#))
             #expect(refused.text.contains("Your address has too many open connections"))
             #expect(try third.isClosedByPeer())
+            #expect(server.server.statistics.refusedOverAddressLimit == 1)
 
             // Another address is not affected, and the first two still work.
             let other = try server.client(from: "127.0.0.3")
@@ -76,6 +77,8 @@ import TestSupport
             try newcomer.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(try newcomer.readResponse().status == 200)
             #expect(try oldest.isClosedByPeer())
+            #expect(server.server.statistics.reclaimed == 1)
+            #expect(server.server.statistics.refusedOverCapacity == 0)
             try served.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(try served.readResponse().status == 200)
         }

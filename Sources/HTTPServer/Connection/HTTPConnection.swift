@@ -25,12 +25,6 @@ final class HTTPConnection: @unchecked Sendable {
         case closed
     }
 
-    /// Why a connection is answered 503 and closed without reading.
-    enum Refusal {
-        case overCapacity
-        case overAddressLimit
-    }
-
     let fd: Int32
     let remoteAddress: String
     /// The address part of `remoteAddress`, for the per-address cap.
@@ -78,16 +72,15 @@ final class HTTPConnection: @unchecked Sendable {
     /// 0 while it is busy. Read by the accept loop, which reclaims the
     /// longest idle connection when the server is full.
     let idleSince = Atomic<Int64>(0)
-    /// Set when this connection is answered 503 at a connection cap.
-    let refusal: Refusal?
-    var isRejected: Bool { refusal != nil }
+    /// True while this connection answered 503 at the connection cap.
+    let isRejected: Bool
 
-    init(fd: Int32, remoteAddress: String, peerHost: String, core: ServerCore, refusal: Refusal? = nil) {
+    init(fd: Int32, remoteAddress: String, peerHost: String, core: ServerCore, rejected: Bool = false) {
         self.fd = fd
         self.remoteAddress = remoteAddress
         self.peerHost = peerHost
         self.core = core
-        self.refusal = refusal
+        self.isRejected = rejected
         queue = DispatchQueue(label: "axiom.connection", target: .global())
         executor = QueueTaskExecutor(queue: queue)
         input = InputBuffer(capacity: 4096)
@@ -95,7 +88,7 @@ final class HTTPConnection: @unchecked Sendable {
         readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         // Idle from the start (nothing sent yet), before the accept loop
         // can next look for a connection to reclaim.
-        if refusal == nil { markIdle() }
+        if !rejected { markIdle() }
     }
 
     // MARK: Lifecycle
@@ -105,12 +98,9 @@ final class HTTPConnection: @unchecked Sendable {
         readSource.setEventHandler { [unowned self] in self.readAvailable() }
         readSource.setCancelHandler { [self] in self.sourceCancelled() }
         queue.async { [self] in
-            if let refusal {
-                let detail = switch refusal {
-                case .overCapacity: "The server is at its connection limit; retry shortly."
-                case .overAddressLimit: "Your address has too many open connections; close some or retry shortly."
-                }
-                let error = HTTPError(.serviceUnavailable, code: "too_many_connections", detail: detail,
+            if isRejected {
+                let error = HTTPError(.serviceUnavailable, code: "too_many_connections",
+                                      detail: "The server is at its connection limit; retry shortly.",
                                       headers: ["Retry-After": "1"])
                 let requestID = core.requestIDs.id(from: nil)
                 writeFinal(ProblemDetails.response(for: error, requestID: requestID),
@@ -357,7 +347,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// 503 with Retry-After and close: the body does not fit the budget.
     /// The body is not read, so the connection cannot be reused.
     private func refuseForBudget(version: HTTPVersion) {
-        core.logger.log(.info, "body_budget_exhausted", [("peer", remoteAddress)])
+        core.statistics.refusedOverBodyBudget.add(1, ordering: .relaxed)
         let requestID = pending?.requestID ?? core.requestIDs.id(from: nil)
         abandonRequest()
         let error = HTTPError(.serviceUnavailable, code: "body_buffer_full",

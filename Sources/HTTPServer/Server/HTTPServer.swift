@@ -37,6 +37,9 @@ public final class HTTPServer: Sendable {
     /// tests that must know none can be reclaimed.
     var busyConnections: Int { core.connections.snapshot().filter { $0.idleSince.load(ordering: .relaxed) == 0 }.count }
 
+    /// Connections refused or reclaimed so far, and body-budget refusals.
+    public var statistics: ConnectionStatistics.Snapshot { core.statistics.snapshot }
+
     /// Request body bytes buffered now, across all connections.
     public var bufferedBodyBytes: Int { core.bodyBudget.withLock { $0.reserved } }
 
@@ -78,19 +81,22 @@ public final class HTTPServer: Sendable {
             switch listener.acceptOne() {
             case .accepted(let fd, let peer):
                 let host = AddressConnectionTable.host(ofPeer: peer)
-                let refusal: HTTPConnection.Refusal?
+                var rejected = false
                 switch core.connections.admit(from: host) {
                 case .admitted:
-                    refusal = nil
+                    break
                 case .admittedReclaiming(let victim):
-                    refusal = nil
+                    core.statistics.reclaimed.add(1, ordering: .relaxed)
                     victim.reclaim()
                 case .overCapacity:
-                    refusal = .overCapacity
+                    core.statistics.refusedOverCapacity.add(1, ordering: .relaxed)
+                    rejected = true
                 case .overAddressLimit:
-                    refusal = .overAddressLimit
+                    core.statistics.refusedOverAddressLimit.add(1, ordering: .relaxed)
+                    AddressRefusal.answer(fd: fd, core: core)
+                    continue
                 }
-                let connection = HTTPConnection(fd: fd, remoteAddress: peer, peerHost: host, core: core, refusal: refusal)
+                let connection = HTTPConnection(fd: fd, remoteAddress: peer, peerHost: host, core: core, rejected: rejected)
                 core.connections.insert(connection)
                 connection.start()
             case .drained:

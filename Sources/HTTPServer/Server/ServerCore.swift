@@ -10,6 +10,7 @@ final class ServerCore: Sendable {
     let observer: ExchangeObserver?
     let requestIDs = RequestIDGenerator()
     let connections: ConnectionRegistry
+    let statistics = ConnectionStatistics()
     /// Request body bytes buffered across all connections.
     let bodyBudget: Mutex<ByteBudget>
     /// Set once shutdown begins: no new requests on existing connections.
