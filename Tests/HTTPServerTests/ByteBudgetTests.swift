@@ -21,13 +21,9 @@ import Testing
         #expect(budget.reserved == 0)
     }
 
-    @Test func forcedBytesCountAndBlockFurtherReservations() {
+    @Test func availableIsWhatIsLeft() {
         var budget = ByteBudget(limit: 100)
-        do { let result = budget.reserve(90); #expect(result) }
-        budget.force(20)
-        #expect(budget.reserved == 110)
-        do { let result = budget.reserve(1); #expect(!result) }
-        budget.release(110)
-        do { let result = budget.reserve(100); #expect(result) }
+        do { let result = budget.reserve(30); #expect(result) }
+        #expect(budget.available == 70)
     }
 }

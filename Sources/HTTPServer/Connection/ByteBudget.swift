@@ -1,5 +1,5 @@
-/// One allowance of bytes shared by every connection: request bodies are
-/// reserved against it as they are admitted and released when their
+/// One allowance of bytes shared by every connection: request body bytes
+/// are reserved against it as they arrive and released when their
 /// exchange ends, so what attackers can make the server buffer is bounded
 /// by the budget, not by connections × `maxBodyBytes` (1,000 half-sent
 /// 1 MB bodies took RSS from 90 MB to 1.82 GB before it).
@@ -18,11 +18,7 @@ struct ByteBudget: Sendable, Equatable {
         return true
     }
 
-    /// Takes `count` bytes even beyond the limit: for the last bytes of a
-    /// body already read (at most one read's worth).
-    mutating func force(_ count: Int) {
-        reserved += count
-    }
+    var available: Int { limit - reserved }
 
     mutating func release(_ count: Int) {
         precondition(count <= reserved, "released more body bytes than were reserved")

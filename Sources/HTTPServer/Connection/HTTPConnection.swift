@@ -293,12 +293,9 @@ final class HTTPConnection: @unchecked Sendable {
                 setBodyDeadline()
                 accept(head)
             case .body(let body, let trailers):
-                // The last bytes of a chunked body are already read: they
-                // are counted even past the budget (one read's worth).
-                if case .chunked = pending?.head.framing, body.count > bodyReservation {
-                    let more = body.count - bodyReservation
-                    core.bodyBudget.withLock { $0.force(more) }
-                    bodyReservation += more
+                guard reserveBody(holding: body.count) else {
+                    refuseForBudget(version: pending?.head.version ?? .http1_1)
+                    break
                 }
                 guard let request = pending else { break }
                 pending = nil
@@ -310,23 +307,28 @@ final class HTTPConnection: @unchecked Sendable {
 
     // MARK: Request bodies
 
-    /// `count` more body bytes (framing included) were consumed: a chunked
-    /// body reserves what the parser now buffers, and the progress deadline
-    /// moves.
+    /// `count` more body bytes (framing included) were consumed: what the
+    /// parser now buffers is reserved, and the progress deadline moves.
     private func bodyArrived(_ count: Int) {
         bodyReceived += count
         bodyProgressAt = MonotonicClock.nowNanoseconds()
-        if case .chunked = pending?.head.framing {
-            let more = parser.bufferedBodyBytes - bodyReservation
-            if more > 0 {
-                guard core.bodyBudget.withLock({ $0.reserve(more) }) else {
-                    refuseForBudget(version: pending?.head.version ?? .http1_1)
-                    return
-                }
-                bodyReservation += more
-            }
+        guard reserveBody(holding: parser.bufferedBodyBytes) else {
+            refuseForBudget(version: pending?.head.version ?? .http1_1)
+            return
         }
         setBodyDeadline()
+    }
+
+    /// Reserves the body bytes held beyond those already reserved. Bytes
+    /// are reserved as they arrive, not as declared: reserving each
+    /// declared Content-Length let 256 heads of 1 MB bodies, with a byte
+    /// each, take the whole 256 MiB budget.
+    private func reserveBody(holding total: Int) -> Bool {
+        let more = total - bodyReservation
+        guard more > 0 else { return true }
+        guard core.bodyBudget.withLock({ $0.reserve(more) }) else { return false }
+        bodyReservation = total
+        return true
     }
 
     private func setBodyDeadline() {
@@ -335,13 +337,12 @@ final class HTTPConnection: @unchecked Sendable {
         deadline.store(due, ordering: .relaxed)
     }
 
-    /// Reserves a Content-Length body against the server's budget before
-    /// any of it is read; false when it does not fit.
-    private func reserveDeclaredBody(_ head: RequestHead) -> Bool {
-        guard case .length(let length) = head.framing, length > 0 else { return true }
-        guard core.bodyBudget.withLock({ $0.reserve(length) }) else { return false }
-        bodyReservation = length
-        return true
+    /// Whether a declared Content-Length fits what the budget has left
+    /// now: a body that cannot fit is refused before any of it is read
+    /// (and before `100 Continue`).
+    private func declaredBodyFits(_ head: RequestHead) -> Bool {
+        guard case .length(let length) = head.framing else { return true }
+        return core.bodyBudget.withLock { length <= $0.available }
     }
 
     /// 503 with Retry-After and close: the body does not fit the budget.
@@ -384,7 +385,7 @@ final class HTTPConnection: @unchecked Sendable {
             exchange = ExchangeInProgress(method: head.method, route: route, headers: head.headers,
                                           requestID: requestID, startedAt: MonotonicClock.nowNanoseconds())
         }
-        guard reserveDeclaredBody(head) else {
+        guard declaredBodyFits(head) else {
             refuseForBudget(version: head.version)
             return
         }

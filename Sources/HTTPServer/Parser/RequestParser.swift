@@ -289,7 +289,10 @@ struct RequestParser {
         switch framing {
         case .none: state = .emptyBody
         case .length(let length):
-            body.reserveCapacity(length)
+            // Not the whole declared length up front: a client that
+            // declares 1 MB and sends a byte would hold a 1 MB allocation
+            // (resident, once the allocator recycles touched memory).
+            body.reserveCapacity(min(length, 64 * 1024))
             state = .lengthBody(remaining: length)
         case .chunked: state = .chunkSize
         }
