@@ -289,10 +289,10 @@ struct RequestParser {
         switch framing {
         case .none: state = .emptyBody
         case .length(let length):
-            // Not the whole declared length up front: a client that
-            // declares 1 MB and sends a byte would hold a 1 MB allocation
-            // (resident, once the allocator recycles touched memory).
-            body.reserveCapacity(min(length, 64 * 1024))
+            // One allocation of the declared length (at most max_body_bytes):
+            // no copies as it grows. Only the pages written become resident
+            // (the server maps large blocks on their own; see main.swift).
+            body.reserveCapacity(length)
             state = .lengthBody(remaining: length)
         case .chunked: state = .chunkSize
         }
