@@ -84,6 +84,26 @@ import TestSupport
         }
     }
 
+    @Test func atTheCapASlowSenderIsClosedForANewOneButNotARequestBeingAnswered() async throws {
+        var configuration = HTTPServerConfiguration()
+        configuration.maxConnections = 2
+        try await TestServer.with(configuration: configuration) { server in
+            let slowSender = try server.client()
+            try slowSender.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\nab")
+            let answered = try server.client()
+            try answered.send("GET /slow?ms=1000 HTTP/1.1\r\nHost: t\r\n\r\n")
+            await eventually { server.server.busyConnections == 1 && server.server.bufferedBodyBytes == 2 }
+
+            let newcomer = try server.client()
+            try newcomer.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try newcomer.readResponse().status == 200)
+            #expect(try slowSender.isClosedByPeer())
+            #expect(try answered.readResponse().status == 200)
+            await eventually { server.server.bufferedBodyBytes == 0 }
+            #expect(server.server.bufferedBodyBytes == 0)
+        }
+    }
+
     @Test func aFloodOfIdleConnectionsDoesNotLockOutANewClient() async throws {
         var configuration = HTTPServerConfiguration()
         configuration.maxConnections = 20

@@ -67,11 +67,14 @@ final class HTTPConnection: @unchecked Sendable {
     /// the server's sweeper from another thread, hence atomic.
     let deadline = Atomic<Int64>(0)
     private var writeDeadlineArmed = false
-    /// Since when (monotonic ns) the connection has been idle, before its
-    /// first byte, between requests or lingering after its last response;
-    /// 0 while it is busy. Read by the accept loop, which reclaims the
-    /// longest idle connection when the server is full.
-    let idleSince = Atomic<Int64>(0)
+    /// Since when (monotonic ns) the connection has been quiet: idle
+    /// (before its first byte, between requests, lingering after its last
+    /// response) or, while a request arrives, since its last byte; 0 while
+    /// a request is being answered. Read by the accept loop, which reclaims
+    /// the connections quiet the longest when the server is full: a slow
+    /// sender (a byte every 5 s) is quiet for seconds, a real upload for
+    /// milliseconds.
+    let quietSince = Atomic<Int64>(0)
     /// True while this connection answered 503 at the connection cap.
     let isRejected: Bool
 
@@ -88,7 +91,7 @@ final class HTTPConnection: @unchecked Sendable {
         readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         // Idle from the start (nothing sent yet), before the accept loop
         // can next look for a connection to reclaim.
-        if !rejected { markIdle() }
+        if !rejected { markQuiet() }
     }
 
     // MARK: Lifecycle
@@ -126,13 +129,15 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    /// Closes the connection if it is still idle: the server is full and a
-    /// new connection takes its place. One that became busy meanwhile, or
-    /// still has response bytes to write, stays (the cap is exceeded by one
-    /// until it ends).
+    /// Closes the connection if it is still quiet: the server is full and a
+    /// new connection takes its place. One whose request is being answered
+    /// by now, or that still has response bytes to write, stays (the cap is
+    /// exceeded by one until it ends). A request still arriving is dropped
+    /// without an answer, as a timeout would have done a little later.
     func reclaim() {
         queue.async { [self] in
-            guard phase == .idle || phase == .lingering, output.isEmpty else { return }
+            guard phase == .idle || phase == .head || phase == .body || phase == .lingering, output.isEmpty
+            else { return }
             core.logger.log(.debug, "connection_reclaimed", [("peer", remoteAddress)])
             close()
         }
@@ -178,7 +183,7 @@ final class HTTPConnection: @unchecked Sendable {
         guard phase != .closed else { return }
         phase = .closed
         deadline.store(0, ordering: .relaxed)
-        idleSince.store(0, ordering: .relaxed)
+        quietSince.store(0, ordering: .relaxed)
         releaseBodyReservation()
         streamTask?.cancel()
         streamTask = nil
@@ -218,11 +223,12 @@ final class HTTPConnection: @unchecked Sendable {
             // half-sent 1 MB bodies held about 800 MB of input buffers
             // beside the 256 MiB body budget.
             let space = input.writableSpace(minimum: 16 * 1024)
-            let count = read(fd, space.baseAddress, min(space.count, 16 * 1024))
+            let wanted = min(space.count, 16 * 1024)
+            let count = read(fd, space.baseAddress, wanted)
             if count > 0 {
                 input.didWrite(count)
                 reads += 1
-                if count < space.count { break }
+                if count < wanted { break }
             } else if count == 0 {
                 peerClosedInput = true
                 break
@@ -239,6 +245,7 @@ final class HTTPConnection: @unchecked Sendable {
             return
         }
         processInput()
+        if reads > 0, phase == .head || phase == .body { markQuiet() }
         if peerClosedInput {
             // Nothing more will arrive: stop watching the descriptor. A
             // request already being answered still gets its response.
@@ -281,7 +288,6 @@ final class HTTPConnection: @unchecked Sendable {
             guard let event = result.event else {
                 if phase == .idle && (!input.isEmpty || !parser.isAtRequestBoundary) {
                     phase = .head
-                    idleSince.store(0, ordering: .relaxed)
                     setDeadline(after: core.configuration.headerTimeout)
                 } else if phase == .body, result.consumed > 0 {
                     bodyArrived(result.consumed)
@@ -291,7 +297,6 @@ final class HTTPConnection: @unchecked Sendable {
             switch event {
             case .head(let head):
                 phase = .body
-                idleSince.store(0, ordering: .relaxed)
                 bodyStartedAt = MonotonicClock.nowNanoseconds()
                 bodyProgressAt = bodyStartedAt
                 bodyReceived = 0
@@ -445,7 +450,7 @@ final class HTTPConnection: @unchecked Sendable {
         request.parameters = parameters
         phase = .responding
         deadline.store(0, ordering: .relaxed)
-        idleSince.store(0, ordering: .relaxed)
+        quietSince.store(0, ordering: .relaxed)
         let handler = route.handler
         let logger = core.logger
         Task.immediate(executorPreference: executor) { [self] in
@@ -560,7 +565,7 @@ final class HTTPConnection: @unchecked Sendable {
             setDeadline(after: core.configuration.idleTimeout)
             input.shrinkIfEmpty()
         }
-        markIdle()
+        markQuiet()
         flush()
         if phase == .idle {
             resumeReading()
@@ -680,8 +685,8 @@ final class HTTPConnection: @unchecked Sendable {
         resumeReading()
     }
 
-    private func markIdle() {
-        idleSince.store(MonotonicClock.nowNanoseconds(), ordering: .relaxed)
+    private func markQuiet() {
+        quietSince.store(MonotonicClock.nowNanoseconds(), ordering: .relaxed)
     }
 
     private func setDeadline(after duration: Duration) {

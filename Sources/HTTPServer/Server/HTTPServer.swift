@@ -34,9 +34,9 @@ public final class HTTPServer: Sendable {
     /// Open connections, including ones being refused at the cap.
     public var openConnections: Int { core.connections.count }
 
-    /// Open connections that are busy (neither idle nor lingering), for
-    /// tests that must know none can be reclaimed.
-    var busyConnections: Int { core.connections.snapshot().filter { $0.idleSince.load(ordering: .relaxed) == 0 }.count }
+    /// Open connections whose request is being answered, for tests that
+    /// must know none can be reclaimed.
+    var busyConnections: Int { core.connections.snapshot().filter { $0.quietSince.load(ordering: .relaxed) == 0 }.count }
 
     /// Connections refused or reclaimed so far, and body-budget refusals.
     public var statistics: ConnectionStatistics.Snapshot { core.statistics.snapshot }
@@ -95,9 +95,9 @@ public final class HTTPServer: Sendable {
                 switch core.connections.admit(from: host) {
                 case .admitted:
                     break
-                case .admittedReclaiming(let victim):
-                    core.statistics.reclaimed.add(1, ordering: .relaxed)
-                    victim.reclaim()
+                case .admittedReclaiming(let victims):
+                    core.statistics.reclaimed.add(victims.count, ordering: .relaxed)
+                    for victim in victims { victim.reclaim() }
                 case .overCapacity:
                     core.statistics.refusedOverCapacity.add(1, ordering: .relaxed)
                     rejected = true
