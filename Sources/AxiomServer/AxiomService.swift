@@ -22,6 +22,8 @@ final class AxiomService: Sendable {
     let routes: [(method: String, pattern: String)]
     private let orchestrator: AxiomOrchestrator
     private let server: HTTPServer
+    /// The operations listener (`ops_port`), when configured.
+    private let opsServer: HTTPServer?
     private let background: [Task<Void, Never>]
     /// Set when shutdown begins, so `/ready` turns 503 while requests drain.
     private let lifecycle: Lifecycle
@@ -88,18 +90,37 @@ final class AxiomService: Sendable {
         let resolver = SessionResolver(storefront: storefront, sessions: sessions)
         let lifecycle = Lifecycle()
         let metrics = ServiceMetrics(orchestrator: orchestrator)
+        func registerProbes(on router: inout Router) {
+            HealthRoutes.register(on: &router)
+            ReadinessRoutes.register(on: &router) { [orchestrator] in
+                ReadinessRoutes.Readiness(
+                    capabilities: orchestrator.capabilityRegistry.availability.map {
+                        (ServiceMetrics.shortName($0.capability), $0.isAvailable)
+                    },
+                    shuttingDown: lifecycle.isShuttingDown)
+            }
+        }
+        func registerOperations(on router: inout Router) {
+            MetricsRoutes.register(on: &router, token: options.metricsToken.map(OperationsToken.init)) {
+                metrics.exposition(sessions: sessions)
+            }
+            IntrospectionRoutes.register(on: &router, sessions: resolver, orchestrator: orchestrator)
+        }
         var router = Router()
         DiscoveryRoutes.register(on: &router)
-        HealthRoutes.register(on: &router)
-        ReadinessRoutes.register(on: &router) { [orchestrator] in
-            ReadinessRoutes.Readiness(
-                capabilities: orchestrator.capabilityRegistry.availability.map {
-                    (ServiceMetrics.shortName($0.capability), $0.isAvailable)
-                },
-                shuttingDown: lifecycle.isShuttingDown)
+        registerProbes(on: &router)
+        // With `ops_port`, the operations routes (metrics, introspection)
+        // are served on that listener only, beside its own probes: a
+        // deployment can keep them off the public address altogether.
+        var opsRouter: Router?
+        if options.opsPort != nil {
+            var ops = Router()
+            registerProbes(on: &ops)
+            registerOperations(on: &ops)
+            opsRouter = ops
+        } else {
+            registerOperations(on: &router)
         }
-        MetricsRoutes.register(on: &router) { metrics.exposition(sessions: sessions) }
-        IntrospectionRoutes.register(on: &router, sessions: resolver, orchestrator: orchestrator)
         CatalogRoutes.register(on: &router, storefront: storefront, cachedProducts: options.catalogCacheEntries)
         RegistrationRoutes.register(on: &router, storefront: storefront)
         AccountRoutes.register(on: &router, sessions: resolver)
@@ -113,9 +134,16 @@ final class AxiomService: Sendable {
             access?.record(exchange)
         }
         metrics.attach(server)
+        let opsServer = opsRouter.map { opsRouter in
+            HTTPServer(configuration: options.opsServerConfiguration, router: opsRouter, logger: logger) { exchange in
+                access?.record(exchange)
+            }
+        }
         do {
             try server.start()
+            try opsServer?.start()
         } catch {
+            await server.shutdown()
             await orchestrator.shutdown()
             throw error
         }
@@ -124,13 +152,15 @@ final class AxiomService: Sendable {
             Task { await removeExpiredSessions(storefront: storefront, logger: logger, every: .seconds(600)) },
             Task { await StorageRecovery(orchestrator: orchestrator, logger: logger).run(every: options.storageProbeInterval) },
         ]
+        let routes = (router.routes + (opsRouter?.routes ?? [])).map { ($0.method.rawValue, $0.pattern) }
         return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server,
-                            routes: router.routes.map { ($0.method.rawValue, $0.pattern) }, background: background,
-                            lifecycle: lifecycle)
+                            opsServer: opsServer, routes: routes, background: background, lifecycle: lifecycle)
     }
 
     private init(options: ServerOptions, logger: ServerLogger, orchestrator: AxiomOrchestrator, server: HTTPServer,
-                 routes: [(method: String, pattern: String)], background: [Task<Void, Never>], lifecycle: Lifecycle) {
+                 opsServer: HTTPServer?, routes: [(method: String, pattern: String)], background: [Task<Void, Never>],
+                 lifecycle: Lifecycle) {
+        self.opsServer = opsServer
         self.background = background
         self.lifecycle = lifecycle
         self.options = options
@@ -208,6 +238,7 @@ final class AxiomService: Sendable {
     func shutdown() async {
         lifecycle.beginShutdown()
         await server.shutdown()
+        await opsServer?.shutdown()
         for task in background { task.cancel() }
         await orchestrator.shutdown()
         logger.log(.notice, "stopped")

@@ -95,11 +95,29 @@ import Testing
         (#"{"currency": "usd"}"#, #"currency must be an ISO 4217 code of three capital letters; got "usd""#),
         (#"{"admin_email": ""}"#, #"admin_email must be a non-empty string or null; got """#),
         (#"{"max_connections": 0}"#, "max_connections must be an integer in 1...1000000; got 0"),
+        (#"{"trusted_proxies": "10.0.0.1, proxy.local"}"#,
+         #"trusted_proxies must be comma-separated IP addresses, or empty; got "10.0.0.1, proxy.local""#),
+        (#"{"ops_port": "9090"}"#, #"ops_port must be an integer in 0...65535 or null; got "9090""#),
+        (#"{"max_buffered_body_bytes": 1000}"#, "max_buffered_body_bytes (1000) must be at least max_body_bytes (1048576)"),
         (#"[1, 2]"#, "config file /config.json must hold one JSON object of settings; it holds an array"),
         (#"{"port": 80,"#, "config file /config.json is not valid JSON"),
     ])
     func fileRefusalsNameTheKeyAndTheAcceptedValues(file: String, expected: String) {
         #expect(refusal(["--config", "/config.json"], file: file).hasPrefix(expected))
+    }
+
+    @Test func connectionSettingsReachTheServerConfiguration() throws {
+        let outcome = try ConfigurationLoader.load(
+            arguments: ["--trusted-proxies", "10.0.0.1, ::1", "--body-min-rate", "0", "--ops-port", "9090"],
+            environment: ["AXIOM_MAX_CONNECTIONS_PER_ADDRESS": "32", "AXIOM_BODY_GRACE": "2.5"])
+        guard case .run(let options, _) = outcome else { Issue.record("not a run: \(outcome)"); return }
+        let server = options.serverConfiguration
+        #expect(server.trustedProxies == ["10.0.0.1", "::1"])
+        #expect(server.maxConnectionsPerAddress == 32)
+        #expect(server.bodyMinRate == 0)
+        #expect(server.bodyGrace == .milliseconds(2_500))
+        #expect(options.opsServerConfiguration.port == 9090)
+        #expect(options.opsServerConfiguration.maxConnectionsPerAddress == 32)
     }
 
     @Test func environmentAndFlagRefusalsNameTheirSource() {

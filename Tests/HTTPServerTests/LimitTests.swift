@@ -121,12 +121,13 @@ import TestSupport
         var configuration = HTTPServerConfiguration()
         configuration.maxConnections = 2
         try await TestServer.with(configuration: configuration) { server in
+            // Both admitted connections are being answered, so neither can
+            // be reclaimed for the third.
             let first = try server.client()
             let second = try server.client()
-            try first.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
-            #expect(try first.readResponse().status == 200)
-            try second.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
-            #expect(try second.readResponse().status == 200)
+            try first.send("GET /slow?ms=1500 HTTP/1.1\r\nHost: t\r\n\r\n")
+            try second.send("GET /slow?ms=1500 HTTP/1.1\r\nHost: t\r\n\r\n")
+            await eventually { server.server.busyConnections == 2 }
             let third = try server.client()
             let refused = try third.readResponse()
             #expect(refused.status == 503)
@@ -136,8 +137,8 @@ import TestSupport
             #expect(refused.text.contains(#""request_id":"\#(requestID)""#))
             #expect(try third.isClosedByPeer())
             // The admitted connections are unaffected.
-            try first.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(try first.readResponse().status == 200)
+            #expect(try second.readResponse().status == 200)
         }
     }
 }

@@ -172,11 +172,11 @@ extension ServerOptions {
     }
 
     /// The configuration as a JSON object in settings order, as
-    /// `config/default.json` writes it; the admin password is masked.
+    /// `config/default.json` writes it; the secrets are masked.
     func renderJSON(maskSecrets: Bool = true) -> String {
         let lines = Self.settings.map { setting -> String in
             var value = setting.current(self)
-            if maskSecrets, setting.key == "admin_password", value != .null { value = .string("********") }
+            if maskSecrets, ["admin_password", "metrics_token"].contains(setting.key), value != .null { value = .string("********") }
             return "  \"\(setting.key)\": \(value.jsonText)"
         }
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"

@@ -1,4 +1,5 @@
 import Domain
+import Glibc
 import HTTPServer
 import UserClient
 
@@ -14,12 +15,19 @@ struct ServerOptions: Sendable {
     var logLevel = ServerLogger.Level.info
 
     var maxConnections = 10_000
+    var maxConnectionsPerAddress = 256
+    /// Comma-separated peer addresses exempt from the per-address cap.
+    var trustedProxies = ""
     var maxBodyBytes = 1024 * 1024
     var maxRequestLineBytes = 8 * 1024
     var maxHeaderBytes = 16 * 1024
     var maxHeaderFields = 100
     var headerTimeoutSeconds = 10.0
     var bodyTimeoutSeconds = 10.0
+    var bodyMinRate = 500
+    var bodyGraceSeconds = 5.0
+    var bodyTimeoutTotalSeconds = 60.0
+    var maxBufferedBodyBytes = 256 * 1024 * 1024
     var idleTimeoutSeconds = 60.0
     var shutdownDeadlineSeconds = 10.0
 
@@ -38,6 +46,11 @@ struct ServerOptions: Sendable {
     var adminEmail: String?
     var adminPassword: String?
     var adminName = "Administrator"
+    var metricsToken: String?
+    var opsHost = "127.0.0.1"
+    /// The operations listener's port; none (nil) serves the operations
+    /// routes on the main listener.
+    var opsPort: Int?
 
     var storageProbeIntervalSeconds = 2.0
     var eventsHeartbeatSeconds = 15.0
@@ -62,9 +75,23 @@ struct ServerOptions: Sendable {
                                  maxHeaderCount: maxHeaderFields, maxBodyBytes: maxBodyBytes),
             headerTimeout: .milliseconds(Int(headerTimeoutSeconds * 1000)),
             bodyTimeout: .milliseconds(Int(bodyTimeoutSeconds * 1000)),
+            bodyMinRate: bodyMinRate,
+            bodyGrace: .milliseconds(Int(bodyGraceSeconds * 1000)),
+            bodyTotalTimeout: .milliseconds(Int(bodyTimeoutTotalSeconds * 1000)),
             idleTimeout: .milliseconds(Int(idleTimeoutSeconds * 1000)),
             maxConnections: maxConnections,
+            maxConnectionsPerAddress: maxConnectionsPerAddress,
+            trustedProxies: Self.addressList(trustedProxies),
+            maxBufferedBodyBytes: maxBufferedBodyBytes,
             shutdownDeadline: .milliseconds(Int(shutdownDeadlineSeconds * 1000)))
+    }
+
+    /// The operations listener: the main listener's limits, its own address.
+    var opsServerConfiguration: HTTPServerConfiguration {
+        var configuration = serverConfiguration
+        configuration.host = opsHost
+        configuration.port = opsPort ?? 0
+        return configuration
     }
 
     /// The settings in the order `--help` and `--print-config` show them.
@@ -85,8 +112,18 @@ struct ServerOptions: Sendable {
 
         .integer("max_connections", in: 1...1_000_000, help: "open connections before new ones get 503",
                  get: \.maxConnections, set: { $0.maxConnections = $1 }),
+        .integer("max_connections_per_address", in: 1...1_000_000,
+                 help: "open connections from one client address before new ones from it get 503",
+                 get: \.maxConnectionsPerAddress, set: { $0.maxConnectionsPerAddress = $1 }),
+        .text("trusted_proxies", accepted: "comma-separated IP addresses, or empty",
+              help: "peer addresses (load balancers) exempt from max_connections_per_address",
+              check: { list in list.isEmpty || addressList(list).count == list.split(separator: ",").count },
+              get: \.trustedProxies, set: { $0.trustedProxies = $1 }),
         .integer("max_body_bytes", in: 0...(1 << 30), help: "largest request body (413 beyond)",
                  get: \.maxBodyBytes, set: { $0.maxBodyBytes = $1 }),
+        .integer("max_buffered_body_bytes", in: 0...(1 << 40),
+                 help: "request body bytes buffered across all connections (503 with Retry-After beyond)",
+                 get: \.maxBufferedBodyBytes, set: { $0.maxBufferedBodyBytes = $1 }),
         .integer("max_request_line_bytes", in: 256...(1 << 20), help: "longest request line (414 beyond)",
                  get: \.maxRequestLineBytes, set: { $0.maxRequestLineBytes = $1 }),
         .integer("max_header_bytes", in: 1024...(1 << 20), help: "largest header section (431 beyond)",
@@ -97,6 +134,13 @@ struct ServerOptions: Sendable {
                  get: \.headerTimeoutSeconds, set: { $0.headerTimeoutSeconds = $1 }),
         .seconds("body_timeout", help: "seconds a request body may stall (408 after)",
                  get: \.bodyTimeoutSeconds, set: { $0.bodyTimeoutSeconds = $1 }),
+        .integer("body_min_rate", in: 0...(1 << 30),
+                 help: "bytes per second a request body must average after body_grace (408 below; 0 = no minimum)",
+                 get: \.bodyMinRate, set: { $0.bodyMinRate = $1 }),
+        .seconds("body_grace", help: "seconds before body_min_rate applies to a request body",
+                 get: \.bodyGraceSeconds, set: { $0.bodyGraceSeconds = $1 }),
+        .seconds("body_timeout_total", help: "seconds a whole request body may take to arrive (408 after)",
+                 get: \.bodyTimeoutTotalSeconds, set: { $0.bodyTimeoutTotalSeconds = $1 }),
         .seconds("idle_timeout", help: "seconds an idle keep-alive connection stays open",
                  get: \.idleTimeoutSeconds, set: { $0.idleTimeoutSeconds = $1 }),
         .seconds("shutdown_deadline", help: "seconds in-flight requests get to finish at shutdown",
@@ -136,6 +180,13 @@ struct ServerOptions: Sendable {
                       get: \.adminPassword, set: { $0.adminPassword = $1 }),
         .text("admin_name", accepted: "a non-empty name", help: "first admin's name", check: { !$0.isEmpty },
               get: \.adminName, set: { $0.adminName = $1 }),
+        .optionalText("metrics_token", help: "bearer token GET /metrics requires (anyone may scrape when null)",
+                      get: \.metricsToken, set: { $0.metricsToken = $1 }),
+        .text("ops_host", accepted: "an IPv4 address or host name", help: "address of the operations listener (ops_port)",
+              check: { !$0.isEmpty && !$0.contains(" ") }, get: \.opsHost, set: { $0.opsHost = $1 }),
+        .optionalInteger("ops_port", in: 0...65535,
+                         help: "port of a separate listener for /metrics and /axiom/components (null: the main one serves them)",
+                         get: \.opsPort, set: { $0.opsPort = $1 }),
 
         .seconds("storage_probe_interval", help: "seconds between probes of unavailable storage, for recovery",
                  get: \.storageProbeIntervalSeconds, set: { $0.storageProbeIntervalSeconds = $1 }),
@@ -143,8 +194,24 @@ struct ServerOptions: Sendable {
                  get: \.eventsHeartbeatSeconds, set: { $0.eventsHeartbeatSeconds = $1 }),
     ]
 
+    /// The addresses of a comma-separated list (spaces around items
+    /// allowed); items that are not numeric IPv4 or IPv6 addresses are left out.
+    static func addressList(_ list: String) -> Set<String> {
+        Set(list.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter(isNumericAddress))
+    }
+
+    private static func isNumericAddress(_ text: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+    }
+
     /// Relations between settings that no single value shows.
     func checkConsistency() throws {
+        if maxBufferedBodyBytes < maxBodyBytes {
+            throw ConfigurationError("max_buffered_body_bytes (\(maxBufferedBodyBytes)) must be at least max_body_bytes"
+                                     + " (\(maxBodyBytes)), or a largest body could never be read")
+        }
         if (adminEmail == nil) != (adminPassword == nil) {
             throw ConfigurationError("admin_email and admin_password must be set together (or neither)")
         }

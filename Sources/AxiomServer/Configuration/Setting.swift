@@ -45,6 +45,28 @@ extension Setting {
                           current: { .integer(get($0)) })
     }
 
+    /// An integer that may be absent (`null` in the file, unset elsewhere).
+    static func optionalInteger(_ key: String, in range: ClosedRange<Int>, help: String,
+                                get: @escaping @Sendable (ServerOptions) -> Int?,
+                                set: @escaping @Sendable (inout ServerOptions, Int?) -> Void) -> Setting {
+        let accepted = "an integer in \(range.lowerBound)...\(range.upperBound) or null"
+        return Setting(key: key, accepted: accepted, help: help,
+                       apply: { options, value in
+                           let number: Int?
+                           switch value.payload {
+                           case .json(.null):
+                               set(&options, nil)
+                               return
+                           case .text(let text): number = Int(text)
+                           case .json(.integer(let integer)): number = integer
+                           case .json: number = nil
+                           }
+                           guard let number, range.contains(number) else { throw refusal(key, accepted, value) }
+                           set(&options, number)
+                       },
+                       current: { options in get(options).map { .integer($0) } ?? .null })
+    }
+
     /// A duration in seconds: more than 0, at most `max`; fractions allowed.
     static func seconds(_ key: String, max: Double = 86_400, help: String,
                         get: @escaping @Sendable (ServerOptions) -> Double,

@@ -2,8 +2,12 @@ import HTTPServer
 import Synchronization
 
 /// Requests by route pattern, method and status, and their latency by route
-/// and method, recorded from the server's exchange reports. Labels use the
-/// route pattern, never the path, so the number of series stays bounded.
+/// and method, recorded from the server's exchange reports. Every label's
+/// values are bounded by construction: route patterns (never paths; "" when
+/// none matched), the standard methods plus `_OTHER`, and status codes.
+/// Before, each unknown method became a label value of its own: 20,000
+/// requests with random 1,000-character methods took the exposition from
+/// 15.6 KB to 429 MB and one scrape to 24.7 s.
 final class HTTPRequestMetrics: Sendable {
     /// Seconds; from a cache hit to a password hash.
     static let latencyBounds: [Double] = [0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05,
@@ -28,7 +32,7 @@ final class HTTPRequestMetrics: Sendable {
     private let table = Mutex(Table())
 
     func record(_ exchange: CompletedExchange) {
-        let series = Series(method: exchange.method?.rawValue ?? "", route: exchange.route)
+        let series = Series(method: Self.methodLabel(exchange.method), route: exchange.route)
         let seconds = Double(exchange.durationNanoseconds) / 1e9
         let bucket = Self.latencyBounds.firstIndex { seconds <= $0 } ?? Self.latencyBounds.count
         table.withLock { table in
@@ -37,6 +41,14 @@ final class HTTPRequestMetrics: Sendable {
             table.latency[series, default: Latency()].sum += seconds
             table.responseBytes &+= UInt64(exchange.bodyBytes)
         }
+    }
+
+    /// The method as a label value: a standard method's name, `_OTHER` for
+    /// any other token (OpenTelemetry's HTTP semantic conventions do the
+    /// same), "" when the request line did not parse.
+    static func methodLabel(_ method: HTTPMethod?) -> String {
+        guard let method else { return "" }
+        return method.isStandard ? method.rawValue : "_OTHER"
     }
 
     func write(to text: inout PrometheusText) {

@@ -38,6 +38,23 @@ final class ServiceMetrics: Sendable {
         requests.write(to: &text)
         text.family("axiom_http_open_connections", "gauge", "Client connections open now.")
         text.sample("axiom_http_open_connections", [], server.withLock { $0?.openConnections ?? 0 })
+        text.family("axiom_http_buffered_body_bytes", "gauge",
+                    "Request body bytes buffered now, against max_buffered_body_bytes.")
+        text.sample("axiom_http_buffered_body_bytes", [], server.withLock { $0?.bufferedBodyBytes ?? 0 })
+        if let statistics = server.withLock({ $0?.statistics }) {
+            text.family("axiom_http_connections_refused_total", "counter",
+                        "Connections answered 503 and closed, by the limit they met.")
+            text.sample("axiom_http_connections_refused_total", [("reason", "max_connections")],
+                        statistics.refusedOverCapacity)
+            text.sample("axiom_http_connections_refused_total", [("reason", "max_connections_per_address")],
+                        statistics.refusedOverAddressLimit)
+            text.family("axiom_http_bodies_refused_total", "counter",
+                        "Requests answered 503 because their body did not fit max_buffered_body_bytes.")
+            text.sample("axiom_http_bodies_refused_total", [], statistics.refusedOverBodyBudget)
+            text.family("axiom_http_connections_reclaimed_total", "counter",
+                        "Idle connections closed at max_connections to admit a new one.")
+            text.sample("axiom_http_connections_reclaimed_total", [], statistics.reclaimed)
+        }
 
         writeRuntime(to: &text, sessions: sessions)
         writeStorage(to: &text)

@@ -9,4 +9,9 @@
 /// `address` is a struct sockaddr *, `length` a socklen_t *.
 int axiom_accept4(int fd, void *address, unsigned int *length, int flags);
 
+/// mallopt(M_MMAP_THRESHOLD, bytes): allocations of `bytes` or more are
+/// mapped on their own and unmapped on free; setting it also stops glibc
+/// from raising the threshold to the largest block freed. Returns 1 on success.
+int axiom_set_mmap_threshold(int bytes);
+
 #endif

@@ -27,6 +27,8 @@ final class HTTPConnection: @unchecked Sendable {
 
     let fd: Int32
     let remoteAddress: String
+    /// The address part of `remoteAddress`, for the per-address cap.
+    let peerHost: String
     let queue: DispatchQueue
     private let executor: QueueTaskExecutor
     private let core: ServerCore
@@ -53,16 +55,33 @@ final class HTTPConnection: @unchecked Sendable {
     private var exchange: ExchangeInProgress?
     private var drainWaiters: [CheckedContinuation<Void, any Error>] = []
 
+    /// The body being read: when it began, its last progress and how many
+    /// bytes (framing included) have arrived, for `BodyProgressRule`.
+    private var bodyStartedAt: Int64 = 0
+    private var bodyProgressAt: Int64 = 0
+    private var bodyReceived = 0
+    /// Bytes this connection holds of the server's body budget.
+    private var bodyReservation = 0
+
     /// When the current timeout expires (monotonic ns; 0 = none). Read by
     /// the server's sweeper from another thread, hence atomic.
     let deadline = Atomic<Int64>(0)
     private var writeDeadlineArmed = false
+    /// Since when (monotonic ns) the connection has been quiet: idle
+    /// (before its first byte, between requests, lingering after its last
+    /// response) or, while a request arrives, since its last byte; 0 while
+    /// a request is being answered. Read by the accept loop, which reclaims
+    /// the connections quiet the longest when the server is full: a slow
+    /// sender (a byte every 5 s) is quiet for seconds, a real upload for
+    /// milliseconds.
+    let quietSince = Atomic<Int64>(0)
     /// True while this connection answered 503 at the connection cap.
     let isRejected: Bool
 
-    init(fd: Int32, remoteAddress: String, core: ServerCore, rejected: Bool = false) {
+    init(fd: Int32, remoteAddress: String, peerHost: String, core: ServerCore, rejected: Bool = false) {
         self.fd = fd
         self.remoteAddress = remoteAddress
+        self.peerHost = peerHost
         self.core = core
         self.isRejected = rejected
         queue = DispatchQueue(label: "axiom.connection", target: .global())
@@ -70,6 +89,9 @@ final class HTTPConnection: @unchecked Sendable {
         input = InputBuffer(capacity: 4096)
         parser = RequestParser(limits: core.configuration.limits)
         readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        // Idle from the start (nothing sent yet), before the accept loop
+        // can next look for a connection to reclaim.
+        if !rejected { markQuiet() }
     }
 
     // MARK: Lifecycle
@@ -107,6 +129,20 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
+    /// Closes the connection if it is still quiet: the server is full and a
+    /// new connection takes its place. One whose request is being answered
+    /// by now, or that still has response bytes to write, stays (the cap is
+    /// exceeded by one until it ends). A request still arriving is dropped
+    /// without an answer, as a timeout would have done a little later.
+    func reclaim() {
+        queue.async { [self] in
+            guard phase == .idle || phase == .head || phase == .body || phase == .lingering, output.isEmpty
+            else { return }
+            core.logger.log(.debug, "connection_reclaimed", [("peer", remoteAddress)])
+            close()
+        }
+    }
+
     /// Called by the sweeper when `deadline` may have passed.
     func checkDeadline(now: Int64) {
         queue.async { [self] in
@@ -122,11 +158,18 @@ final class HTTPConnection: @unchecked Sendable {
             case .idle, .lingering:
                 close()
             case .head, .body:
-                pending = nil
-                input.removeAll()
-                let error = HTTPError(.requestTimeout, code: "request_timeout",
-                                      detail: phase == .head ? "The header section did not arrive in time."
-                                                             : "The request body stopped arriving.")
+                var detail = "The header section did not arrive in time."
+                if phase == .body {
+                    let rule = core.configuration.bodyProgress
+                    guard let shortfall = rule.shortfall(startedAt: bodyStartedAt, lastProgressAt: bodyProgressAt,
+                                                         received: bodyReceived, now: now) else {
+                        setBodyDeadline()
+                        return
+                    }
+                    detail = rule.detail(shortfall)
+                }
+                abandonRequest()
+                let error = HTTPError(.requestTimeout, code: "request_timeout", detail: detail)
                 let requestID = core.requestIDs.id(from: nil)
                 writeFinal(ProblemDetails.response(for: error, requestID: requestID), version: .http1_1,
                            requestID: requestID, keepAlive: false)
@@ -140,6 +183,8 @@ final class HTTPConnection: @unchecked Sendable {
         guard phase != .closed else { return }
         phase = .closed
         deadline.store(0, ordering: .relaxed)
+        quietSince.store(0, ordering: .relaxed)
+        releaseBodyReservation()
         streamTask?.cancel()
         streamTask = nil
         output.removeAll()
@@ -172,12 +217,18 @@ final class HTTPConnection: @unchecked Sendable {
         guard phase != .closed else { return }
         var reads = 0
         while reads < 4 {
+            // At most 16 KiB a read (64 KiB a wake-up): reading whatever
+            // space the buffer had let it double on every read while a
+            // client had megabytes queued, and keep that size; 1,000
+            // half-sent 1 MB bodies held about 800 MB of input buffers
+            // beside the 256 MiB body budget.
             let space = input.writableSpace(minimum: 16 * 1024)
-            let count = read(fd, space.baseAddress, space.count)
+            let wanted = min(space.count, 16 * 1024)
+            let count = read(fd, space.baseAddress, wanted)
             if count > 0 {
                 input.didWrite(count)
                 reads += 1
-                if count < space.count { break }
+                if count < wanted { break }
             } else if count == 0 {
                 peerClosedInput = true
                 break
@@ -193,8 +244,8 @@ final class HTTPConnection: @unchecked Sendable {
             if peerClosedInput { close() }
             return
         }
-        if phase == .body, reads > 0 { setDeadline(after: core.configuration.bodyTimeout) }
         processInput()
+        if reads > 0, phase == .head || phase == .body { markQuiet() }
         if peerClosedInput {
             // Nothing more will arrive: stop watching the descriptor. A
             // request already being answered still gets its response.
@@ -238,21 +289,98 @@ final class HTTPConnection: @unchecked Sendable {
                 if phase == .idle && (!input.isEmpty || !parser.isAtRequestBoundary) {
                     phase = .head
                     setDeadline(after: core.configuration.headerTimeout)
+                } else if phase == .body, result.consumed > 0 {
+                    bodyArrived(result.consumed)
                 }
                 break
             }
             switch event {
             case .head(let head):
                 phase = .body
-                setDeadline(after: core.configuration.bodyTimeout)
+                bodyStartedAt = MonotonicClock.nowNanoseconds()
+                bodyProgressAt = bodyStartedAt
+                bodyReceived = 0
+                setBodyDeadline()
                 accept(head)
             case .body(let body, let trailers):
+                guard reserveBody(holding: body.count) else {
+                    refuseForBudget(version: pending?.head.version ?? .http1_1)
+                    break
+                }
                 guard let request = pending else { break }
                 pending = nil
                 finish(request, body: body, trailers: trailers)
             }
         }
         flush()
+    }
+
+    // MARK: Request bodies
+
+    /// `count` more body bytes (framing included) were consumed: what the
+    /// parser now buffers is reserved, and the progress deadline moves.
+    private func bodyArrived(_ count: Int) {
+        bodyReceived += count
+        bodyProgressAt = MonotonicClock.nowNanoseconds()
+        guard reserveBody(holding: parser.bufferedBodyBytes) else {
+            refuseForBudget(version: pending?.head.version ?? .http1_1)
+            return
+        }
+        setBodyDeadline()
+    }
+
+    /// Reserves the body bytes held beyond those already reserved. Bytes
+    /// are reserved as they arrive, not as declared: reserving each
+    /// declared Content-Length let 256 heads of 1 MB bodies, with a byte
+    /// each, take the whole 256 MiB budget.
+    private func reserveBody(holding total: Int) -> Bool {
+        let more = total - bodyReservation
+        guard more > 0 else { return true }
+        guard core.bodyBudget.withLock({ $0.reserve(more) }) else { return false }
+        bodyReservation = total
+        return true
+    }
+
+    private func setBodyDeadline() {
+        let due = core.configuration.bodyProgress.deadline(startedAt: bodyStartedAt, lastProgressAt: bodyProgressAt,
+                                                           received: bodyReceived)
+        deadline.store(due, ordering: .relaxed)
+    }
+
+    /// Whether a declared Content-Length fits what the budget has left
+    /// now: a body that cannot fit is refused before any of it is read
+    /// (and before `100 Continue`).
+    private func declaredBodyFits(_ head: RequestHead) -> Bool {
+        guard case .length(let length) = head.framing else { return true }
+        return core.bodyBudget.withLock { length <= $0.available }
+    }
+
+    /// 503 with Retry-After and close: the body does not fit the budget.
+    /// The body is not read, so the connection cannot be reused.
+    private func refuseForBudget(version: HTTPVersion) {
+        core.statistics.refusedOverBodyBudget.add(1, ordering: .relaxed)
+        let requestID = pending?.requestID ?? core.requestIDs.id(from: nil)
+        abandonRequest()
+        let error = HTTPError(.serviceUnavailable, code: "body_buffer_full",
+                              detail: "The server is buffering too many request bodies; retry shortly.",
+                              headers: ["Retry-After": "1"])
+        writeFinal(ProblemDetails.response(for: error, requestID: requestID), version: version,
+                   requestID: requestID, keepAlive: false)
+    }
+
+    /// Drops the request being read and everything buffered for it.
+    private func abandonRequest() {
+        pending = nil
+        input.removeAll()
+        parser = RequestParser(limits: core.configuration.limits)
+        releaseBodyReservation()
+    }
+
+    private func releaseBodyReservation() {
+        guard bodyReservation > 0 else { return }
+        let count = bodyReservation
+        bodyReservation = 0
+        core.bodyBudget.withLock { $0.release(count) }
     }
 
     // MARK: Requests
@@ -266,6 +394,10 @@ final class HTTPConnection: @unchecked Sendable {
             if case .dispatch(let matched, _, _) = action { route = matched.pattern }
             exchange = ExchangeInProgress(method: head.method, route: route, headers: head.headers,
                                           requestID: requestID, startedAt: MonotonicClock.nowNanoseconds())
+        }
+        guard declaredBodyFits(head) else {
+            refuseForBudget(version: head.version)
+            return
         }
         guard head.expectation == .continue100, head.framing != .none else { return }
         switch action {
@@ -318,6 +450,7 @@ final class HTTPConnection: @unchecked Sendable {
         request.parameters = parameters
         phase = .responding
         deadline.store(0, ordering: .relaxed)
+        quietSince.store(0, ordering: .relaxed)
         let handler = route.handler
         let logger = core.logger
         Task.immediate(executorPreference: executor) { [self] in
@@ -423,13 +556,16 @@ final class HTTPConnection: @unchecked Sendable {
         // the connection when shutdown has begun since: the drain closed
         // the idle connections once and will not come back for this one.
         if core.isDraining.load(ordering: .relaxed) { closeAfterOutput = true }
+        releaseBodyReservation()
         if closeAfterOutput {
             phase = .lingering
             pending = nil
         } else {
             phase = .idle
             setDeadline(after: core.configuration.idleTimeout)
+            input.shrinkIfEmpty()
         }
+        markQuiet()
         flush()
         if phase == .idle {
             resumeReading()
@@ -547,6 +683,10 @@ final class HTTPConnection: @unchecked Sendable {
         input.removeAll()
         setDeadline(after: .seconds(2))
         resumeReading()
+    }
+
+    private func markQuiet() {
+        quietSince.store(MonotonicClock.nowNanoseconds(), ordering: .relaxed)
     }
 
     private func setDeadline(after duration: Duration) {

@@ -53,6 +53,17 @@ final class InputBuffer {
         }
     }
 
+    /// Gives back a grown allocation once everything is consumed, so a
+    /// connection idling after a large body holds 4 KiB, not its peak.
+    func shrinkIfEmpty() {
+        guard isEmpty, capacity > 16 * 1024 else { return }
+        storage.deallocate()
+        capacity = 4096
+        storage = .allocate(byteCount: capacity, alignment: 16)
+        readerIndex = 0
+        writerIndex = 0
+    }
+
     func removeAll() {
         readerIndex = 0
         writerIndex = 0

@@ -41,6 +41,9 @@ struct RequestParser {
         self.limits = limits
     }
 
+    /// Body bytes read and held so far for the request being parsed.
+    var bufferedBodyBytes: Int { body.count }
+
     /// True when no byte of a next request has been consumed yet.
     var isAtRequestBoundary: Bool {
         if case .requestLine = state { return scanned == 0 }
@@ -286,6 +289,9 @@ struct RequestParser {
         switch framing {
         case .none: state = .emptyBody
         case .length(let length):
+            // One allocation of the declared length (at most max_body_bytes):
+            // no copies as it grows. Only the pages written become resident
+            // (the server maps large blocks on their own; see main.swift).
             body.reserveCapacity(length)
             state = .lengthBody(remaining: length)
         case .chunked: state = .chunkSize

@@ -1,3 +1,4 @@
+import CSystemShims
 import Dispatch
 import Glibc
 import Synchronization
@@ -33,12 +34,31 @@ public final class HTTPServer: Sendable {
     /// Open connections, including ones being refused at the cap.
     public var openConnections: Int { core.connections.count }
 
+    /// Open connections whose request is being answered, for tests that
+    /// must know none can be reclaimed.
+    var busyConnections: Int { core.connections.snapshot().filter { $0.quietSince.load(ordering: .relaxed) == 0 }.count }
+
+    /// Connections refused or reclaimed so far, and body-budget refusals.
+    public var statistics: ConnectionStatistics.Snapshot { core.statistics.snapshot }
+
+    /// Request body bytes buffered now, across all connections.
+    public var bufferedBodyBytes: Int { core.bodyBudget.withLock { $0.reserved } }
+
     /// Binds, listens and starts accepting. Returns the bound port (useful
     /// with port 0).
     @discardableResult
     public func start() throws -> Int {
         // A peer that resets while we write must not kill the process.
         signal(SIGPIPE, SIG_IGN)
+        // Request bodies are single allocations of their declared length
+        // (up to max_body_bytes). By default glibc raises its mmap threshold
+        // to the largest block freed, so after the first 1 MB body, bodies
+        // came from the heap and stayed resident once released: 1,000
+        // half-sent 1 MB bodies against the 256 MiB body budget still took
+        // RSS to 1,038 MB (272 MB after they closed). A fixed threshold maps
+        // every block of 128 KiB or more on its own (only touched pages are
+        // resident) and returns it on free.
+        _ = axiom_set_mmap_threshold(128 * 1024)
         let configuration = core.configuration
         let listener = try ListeningSocket(host: configuration.host, port: configuration.port,
                                            backlog: configuration.backlog)
@@ -70,8 +90,23 @@ public final class HTTPServer: Sendable {
         while true {
             switch listener.acceptOne() {
             case .accepted(let fd, let peer):
-                let atCap = core.connections.count >= core.configuration.maxConnections
-                let connection = HTTPConnection(fd: fd, remoteAddress: peer, core: core, rejected: atCap)
+                let host = AddressConnectionTable.host(ofPeer: peer)
+                var rejected = false
+                switch core.connections.admit(from: host) {
+                case .admitted:
+                    break
+                case .admittedReclaiming(let victims):
+                    core.statistics.reclaimed.add(victims.count, ordering: .relaxed)
+                    for victim in victims { victim.reclaim() }
+                case .overCapacity:
+                    core.statistics.refusedOverCapacity.add(1, ordering: .relaxed)
+                    rejected = true
+                case .overAddressLimit:
+                    core.statistics.refusedOverAddressLimit.add(1, ordering: .relaxed)
+                    AddressRefusal.answer(fd: fd, core: core)
+                    continue
+                }
+                let connection = HTTPConnection(fd: fd, remoteAddress: peer, peerHost: host, core: core, rejected: rejected)
                 core.connections.insert(connection)
                 connection.start()
             case .drained:

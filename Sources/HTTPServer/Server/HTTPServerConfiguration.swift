@@ -10,12 +10,30 @@ public struct HTTPServerConfiguration: Sendable {
     public var headerTimeout: Duration
     /// A request body must make progress at least this often (→ 408).
     public var bodyTimeout: Duration
+    /// After `bodyGrace`, a body's average rate must stay at or above this
+    /// many bytes per second (0 = no minimum), and the whole body must
+    /// arrive within `bodyTotalTimeout` (→ 408): a byte every few seconds
+    /// would otherwise hold a connection forever, each byte resetting
+    /// `bodyTimeout`.
+    public var bodyMinRate: Int
+    public var bodyGrace: Duration
+    public var bodyTotalTimeout: Duration
     /// A keep-alive connection with no request in progress is closed after this.
     public var idleTimeout: Duration
     /// A client that stops reading its responses is disconnected after this.
     public var writeTimeout: Duration
-    /// Connections beyond this are answered 503 and closed.
+    /// Connections beyond this are answered 503 and closed, once no idle
+    /// connection is left to reclaim.
     public var maxConnections: Int
+    /// Connections from one peer address beyond this are answered 503 and
+    /// closed, so one client cannot take every slot.
+    public var maxConnectionsPerAddress: Int
+    /// Peer addresses exempt from `maxConnectionsPerAddress` (load
+    /// balancers, whose address every client shares).
+    public var trustedProxies: Set<String>
+    /// Request body bytes buffered across all connections; a request whose
+    /// body would exceed it is answered 503 with Retry-After.
+    public var maxBufferedBodyBytes: Int
     /// In-flight requests get this long to finish after shutdown begins.
     public var shutdownDeadline: Duration
     /// Stop reading a connection once this many response bytes wait for it.
@@ -23,8 +41,11 @@ public struct HTTPServerConfiguration: Sendable {
 
     public init(host: String = "127.0.0.1", port: Int = 8080, backlog: Int32 = 1024,
                 limits: ParserLimits = ParserLimits(), headerTimeout: Duration = .seconds(10),
-                bodyTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),
+                bodyTimeout: Duration = .seconds(10), bodyMinRate: Int = 500, bodyGrace: Duration = .seconds(5),
+                bodyTotalTimeout: Duration = .seconds(60), idleTimeout: Duration = .seconds(60),
                 writeTimeout: Duration = .seconds(30), maxConnections: Int = 10_000,
+                maxConnectionsPerAddress: Int = 256, trustedProxies: Set<String> = [],
+                maxBufferedBodyBytes: Int = 256 * 1024 * 1024,
                 shutdownDeadline: Duration = .seconds(10), outputHighWatermark: Int = 256 * 1024) {
         self.host = host
         self.port = port
@@ -32,11 +53,24 @@ public struct HTTPServerConfiguration: Sendable {
         self.limits = limits
         self.headerTimeout = headerTimeout
         self.bodyTimeout = bodyTimeout
+        self.bodyMinRate = bodyMinRate
+        self.bodyGrace = bodyGrace
+        self.bodyTotalTimeout = bodyTotalTimeout
         self.idleTimeout = idleTimeout
         self.writeTimeout = writeTimeout
         self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.trustedProxies = trustedProxies
+        self.maxBufferedBodyBytes = maxBufferedBodyBytes
         self.shutdownDeadline = shutdownDeadline
         self.outputHighWatermark = outputHighWatermark
+    }
+}
+
+extension HTTPServerConfiguration {
+    var bodyProgress: BodyProgressRule {
+        BodyProgressRule(stallTimeout: bodyTimeout, minRate: bodyMinRate, grace: bodyGrace,
+                         totalTimeout: bodyTotalTimeout)
     }
 }
 

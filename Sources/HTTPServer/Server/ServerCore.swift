@@ -9,7 +9,10 @@ final class ServerCore: Sendable {
     let logger: ServerLogger
     let observer: ExchangeObserver?
     let requestIDs = RequestIDGenerator()
-    let connections = ConnectionRegistry()
+    let connections: ConnectionRegistry
+    let statistics = ConnectionStatistics()
+    /// Request body bytes buffered across all connections.
+    let bodyBudget: Mutex<ByteBudget>
     /// Set once shutdown begins: no new requests on existing connections.
     let isDraining = Atomic<Bool>(false)
 
@@ -18,25 +21,9 @@ final class ServerCore: Sendable {
         self.router = router
         self.logger = logger
         self.observer = observer
-    }
-}
-
-/// The open connections, for the timeout sweeper, the connection cap and
-/// shutdown. Touched on accept and close only, never per request.
-final class ConnectionRegistry: Sendable {
-    private let connections = Mutex<[ObjectIdentifier: HTTPConnection]>([:])
-
-    var count: Int { connections.withLock { $0.count } }
-
-    func insert(_ connection: HTTPConnection) {
-        connections.withLock { $0[ObjectIdentifier(connection)] = connection }
-    }
-
-    func remove(_ connection: HTTPConnection) {
-        _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
-    }
-
-    func snapshot() -> [HTTPConnection] {
-        connections.withLock { Array($0.values) }
+        connections = ConnectionRegistry(maxConnections: configuration.maxConnections,
+                                         perAddress: AddressConnectionTable(limit: configuration.maxConnectionsPerAddress,
+                                                                            exempt: configuration.trustedProxies))
+        bodyBudget = Mutex(ByteBudget(limit: configuration.maxBufferedBodyBytes))
     }
 }

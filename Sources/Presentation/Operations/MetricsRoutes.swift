@@ -6,8 +6,11 @@ import HTTPServer
 public enum MetricsRoutes {
     public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
 
-    public static func register(on router: inout Router, exposition: @escaping @Sendable () async -> String) {
-        router.get("/metrics") { _ in
+    /// `token`, when given, must be presented as `Authorization: Bearer`.
+    public static func register(on router: inout Router, token: OperationsToken? = nil,
+                                exposition: @escaping @Sendable () async -> String) {
+        router.get("/metrics") { request in
+            try token?.check(request)
             let text = await exposition()
             return HTTPResponse(status: .ok, headers: ["Content-Type": contentType, "Cache-Control": "no-store"],
                                 body: .bytes(Array(text.utf8)))

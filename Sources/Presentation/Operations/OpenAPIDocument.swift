@@ -25,6 +25,15 @@ info:
     carry at most 30 combining marks; names and descriptions are stored in
     Unicode NFC. Prices are at most 1000000000000 minor units and a cart
     holds at most 100 lines of 1 to 99 units, so no total leaves 64 bits.
+
+    The protocol layer may refuse any request before it reaches a resource:
+    408 `request_timeout` (the header section came late; the body stalled,
+    averaged less than `body_min_rate` bytes/s after `body_grace`, or took
+    longer than `body_timeout_total`), 413 `body_too_large`, 414, 431, and
+    503 with `Retry-After` on a connection that is then closed:
+    `too_many_connections` (the server, or the client's address, is at its
+    connection cap) or `body_buffer_full` (the server holds too many
+    request bodies already).
 servers:
   - url: http://127.0.0.1:8080
 paths:
@@ -91,6 +100,14 @@ paths:
     get:
       operationId: getMetrics
       summary: Metrics in the Prometheus text exposition format (0.0.4)
+      description: |
+        Anyone may scrape unless the server is started with `metrics_token`;
+        then `Authorization: Bearer <metrics_token>` is required. Label
+        values are bounded: route patterns, the standard methods and
+        `_OTHER`, status codes.
+      security:
+        - {}
+        - bearer: []
       responses:
         "200":
           description: Every metric family with HELP and TYPE lines.
@@ -98,6 +115,8 @@ paths:
             text/plain:
               schema:
                 type: string
+        "401":
+          $ref: "#/components/responses/Unauthorized"
   /axiom/components:
     get:
       operationId: getComponents

@@ -16,7 +16,9 @@ struct TestServer {
         return TestServer(server: server, port: try server.start())
     }
 
-    func client() throws -> RawClient { try RawClient(port: port) }
+    func client(from sourceAddress: String? = nil) throws -> RawClient {
+        try RawClient(port: port, sourceAddress: sourceAddress)
+    }
 
     func stop() async { await server.shutdown() }
 
