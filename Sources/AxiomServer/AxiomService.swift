@@ -170,8 +170,9 @@ final class AxiomService: Sendable {
             CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency, cacheEntries: cacheEntries)
         }
         try orchestrator.registerClient(PricingClient.self, dependencies: []) { _ in PricingClient() }
+        let cartCacheEntries = options.cartCacheEntries
         try orchestrator.registerClient(CartClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-            CartClient(storage: try resolver.handle(SQLiteStorage.self))
+            CartClient(storage: try resolver.handle(SQLiteStorage.self), cacheEntries: cartCacheEntries)
         }
         try orchestrator.registerClient(OrderClient.self, dependencies: [SQLiteStorage.self]) { resolver in
             OrderClient(storage: try resolver.handle(SQLiteStorage.self))

@@ -31,16 +31,18 @@ public actor StorefrontContext: Context {
 
     /// Start-up repair of checkouts a crash interrupted (see
     /// `AccountContext.checkout`): a reservation whose order exists is
-    /// committed, one without is released; every order still pending then
-    /// holds final stock and is confirmed; every order whose checkout did
-    /// not get to clear its cart (the crash came after the order was placed
-    /// or confirmed, before the clear committed) has its ordered lines taken
-    /// out of the cart now, once per checkout; every cancelled order's stock
-    /// is returned (a no-op for those already returned). Returns what it did.
+    /// committed, one without is released. Then every open order (placed or
+    /// cancelled, its work in the other clients not known finished; read
+    /// through a partial index, so this costs what a crash left unfinished,
+    /// not the shop's history) is finished: a pending one holds final stock
+    /// now and is confirmed; one whose checkout did not get to clear its cart
+    /// has its ordered lines taken out of the cart, once per checkout; a
+    /// cancelled one has its stock returned (once per order); then it is
+    /// settled. Returns what it did.
     public func reconcileCheckouts() async throws -> (committed: Int, released: Int, confirmed: Int, cartsCleared: Int) {
         var committed = 0, released = 0, confirmed = 0, cartsCleared = 0
         for checkoutID in try await catalog.client.pendingReservations() {
-            if await orders.client.order(forCheckout: checkoutID) != nil {
+            if try await orders.client.order(forCheckout: checkoutID) != nil {
                 _ = try await catalog.commitReservation(checkoutID)
                 committed += 1
             } else {
@@ -48,26 +50,28 @@ public actor StorefrontContext: Context {
                 released += 1
             }
         }
-        for order in await orders.client.pendingOrders() {
-            _ = try await orders.send(.transition(order.id, to: .confirmed, by: .system))
-            confirmed += 1
-        }
+        let open = try await orders.client.openOrders()
         // Not only the orders confirmed just now: a crash after a checkout
         // confirmed its order but before its cart was cleared leaves a
         // confirmed order and a full cart, which only the clear record tells
         // apart. What the user changed in the cart after the checkout read it
         // (from another session, before the crash) stays.
-        let placed = await orders.client.state.orders.values
-        let uncleared = Set(await carts.client.unclearedCheckouts(among: placed.compactMap(\.checkoutID)))
-        for order in placed {
-            guard let checkoutID = order.checkoutID, uncleared.contains(checkoutID) else { continue }
-            _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID,
-                                                         ordered: AccountContext.cartLines(of: order)))
-            cartsCleared += 1
-        }
-        for order in placed where order.status == .cancelled {
-            _ = try await catalog.returnStock(key: AccountContext.returnKey(order.id),
-                                              lines: AccountContext.stockLines(of: order))
+        let uncleared = Set(try await carts.client.unclearedCheckouts(among: open.compactMap(\.checkoutID)))
+        for var order in open {
+            if order.status == .pending {
+                order = try await orders.send(.transition(order.id, to: .confirmed, by: .system))
+                confirmed += 1
+            }
+            if let checkoutID = order.checkoutID, uncleared.contains(checkoutID) {
+                _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID,
+                                                             ordered: AccountContext.cartLines(of: order)))
+                cartsCleared += 1
+            }
+            if order.status == .cancelled {
+                _ = try await catalog.returnStock(key: AccountContext.returnKey(order.id),
+                                                  lines: AccountContext.stockLines(of: order))
+            }
+            _ = try await orders.send(.settle(order.id))
         }
         return (committed, released, confirmed, cartsCleared)
     }
