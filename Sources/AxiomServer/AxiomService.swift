@@ -179,13 +179,17 @@ final class AxiomService: Sendable {
         }
         let sessionLifetime = options.sessionLifetime
         let throttle = options.loginThrottle
+        let userCacheEntries = options.userCacheEntries
+        // As many sign-in sessions as session contexts may be held.
+        let sessionCacheEntries = options.maxSessions
         try orchestrator.registerClient(UserClient.self,
                                         dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self,
                                                        SystemClockCapability.self]) { resolver in
             UserClient(storage: try resolver.handle(SQLiteStorage.self), hasher: try resolver.handle(PasswordHasher.self),
                        random: try resolver.handle(SecureRandom.self),
                        clock: try resolver.handle(SystemClockCapability.self).current,
-                       sessionLifetime: sessionLifetime, throttle: throttle)
+                       sessionLifetime: sessionLifetime, throttle: throttle,
+                       userCacheEntries: userCacheEntries, sessionCacheEntries: sessionCacheEntries)
         }
     }
 

@@ -62,7 +62,7 @@ public actor CartClient: StatefulClient {
     /// the first awaited its commit, and the second stored a cart without
     /// the first's line: an acknowledged change lost. A miss takes the turn
     /// too, so its read cannot land after a commit it did not see.
-    private var writers: [UserID: [CheckedContinuation<Void, Never>]] = [:]
+    private var turns = KeyedTurns<UserID>()
 
     /// `cacheEntries`: the most carts kept in memory (at least 1).
     public init(storage: CapabilityHandle<SQLiteStorage>, cacheEntries: Int = CartClient.defaultCacheEntries) {
@@ -206,24 +206,13 @@ public actor CartClient: StatefulClient {
             """, user, product.description, quantity)
     }
 
-    /// Waits until no other change of `user`'s cart is in flight (FIFO).
+    /// Waits until no other change or miss of `user`'s cart is in flight (FIFO).
     private func startWriting(for user: UserID) async {
-        guard writers[user] != nil else {
-            writers[user] = []
-            return
-        }
-        await withCheckedContinuation { writers[user, default: []].append($0) }
+        if !turns.enter(user) { await withCheckedContinuation { turns.wait($0, for: user) } }
     }
 
-    /// Hands the user's turn to the next waiting change, if any.
     private func finishWriting(for user: UserID) {
-        guard var waiting = writers[user], !waiting.isEmpty else {
-            writers[user] = nil
-            return
-        }
-        let next = waiting.removeFirst()
-        writers[user] = waiting
-        next.resume()
+        turns.leave(user)
     }
 }
 
