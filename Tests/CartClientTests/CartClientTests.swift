@@ -11,7 +11,7 @@ private final class ClientBox: Sendable {
 }
 
 /// One "process run" on a database file: orchestrator, storage, the cart client.
-private struct CartRun {
+struct CartRun {
     let orchestrator: AxiomOrchestrator
     let client: CartClient
 
@@ -21,7 +21,7 @@ private struct CartRun {
         await storage?.close()
     }
 
-    static func start(_ path: String) async throws -> CartRun {
+    static func start(_ path: String, cacheEntries: Int = CartClient.defaultCacheEntries) async throws -> CartRun {
         var made: AxiomOrchestrator?
         while made == nil {
             do { made = try AxiomOrchestrator() } catch AxiomError.orchestratorAlreadyRunning {
@@ -35,7 +35,7 @@ private struct CartRun {
         }
         let box = ClientBox()
         try orchestrator.registerClient(CartClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-            let client = CartClient(storage: try resolver.handle(SQLiteStorage.self))
+            let client = CartClient(storage: try resolver.handle(SQLiteStorage.self), cacheEntries: cacheEntries)
             box.client.withLock { $0 = client }
             return client
         }

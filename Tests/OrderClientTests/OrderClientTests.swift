@@ -11,7 +11,7 @@ private final class ClientBox: Sendable {
     let client = Mutex<OrderClient?>(nil)
 }
 
-private struct OrderRun {
+struct OrderRun {
     let orchestrator: AxiomOrchestrator
     let client: OrderClient
 
