@@ -61,10 +61,10 @@ extension UserClient {
             guard let (stored, _) = try await storage.storedRead({
                 try UserStore.session($0, tokenHash: tokenHash, now: now)
             }) else { throw AuthenticationError.invalidToken }
-            // Read while a session was revoked: it may be that one, so it
-            // is not trusted; the next check reads again.
-            guard revocations == started else { throw AuthenticationError.invalidToken }
-            sessions.store(stored, for: tokenHash)
+            // Read while a session was revoked: it may be that one, so it is
+            // not kept (this request overlapped the revocation and may pass,
+            // as it would have a moment earlier; the next one reads again).
+            if revocations == started { sessions.store(stored, for: tokenHash) }
             session = stored
         }
         guard session.expiresAt > now else {
@@ -77,8 +77,7 @@ extension UserClient {
         } catch let error as DomainError where error.code == "user_not_found" {
             throw AuthenticationError.invalidToken
         }
-        // The session may have been revoked while its user was read.
-        guard user.isActive, sessions.contains(tokenHash) else { throw AuthenticationError.invalidToken }
+        guard user.isActive else { throw AuthenticationError.invalidToken }
         return Authentication(sessionID: session.id, user: user,
                               expiresAt: Timestamp(millisecondsSince1970: session.expiresAt))
     }

@@ -254,6 +254,8 @@ paths:
             type: string
             maxLength: 64
       responses:
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
         "200":
           description: One page of users.
           content:
@@ -361,6 +363,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
         "200":
           description: The user.
           content:
@@ -478,6 +482,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
         "200":
           description: The user.
           content:
@@ -493,6 +499,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
         "200":
           description: The cart.
           content:
@@ -627,6 +635,8 @@ paths:
             type: string
             maxLength: 64
       responses:
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
         "200":
           description: One page of orders.
           content:
@@ -658,6 +668,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
         "200":
           description: The order.
           content:
