@@ -50,30 +50,52 @@ public actor StorefrontContext: Context {
                 released += 1
             }
         }
-        let open = try await orders.client.openOrders()
         // Not only the orders confirmed just now: a crash after a checkout
         // confirmed its order but before its cart was cleared leaves a
         // confirmed order and a full cart, which only the clear record tells
         // apart. What the user changed in the cart after the checkout read it
-        // (from another session, before the crash) stays.
-        let uncleared = Set(try await carts.client.unclearedCheckouts(among: open.compactMap(\.checkoutID)))
-        for var order in open {
-            if order.status == .pending {
-                order = try await orders.send(.transition(order.id, to: .confirmed, by: .system))
-                confirmed += 1
+        // (from another session, before the crash) stays. In batches, each
+        // batch's orders at once: every finished order is settled, so the
+        // next batch is the next open ones, memory stays bounded, and the
+        // writes share group commits (the first start after migration 401
+        // finishes every older order once).
+        while true {
+            let batch = try await orders.client.openOrders(limit: Self.reconciliationBatch)
+            if batch.isEmpty { break }
+            let uncleared = Set(try await carts.client.unclearedCheckouts(among: batch.compactMap(\.checkoutID)))
+            try await withThrowingTaskGroup(of: (confirmed: Bool, cartCleared: Bool).self) { group in
+                for order in batch {
+                    let clear = order.checkoutID.map(uncleared.contains) ?? false
+                    group.addTask { try await self.finish(order, clearingCart: clear) }
+                }
+                for try await done in group {
+                    if done.confirmed { confirmed += 1 }
+                    if done.cartCleared { cartsCleared += 1 }
+                }
             }
-            if let checkoutID = order.checkoutID, uncleared.contains(checkoutID) {
-                _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID,
-                                                             ordered: AccountContext.cartLines(of: order)))
-                cartsCleared += 1
-            }
-            if order.status == .cancelled {
-                _ = try await catalog.returnStock(key: AccountContext.returnKey(order.id),
-                                                  lines: AccountContext.stockLines(of: order))
-            }
-            _ = try await orders.send(.settle(order.id))
         }
         return (committed, released, confirmed, cartsCleared)
+    }
+
+    /// Open orders finished at once by start-up reconciliation.
+    static let reconciliationBatch = 256
+
+    /// Finishes one open order (see `reconcileCheckouts`) and settles it.
+    private nonisolated func finish(_ open: Order, clearingCart: Bool) async throws -> (confirmed: Bool, cartCleared: Bool) {
+        var order = open
+        if order.status == .pending {
+            order = try await orders.send(.transition(order.id, to: .confirmed, by: .system))
+        }
+        if clearingCart, let checkoutID = order.checkoutID {
+            _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID,
+                                                         ordered: AccountContext.cartLines(of: order)))
+        }
+        if order.status == .cancelled {
+            _ = try await catalog.returnStock(key: AccountContext.returnKey(order.id),
+                                              lines: AccountContext.stockLines(of: order))
+        }
+        _ = try await orders.send(.settle(order.id))
+        return (open.status == .pending, clearingCart && order.checkoutID != nil)
     }
 
     public enum Action: Sendable {

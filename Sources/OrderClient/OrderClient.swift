@@ -107,12 +107,13 @@ public actor OrderClient: StatefulClient {
         return Page(items: items, nextCursor: page.count > count ? items.last?.id.description : nil)
     }
 
-    /// Orders whose checkout or cancellation may not have finished (placed
-    /// or cancelled, not yet settled), oldest first: start-up reconciliation
-    /// finishes them. Read through a partial index, so it costs what is
-    /// unfinished, not what was ever ordered.
-    public func openOrders() async throws -> [Order] {
-        try await storage.storedRead { try OrderStore.open($0) }
+    /// The oldest `limit` orders whose checkout or cancellation may not have
+    /// finished (placed or cancelled, not yet settled): start-up
+    /// reconciliation finishes and settles them, then asks again. Read
+    /// through a partial index, so it costs what is unfinished, not what was
+    /// ever ordered.
+    public func openOrders(limit: Int = 500) async throws -> [Order] {
+        try await storage.storedRead { try OrderStore.open($0, limit: limit) }
     }
 
     // MARK: Writes

@@ -80,9 +80,9 @@ enum OrderStore {
         return (try row.get("created_at"), try row.get("id"))
     }
 
-    /// The open orders, oldest first (through the partial index).
-    static func open(_ handle: SQLiteHandle) throws -> [Order] {
-        try handle.query("SELECT document FROM orders WHERE open = 1 ORDER BY created_at").map(decode)
+    /// The oldest `limit` open orders (through the partial index).
+    static func open(_ handle: SQLiteHandle, limit: Int) throws -> [Order] {
+        try handle.query("SELECT document FROM orders WHERE open = 1 ORDER BY created_at LIMIT ?", limit).map(decode)
     }
 
     static func insert(_ handle: SQLiteHandle, _ order: Order, checkoutID: CheckoutID, key: String?,
