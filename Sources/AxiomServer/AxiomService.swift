@@ -200,21 +200,26 @@ final class AxiomService: Sendable {
             CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency, cacheEntries: cacheEntries)
         }
         try orchestrator.registerClient(PricingClient.self, dependencies: []) { _ in PricingClient() }
+        let cartCacheEntries = options.cartCacheEntries
         try orchestrator.registerClient(CartClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-            CartClient(storage: try resolver.handle(SQLiteStorage.self))
+            CartClient(storage: try resolver.handle(SQLiteStorage.self), cacheEntries: cartCacheEntries)
         }
         try orchestrator.registerClient(OrderClient.self, dependencies: [SQLiteStorage.self]) { resolver in
             OrderClient(storage: try resolver.handle(SQLiteStorage.self))
         }
         let sessionLifetime = options.sessionLifetime
         let throttle = options.loginThrottle
+        let userCacheEntries = options.userCacheEntries
+        // As many sign-in sessions as session contexts may be held.
+        let sessionCacheEntries = options.maxSessions
         try orchestrator.registerClient(UserClient.self,
                                         dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self,
                                                        SystemClockCapability.self]) { resolver in
             UserClient(storage: try resolver.handle(SQLiteStorage.self), hasher: try resolver.handle(PasswordHasher.self),
                        random: try resolver.handle(SecureRandom.self),
                        clock: try resolver.handle(SystemClockCapability.self).current,
-                       sessionLifetime: sessionLifetime, throttle: throttle)
+                       sessionLifetime: sessionLifetime, throttle: throttle,
+                       userCacheEntries: userCacheEntries, sessionCacheEntries: sessionCacheEntries)
         }
     }
 

@@ -26,6 +26,13 @@ public enum CartUpdate: Sendable, Hashable {
 /// exists and what it costs is the catalogue's business, asked by the
 /// context. Writes follow validate → durable commit → apply → publish →
 /// return; the line order (the order products were added) is kept.
+///
+/// SQLite holds every cart; the client holds a working set of at most
+/// `cacheEntries` carts (CLOCK, `WorkingSet`): those of users who asked
+/// lately. A miss reads that user's lines (primary-key range) while
+/// holding the user's turn (below), so no change of that cart can commit
+/// between the read and keeping it: a cart kept is never older than the
+/// last commit. Nothing is read at start-up (issue 12: every cart line was).
 public actor CartClient: StatefulClient {
     public static let migrations: [Migration] = [
         Migration(version: 300, name: "cart lines", sql: """
@@ -44,40 +51,35 @@ public actor CartClient: StatefulClient {
             ) STRICT;
             """),
     ]
+    public static let defaultCacheEntries = 10_000
 
     public nonisolated let stateBroadcaster = StateBroadcaster<CartUpdate>(bufferLimit: 256)
-    public private(set) var state = CartState()
-    private var clearedCheckouts: Set<CheckoutID> = []
+    private var cache: WorkingSet<UserID, Cart>
     private let storage: CapabilityHandle<SQLiteStorage>
-    /// Users whose cart is being changed, each with the changes waiting
-    /// their turn. Without it two requests of one user (two sessions, or
-    /// pipelined) both started from the same cart while the first awaited
-    /// its commit, and the second stored a cart without the first's line:
-    /// an acknowledged change lost.
-    private var writers: [UserID: [CheckedContinuation<Void, Never>]] = [:]
+    /// Users whose cart is being changed or read from storage, each with
+    /// the changes waiting their turn. Without it two requests of one user
+    /// (two sessions, or pipelined) both started from the same cart while
+    /// the first awaited its commit, and the second stored a cart without
+    /// the first's line: an acknowledged change lost. A miss takes the turn
+    /// too, so its read cannot land after a commit it did not see.
+    private var turns = KeyedTurns<UserID>()
 
-    public init(storage: CapabilityHandle<SQLiteStorage>) {
+    /// `cacheEntries`: the most carts kept in memory (at least 1).
+    public init(storage: CapabilityHandle<SQLiteStorage>, cacheEntries: Int = CartClient.defaultCacheEntries) {
         self.storage = storage
+        self.cache = WorkingSet(capacity: cacheEntries)
     }
 
-    public func activate() async throws {
-        let rows = try await storage.current.read { handle in
-            try handle.query("SELECT user_id, product_id, quantity FROM cart_lines ORDER BY user_id, position")
-                .map { row -> (String, String, Int) in (try row.get("user_id"), try row.get("product_id"), try row.get("quantity")) }
-        }
-        let cleared = try await storage.current.read { handle in
-            try handle.query("SELECT checkout_id FROM cart_cleared_checkouts").map { row -> String in try row.get("checkout_id") }
-        }
-        clearedCheckouts = Set(cleared.compactMap(CheckoutID.init))
-        var lines: [UserID: [CartLine]] = [:]
-        for (userText, productText, quantity) in rows {
-            guard let user = UserID(userText), let product = ProductID(productText) else {
-                throw CartDataError(description: "cart line \(userText)/\(productText) is not valid")
-            }
-            lines[user, default: []].append(CartLine(productID: product, quantity: quantity))
-        }
-        state = try CartState(carts: lines.map { Cart(userID: $0.key, lines: $0.value) })
+    /// The working set: the non-empty carts held in memory now.
+    public var state: CartState {
+        (try? CartState(carts: cache.values)) ?? CartState()
     }
+
+    /// How many carts (empty ones too) the working set holds.
+    public var cachedCount: Int { cache.count }
+
+    /// Reads nothing: carts are read when their user asks.
+    public func activate() async throws {}
 
     public func deactivate() async {
         stateBroadcaster.finish()
@@ -90,7 +92,7 @@ public actor CartClient: StatefulClient {
         // (and are committed together).
         await startWriting(for: user)
         defer { finishWriting(for: user) }
-        let cart = state.cart(for: user)
+        let cart = try await loaded(user)
         switch action {
         case .setQuantity(_, let product, let quantity):
             let change: LineChange = cart.quantity(of: product) == nil ? .addLine(product, quantity)
@@ -101,23 +103,31 @@ public actor CartClient: StatefulClient {
         case .clear:
             return try await apply(cart.cleared(), .clear)
         case .clearAfterCheckout(_, let checkoutID, let ordered):
-            if clearedCheckouts.contains(checkoutID) { return cart }
             let remaining = cart.removingOrdered(ordered)
             let kept = Set(remaining.lines.map(\.productID))
             let taken = cart.lines.map(\.productID).filter { !kept.contains($0) }
-            return try await apply(remaining, .removeOrdered(taken, checkoutID: checkoutID))
+            return try await apply(remaining, .removeOrdered(taken, checkoutID: checkoutID), unchanged: cart)
         }
     }
 
-    public func cart(for user: UserID) -> Cart {
-        state.cart(for: user)
+    /// The user's cart: from the working set, or read from storage (in the
+    /// user's turn) and kept.
+    public func cart(for user: UserID) async throws -> Cart {
+        if let hit = cache.lookup(user) { return hit }
+        await startWriting(for: user)
+        defer { finishWriting(for: user) }
+        return try await loaded(user)
     }
 
     /// The checkouts among `checkoutIDs` whose cart was not cleared yet
     /// (`clearAfterCheckout` never committed for them): start-up
-    /// reconciliation finishes those.
-    public func unclearedCheckouts(among checkoutIDs: [CheckoutID]) -> [CheckoutID] {
-        checkoutIDs.filter { !clearedCheckouts.contains($0) }
+    /// reconciliation finishes those. One primary-key probe each.
+    public func unclearedCheckouts(among checkoutIDs: [CheckoutID]) async throws -> [CheckoutID] {
+        let cleared = try await storage.storedRead { handle in
+            try checkoutIDs.filter { try CartStore.isCleared(handle, $0) }
+        }
+        let done = Set(cleared)
+        return checkoutIDs.filter { !done.contains($0) }
     }
 
     // MARK: Internals
@@ -138,12 +148,24 @@ public actor CartClient: StatefulClient {
         case removeOrdered([ProductID], checkoutID: CheckoutID)
     }
 
+    /// The user's cart; only in the user's turn (a miss's read must not
+    /// race a change of the same cart).
+    private func loaded(_ user: UserID) async throws -> Cart {
+        if let hit = cache.lookup(user) { return hit }
+        let lines = try await storage.storedRead { try CartStore.lines($0, user: user) }
+        let cart = try Cart(userID: user, lines: lines).validated()
+        cache.store(cart, for: user)
+        return cart
+    }
+
     /// Commits `change` durably, then makes `cart` (the user's cart with
     /// the change made) the state. One statement, one transaction: a crash
-    /// leaves the old cart or the new one, never a mix.
-    private func apply(_ cart: Cart, _ change: LineChange) async throws -> Cart {
+    /// leaves the old cart or the new one, never a mix. A checkout's clear
+    /// that already ran (its record is there) changes nothing and returns
+    /// `unchanged`.
+    private func apply(_ cart: Cart, _ change: LineChange, unchanged: Cart? = nil) async throws -> Cart {
         let user = cart.userID.description
-        try await storage.durableWrite { handle in
+        let applied = try await storage.durableWrite { handle -> Bool in
             switch change {
             case .setQuantity(let product, let quantity):
                 // The usual change, and one primary-key lookup; the
@@ -158,16 +180,18 @@ public actor CartClient: StatefulClient {
             case .clear:
                 try handle.execute("DELETE FROM cart_lines WHERE user_id = ?", user)
             case .removeOrdered(let products, let checkoutID):
+                if try CartStore.isCleared(handle, checkoutID) { return false }
                 for product in products {
                     try handle.execute("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?",
                                        user, product.description)
                 }
-                try handle.execute("INSERT OR IGNORE INTO cart_cleared_checkouts(checkout_id, user_id) VALUES(?, ?)",
+                try handle.execute("INSERT INTO cart_cleared_checkouts(checkout_id, user_id) VALUES(?, ?)",
                                    checkoutID.description, user)
             }
+            return true
         }
-        try state.store(cart)
-        if case .removeOrdered(_, let checkoutID) = change { clearedCheckouts.insert(checkoutID) }
+        guard applied else { return unchanged ?? cart }
+        cache.store(try cart.validated(), for: cart.userID)
         stateBroadcaster.publish(.changed(cart), key: cart.userID)
         return cart
     }
@@ -182,24 +206,13 @@ public actor CartClient: StatefulClient {
             """, user, product.description, quantity)
     }
 
-    /// Waits until no other change of `user`'s cart is in flight (FIFO).
+    /// Waits until no other change or miss of `user`'s cart is in flight (FIFO).
     private func startWriting(for user: UserID) async {
-        guard writers[user] != nil else {
-            writers[user] = []
-            return
-        }
-        await withCheckedContinuation { writers[user, default: []].append($0) }
+        if !turns.enter(user) { await withCheckedContinuation { turns.wait($0, for: user) } }
     }
 
-    /// Hands the user's turn to the next waiting change, if any.
     private func finishWriting(for user: UserID) {
-        guard var waiting = writers[user], !waiting.isEmpty else {
-            writers[user] = nil
-            return
-        }
-        let next = waiting.removeFirst()
-        writers[user] = waiting
-        next.resume()
+        turns.leave(user)
     }
 }
 
@@ -209,8 +222,4 @@ extension CartAction {
         case .setQuantity(let user, _, _), .remove(let user, _), .clear(let user), .clearAfterCheckout(let user, _, _): user
         }
     }
-}
-
-struct CartDataError: Error, CustomStringConvertible {
-    let description: String
 }

@@ -182,7 +182,7 @@ public actor AccountContext: Context {
     /// The cart priced from the catalogue as it is now; lines whose product
     /// is gone or deactivated are listed apart and left out of the total.
     public func cart() async throws -> CartQuote {
-        try await quote(await carts.client.cart(for: try signedInUser().id))
+        try await quote(try await carts.client.cart(for: try signedInUser().id))
     }
 
     /// Sets a line's quantity (1…99). The product must exist and be on sale.
@@ -257,10 +257,10 @@ public actor AccountContext: Context {
     public func checkout(idempotencyKey: String?) async throws -> (order: Order, created: Bool) {
         let user = try signedInUser()
         guard user.canPlaceOrder else { throw DomainError.userSuspended(user.id) }
-        if let key = idempotencyKey, let existing = await orders.client.order(userID: user.id, idempotencyKey: key) {
+        if let key = idempotencyKey, let existing = try await orders.client.order(userID: user.id, idempotencyKey: key) {
             return (existing, false)
         }
-        let cart = await carts.client.cart(for: user.id)
+        let cart = try await carts.client.cart(for: user.id)
         guard !cart.isEmpty else { throw DomainError.emptyCart }
         let quote = try await quote(cart)
         if let missing = quote.unavailable.first {
@@ -276,7 +276,7 @@ public actor AccountContext: Context {
                                                   idempotencyKey: idempotencyKey))
         } catch {
             _ = try? await catalog.releaseReservation(checkoutID)
-            if let key = idempotencyKey, let existing = await orders.client.order(userID: user.id, idempotencyKey: key) {
+            if let key = idempotencyKey, let existing = try await orders.client.order(userID: user.id, idempotencyKey: key) {
                 return (existing, false)
             }
             throw error
@@ -293,6 +293,9 @@ public actor AccountContext: Context {
         // may have changed the cart while this checkout ran, and that
         // acknowledged change is not the order's to clear.
         _ = try await carts.send(.clearAfterCheckout(user.id, checkoutID, ordered: Self.cartLines(of: confirmed)))
+        // Its own (group-committed) write: until it lands, start-up
+        // reconciliation finds the order through the open-orders index.
+        _ = try await orders.send(.settle(placed.id))
         return (confirmed, true)
     }
 
@@ -321,6 +324,7 @@ public actor AccountContext: Context {
         let actor: OrderActor = order.userID == user.id ? .customer : .admin
         let cancelled = try await orders.send(.transition(id, to: .cancelled, by: actor))
         _ = try await catalog.returnStock(key: Self.returnKey(id), lines: Self.stockLines(of: cancelled))
+        _ = try await orders.send(.settle(id))
         return cancelled
     }
 

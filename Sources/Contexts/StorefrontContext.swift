@@ -31,16 +31,18 @@ public actor StorefrontContext: Context {
 
     /// Start-up repair of checkouts a crash interrupted (see
     /// `AccountContext.checkout`): a reservation whose order exists is
-    /// committed, one without is released; every order still pending then
-    /// holds final stock and is confirmed; every order whose checkout did
-    /// not get to clear its cart (the crash came after the order was placed
-    /// or confirmed, before the clear committed) has its ordered lines taken
-    /// out of the cart now, once per checkout; every cancelled order's stock
-    /// is returned (a no-op for those already returned). Returns what it did.
+    /// committed, one without is released. Then every open order (placed or
+    /// cancelled, its work in the other clients not known finished; read
+    /// through a partial index, so this costs what a crash left unfinished,
+    /// not the shop's history) is finished: a pending one holds final stock
+    /// now and is confirmed; one whose checkout did not get to clear its cart
+    /// has its ordered lines taken out of the cart, once per checkout; a
+    /// cancelled one has its stock returned (once per order); then it is
+    /// settled. Returns what it did.
     public func reconcileCheckouts() async throws -> (committed: Int, released: Int, confirmed: Int, cartsCleared: Int) {
         var committed = 0, released = 0, confirmed = 0, cartsCleared = 0
         for checkoutID in try await catalog.client.pendingReservations() {
-            if await orders.client.order(forCheckout: checkoutID) != nil {
+            if try await orders.client.order(forCheckout: checkoutID) != nil {
                 _ = try await catalog.commitReservation(checkoutID)
                 committed += 1
             } else {
@@ -48,28 +50,52 @@ public actor StorefrontContext: Context {
                 released += 1
             }
         }
-        for order in await orders.client.pendingOrders() {
-            _ = try await orders.send(.transition(order.id, to: .confirmed, by: .system))
-            confirmed += 1
-        }
         // Not only the orders confirmed just now: a crash after a checkout
         // confirmed its order but before its cart was cleared leaves a
         // confirmed order and a full cart, which only the clear record tells
         // apart. What the user changed in the cart after the checkout read it
-        // (from another session, before the crash) stays.
-        let placed = await orders.client.state.orders.values
-        let uncleared = Set(await carts.client.unclearedCheckouts(among: placed.compactMap(\.checkoutID)))
-        for order in placed {
-            guard let checkoutID = order.checkoutID, uncleared.contains(checkoutID) else { continue }
+        // (from another session, before the crash) stays. In batches, each
+        // batch's orders at once: every finished order is settled, so the
+        // next batch is the next open ones, memory stays bounded, and the
+        // writes share group commits (the first start after migration 401
+        // finishes every older order once).
+        while true {
+            let batch = try await orders.client.openOrders(limit: Self.reconciliationBatch)
+            if batch.isEmpty { break }
+            let uncleared = Set(try await carts.client.unclearedCheckouts(among: batch.compactMap(\.checkoutID)))
+            try await withThrowingTaskGroup(of: (confirmed: Bool, cartCleared: Bool).self) { group in
+                for order in batch {
+                    let clear = order.checkoutID.map(uncleared.contains) ?? false
+                    group.addTask { try await self.finish(order, clearingCart: clear) }
+                }
+                for try await done in group {
+                    if done.confirmed { confirmed += 1 }
+                    if done.cartCleared { cartsCleared += 1 }
+                }
+            }
+        }
+        return (committed, released, confirmed, cartsCleared)
+    }
+
+    /// Open orders finished at once by start-up reconciliation.
+    static let reconciliationBatch = 256
+
+    /// Finishes one open order (see `reconcileCheckouts`) and settles it.
+    private nonisolated func finish(_ open: Order, clearingCart: Bool) async throws -> (confirmed: Bool, cartCleared: Bool) {
+        var order = open
+        if order.status == .pending {
+            order = try await orders.send(.transition(order.id, to: .confirmed, by: .system))
+        }
+        if clearingCart, let checkoutID = order.checkoutID {
             _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID,
                                                          ordered: AccountContext.cartLines(of: order)))
-            cartsCleared += 1
         }
-        for order in placed where order.status == .cancelled {
+        if order.status == .cancelled {
             _ = try await catalog.returnStock(key: AccountContext.returnKey(order.id),
                                               lines: AccountContext.stockLines(of: order))
         }
-        return (committed, released, confirmed, cartsCleared)
+        _ = try await orders.send(.settle(order.id))
+        return (open.status == .pending, clearingCart && order.checkoutID != nil)
     }
 
     public enum Action: Sendable {

@@ -8,6 +8,10 @@ public enum OrderAction: Sendable {
     /// user's idempotency key (the existing order is returned).
     case place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?)
     case transition(OrderID, to: OrderStatus, by: OrderActor)
+    /// The order's checkout or cancellation finished its work in the other
+    /// clients (stock committed or returned, cart cleared): start-up
+    /// reconciliation no longer looks at it.
+    case settle(OrderID)
 }
 
 /// Published keyed by the order's `UserID`: an observer of one user
@@ -22,26 +26,19 @@ public enum OrderUpdate: Sendable, Hashable {
 /// along the domain's transition table. Each order row carries its whole
 /// document (JSON) next to the columns that are searched or unique, so a
 /// committed row always holds a complete, valid order.
+///
+/// Orders are read from SQLite per request, by index (`OrderStore`), and
+/// none is kept in memory: a shop's order history only grows, and loading
+/// it made the start of a 500,000-order file take minutes and hundreds of
+/// MiB (issue 12). `state` is therefore always empty; what observers need
+/// comes through `stateBroadcaster`. Idempotency keys are found through the
+/// unique `(user_id, idempotency_key)` index; retries that arrive while the
+/// first placement waits on the disk join it (`placing`).
 public actor OrderClient: StatefulClient {
-    public static let migrations: [Migration] = [
-        Migration(version: 400, name: "orders", sql: """
-            CREATE TABLE orders (
-                id              TEXT PRIMARY KEY,
-                user_id         TEXT NOT NULL,
-                status          TEXT NOT NULL,
-                created_at      INTEGER NOT NULL,
-                checkout_id     TEXT NOT NULL UNIQUE,
-                idempotency_key TEXT,
-                document        TEXT NOT NULL,
-                UNIQUE (user_id, idempotency_key)
-            ) STRICT;
-            CREATE INDEX orders_by_user ON orders(user_id, created_at);
-            """),
-    ]
+    public static let migrations: [Migration] = OrderStore.migrations
 
     public nonisolated let stateBroadcaster = StateBroadcaster<OrderUpdate>(bufferLimit: 256)
-    public private(set) var state = OrderState()
-    private var idsByKey: [String: OrderID] = [:]
+    public let state = OrderState()
     /// Placements waiting on the disk, by checkout id and by user|key: the
     /// actor is re-entered while a write waits, so a concurrent duplicate
     /// joins the first placement instead of racing it into the unique index.
@@ -52,21 +49,8 @@ public actor OrderClient: StatefulClient {
         self.storage = storage
     }
 
-    public func activate() async throws {
-        let rows = try await storage.current.read { handle in
-            try handle.query("SELECT document, idempotency_key FROM orders").map { row -> (String, String?) in
-                (try row.get("document"), try row.get("idempotency_key"))
-            }
-        }
-        let decoder = JSONDecoder()
-        var orders: [Order] = []
-        for (document, key) in rows {
-            let order = try decoder.decode(Order.self, from: Data(document.utf8))
-            orders.append(order)
-            if let key { idsByKey[Self.keyIndex(order.userID, key)] = order.id }
-        }
-        state = try OrderState(orders: orders)
-    }
+    /// Reads nothing: orders are read when asked for.
+    public func activate() async throws {}
 
     public func deactivate() async {
         stateBroadcaster.finish()
@@ -78,47 +62,71 @@ public actor OrderClient: StatefulClient {
             try await place(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: key)
         case .transition(let id, let status, let actor):
             try await transition(id, to: status, by: actor)
+        case .settle(let id):
+            try await settle(id)
         }
     }
 
-    // MARK: Reads (memory)
+    // MARK: Reads (storage, by index)
 
-    public func order(_ id: OrderID) throws(DomainError) -> Order {
-        guard let order = state.order(id) else { throw DomainError.notFound(entity: "order", id: id.description) }
+    /// `order_not_found`.
+    public func order(_ id: OrderID) async throws -> Order {
+        guard let order = try await storage.storedRead({ try OrderStore.order($0, id: id) }) else {
+            throw DomainError.notFound(entity: "order", id: id.description)
+        }
         return order
     }
 
-    public func order(forCheckout checkoutID: CheckoutID) -> Order? {
-        state.order(checkout: checkoutID)
+    public func order(forCheckout checkoutID: CheckoutID) async throws -> Order? {
+        try await storage.storedRead { try OrderStore.order($0, checkout: checkoutID) }
     }
 
-    public func order(userID: UserID, idempotencyKey: String) -> Order? {
-        idsByKey[Self.keyIndex(userID, idempotencyKey)].flatMap { state.order($0) }
+    public func order(userID: UserID, idempotencyKey: String) async throws -> Order? {
+        try await storage.storedRead { try OrderStore.order($0, user: userID, key: idempotencyKey) }
     }
 
-    /// A user's orders newest first, `limit` at a time after `cursor` (the
-    /// last order id of the previous page).
-    public func orders(for userID: UserID, limit: Int, after cursor: String?) throws(DomainError) -> Page<Order> {
-        try Page.slice(state.orders(for: userID), limit: limit, after: cursor) { $0.id.description }
+    /// A user's orders newest first (created_at, ties by id, descending:
+    /// `OrderState.newestFirst`), `limit` at a time after `cursor` (the last
+    /// order id of the previous page). A cursor that names no order of this
+    /// user is `validation_failed` on `cursor`, as `Page.slice` answers.
+    public func orders(for userID: UserID, limit: Int, after cursor: String?) async throws -> Page<Order> {
+        let count = max(0, limit)
+        let page = try await storage.storedRead { handle -> [Order]? in
+            var position: (Int64, String)?
+            if let cursor {
+                guard let found = try OrderStore.position(handle, user: userID, cursor: cursor) else { return nil }
+                position = found
+            }
+            return try OrderStore.page(handle, user: userID, after: position, limit: count)
+        }
+        guard let page else {
+            throw DomainError.validation(ValidationError([FieldError(field: "cursor", code: .invalidFormat,
+                                                                     message: "cursor is not one this service issued")]))
+        }
+        let items = Array(page.prefix(count))
+        return Page(items: items, nextCursor: page.count > count ? items.last?.id.description : nil)
     }
 
-    /// Orders still pending (a checkout that did not finish): start-up
-    /// reconciliation confirms or cancels them.
-    public func pendingOrders() -> [Order] {
-        state.orders.values.filter { $0.status == .pending }
+    /// The oldest `limit` orders whose checkout or cancellation may not have
+    /// finished (placed or cancelled, not yet settled): start-up
+    /// reconciliation finishes and settles them, then asks again. Read
+    /// through a partial index, so it costs what is unfinished, not what was
+    /// ever ordered.
+    public func openOrders(limit: Int = 500) async throws -> [Order] {
+        try await storage.storedRead { try OrderStore.open($0, limit: limit) }
     }
 
     // MARK: Writes
 
     private func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
-        if let existing = state.order(checkout: checkoutID) { return existing }
-        if let key = idempotencyKey, let existing = order(userID: userID, idempotencyKey: key) { return existing }
         let checkoutSlot = "checkout|\(checkoutID)"
-        let keySlot = idempotencyKey.map { "key|" + Self.keyIndex(userID, $0) }
+        let keySlot = idempotencyKey.map { "key|\(userID)|\($0)" }
         if let running = placing[checkoutSlot] ?? keySlot.flatMap({ placing[$0] }) {
             return try await running.value
         }
-        let task = Task { try await self.insertPlaced(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey) }
+        let task = Task { try await self.placeOnce(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey) }
+        // Registered before any await, so a duplicate arriving while this
+        // one reads or writes joins it.
         placing[checkoutSlot] = task
         if let keySlot { placing[keySlot] = task }
         defer {
@@ -128,45 +136,44 @@ public actor OrderClient: StatefulClient {
         return try await task.value
     }
 
-    private func insertPlaced(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
+    /// The existing order of this checkout or key, else a new one. The
+    /// existence check and the insert are one write transaction, which the
+    /// single writer serializes: a duplicate committed meanwhile (by an
+    /// earlier placement that finished) is found, not raced.
+    private func placeOnce(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
         let order = try Order.place(id: OrderID(UUID()), userID: userID, cart: cart,
                                     createdAt: Timestamp(Date()), checkoutID: checkoutID)
         let document = String(decoding: try JSONEncoder().encode(order), as: UTF8.self)
-        try await write { handle in
-            try handle.execute("""
-                INSERT INTO orders(id, user_id, status, created_at, checkout_id, idempotency_key, document)
-                VALUES(?, ?, ?, ?, ?, ?, ?)
-                """, order.id.description, userID.description, order.status.rawValue,
-                order.createdAt.millisecondsSince1970, checkoutID.description, idempotencyKey, document)
+        let (stored, created) = try await write { handle -> (Order, Bool) in
+            if let existing = try OrderStore.order(handle, checkout: checkoutID) { return (existing, false) }
+            if let key = idempotencyKey, let existing = try OrderStore.order(handle, user: userID, key: key) {
+                return (existing, false)
+            }
+            try OrderStore.insert(handle, order, checkoutID: checkoutID, key: idempotencyKey, document: document)
+            return (order, true)
         }
-        // A concurrent retry with the same key may have been applied while
-        // this one waited on the disk; the unique key made this insert fail
-        // then, so reaching here means this order is the one.
-        try state.insert(order)
-        if let idempotencyKey { idsByKey[Self.keyIndex(userID, idempotencyKey)] = order.id }
-        stateBroadcaster.publish(.created(order), key: order.userID)
-        return order
+        if created { stateBroadcaster.publish(.created(stored), key: stored.userID) }
+        return stored
     }
 
     private func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor) async throws -> Order {
-        let changed = try order(id).transitioned(to: status, by: actor)
-        let document = String(decoding: try JSONEncoder().encode(changed), as: UTF8.self)
-        try await write { handle in
-            try handle.execute("UPDATE orders SET status = ?, document = ? WHERE id = ?",
-                               changed.status.rawValue, document, id.description)
-        }
-        try state.update(changed)
+        let changed = try await write { try OrderStore.transition($0, id: id, to: status, by: actor) }
         stateBroadcaster.publish(.changed(changed), key: changed.userID)
         return changed
     }
 
-    private func write(_ body: @escaping @Sendable (SQLiteHandle) throws -> Void) async throws {
+    private func settle(_ id: OrderID) async throws -> Order {
+        guard let order = try await write({ try OrderStore.settle($0, id: id) }) else {
+            throw DomainError.notFound(entity: "order", id: id.description)
+        }
+        return order
+    }
+
+    private func write<R: Sendable>(_ body: @escaping @Sendable (SQLiteHandle) throws -> R) async throws -> R {
         do {
-            try await storage.durableWrite(body)
+            return try await storage.durableWrite(body)
         } catch let error as StorageError where error.sqliteError?.isUniqueViolation == true {
             throw DomainError.duplicate(field: "idempotency_key", value: "")
         }
     }
-
-    private static func keyIndex(_ user: UserID, _ key: String) -> String { "\(user)|\(key)" }
 }

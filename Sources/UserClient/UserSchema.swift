@@ -28,5 +28,10 @@ enum UserSchema {
         Migration(version: 101, name: "sessions by expiry", sql: """
             CREATE INDEX sessions_by_expiry ON sessions(expires_at);
             """),
+        // Users are read from storage on a miss, and listed by keyset on
+        // this index (issue 12: every user was loaded at start-up).
+        Migration(version: 102, name: "users by creation", sql: """
+            CREATE INDEX users_by_creation ON users(created_at, id);
+            """),
     ]
 }

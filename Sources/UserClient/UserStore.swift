@@ -17,26 +17,62 @@ enum UserStore {
         let expiresAt: Int64
     }
 
-    static func loadUsers(_ handle: SQLiteHandle) throws -> [StoredUser] {
-        try handle.query("SELECT id, name, email, role, status, created_at, password_hash FROM users").map { row in
-            let idText: String = try row.get("id")
-            guard let id = UserID(idText),
-                  let role = UserRole(rawValue: try row.get("role")),
-                  let status = UserStatus(rawValue: try row.get("status"))
-            else { throw UserDataError(description: "user row \(idText) is not valid") }
-            let user = User(id: id, name: try row.get("name"), email: try Email(try row.get("email")), role: role,
-                            status: status, createdAt: Timestamp(millisecondsSince1970: try row.get("created_at")))
-            return StoredUser(user: user, passwordHash: try row.get("password_hash"))
-        }
+    /// Every read below is one probe of an index (primary key, the unique
+    /// `email_key` and `token_hash`, `users_by_creation`): nothing the users
+    /// client reads grows with the tables (issue 12).
+    static let userColumns = "id, name, email, role, status, created_at, password_hash"
+
+    static func user(_ handle: SQLiteHandle, id: UserID) throws -> StoredUser? {
+        try handle.queryOne("SELECT \(userColumns) FROM users WHERE id = ?", id.description).map(storedUser)
     }
 
-    static func loadSessions(_ handle: SQLiteHandle, now: Int64) throws -> [StoredSession] {
-        try handle.query("SELECT id, user_id, token_hash, expires_at FROM sessions WHERE expires_at > ?", now).map { row in
-            let userText: String = try row.get("user_id")
-            guard let userID = UserID(userText) else { throw UserDataError(description: "session of user \(userText)") }
-            return StoredSession(id: try row.get("id"), userID: userID, tokenHash: try row.get("token_hash"),
-                                 expiresAt: try row.get("expires_at"))
+    /// By any spelling of the address (`Email.normalizedKey`).
+    static func user(_ handle: SQLiteHandle, emailKey: String) throws -> StoredUser? {
+        try handle.queryOne("SELECT \(userColumns) FROM users WHERE email_key = ?", emailKey).map(storedUser)
+    }
+
+    /// Up to `limit + 1` users in creation order (ties by id) after
+    /// `position` (created_at and id of the previous page's last user).
+    static func page(_ handle: SQLiteHandle, after position: (Int64, String)?, limit: Int) throws -> [User] {
+        let rows: [SQLiteRow]
+        if let (createdAt, id) = position {
+            rows = try handle.query("""
+                SELECT \(userColumns) FROM users WHERE (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?
+                """, createdAt, id, limit + 1)
+        } else {
+            rows = try handle.query("SELECT \(userColumns) FROM users ORDER BY created_at, id LIMIT ?", limit + 1)
         }
+        return try rows.map { try storedUser($0).user }
+    }
+
+    /// Where a cursor (a user id) stands in the list; nil when it names no user.
+    static func position(_ handle: SQLiteHandle, cursor: String) throws -> (Int64, String)? {
+        guard let row = try handle.queryOne("SELECT created_at, id FROM users WHERE id = ?", cursor) else { return nil }
+        return (try row.get("created_at"), try row.get("id"))
+    }
+
+    /// The unexpired session with this token hash, and its user.
+    static func session(_ handle: SQLiteHandle, tokenHash: String, now: Int64) throws -> (StoredSession, StoredUser)? {
+        guard let row = try handle.queryOne("""
+            SELECT id, user_id, token_hash, expires_at FROM sessions WHERE token_hash = ? AND expires_at > ?
+            """, tokenHash, now) else { return nil }
+        let userText: String = try row.get("user_id")
+        guard let userID = UserID(userText) else { throw UserDataError(description: "session of user \(userText)") }
+        let session = StoredSession(id: try row.get("id"), userID: userID, tokenHash: try row.get("token_hash"),
+                                    expiresAt: try row.get("expires_at"))
+        guard let user = try user(handle, id: userID) else { return nil }
+        return (session, user)
+    }
+
+    private static func storedUser(_ row: SQLiteRow) throws -> StoredUser {
+        let idText: String = try row.get("id")
+        guard let id = UserID(idText),
+              let role = UserRole(rawValue: try row.get("role")),
+              let status = UserStatus(rawValue: try row.get("status"))
+        else { throw UserDataError(description: "user row \(idText) is not valid") }
+        let user = User(id: id, name: try row.get("name"), email: try Email(try row.get("email")), role: role,
+                        status: status, createdAt: Timestamp(millisecondsSince1970: try row.get("created_at")))
+        return StoredUser(user: user, passwordHash: try row.get("password_hash"))
     }
 
     /// `duplicate(email)` when the address is taken in any spelling.
@@ -69,8 +105,26 @@ enum UserStore {
                            session.id, session.userID.description, session.tokenHash, createdAt, session.expiresAt)
     }
 
-    static func deleteSession(_ handle: SQLiteHandle, id: String) throws {
+    /// Deletes the session; returns its token hash (nil if it was gone).
+    static func deleteSession(_ handle: SQLiteHandle, id: String) throws -> String? {
+        let tokenHash = try handle.queryOne("SELECT token_hash FROM sessions WHERE id = ?", id)
+            .map { row -> String in try row.get("token_hash") }
         try handle.execute("DELETE FROM sessions WHERE id = ?", id)
+        return tokenHash
+    }
+
+    /// Deletes every session of `user` but `kept`; returns them, so the
+    /// client can forget the ones it holds and end every one's streams
+    /// (held or not).
+    static func deleteSessions(_ handle: SQLiteHandle, user: UserID, except kept: String?) throws -> [StoredSession] {
+        let sessions = try handle.query("""
+            SELECT id, token_hash, expires_at FROM sessions WHERE user_id = ? AND id IS NOT ?
+            """, user.description, kept).map { row in
+            StoredSession(id: try row.get("id"), userID: user, tokenHash: try row.get("token_hash"),
+                          expiresAt: try row.get("expires_at"))
+        }
+        try handle.execute("DELETE FROM sessions WHERE user_id = ? AND id IS NOT ?", user.description, kept)
+        return sessions
     }
 
     static func deleteExpiredSessions(_ handle: SQLiteHandle, now: Int64) throws {

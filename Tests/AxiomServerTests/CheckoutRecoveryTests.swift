@@ -23,7 +23,8 @@ import TestSupport
     }
 
     /// Undoes the cart clear of `order`'s checkout in the stopped server's
-    /// file: deletes its record and stores `lines` as the user's cart.
+    /// file: deletes its record, stores `lines` as the user's cart and marks
+    /// the order open again (the checkout settles it only after the clear).
     /// Returns how many clear records it deleted (1: the clear had happened).
     func undoCartClear(database: String, order: String, user: String, lines: [(String, Int)]) throws -> Int {
         let program = """
@@ -33,6 +34,7 @@ import TestSupport
             with db:
                 (checkout,) = db.execute("SELECT checkout_id FROM orders WHERE id = ?", (job["order"],)).fetchone()
                 gone = db.execute("DELETE FROM cart_cleared_checkouts WHERE checkout_id = ?", (checkout,)).rowcount
+                db.execute("UPDATE orders SET open = 1 WHERE id = ?", (job["order"],))
                 db.execute("DELETE FROM cart_lines WHERE user_id = ?", (job["user"],))
                 for position, (product, quantity) in enumerate(job["lines"]):
                     db.execute("INSERT INTO cart_lines(user_id, product_id, quantity, position) VALUES(?, ?, ?, ?)",

@@ -11,7 +11,7 @@ private final class ClientBox: Sendable {
     let client = Mutex<OrderClient?>(nil)
 }
 
-private struct OrderRun {
+struct OrderRun {
     let orchestrator: AxiomOrchestrator
     let client: OrderClient
 
@@ -59,7 +59,7 @@ private struct OrderRun {
         #expect(sameCheckout == placed)
         let sameKey = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(), idempotencyKey: "k"))
         #expect(sameKey == placed)
-        #expect(await run.client.state.count == 1)
+        #expect(try await run.client.orders(for: user, limit: 100, after: nil).items == [placed])
         await run.stop()
     }
 
@@ -80,11 +80,11 @@ private struct OrderRun {
             return ids
         }
         #expect(ids.count == 1)
-        #expect(await client.state.count == 1)
+        #expect(try await client.orders(for: buyer, limit: 100, after: nil).items.count == 1)
         await run.stop()
         let reopened = try await OrderRun.start(path)
-        #expect(await reopened.client.state.count == 1)
-        #expect(await reopened.client.order(userID: buyer, idempotencyKey: "retry")?.id == ids.first)
+        #expect(try await reopened.client.orders(for: buyer, limit: 100, after: nil).items.map(\.id) == Array(ids))
+        #expect(try await reopened.client.order(userID: buyer, idempotencyKey: "retry")?.id == ids.first)
         await reopened.stop()
     }
 
@@ -100,7 +100,9 @@ private struct OrderRun {
 
         run = try await OrderRun.start(path)
         #expect(try await run.client.order(order.id) == shipped)
-        #expect(await run.client.pendingOrders().isEmpty)
+        #expect(try await run.client.openOrders().map(\.status) == [.shipped], "placed, not yet settled: open")
+        _ = try await run.client.send(.settle(order.id))
+        #expect(try await run.client.openOrders().isEmpty)
         await run.stop()
     }
 

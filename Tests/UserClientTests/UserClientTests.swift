@@ -114,7 +114,10 @@ import UserClient
         await run.stop()
 
         run = try await UserRun.start(directory)
+        // Nothing is loaded at start: the surviving token is read by its hash's index.
+        #expect(await run.client.liveSessionCount == 0)
         await #expect(throws: AuthenticationError.invalidToken) { _ = try await run.client.authenticate(token: first.token) }
+        #expect(try await run.client.authenticate(token: second.token).sessionID == second.sessionID)
         #expect(await run.client.liveSessionCount == 1)
         await run.stop()
     }

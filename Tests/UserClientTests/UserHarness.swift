@@ -34,7 +34,8 @@ struct UserRun {
     }
 
     static func start(_ directory: TempDirectory, throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
-                      sessionLifetime: Duration = .seconds(3600), clock: ManualClock = ManualClock()) async throws -> UserRun {
+                      sessionLifetime: Duration = .seconds(3600), clock: ManualClock = ManualClock(),
+                      cacheEntries: Int = UserClient.defaultCacheEntries) async throws -> UserRun {
         let orchestrator = try await acquireOrchestrator()
         do {
             let configuration = StorageConfiguration(path: directory.databasePath, readerCount: 1, createDirectory: true)
@@ -49,7 +50,8 @@ struct UserRun {
                 let client = UserClient(storage: try resolver.handle(SQLiteStorage.self),
                                         hasher: try resolver.handle(PasswordHasher.self),
                                         random: try resolver.handle(SecureRandom.self), clock: clock,
-                                        sessionLifetime: sessionLifetime, throttle: throttle)
+                                        sessionLifetime: sessionLifetime, throttle: throttle,
+                                        userCacheEntries: cacheEntries, sessionCacheEntries: cacheEntries)
                 box.client.withLock { $0 = client }
                 return client
             }

@@ -35,6 +35,8 @@ struct ServerOptions: Sendable {
     var sessionIdleTimeoutSeconds = 1_800.0
     var maxSessions = 100_000
     var catalogCacheEntries = 10_000
+    var cartCacheEntries = 10_000
+    var userCacheEntries = 10_000
     var loginWindowSeconds = 900.0
     var loginFailuresPerPair = 5
     var loginFailuresPerAccount = 5
@@ -155,6 +157,12 @@ struct ServerOptions: Sendable {
         .integer("catalog_cache_entries", in: 1...10_000_000,
                  help: "products kept in memory (least recently read evicted; the rest are read from SQLite)",
                  get: \.catalogCacheEntries, set: { $0.catalogCacheEntries = $1 }),
+        .integer("cart_cache_entries", in: 1...10_000_000,
+                 help: "carts kept in memory (least recently used evicted; the rest are read from SQLite)",
+                 get: \.cartCacheEntries, set: { $0.cartCacheEntries = $1 }),
+        .integer("user_cache_entries", in: 1...10_000_000,
+                 help: "users kept in memory (least recently used evicted; the rest are read from SQLite)",
+                 get: \.userCacheEntries, set: { $0.userCacheEntries = $1 }),
         .seconds("login_window", help: "seconds after its last failure when a run of failed sign-ins is forgotten",
                  get: \.loginWindowSeconds, set: { $0.loginWindowSeconds = $1 }),
         .integer("login_max_failures_per_pair", in: 1...1_000,

@@ -273,6 +273,8 @@ paths:
             type: string
             maxLength: 64
       responses:
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
         "200":
           description: One page of users.
           content:
@@ -380,6 +382,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
         "200":
           description: The user.
           content:
@@ -497,6 +501,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
         "200":
           description: The user.
           content:
@@ -512,6 +518,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
         "200":
           description: The cart.
           content:
@@ -646,6 +654,8 @@ paths:
             type: string
             maxLength: 64
       responses:
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
         "200":
           description: One page of orders.
           content:
@@ -677,6 +687,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
         "200":
           description: The order.
           content:

@@ -1,0 +1,87 @@
+/// A client's bounded working set: at most `capacity` values by key, the
+/// least recently used evicted by CLOCK (a hit only sets a flag, as in the
+/// catalogue's `ProductCache`). SQLite holds everything; this holds what
+/// live sessions and recent requests asked for, so memory does not grow
+/// with the tables (issue 12). The owner decides when a value read from
+/// storage may be kept (see the users and carts clients: a read that may
+/// have raced a commit is returned, not kept).
+public struct WorkingSet<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private struct Entry: Sendable {
+        var key: Key
+        var value: Value
+        var referenced: Bool
+    }
+
+    public let capacity: Int
+    private var entries: [Entry?] = []
+    private var slots: [Key: Int] = [:]
+    private var free: [Int] = []
+    private var hand = 0
+
+    /// `capacity` is at least 1.
+    public init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    public var count: Int { slots.count }
+
+    public var values: [Value] { entries.compactMap { $0?.value } }
+
+    /// The value, marked as recently used.
+    public mutating func lookup(_ key: Key) -> Value? {
+        guard let slot = slots[key] else { return nil }
+        entries[slot]?.referenced = true
+        return entries[slot]?.value
+    }
+
+    /// Whether `key` is held, without marking it used.
+    public func contains(_ key: Key) -> Bool { slots[key] != nil }
+
+    /// Keeps `value` for `key` (replacing what was there), evicting the
+    /// least recently used entry when full.
+    public mutating func store(_ value: Value, for key: Key) {
+        if let slot = slots[key] {
+            entries[slot] = Entry(key: key, value: value, referenced: true)
+            return
+        }
+        let entry = Entry(key: key, value: value, referenced: false)
+        if let slot = free.popLast() {
+            entries[slot] = entry
+            slots[key] = slot
+        } else if entries.count < capacity {
+            slots[key] = entries.count
+            entries.append(entry)
+        } else {
+            // CLOCK: clear flags until an entry not used since the hand last
+            // passed (every slot is filled here: `free` is empty).
+            while entries[hand]?.referenced == true {
+                entries[hand]?.referenced = false
+                hand = (hand + 1) % capacity
+            }
+            if let victim = entries[hand] { slots[victim.key] = nil }
+            entries[hand] = entry
+            slots[key] = hand
+            hand = (hand + 1) % capacity
+        }
+    }
+
+    /// Forgets `key`; returns its value if it was held.
+    @discardableResult
+    public mutating func remove(_ key: Key) -> Value? {
+        guard let slot = slots.removeValue(forKey: key) else { return nil }
+        let value = entries[slot]?.value
+        entries[slot] = nil
+        free.append(slot)
+        return value
+    }
+
+    /// Forgets every entry whose value matches; returns them.
+    @discardableResult
+    public mutating func removeAll(where matches: (Value) -> Bool) -> [Value] {
+        var removed: [Value] = []
+        for case let entry? in entries where matches(entry.value) {
+            if let value = remove(entry.key) { removed.append(value) }
+        }
+        return removed
+    }
+}

@@ -1,0 +1,23 @@
+import Capabilities
+import Domain
+
+/// The carts client's reads: each a range or probe of a primary key, so
+/// their cost follows one user's cart, never the table.
+enum CartStore {
+    /// The user's lines in the order they were added.
+    static func lines(_ handle: SQLiteHandle, user: UserID) throws -> [CartLine] {
+        try handle.query("SELECT product_id, quantity FROM cart_lines WHERE user_id = ? ORDER BY position",
+                         user.description).map { row in
+            let productText: String = try row.get("product_id")
+            guard let product = ProductID(productText) else {
+                throw CartDataError(description: "cart line \(user)/\(productText) is not valid")
+            }
+            return CartLine(productID: product, quantity: try row.get("quantity"))
+        }
+    }
+
+    /// Whether `clearAfterCheckout` committed for this checkout.
+    static func isCleared(_ handle: SQLiteHandle, _ checkoutID: CheckoutID) throws -> Bool {
+        try handle.queryOne("SELECT 1 FROM cart_cleared_checkouts WHERE checkout_id = ?", checkoutID.description) != nil
+    }
+}

@@ -1,0 +1,121 @@
+import Capabilities
+import Domain
+import FoundationEssentials
+
+/// Sign-in sessions: the token check reads the working set and, on a miss,
+/// the `sessions` row by its token hash's unique index (so signed-in users
+/// stay signed in across a restart that loaded nothing). Revoked or expired
+/// sessions are never accepted: a revocation deletes the rows first, then
+/// forgets what the working set holds, and a miss read that overlapped a
+/// revocation is not kept.
+extension UserClient {
+    public func login(email: String, password: String, clientAddress: String) async throws -> AuthenticatedSession {
+        let account = Email.normalizedKey(email)
+        if let wait = throttle.admit(account: account, address: clientAddress, now: monotonicMilliseconds()) {
+            throw AuthenticationError.tooManyAttempts(retryAfterSeconds: wait)
+        }
+        // An unknown email is verified against the decoy, so it costs what
+        // a wrong password costs.
+        let stored = try await storage.storedRead { try UserStore.user($0, emailKey: account) }
+        let hash = stored?.passwordHash ?? decoyHash
+        let matches = await hasher.current.verify(password, against: hash)
+        // A failure stays counted (it was counted when admitted).
+        guard matches, let user = stored?.user else { throw AuthenticationError.invalidCredentials }
+        throttle.succeeded(account: account, address: clientAddress, now: monotonicMilliseconds())
+        guard user.canLogIn else { throw AuthenticationError.accountSuspended }
+
+        let token = random.current.token(byteCount: 32, encoding: .base64url)
+        let created = Self.nowMilliseconds()
+        let session = UserStore.StoredSession(id: UUID().uuidString.lowercased(), userID: user.id,
+                                              tokenHash: TokenDigest.sha256Hex(token),
+                                              expiresAt: created + sessionLifetime)
+        let started = revocations
+        try await storage.durableWrite { handle in
+            // Checked in the transaction that opens the session: a
+            // suspension, or a password change (which revoked the user's
+            // other sessions), committed while this sign-in hashed must not
+            // be outlived by a session opened with the old state.
+            guard let now = try UserStore.user(handle, id: user.id), now.user.canLogIn else {
+                throw AuthenticationError.accountSuspended
+            }
+            guard now.passwordHash == hash else { throw AuthenticationError.invalidCredentials }
+            try UserStore.insert(handle, session, createdAt: created)
+        }
+        // A revocation that resumed first may have deleted it already; the
+        // next check then reads storage instead.
+        if revocations == started { sessions.store(session, for: session.tokenHash) }
+        return AuthenticatedSession(token: token, sessionID: session.id, user: user,
+                                    expiresAt: Timestamp(millisecondsSince1970: session.expiresAt))
+    }
+
+    /// Who `token` belongs to. `invalid_token` when unknown, expired,
+    /// revoked, or its user is suspended.
+    public func authenticate(token: String) async throws -> Authentication {
+        let tokenHash = TokenDigest.sha256Hex(token)
+        let now = Self.nowMilliseconds()
+        let session: UserStore.StoredSession
+        if let hit = sessions.lookup(tokenHash) {
+            session = hit
+        } else {
+            let started = revocations
+            guard let (stored, _) = try await storage.storedRead({
+                try UserStore.session($0, tokenHash: tokenHash, now: now)
+            }) else { throw AuthenticationError.invalidToken }
+            // Read while a session was revoked: it may be that one, so it is
+            // not kept (this request overlapped the revocation and may pass,
+            // as it would have a moment earlier; the next one reads again).
+            if revocations == started { sessions.store(stored, for: tokenHash) }
+            session = stored
+        }
+        guard session.expiresAt > now else {
+            sessions.remove(tokenHash)
+            throw AuthenticationError.invalidToken
+        }
+        let user: User
+        do {
+            user = try await self.user(session.userID)
+        } catch let error as DomainError where error.code == "user_not_found" {
+            throw AuthenticationError.invalidToken
+        }
+        guard user.isActive else { throw AuthenticationError.invalidToken }
+        return Authentication(sessionID: session.id, user: user,
+                              expiresAt: Timestamp(millisecondsSince1970: session.expiresAt))
+    }
+
+    /// Revokes the session; revoking twice is harmless.
+    public func logout(sessionID: String) async throws -> UserOutcome {
+        let tokenHash = try await storage.durableWrite { try UserStore.deleteSession($0, id: sessionID) }
+        revocations += 1
+        if let tokenHash { sessions.remove(tokenHash) }
+        stateBroadcaster.publish(.sessionEnded(sessionID: sessionID), key: sessionID)
+        return .loggedOut
+    }
+
+    /// Deletes the sessions whose token has expired, from storage and from
+    /// memory. An expired token is refused anyway; this keeps the table and
+    /// the working set from holding tokens nobody presents again. Returns
+    /// how many were removed from memory.
+    public func removeExpiredSessions() async throws -> Int {
+        let now = Self.nowMilliseconds()
+        try await storage.durableWrite { try UserStore.deleteExpiredSessions($0, now: now) }
+        revocations += 1
+        let expired = sessions.removeAll { $0.expiresAt <= now }
+        for session in expired {
+            stateBroadcaster.publish(.sessionEnded(sessionID: session.id), key: session.id)
+        }
+        return expired.count
+    }
+
+    /// Sessions held in memory now (at most `sessionCacheEntries`).
+    public var liveSessionCount: Int { sessions.count }
+
+    /// Forgets `revoked` (already deleted from storage), held or not, and
+    /// ends their contexts' live streams.
+    func forget(_ revoked: [UserStore.StoredSession]) {
+        revocations += 1
+        for session in revoked {
+            sessions.remove(session.tokenHash)
+            stateBroadcaster.publish(.sessionEnded(sessionID: session.id), key: session.id)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Axiom
+import Capabilities
+import Domain
+import Foundation
+import OrderClient
+import Testing
+
+/// Orders read from SQLite per request (issue 12): nothing loaded at start,
+/// idempotency by the unique index, pages as the in-memory list gave them.
+extension OrderClientTests {
+    @Test func aRetriedKeyGetsTheFirstOrderAfterARestartThatLoadedNothing() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var run = try await OrderRun.start(path)
+        let first = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                     idempotencyKey: "once"))
+        for _ in 0..<40 {
+            let order = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                         idempotencyKey: nil))
+            _ = try await run.client.send(.settle(order.id))
+        }
+        await run.stop()
+
+        run = try await OrderRun.start(path)
+        #expect(await run.client.state.count == 0)
+        // Only the unsettled order is open: reconciliation reads one row, not 41.
+        #expect(try await run.client.openOrders().map(\.id) == [first.id])
+        let retried = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(9_999),
+                                                       idempotencyKey: "once"))
+        #expect(retried == first)
+        #expect(try await run.client.order(forCheckout: try #require(first.checkoutID)) == first)
+        // Another user's same key is theirs.
+        let other = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: UserID(UUID()),
+                                                     cart: try cart(), idempotencyKey: "once"))
+        #expect(other.id != first.id)
+        await run.stop()
+    }
+
+    /// The pages from storage equal `Page.slice` over the list the client
+    /// used to keep (`OrderState.orders(for:)`), also with equal creation
+    /// times (ties broken by id), at every page size.
+    @Test func pagesFromStorageEqualTheInMemoryListsPages() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await OrderRun.start(path)
+        var placed: [Order] = []
+        for _ in 0..<25 {
+            placed.append(try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                           idempotencyKey: nil)))
+        }
+        _ = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: UserID(UUID()), cart: try cart(),
+                                             idempotencyKey: nil))
+        let all = try OrderState(orders: placed).orders(for: user)
+        for limit in [1, 4, 7, 25, 100] {
+            var cursor: String?
+            repeat {
+                let stored = try await run.client.orders(for: user, limit: limit, after: cursor)
+                let expected = try Page.slice(all, limit: limit, after: cursor) { $0.id.description }
+                #expect(stored == expected, "limit \(limit) after \(cursor ?? "start")")
+                cursor = stored.nextCursor
+            } while cursor != nil
+        }
+        await #expect(throws: DomainError.self) {
+            _ = try await run.client.orders(for: UserID(UUID()), limit: 3, after: placed[0].id.description)
+        }
+        await run.stop()
+    }
+}
