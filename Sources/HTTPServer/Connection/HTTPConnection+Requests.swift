@@ -130,7 +130,7 @@ extension HTTPConnection {
         publish()
         let handler = route.handler
         let logger = core.logger
-        Task.immediate(executorPreference: executor) { [self] in
+        Task.immediate(executorPreference: loop) { [self] in
             let response: HTTPResponse
             do {
                 response = try await handler(request)
@@ -143,7 +143,7 @@ extension HTTPConnection {
                     for: HTTPError(.internalServerError, code: "internal_error",
                                    detail: "The server failed to handle this request."), requestID: requestID)
             }
-            onQueue { self.respond(response, to: head, requestID: requestID, keepAlive: keepAlive) }
+            onLoop { self.respond(response, to: head, requestID: requestID, keepAlive: keepAlive) }
         }
     }
 

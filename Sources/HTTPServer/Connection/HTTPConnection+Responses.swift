@@ -1,26 +1,24 @@
-import Dispatch
-
 /// Responses: queuing them in request order, streamed bodies, and writing
 /// the output with backpressure.
 extension HTTPConnection {
-    /// Runs `body` on the connection's queue: inline when already there
+    /// Runs `body` on the connection's loop: inline when already there
     /// (the common case, thanks to the task executor), else enqueued.
-    func onQueue(_ body: @escaping @Sendable () -> Void) {
-        if DispatchQueue.getSpecific(key: ConnectionQueueKey.key) == ObjectIdentifier(self) {
+    func onLoop(_ body: @escaping @Sendable () -> Void) {
+        if loop.inEventLoop {
             body()
         } else {
-            queue.async(execute: body)
+            loop.execute(body)
         }
     }
 
-    /// Runs `body` on the connection's queue and returns its result, for
+    /// Runs `body` on the connection's loop and returns its result, for
     /// callers (a body writer) that may be elsewhere.
-    func performOnQueue<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        if DispatchQueue.getSpecific(key: ConnectionQueueKey.key) == ObjectIdentifier(self) {
+    func performOnLoop<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        if loop.inEventLoop {
             return try body()
         }
         return try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try body() }) }
+            loop.execute { continuation.resume(with: Result { try body() }) }
         }
     }
 
@@ -40,7 +38,7 @@ extension HTTPConnection {
             flush()
             let writer = HTTPBodyWriter(connection: self, chunked: chunked)
             let logger = core.logger
-            streamTask = Task.immediate(executorPreference: executor) { [self] in
+            streamTask = Task.immediate(executorPreference: loop) { [self] in
                 do {
                     try await produce(writer)
                 } catch is HTTPBodyWriter.WriterError {
@@ -48,7 +46,7 @@ extension HTTPConnection {
                 } catch {
                     logger.log(.warning, "stream_failed", [("request_id", requestID), ("error", String(describing: error))])
                 }
-                onQueue { self.endStream(chunked: chunked) }
+                onLoop { self.endStream(chunked: chunked) }
             }
             return
         }
@@ -148,7 +146,6 @@ extension HTTPConnection {
             case .wouldBlock:
                 machine.writeBlocked(overHighWatermark: output.pendingBytes > core.configuration.outputHighWatermark,
                                      now: MonotonicClock.nowNanoseconds())
-                armWriteSource()
                 publish()
                 return
             case .failed:
@@ -156,34 +153,11 @@ extension HTTPConnection {
                 return
             }
         }
-        disarmWriteSource()
         if !drainWaiters.isEmpty {
             let waiters = drainWaiters
             drainWaiters = []
             for waiter in waiters { waiter.resume() }
         }
         perform(machine.outputDrained(now: MonotonicClock.nowNanoseconds()))
-    }
-
-    /// Watches for writability: only after a write met EAGAIN.
-    private func armWriteSource() {
-        if writeSource == nil {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-            source.setEventHandler { [unowned self] in self.flush() }
-            source.setCancelHandler { [self] in self.sourceCancelled() }
-            liveSources += 1
-            writeSource = source
-        }
-        if writeSuspended {
-            writeSuspended = false
-            writeSource?.resume()
-        }
-    }
-
-    private func disarmWriteSource() {
-        if let writeSource, !writeSuspended {
-            writeSuspended = true
-            writeSource.suspend()
-        }
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 import Synchronization
 
@@ -6,22 +5,19 @@ import Synchronization
 /// and parses, hands each request to its route's handler, writes the
 /// responses, and does what the state machine decides (when to parse, when
 /// to read, what a timer means, when to linger and close). Everything
-/// mutable is confined to `queue`: Dispatch sources fire on it and handlers'
-/// tasks run on it (see QueueTaskExecutor), which is what makes the
-/// `@unchecked Sendable` honest.
+/// mutable is confined to its event loop's thread: readiness is reported
+/// there and handlers' tasks run there (the loop is their task executor),
+/// which is what makes the `@unchecked Sendable` honest.
 final class HTTPConnection: @unchecked Sendable {
     let fd: Int32
     let remoteAddress: String
     /// The address part of `remoteAddress`, for the per-address cap.
     let peerHost: String
-    let queue: DispatchQueue
-    let executor: QueueTaskExecutor
+    let loop: EventLoop
     let core: ServerCore
-    let readSource: DispatchSourceRead
-    var writeSource: DispatchSourceWrite?
-    var readSuspended = false
-    var writeSuspended = true
-    var liveSources = 1
+    /// Reading is paused (backpressure, or EOF seen). The socket is
+    /// edge-triggered, so resuming reads what arrived meanwhile at once.
+    private var readPaused = false
 
     var machine: ConnectionStateMachine
     let input: InputBuffer
@@ -39,9 +35,6 @@ final class HTTPConnection: @unchecked Sendable {
     /// Bytes this connection holds of the server's body budget.
     var bodyReservation = 0
 
-    /// The state machine's deadline (monotonic ns; 0 = none), published for
-    /// the server's sweeper, which runs on another thread.
-    let deadline = Atomic<Int64>(0)
     /// The state machine's `quietSince`, published for the accept loop,
     /// which reclaims the connections quiet the longest when the server is
     /// full (it claims one by clearing this). A slow sender (a byte every
@@ -53,17 +46,15 @@ final class HTTPConnection: @unchecked Sendable {
     /// True while this connection answered 503 at the connection cap.
     let isRejected: Bool
 
-    init(fd: Int32, remoteAddress: String, peerHost: String, core: ServerCore, rejected: Bool = false) {
+    init(fd: Int32, remoteAddress: String, peerHost: String, core: ServerCore, loop: EventLoop, rejected: Bool = false) {
         self.fd = fd
         self.remoteAddress = remoteAddress
         self.peerHost = peerHost
         self.core = core
         self.isRejected = rejected
-        queue = DispatchQueue(label: "axiom.connection", target: .global())
-        executor = QueueTaskExecutor(queue: queue)
+        self.loop = loop
         input = InputBuffer(capacity: 4096)
         parser = RequestParser(limits: core.configuration.limits)
-        readSource = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         let configuration = core.configuration
         machine = ConnectionStateMachine(
             timeouts: .init(header: configuration.headerTimeout, idle: configuration.idleTimeout,
@@ -76,27 +67,23 @@ final class HTTPConnection: @unchecked Sendable {
 
     // MARK: Lifecycle
 
+    /// Runs on the loop: watches the socket and, at the cap, answers 503.
     func start() {
-        queue.setSpecific(key: ConnectionQueueKey.key, value: ObjectIdentifier(self))
-        readSource.setEventHandler { [unowned self] in self.readAvailable() }
-        readSource.setCancelHandler { [self] in self.sourceCancelled() }
-        queue.async { [self] in
-            readSource.resume()
-            if isRejected {
+        loop.register(self)
+        if isRejected {
                 let error = HTTPError(.serviceUnavailable, code: "too_many_connections",
                                       detail: "The server is at its connection limit; retry shortly.",
                                       headers: ["Retry-After": "1"])
                 let requestID = core.requestIDs.id(from: nil)
                 writeFinal(ProblemDetails.response(for: error, requestID: requestID),
                            version: .http1_1, requestID: requestID, keepAlive: false)
-            }
-            publish()
         }
+        publish()
     }
 
     /// Shutdown: idle connections close now; busy ones after their response.
     func beginDrain() {
-        queue.async { [self] in perform(machine.shutdown()) }
+        loop.execute { [self] in perform(machine.shutdown()) }
     }
 
     /// Closes the connection if it is still quiet: the server is full and a
@@ -105,12 +92,22 @@ final class HTTPConnection: @unchecked Sendable {
     /// exceeded by one until it ends). A request still arriving is dropped
     /// without an answer, as a timeout would have done a little later.
     func reclaim() {
-        queue.async { [self] in perform(machine.reclaim(outputEmpty: output.isEmpty)) }
+        loop.execute { [self] in perform(machine.reclaim(outputEmpty: output.isEmpty)) }
     }
 
-    /// Called by the sweeper when `deadline` may have passed.
-    func checkDeadline(now: Int64) {
-        queue.async { [self] in perform(machine.timerFired(now: now)) }
+    /// Called by the loop's timer when the machine's deadline has passed.
+    func timerFired(now: Int64) {
+        perform(machine.timerFired(now: now))
+    }
+
+    /// The loop saw the socket readable (or its EOF, or an error).
+    func readable() {
+        if !readPaused { readAvailable() }
+    }
+
+    /// The loop saw the socket writable again after a write met EAGAIN.
+    func writable() {
+        if !output.isEmpty { flush() }
     }
 
     /// Carries out an action of the state machine, then publishes its
@@ -147,21 +144,20 @@ final class HTTPConnection: @unchecked Sendable {
         publish()
     }
 
-    /// Makes the state machine's outputs visible: the deadline and quiet
-    /// mark to the other threads, `wantsInput` to the read source.
+    /// Makes the state machine's outputs visible: the quiet mark to the
+    /// acceptor, `wantsInput` to reading.
     func publish() {
-        deadline.store(machine.deadline, ordering: .relaxed)
         if machine.quietSince != publishedQuietSince {
             publishedQuietSince = machine.quietSince
             quietSince.store(publishedQuietSince, ordering: .relaxed)
         }
         guard machine.phase != .closed else { return }
-        if machine.wantsInput, readSuspended {
-            readSuspended = false
-            readSource.resume()
-        } else if !machine.wantsInput, !readSuspended {
-            readSuspended = true
-            readSource.suspend()
+        if machine.wantsInput, readPaused {
+            readPaused = false
+            // Edge-triggered: what arrived while paused brought no new edge.
+            loop.execute { [self] in readAvailable() }
+        } else if !machine.wantsInput {
+            readPaused = true
         }
     }
 
@@ -176,32 +172,18 @@ final class HTTPConnection: @unchecked Sendable {
         let waiters = drainWaiters
         drainWaiters = []
         for waiter in waiters { waiter.resume(throwing: HTTPBodyWriter.WriterError.connectionClosed) }
-        if readSuspended {
-            readSuspended = false
-            readSource.resume()
-        }
-        readSource.cancel()
-        if let writeSource {
-            if writeSuspended {
-                writeSuspended = false
-                writeSource.resume()
-            }
-            writeSource.cancel()
-        }
+        loop.deregister(fd)
+        Glibc.close(fd)
         core.connections.remove(self)
-    }
-
-    func sourceCancelled() {
-        liveSources -= 1
-        if liveSources == 0 { Glibc.close(fd) }
     }
 
     // MARK: Reading
 
-    private func readAvailable() {
+    func readAvailable() {
         guard machine.phase != .closed else { return }
         var reads = 0
         var endOfInput = false
+        var drained = false
         while reads < 4 {
             // At most 16 KiB a read (64 KiB a wake-up): reading whatever
             // space the buffer had let it double on every read while a
@@ -214,16 +196,28 @@ final class HTTPConnection: @unchecked Sendable {
             if count > 0 {
                 input.didWrite(count)
                 reads += 1
-                if count < wanted { break }
+                // A short read emptied the socket: any later byte is a new edge.
+                if count < wanted {
+                    drained = true
+                    break
+                }
             } else if count == 0 {
                 endOfInput = true
                 break
             } else {
                 if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK { break }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    drained = true
+                    break
+                }
                 close()
                 return
             }
+        }
+        if !drained && !endOfInput {
+            // 64 KiB taken, more waiting: come back after the loop's other
+            // work, since edge-triggered readiness will not report it again.
+            loop.execute { [self] in readable() }
         }
         let action = machine.inputArrived(peerClosed: endOfInput)
         perform(action)
