@@ -155,7 +155,7 @@ final class HTTPConnection: @unchecked Sendable {
         if machine.wantsInput, readPaused {
             readPaused = false
             // Edge-triggered: what arrived while paused brought no new edge.
-            loop.execute { [self] in readAvailable() }
+            loop.execute { [self] in readable() }
         } else if !machine.wantsInput {
             readPaused = true
         }
