@@ -90,7 +90,10 @@ extension HTTPConnection {
         } else {
             input.shrinkIfEmpty()
         }
-        flush()
+        // A response answered while parsing (a handler that did not
+        // suspend) waits for the parse loop's flush, so the responses to
+        // pipelined requests read in one go leave in one sendmsg.
+        if !processing { flush() }
         publish()
         // The next pipelined request, if one is buffered.
         guard machine.phase == .idle else { return }
