@@ -37,6 +37,7 @@ int axiom_epoll_wait(int epoll_fd, struct axiom_readiness *ready, int capacity, 
     for (int i = 0; i < count; i++) {
         ready[i].fd = events[i].data.fd;
         ready[i].readable = (events[i].events & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
+        ready[i].hung_up = (events[i].events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
         ready[i].writable = (events[i].events & EPOLLOUT) != 0;
     }
     return count;

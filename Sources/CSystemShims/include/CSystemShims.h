@@ -23,6 +23,8 @@ struct axiom_readiness {
     int fd;
     /// Input, EOF (EPOLLRDHUP/EPOLLHUP) or an error is pending.
     int readable;
+    /// The peer shut down its side (or the socket failed): read to EOF.
+    int hung_up;
     int writable;
 };
 

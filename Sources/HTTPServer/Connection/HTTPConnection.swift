@@ -18,6 +18,9 @@ final class HTTPConnection: @unchecked Sendable {
     /// Reading is paused (backpressure, or EOF seen). The socket is
     /// edge-triggered, so resuming reads what arrived meanwhile at once.
     private var readPaused = false
+    /// The peer's EOF is pending behind the bytes not yet read: a short
+    /// read does not mean the end, since no further edge will come.
+    private var hangUpPending = false
 
     var machine: ConnectionStateMachine
     let input: InputBuffer
@@ -101,7 +104,8 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     /// The loop saw the socket readable (or its EOF, or an error).
-    func readable() {
+    func readable(hungUp: Bool = false) {
+        if hungUp { hangUpPending = true }
         if !readPaused { readAvailable() }
     }
 
@@ -196,8 +200,11 @@ final class HTTPConnection: @unchecked Sendable {
             if count > 0 {
                 input.didWrite(count)
                 reads += 1
-                // A short read emptied the socket: any later byte is a new edge.
-                if count < wanted {
+                // A short read emptied the socket: any later byte is a new
+                // edge. Not so the EOF reported with these bytes (a client
+                // that sent a partial request and closed waited out the
+                // header timeout: 2,000 such sockets open in a soak).
+                if count < wanted && !hangUpPending {
                     drained = true
                     break
                 }

@@ -118,7 +118,7 @@ final class EventLoop: @unchecked Sendable {
                 // A connection closed earlier in this batch is gone.
                 guard let connection = connections[fd] else { continue }
                 if ready.writable != 0 { connection.writable() }
-                if ready.readable != 0 { connection.readable() }
+                if ready.readable != 0 { connection.readable(hungUp: ready.hung_up != 0) }
             }
             let now = MonotonicClock.nowNanoseconds()
             if now >= nextSweep {
