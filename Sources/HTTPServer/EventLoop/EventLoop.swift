@@ -42,6 +42,14 @@ final class EventLoop: @unchecked Sendable {
         _ = axiom_epoll_watch(epollFD, wakeFD, 0)
     }
 
+    /// The descriptors go with the last reference: the thread holds one
+    /// until it returns, and a loop never started (a later one failed to
+    /// open) still gives them back.
+    deinit {
+        Glibc.close(wakeFD)
+        Glibc.close(epollFD)
+    }
+
     /// Whether the caller runs on this loop's thread.
     var inEventLoop: Bool { threadID.load(ordering: .relaxed) == UInt(pthread_self()) }
 
@@ -126,8 +134,6 @@ final class EventLoop: @unchecked Sendable {
                 sweep(now: now)
             }
         }
-        Glibc.close(wakeFD)
-        Glibc.close(epollFD)
     }
 
     /// Runs the jobs queued so far (not those they queue); returns whether

@@ -62,10 +62,12 @@ public final class HTTPServer: Sendable {
         // resident) and returns it on free.
         _ = axiom_set_mmap_threshold(128 * 1024)
         let configuration = core.configuration
-        let listener = try ListeningSocket(host: configuration.host, port: configuration.port,
-                                           backlog: configuration.backlog)
+        // The loops first: one that fails to open gives its descriptors
+        // back (EventLoop.deinit), while the listener is a plain descriptor.
         var loops: [EventLoop] = []
         for _ in 0..<configuration.resolvedEventLoops { loops.append(try EventLoop()) }
+        let listener = try ListeningSocket(host: configuration.host, port: configuration.port,
+                                           backlog: configuration.backlog)
         for loop in loops { loop.start() }
         let source = DispatchSource.makeReadSource(fileDescriptor: listener.fd, queue: acceptQueue)
         source.setEventHandler { [self] in acceptPending(listener) }
