@@ -7,8 +7,11 @@
 #   cart_put  PUT /cart/items/{id} (bench/cart_put.lua, 256 shoppers, durable)
 #             vs the peer's durable insert POST /users (post_user.lua,
 #             SQLITE_SYNC=FULL)
+#   health    GET /health on both (the HTTP engine alone)
+#   pipelined GET /health pipelined 16 deep on both (bench/pipeline16.lua)
+# Each line also gives both servers' CPU per request (compare.sh).
 #
-# usage: scripts/bench-compare.sh [-n ROUNDS] [-d SECONDS] [-c CONNS] [product] [cart_put]
+# usage: scripts/bench-compare.sh [-n ROUNDS] [-d SECONDS] [-c CONNS] [product] [cart_put] [health] [pipelined]
 #   The peer is found in $AXIOM_PEER_BENCH (default ../shared/bench beside the repository).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,7 +39,13 @@ for route in "${ROUTES[@]}"; do
     cart_put)
       SQLITE_SYNC=FULL "$PEER_BENCH/compare.sh" "${COMPARE_OPTIONS[@]}" "$BENCH_URL/cart/items/x" /users \
         "$REPO/bench/cart_put.lua" post_user.lua ;;
-    *) echo "no route $route (product, cart_put)" >&2; exit 2 ;;
+    health)
+      "$PEER_BENCH/compare.sh" "${COMPARE_OPTIONS[@]}" "$BENCH_URL/health" /health \
+        "$REPO/bench/health.lua" "$REPO/bench/health.lua" ;;
+    pipelined)
+      "$PEER_BENCH/compare.sh" "${COMPARE_OPTIONS[@]}" "$BENCH_URL/health" /health \
+        "$REPO/bench/pipeline16.lua" "$REPO/bench/pipeline16.lua" ;;
+    *) echo "no route $route (product, cart_put, health, pipelined)" >&2; exit 2 ;;
   esac
   echo "   load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 done

@@ -108,7 +108,8 @@ import Testing
 
     @Test func connectionSettingsReachTheServerConfiguration() throws {
         let outcome = try ConfigurationLoader.load(
-            arguments: ["--trusted-proxies", "10.0.0.1, ::1", "--body-min-rate", "0", "--ops-port", "9090"],
+            arguments: ["--trusted-proxies", "10.0.0.1, ::1", "--body-min-rate", "0", "--ops-port", "9090",
+                        "--event-loops", "3"],
             environment: ["AXIOM_MAX_CONNECTIONS_PER_ADDRESS": "32", "AXIOM_BODY_GRACE": "2.5"])
         guard case .run(let options, _) = outcome else { Issue.record("not a run: \(outcome)"); return }
         let server = options.serverConfiguration
@@ -116,6 +117,7 @@ import Testing
         #expect(server.maxConnectionsPerAddress == 32)
         #expect(server.bodyMinRate == 0)
         #expect(server.bodyGrace == .milliseconds(2_500))
+        #expect(server.eventLoops == 3)
         #expect(options.opsServerConfiguration.port == 9090)
         #expect(options.opsServerConfiguration.maxConnectionsPerAddress == 32)
     }

@@ -1,8 +1,29 @@
+import Glibc
 import Testing
 @testable import HTTPServer
 import TestSupport
 
 @Suite struct ConnectionTests {
+    /// Bytes and the client's FIN arriving together make one edge-triggered
+    /// event: reading stopped at the short read and the EOF behind it was
+    /// never seen, so each such socket stayed open until the header timeout
+    /// (2,000 open in a soak). With an hour's header timeout, every client
+    /// here would wait out its 30 s receive timeout instead of an EOF.
+    @Test func aClientThatSendsPartOfAHeadAndClosesIsClosedAtOnce() async throws {
+        try await TestServer.with(configuration: HTTPServerConfiguration(headerTimeout: .seconds(3600))) { server in
+            let clients = try (0..<20).map { _ in try server.client() }
+            for client in clients {
+                try client.send("GET /items/1 HTTP/1.1\r\nHost: t\r\n")
+                shutdown(client.fd, Int32(SHUT_WR))
+            }
+            for client in clients {
+                #expect(try client.readToEOF().isEmpty)
+            }
+            await eventually { server.server.openConnections == 0 }
+            #expect(server.server.openConnections == 0)
+        }
+    }
+
     @Test func keepAliveReusesTheConnection() async throws {
         try await TestServer.with { server in
             let client = try server.client()

@@ -14,6 +14,8 @@ struct ServerOptions: Sendable {
     var currency = Currency.usd
     var logLevel = ServerLogger.Level.info
 
+    /// Event loops; 0 = one per online CPU.
+    var eventLoops = 0
     var maxConnections = 10_000
     var maxConnectionsPerAddress = 256
     /// Comma-separated peer addresses exempt from the per-address cap.
@@ -85,7 +87,8 @@ struct ServerOptions: Sendable {
             maxConnectionsPerAddress: maxConnectionsPerAddress,
             trustedProxies: Self.addressList(trustedProxies),
             maxBufferedBodyBytes: maxBufferedBodyBytes,
-            shutdownDeadline: .milliseconds(Int(shutdownDeadlineSeconds * 1000)))
+            shutdownDeadline: .milliseconds(Int(shutdownDeadlineSeconds * 1000)),
+            eventLoops: eventLoops)
     }
 
     /// The operations listener: the main listener's limits, its own address.
@@ -112,6 +115,8 @@ struct ServerOptions: Sendable {
                   options.logLevel = ServerLogger.Level.allCases.first { $0.name == name } ?? .info
               }),
 
+        .integer("event_loops", in: 0...1024, help: "event loop threads serving connections (0 = one per CPU)",
+                 get: \.eventLoops, set: { $0.eventLoops = $1 }),
         .integer("max_connections", in: 1...1_000_000, help: "open connections before new ones get 503",
                  get: \.maxConnections, set: { $0.maxConnections = $1 }),
         .integer("max_connections_per_address", in: 1...1_000_000,

@@ -14,4 +14,28 @@ int axiom_accept4(int fd, void *address, unsigned int *length, int flags);
 /// from raising the threshold to the largest block freed. Returns 1 on success.
 int axiom_set_mmap_threshold(int bytes);
 
+/// eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC): the descriptor another thread
+/// writes to wake an event loop out of epoll_wait.
+int axiom_eventfd(void);
+
+/// epoll, which Glibc's Swift module does not export: one loop's readiness.
+struct axiom_readiness {
+    int fd;
+    /// Input, EOF (EPOLLRDHUP/EPOLLHUP) or an error is pending.
+    int readable;
+    /// The peer shut down its side (or the socket failed): read to EOF.
+    int hung_up;
+    int writable;
+};
+
+/// epoll_create1(EPOLL_CLOEXEC).
+int axiom_epoll_create(void);
+
+/// Adds `fd` to the set: edge-triggered input, output and peer shutdown
+/// (EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET), or level-triggered input only.
+int axiom_epoll_watch(int epoll_fd, int fd, int edge_triggered);
+
+/// epoll_wait for up to `capacity` (at most 256) events, as readiness records.
+int axiom_epoll_wait(int epoll_fd, struct axiom_readiness *ready, int capacity, int timeout_ms);
+
 #endif

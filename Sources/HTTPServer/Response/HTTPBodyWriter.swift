@@ -18,10 +18,10 @@ public final class HTTPBodyWriter: Sendable {
     public func write(_ bytes: [UInt8]) async throws {
         let connection = self.connection
         let chunked = self.chunked
-        let mustWait = try await connection.performOnQueue { try connection.writeChunk(bytes, chunked: chunked) }
+        let mustWait = try await connection.performOnLoop { try connection.writeChunk(bytes, chunked: chunked) }
         guard mustWait else { return }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            connection.queue.async { connection.waitForDrain(continuation) }
+            connection.loop.execute { connection.waitForDrain(continuation) }
         }
     }
 

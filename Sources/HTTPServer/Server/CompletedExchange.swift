@@ -21,6 +21,6 @@ public struct CompletedExchange: Sendable {
     public let remoteAddress: String
 }
 
-/// Receives every ``CompletedExchange``. Runs on the connection's queue, in
+/// Receives every ``CompletedExchange``. Runs on the connection's event loop, in
 /// the request path: keep it short and non-blocking.
 public typealias ExchangeObserver = @Sendable (CompletedExchange) -> Void

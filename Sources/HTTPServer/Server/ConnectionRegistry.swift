@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The open connections, for the timeout sweeper, the connection caps and
+/// The open connections, for the connection caps, reclaiming and
 /// shutdown. Touched on accept and close only, never per request.
 final class ConnectionRegistry: Sendable {
     /// What happens to a connection just accepted.

@@ -20,8 +20,10 @@ public final class HTTPServer: Sendable {
     private struct State: @unchecked Sendable {
         var listener: ListeningSocket?
         var acceptSource: DispatchSourceRead?
-        var sweeper: DispatchSourceTimer?
         var acceptSuspended = false
+        var loops: [EventLoop] = []
+        /// The loop the next connection goes to (round robin).
+        var nextLoop = 0
     }
 
     /// `observer`, when given, is told of every completed exchange (access
@@ -60,32 +62,31 @@ public final class HTTPServer: Sendable {
         // resident) and returns it on free.
         _ = axiom_set_mmap_threshold(128 * 1024)
         let configuration = core.configuration
+        // The loops first: one that fails to open gives its descriptors
+        // back (EventLoop.deinit), while the listener is a plain descriptor.
+        var loops: [EventLoop] = []
+        for _ in 0..<configuration.resolvedEventLoops { loops.append(try EventLoop()) }
         let listener = try ListeningSocket(host: configuration.host, port: configuration.port,
                                            backlog: configuration.backlog)
+        for loop in loops { loop.start() }
         let source = DispatchSource.makeReadSource(fileDescriptor: listener.fd, queue: acceptQueue)
         source.setEventHandler { [self] in acceptPending(listener) }
         source.setCancelHandler { close(listener.fd) }
-        let sweeper = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
-        sweeper.schedule(deadline: .now() + .milliseconds(250), repeating: .milliseconds(250), leeway: .milliseconds(50))
-        sweeper.setEventHandler { [core] in
-            let now = MonotonicClock.nowNanoseconds()
-            for connection in core.connections.snapshot() {
-                let due = connection.deadline.load(ordering: .relaxed)
-                if due != 0 && now >= due { connection.checkDeadline(now: now) }
-            }
-        }
         state.withLock {
             $0.listener = listener
             $0.acceptSource = source
-            $0.sweeper = sweeper
+            $0.loops = loops
         }
         source.resume()
-        sweeper.resume()
         core.logger.log(.notice, "listening", [("host", configuration.host)], numbers: [("port", listener.port)])
         return listener.port
     }
 
-    /// Accepts until the backlog is empty (one wake-up, many connections).
+    /// Accepts until the backlog is empty (one wake-up, many connections)
+    /// and deals the connections out to the loops in turn. One acceptor
+    /// rather than an SO_REUSEPORT listener per loop: admission (the caps,
+    /// reclaiming) stays in one place, and accepting is a small share of a
+    /// keep-alive server's work.
     private func acceptPending(_ listener: ListeningSocket) {
         while true {
             switch listener.acceptOne() {
@@ -106,9 +107,14 @@ public final class HTTPServer: Sendable {
                     AddressRefusal.answer(fd: fd, core: core)
                     continue
                 }
-                let connection = HTTPConnection(fd: fd, remoteAddress: peer, peerHost: host, core: core, rejected: rejected)
+                let loop = state.withLock { state -> EventLoop in
+                    state.nextLoop = (state.nextLoop + 1) % state.loops.count
+                    return state.loops[state.nextLoop]
+                }
+                let connection = HTTPConnection(fd: fd, remoteAddress: peer, peerHost: host, core: core, loop: loop,
+                                                rejected: rejected)
                 core.connections.insert(connection)
-                connection.start()
+                loop.execute { connection.start() }
             case .drained:
                 return
             case .skipped:
@@ -145,12 +151,12 @@ public final class HTTPServer: Sendable {
     /// to the configured deadline), close idle connections, then close
     /// whatever is left.
     public func shutdown() async {
-        let (source, sweeper, suspended) = state.withLock { state in
+        let (source, suspended) = state.withLock { state in
             defer {
                 state.acceptSource = nil
                 state.acceptSuspended = false
             }
-            return (state.acceptSource, state.sweeper, state.acceptSuspended)
+            return (state.acceptSource, state.acceptSuspended)
         }
         core.isDraining.store(true, ordering: .relaxed)
         if let source {
@@ -167,12 +173,16 @@ public final class HTTPServer: Sendable {
         }
         let remaining = core.connections.snapshot()
         for connection in remaining {
-            connection.queue.async { connection.close() }
+            connection.loop.execute { connection.close() }
         }
         while core.connections.count > 0 {
             try? await Task.sleep(for: .milliseconds(5))
         }
-        sweeper?.cancel()
+        let loops = state.withLock { state in
+            defer { state.loops = [] }
+            return state.loops
+        }
+        for loop in loops { loop.stop() }
         core.logger.log(.notice, "shutdown_complete", numbers: [("forced_closed", remaining.count)])
     }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Everything the protocol layer needs to know: where to listen, and the
 /// limits and timeouts that keep one client from pinning the server.
 public struct HTTPServerConfiguration: Sendable {
@@ -38,6 +40,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var shutdownDeadline: Duration
     /// Stop reading a connection once this many response bytes wait for it.
     public var outputHighWatermark: Int
+    /// Event loops (threads, each with its epoll instance and its share of
+    /// the connections); 0 means one per online CPU.
+    public var eventLoops: Int
 
     public init(host: String = "127.0.0.1", port: Int = 8080, backlog: Int32 = 1024,
                 limits: ParserLimits = ParserLimits(), headerTimeout: Duration = .seconds(10),
@@ -46,7 +51,8 @@ public struct HTTPServerConfiguration: Sendable {
                 writeTimeout: Duration = .seconds(30), maxConnections: Int = 10_000,
                 maxConnectionsPerAddress: Int = 256, trustedProxies: Set<String> = [],
                 maxBufferedBodyBytes: Int = 256 * 1024 * 1024,
-                shutdownDeadline: Duration = .seconds(10), outputHighWatermark: Int = 256 * 1024) {
+                shutdownDeadline: Duration = .seconds(10), outputHighWatermark: Int = 256 * 1024,
+                eventLoops: Int = 0) {
         self.host = host
         self.port = port
         self.backlog = backlog
@@ -64,10 +70,15 @@ public struct HTTPServerConfiguration: Sendable {
         self.maxBufferedBodyBytes = maxBufferedBodyBytes
         self.shutdownDeadline = shutdownDeadline
         self.outputHighWatermark = outputHighWatermark
+        self.eventLoops = eventLoops
     }
 }
 
 extension HTTPServerConfiguration {
+    var resolvedEventLoops: Int {
+        eventLoops > 0 ? eventLoops : max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    }
+
     var bodyProgress: BodyProgressRule {
         BodyProgressRule(stallTimeout: bodyTimeout, minRate: bodyMinRate, grace: bodyGrace,
                          totalTimeout: bodyTotalTimeout)

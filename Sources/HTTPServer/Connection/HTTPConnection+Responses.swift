@@ -1,0 +1,166 @@
+/// Responses: queuing them in request order, streamed bodies, and writing
+/// the output with backpressure.
+extension HTTPConnection {
+    /// Runs `body` on the connection's loop: inline when already there
+    /// (the common case, thanks to the task executor), else enqueued.
+    func onLoop(_ body: @escaping @Sendable () -> Void) {
+        if loop.inEventLoop {
+            body()
+        } else {
+            loop.execute(body)
+        }
+    }
+
+    /// Runs `body` on the connection's loop and returns its result, for
+    /// callers (a body writer) that may be elsewhere.
+    func performOnLoop<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        if loop.inEventLoop {
+            return try body()
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            loop.execute { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    // MARK: Responses
+
+    func respond(_ response: HTTPResponse, to head: RequestHead, requestID: String, keepAlive: Bool) {
+        guard machine.phase != .closed else { return }
+        let keepAlive = keepAlive && !machine.closeAfterOutput && !core.isDraining.load(ordering: .relaxed)
+        if case .stream(let produce) = response.body, head.method != .head, !response.status.forbidsContent {
+            let chunked = head.version == .http1_1
+            output.append(ResponseHead.serialize(status: response.status, headers: response.headers,
+                                                 framing: chunked ? .chunked : .closeDelimited,
+                                                 keepAlive: keepAlive && chunked, echoKeepAlive: false,
+                                                 requestID: requestID))
+            machine.responseBegan(keepAlive: keepAlive && chunked)
+            exchange?.status = response.status
+            flush()
+            let writer = HTTPBodyWriter(connection: self, chunked: chunked)
+            let logger = core.logger
+            streamTask = Task.immediate(executorPreference: loop) { [self] in
+                do {
+                    try await produce(writer)
+                } catch is HTTPBodyWriter.WriterError {
+                    // The client went away; nothing to report.
+                } catch {
+                    logger.log(.warning, "stream_failed", [("request_id", requestID), ("error", String(describing: error))])
+                }
+                onLoop { self.endStream(chunked: chunked) }
+            }
+            return
+        }
+        writeFinal(response, version: head.version, requestID: requestID, keepAlive: keepAlive,
+                   isHead: head.method == .head)
+    }
+
+    /// Queues a complete response, then moves on to the next request (or to
+    /// closing).
+    func writeFinal(_ response: HTTPResponse, version: HTTPVersion, requestID: String, keepAlive: Bool,
+                            isHead: Bool = false) {
+        guard machine.phase != .closed else { return }
+        ResponseHead.encodeComplete(response, version: version, requestID: requestID, keepAlive: keepAlive,
+                                    isHead: isHead, into: &output)
+        machine.responseBegan(keepAlive: keepAlive)
+        if let observer = core.observer {
+            var finished = exchange ?? ExchangeInProgress(method: nil, route: "", headers: HTTPFields(),
+                                                          requestID: requestID, startedAt: MonotonicClock.nowNanoseconds())
+            finished.status = response.status
+            if !isHead, !response.status.forbidsContent, case .bytes(let body) = response.body {
+                finished.bodyBytes = body.count
+            }
+            report(finished, to: observer)
+        }
+        completeResponse()
+    }
+
+    func endStream(chunked: Bool) {
+        streamTask = nil
+        if let observer = core.observer, let finished = exchange { report(finished, to: observer) }
+        guard machine.phase != .closed else { return }
+        if chunked { output.append(HTTPBodyWriter.lastChunk) }
+        completeResponse()
+    }
+
+    private func completeResponse() {
+        releaseBodyReservation()
+        machine.responseComplete(draining: core.isDraining.load(ordering: .relaxed), now: MonotonicClock.nowNanoseconds())
+        if machine.phase == .lingering {
+            pending = nil
+        } else {
+            input.shrinkIfEmpty()
+        }
+        // A response answered while parsing (a handler that did not
+        // suspend) waits for the parse loop's flush, so the responses to
+        // pipelined requests read in one go leave in one sendmsg.
+        if !processing { flush() }
+        publish()
+        // The next pipelined request, if one is buffered.
+        guard machine.phase == .idle else { return }
+        if !processing && !input.isEmpty { processInput() }
+        perform(machine.inputParsed(readBytes: false, buffered: input.readableCount,
+                                    now: MonotonicClock.nowNanoseconds()))
+    }
+
+    func report(_ finished: ExchangeInProgress, to observer: ExchangeObserver) {
+        exchange = nil
+        observer(CompletedExchange(method: finished.method, route: finished.route, status: finished.status,
+                                   bodyBytes: finished.bodyBytes,
+                                   durationNanoseconds: MonotonicClock.nowNanoseconds() - finished.startedAt,
+                                   requestID: finished.requestID, requestHeaders: finished.headers,
+                                   remoteAddress: remoteAddress))
+    }
+
+    // MARK: Writing
+
+    /// Appends one chunk of a streamed body; returns whether the writer
+    /// should wait for the socket to drain (backpressure).
+    func writeChunk(_ bytes: [UInt8], chunked: Bool) throws(HTTPBodyWriter.WriterError) -> Bool {
+        guard machine.phase != .closed else { throw .connectionClosed }
+        guard !bytes.isEmpty else { return false }
+        exchange?.bodyBytes += bytes.count
+        if chunked {
+            output.append(Array("\(String(bytes.count, radix: 16))\r\n".utf8))
+            output.append(bytes)
+            output.append(HTTPBodyWriter.chunkEnd)
+        } else {
+            output.append(bytes)
+        }
+        flush()
+        return output.pendingBytes > core.configuration.outputHighWatermark
+    }
+
+    func waitForDrain(_ continuation: CheckedContinuation<Void, any Error>) {
+        if machine.phase == .closed {
+            continuation.resume(throwing: HTTPBodyWriter.WriterError.connectionClosed)
+        } else if output.pendingBytes <= core.configuration.outputHighWatermark {
+            continuation.resume()
+        } else {
+            drainWaiters.append(continuation)
+        }
+    }
+
+    func flush() {
+        guard machine.phase != .closed else { return }
+        if !output.isEmpty {
+            switch output.flush(to: fd) {
+            case .flushed:
+                break
+            case .wouldBlock:
+                machine.writeBlocked(overHighWatermark: output.pendingBytes > core.configuration.outputHighWatermark,
+                                     now: MonotonicClock.nowNanoseconds())
+                publish()
+                return
+            case .failed:
+                close()
+                return
+            }
+        }
+        if !drainWaiters.isEmpty {
+            let waiters = drainWaiters
+            drainWaiters = []
+            for waiter in waiters { waiter.resume() }
+        }
+        perform(machine.outputDrained(now: MonotonicClock.nowNanoseconds()))
+    }
+}
