@@ -143,7 +143,7 @@ extension HTTPConnection {
                     for: HTTPError(.internalServerError, code: "internal_error",
                                    detail: "The server failed to handle this request."), requestID: requestID)
             }
-            onLoop { self.respond(response, to: head, requestID: requestID, keepAlive: keepAlive) }
+            respondOnLoop(response, to: head, requestID: requestID, keepAlive: keepAlive)
         }
     }
 

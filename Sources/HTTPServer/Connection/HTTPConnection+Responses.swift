@@ -11,6 +11,17 @@ extension HTTPConnection {
         }
     }
 
+    /// `onLoop` for a handler's response without forming a closure when
+    /// already on the loop (nearly always): the closure's context was a
+    /// heap allocation for every request.
+    func respondOnLoop(_ response: HTTPResponse, to head: RequestHead, requestID: String, keepAlive: Bool) {
+        if loop.inEventLoop {
+            respond(response, to: head, requestID: requestID, keepAlive: keepAlive)
+        } else {
+            loop.execute { self.respond(response, to: head, requestID: requestID, keepAlive: keepAlive) }
+        }
+    }
+
     /// Runs `body` on the connection's loop and returns its result, for
     /// callers (a body writer) that may be elsewhere.
     func performOnLoop<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {

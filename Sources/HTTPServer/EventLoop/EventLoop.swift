@@ -22,6 +22,8 @@ final class EventLoop: @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
     private let jobs = Mutex<[Job]>([])
+    /// The batch `runJobs` is running; only the loop's thread touches it.
+    private var runningJobs: [Job] = []
     private let wakePending = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
     private let threadID = Atomic<UInt>(0)
@@ -139,12 +141,12 @@ final class EventLoop: @unchecked Sendable {
     /// Runs the jobs queued so far (not those they queue); returns whether
     /// more are waiting.
     private func runJobs() -> Bool {
-        let batch = jobs.withLock { queued -> [Job] in
-            let taken = queued
-            queued.removeAll(keepingCapacity: true)
-            return taken
-        }
-        for job in batch { job() }
+        // Swapped with the loop's own array, not copied: `removeAll(keepingCapacity:)`
+        // on an array a copy still shared allocated a new buffer for
+        // every batch (heaptrack: one allocation per request).
+        jobs.withLock { swap(&$0, &runningJobs) }
+        for job in runningJobs { job() }
+        runningJobs.removeAll(keepingCapacity: true)
         return jobs.withLock { !$0.isEmpty }
     }
 

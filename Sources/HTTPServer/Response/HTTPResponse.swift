@@ -24,10 +24,14 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON response with `application/json; charset=utf-8`.
     public static func json(_ status: HTTPStatus = .ok, _ bytes: [UInt8], headers: HTTPFields = HTTPFields()) -> HTTPResponse {
-        var fields = headers
-        fields.set("Content-Type", "application/json; charset=utf-8")
+        var fields = headers.isEmpty ? jsonFields : headers
+        if !headers.isEmpty { fields.set("Content-Type", "application/json; charset=utf-8") }
         return HTTPResponse(status: status, headers: fields, body: .bytes(bytes))
     }
+
+    /// Shared by every JSON response without fields of its own: building
+    /// the one-field list anew was an allocation per response.
+    private static let jsonFields: HTTPFields = ["Content-Type": "application/json; charset=utf-8"]
 
     public static func json(_ status: HTTPStatus = .ok, _ text: String, headers: HTTPFields = HTTPFields()) -> HTTPResponse {
         json(status, Array(text.utf8), headers: headers)
