@@ -191,6 +191,17 @@ struct Accepted {
         #expect(Array(head.headers) == fields(["host": "h", "accept": "a", "x-other": "1", "accept": "b", "accept": "c, d"]))
     }
 
+    /// Names are lowercased straight into the String's storage: up to 15
+    /// bytes it is a small string held inline, above that a heap one; both
+    /// sides of that boundary come out the same.
+    @Test func namesAreLowercasedOnBothSidesOfTheSmallStringBoundary() throws {
+        let names = ["A", "X-Fifteen-Bytes", "X-Sixteen-Bytes!", "X-A-Much-Longer-Field-Name-Than-That"]
+        let outcome = parse(request("GET / HTTP/1.1", ["Host: h"] + names.map { "\($0): v" }))
+        let head = try #require(outcome.heads.first)
+        #expect(Array(head.headers).map(\.name) == ["host"] + names.map { $0.lowercased() })
+        for name in names { #expect(head.headers[name] == "v") }
+    }
+
     @Test func obsTextInValueIsAccepted() throws {
         // field-vchar includes obs-text (0x80-0xFF).
         let input = Array("GET / HTTP/1.1\r\nHost: h\r\nX-Name: caf".utf8) + [0xC3, 0xA9] + Array("\r\n\r\n".utf8)

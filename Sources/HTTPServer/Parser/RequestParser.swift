@@ -274,7 +274,10 @@ struct RequestParser {
     /// The fields that decide framing and connection handling, gathered in
     /// one pass over the header section.
     private struct FramingFields {
-        var hosts: [String] = []
+        /// The first Host and how many there were: every request has one,
+        /// and an array of it was an allocation a request.
+        var host: String?
+        var hostCount = 0
         var transferEncodings: [String] = []
         var contentLengths: [String] = []
         var connectionOptions: [String] = []
@@ -284,7 +287,9 @@ struct RequestParser {
             for field in fields {
                 // Names are stored lowercased by parseFieldLine.
                 switch field.name {
-                case "host": hosts.append(field.value)
+                case "host":
+                    if host == nil { host = field.value }
+                    hostCount += 1
                 case "transfer-encoding": transferEncodings.append(field.value)
                 case "content-length": contentLengths.append(field.value)
                 case "connection": connectionOptions.append(field.value)
@@ -297,11 +302,11 @@ struct RequestParser {
 
     private mutating func finishHead() throws(HTTPParseError) -> RequestHead {
         let framingFields = FramingFields(fields)
-        if framingFields.hosts.count > 1 { throw .badRequest("More than one Host header field.") }
-        if version == .http1_1 && framingFields.hosts.isEmpty {
+        if framingFields.hostCount > 1 { throw .badRequest("More than one Host header field.") }
+        if version == .http1_1 && framingFields.host == nil {
             throw .badRequest("An HTTP/1.1 request must carry a Host header field.")
         }
-        if let host = framingFields.hosts.first, !Self.isValidHost(host) {
+        if let host = framingFields.host, !Self.isValidHost(host) {
             throw .badRequest("The Host header field is not a valid host[:port].")
         }
         let framing = try bodyFraming(framingFields)
