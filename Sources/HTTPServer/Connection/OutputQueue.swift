@@ -5,6 +5,15 @@ import Glibc
 /// at once, so a body is never copied into a bigger buffer.
 struct OutputQueue {
     private var segments: [[UInt8]] = []
+    /// Whether each segment is a head `appendHead` wrote into a buffer of
+    /// this queue's own (never a handler's body, which may be shared or large).
+    private var isOwnHead: [Bool] = []
+    /// A sent head's buffer, emptied and kept for the next head, so a
+    /// response's head costs no allocation once the first has been sent
+    /// (heaptrack: one per request). Kept only up to `spareHeadLimit` bytes
+    /// of capacity, so an idle connection holds a few KiB at most.
+    private var spareHead: [UInt8] = []
+    private static let spareHeadLimit = 4096
     private var firstOffset = 0
     private(set) var pendingBytes = 0
 
@@ -14,6 +23,20 @@ struct OutputQueue {
         guard !bytes.isEmpty else { return }
         pendingBytes += bytes.count
         segments.append(bytes)
+        isOwnHead.append(false)
+    }
+
+    /// Appends what `write` puts into a buffer of the queue's own: the
+    /// spare one when there is one.
+    mutating func appendHead(reservingCapacity capacity: Int, _ write: (inout [UInt8]) -> Void) {
+        var head: [UInt8] = []
+        swap(&head, &spareHead)
+        head.reserveCapacity(capacity)
+        write(&head)
+        guard !head.isEmpty else { return }
+        pendingBytes += head.count
+        segments.append(head)
+        isOwnHead.append(true)
     }
 
     enum FlushResult {
@@ -41,6 +64,7 @@ struct OutputQueue {
 
     mutating func removeAll() {
         segments.removeAll()
+        isOwnHead.removeAll()
         firstOffset = 0
         pendingBytes = 0
     }
@@ -80,6 +104,19 @@ struct OutputQueue {
                 remaining = 0
             }
         }
-        if drop == segments.count { segments.removeAll(keepingCapacity: true) } else if drop > 0 { segments.removeFirst(drop) }
+        // A sent head's buffer is referenced by `segments` alone: swapped
+        // out of it, emptying it keeps its storage without a copy.
+        for index in 0..<drop where isOwnHead[index] && spareHead.capacity == 0
+            && segments[index].capacity <= Self.spareHeadLimit {
+            swap(&spareHead, &segments[index])
+            spareHead.removeAll(keepingCapacity: true)
+        }
+        if drop == segments.count {
+            segments.removeAll(keepingCapacity: true)
+            isOwnHead.removeAll(keepingCapacity: true)
+        } else if drop > 0 {
+            segments.removeFirst(drop)
+            isOwnHead.removeFirst(drop)
+        }
     }
 }

@@ -23,10 +23,22 @@ enum ResponseHead {
     /// `keepAlive` false adds `Connection: close`; `echoKeepAlive` adds
     /// `Connection: keep-alive` for HTTP/1.0 clients that asked for it.
     static func serialize(status: HTTPStatus, headers: HTTPFields, framing: Framing,
-                          keepAlive: Bool, echoKeepAlive: Bool, requestID: String,
-                          reservingBody bodyCount: Int = 0) -> [UInt8] {
+                          keepAlive: Bool, echoKeepAlive: Bool, requestID: String) -> [UInt8] {
         var head: [UInt8] = []
-        head.reserveCapacity(192 + bodyCount + headers.count * 32)
+        head.reserveCapacity(capacity(for: headers))
+        write(status: status, headers: headers, framing: framing, keepAlive: keepAlive,
+              echoKeepAlive: echoKeepAlive, requestID: requestID, into: &head)
+        return head
+    }
+
+    /// Room for a head with `headers` and `bodyCount` bytes behind it.
+    static func capacity(for headers: HTTPFields, bodyCount: Int = 0) -> Int {
+        192 + bodyCount + headers.count * 32
+    }
+
+    /// `serialize`, appending to `head`.
+    static func write(status: HTTPStatus, headers: HTTPFields, framing: Framing, keepAlive: Bool,
+                      echoKeepAlive: Bool, requestID: String, into head: inout [UInt8]) {
         // A server sends its own highest version, HTTP/1.1, whatever the request's (RFC 9110 2.5).
         head.append(contentsOf: "HTTP/1.1 ".utf8)
         appendDecimal(status.code, to: &head)
@@ -59,7 +71,6 @@ enum ResponseHead {
             head.append(contentsOf: "Connection: keep-alive\r\n".utf8)
         }
         head.append(contentsOf: "\r\n".utf8)
-        return head
     }
 
     /// Queues the bytes of a complete (not streamed) response on `output`. HEAD gets the GET headers, with the body's length, and no body.
@@ -82,11 +93,11 @@ enum ResponseHead {
         }
         let sendsBody = !isHead && !response.status.forbidsContent && !body.isEmpty
         let inline = sendsBody && body.count <= inlineBodyLimit
-        var head = serialize(status: response.status, headers: response.headers, framing: framing,
-                             keepAlive: keepAlive, echoKeepAlive: version == .http1_0,
-                             requestID: requestID, reservingBody: inline ? body.count : 0)
-        if inline { head.append(contentsOf: body) }
-        output.append(head)
+        output.appendHead(reservingCapacity: capacity(for: response.headers, bodyCount: inline ? body.count : 0)) { head in
+            write(status: response.status, headers: response.headers, framing: framing, keepAlive: keepAlive,
+                  echoKeepAlive: version == .http1_0, requestID: requestID, into: &head)
+            if inline { head.append(contentsOf: body) }
+        }
         if sendsBody && !inline { output.append(body) }
     }
 
