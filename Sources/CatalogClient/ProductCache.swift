@@ -1,3 +1,4 @@
+import Axiom
 import Domain
 
 /// The catalogue's working set: at most `capacity` products read or written
@@ -25,46 +26,41 @@ struct ProductCache: Sendable {
         /// filled it (a read knows nothing that a commit still to be applied
         /// will not bring).
         var stamp: UInt64
-        var referenced: Bool
     }
 
-    let capacity: Int
-    private var entries: [Entry] = []
-    private var slots: [ProductID: Int] = [:]
-    private var hand = 0
+    private var entries: WorkingSet<ProductID, Entry>
     /// Commits applied so far.
     private(set) var generation: UInt64 = 0
     private var forgottenAt: UInt64 = 0
 
     init(capacity: Int) {
-        self.capacity = max(1, capacity)
+        entries = WorkingSet(capacity: capacity)
     }
 
+    var capacity: Int { entries.capacity }
     var count: Int { entries.count }
 
     /// The cached product, marking it as recently used.
     mutating func lookup(_ id: ProductID) -> Product? {
-        guard let slot = slots[id] else { return nil }
-        entries[slot].referenced = true
-        return entries[slot].product
+        entries.lookup(id)?.product
     }
 
     /// Every cached product (for `state`).
-    var products: [Product] { entries.map(\.product) }
+    var products: [Product] { entries.values.map(\.product) }
 
     /// Keeps a row read from storage by a read that began at `started`;
     /// returns the newest product known (the cached one when it is newer).
     mutating func fill(_ row: VersionedProduct, startedAt started: UInt64) -> Product {
-        if let slot = slots[row.product.id] {
-            if row.version > entries[slot].version {
-                entries[slot].product = row.product
-                entries[slot].version = row.version
+        if var cached = entries.lookup(row.product.id) {
+            if row.version > cached.version {
+                cached.product = row.product
+                cached.version = row.version
+                entries.store(cached, for: row.product.id)
             }
-            entries[slot].referenced = true
-            return entries[slot].product
+            return cached.product
         }
         if forgottenAt <= started {
-            insert(Entry(product: row.product, version: row.version, stamp: 0, referenced: false))
+            insert(Entry(product: row.product, version: row.version, stamp: 0))
         }
         return row.product
     }
@@ -74,35 +70,24 @@ struct ProductCache: Sendable {
     /// must not be published as the current product).
     mutating func applyCommitted(_ row: VersionedProduct, startedAt started: UInt64) -> Bool {
         generation += 1
-        if let slot = slots[row.product.id] {
-            guard row.version > entries[slot].version else { return false }
-            entries[slot] = Entry(product: row.product, version: row.version, stamp: generation, referenced: true)
+        if let cached = entries.peek(row.product.id) {
+            guard row.version > cached.version else { return false }
+            entries.store(Entry(product: row.product, version: row.version, stamp: generation), for: row.product.id)
             return true
         }
         if forgottenAt <= started {
-            insert(Entry(product: row.product, version: row.version, stamp: generation, referenced: false))
+            insert(Entry(product: row.product, version: row.version, stamp: generation))
         } else {
             forgottenAt = generation
         }
         return true
     }
 
+    /// A product not cached yet; an evicted entry's commit is one the cache
+    /// no longer holds.
     private mutating func insert(_ entry: Entry) {
-        if entries.count < capacity {
-            slots[entry.product.id] = entries.count
-            entries.append(entry)
-            return
+        if let victim = entries.store(entry, for: entry.product.id) {
+            forgottenAt = max(forgottenAt, victim.stamp)
         }
-        // CLOCK: clear flags until an entry not used since the hand last passed.
-        while entries[hand].referenced {
-            entries[hand].referenced = false
-            hand = (hand + 1) % capacity
-        }
-        let victim = entries[hand]
-        forgottenAt = max(forgottenAt, victim.stamp)
-        slots[victim.product.id] = nil
-        slots[entry.product.id] = hand
-        entries[hand] = entry
-        hand = (hand + 1) % capacity
     }
 }

@@ -1,6 +1,8 @@
 /// A client's bounded working set: at most `capacity` values by key, the
-/// least recently used evicted by CLOCK (a hit only sets a flag, as in the
-/// catalogue's `ProductCache`). SQLite holds everything; this holds what
+/// least recently used evicted by CLOCK (a hit only sets a flag, so a read
+/// stays a lookup; an LRU list would relink nodes on every hit). The
+/// catalogue's `ProductCache` and the users and carts clients keep theirs
+/// in one. SQLite holds everything; this holds what
 /// live sessions and recent requests asked for, so memory does not grow
 /// with the tables (issue 12). The owner decides when a value read from
 /// storage may be kept (see the users and carts clients: a read that may
@@ -37,32 +39,43 @@ public struct WorkingSet<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Whether `key` is held, without marking it used.
     public func contains(_ key: Key) -> Bool { slots[key] != nil }
 
+    /// The value, without marking it used.
+    public func peek(_ key: Key) -> Value? {
+        slots[key].flatMap { entries[$0]?.value }
+    }
+
     /// Keeps `value` for `key` (replacing what was there), evicting the
-    /// least recently used entry when full.
-    public mutating func store(_ value: Value, for key: Key) {
+    /// least recently used entry when full; returns the evicted value (the
+    /// catalogue notes what an evicted product's commit was).
+    @discardableResult
+    public mutating func store(_ value: Value, for key: Key) -> Value? {
         if let slot = slots[key] {
             entries[slot] = Entry(key: key, value: value, referenced: true)
-            return
+            return nil
         }
         let entry = Entry(key: key, value: value, referenced: false)
         if let slot = free.popLast() {
             entries[slot] = entry
             slots[key] = slot
-        } else if entries.count < capacity {
+            return nil
+        }
+        if entries.count < capacity {
             slots[key] = entries.count
             entries.append(entry)
-        } else {
-            // CLOCK: clear flags until an entry not used since the hand last
-            // passed (every slot is filled here: `free` is empty).
-            while entries[hand]?.referenced == true {
-                entries[hand]?.referenced = false
-                hand = (hand + 1) % capacity
-            }
-            if let victim = entries[hand] { slots[victim.key] = nil }
-            entries[hand] = entry
-            slots[key] = hand
+            return nil
+        }
+        // CLOCK: clear flags until an entry not used since the hand last
+        // passed (every slot is filled here: `free` is empty).
+        while entries[hand]?.referenced == true {
+            entries[hand]?.referenced = false
             hand = (hand + 1) % capacity
         }
+        let victim = entries[hand]
+        if let victim { slots[victim.key] = nil }
+        entries[hand] = entry
+        slots[key] = hand
+        hand = (hand + 1) % capacity
+        return victim?.value
     }
 
     /// Forgets `key`; returns its value if it was held.
