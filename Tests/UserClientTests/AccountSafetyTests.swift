@@ -47,20 +47,8 @@ import UserClient
         #expect(try await sessionIDs(run) == [current.sessionID, theirs.sessionID])
         // The revoked session's observers hear that it ended (its /events
         // streams close on it); published before updateProfile returned, so
-        // it is buffered: the 10 s only guards against a hang.
-        let heard = await withTaskGroup(of: UserUpdate?.self) { group in
-            group.addTask {
-                var iterator = ended.makeAsyncIterator()
-                return await iterator.next()
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(10))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        // it is buffered.
+        let heard = await firstElement(of: ended)
         #expect(heard == .sessionEnded(sessionID: leaked.sessionID))
         await run.stop()
 

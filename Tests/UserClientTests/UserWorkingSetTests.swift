@@ -54,21 +54,8 @@ import UserClient
         _ = try await run.client.updateProfile(ann.id, UserProfilePatch(password: "another long secret",
                                                                         currentPassword: Self.password),
                                                keepingSession: kept.sessionID)
-        // Published before updateProfile returned, so buffered: the 10 s
-        // only guards against a hang.
-        let heard = await withTaskGroup(of: UserUpdate?.self) { group in
-            group.addTask {
-                var iterator = ended.makeAsyncIterator()
-                return await iterator.next()
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(10))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        // Published before updateProfile returned, so buffered.
+        let heard = await firstElement(of: ended)
         #expect(heard == .sessionEnded(sessionID: changed.sessionID))
         for token in [loggedOut.token, changed.token] {
             await #expect(throws: AuthenticationError.invalidToken) { _ = try await run.client.authenticate(token: token) }
