@@ -91,7 +91,9 @@ let package = Package(
         // Run by hand: swift run -c release AxiomBenchmarks
         .executableTarget(name: "AxiomBenchmarks", dependencies: ["Axiom"]),
         .testTarget(name: "AxiomTests", dependencies: ["Axiom", "AxiomTestSupport"]),
-        .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain", "AxiomTestSupport"]),
+        .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain", "Capabilities", "CatalogClient",
+                                                       "PricingClient", "UserClient", "CartClient", "OrderClient",
+                                                       "AxiomTestSupport"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain"]),
         // Build-time rule check (RFC-001 section 6.2) over this package and
         // the fixture package in Tests/Fixtures (not part of this package).

@@ -48,6 +48,8 @@ actor CounterContext: Context {
 struct ContinuousTimeSource: TimeSource {
     let origin = ContinuousClock.now
     func monotonicNow() -> Duration { ContinuousClock.now - origin }
+    /// Not read by the session registry; the monotonic reading will do.
+    func wallClockNow() -> Duration { monotonicNow() }
 }
 
 func nanoseconds(_ duration: Duration) -> Double {

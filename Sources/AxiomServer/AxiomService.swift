@@ -36,14 +36,6 @@ final class AxiomService: Sendable {
         let orchestrator = try AxiomOrchestrator()
         try await registerCapabilities(on: orchestrator, options: options, logger: logger)
         try registerClients(on: orchestrator, options: options)
-        try orchestrator.registerPresentation(CatalogRoutes.name, boundTo: StorefrontContext.self)
-        try orchestrator.registerPresentation(RegistrationRoutes.name, boundTo: StorefrontContext.self)
-        try orchestrator.registerPresentation(AccountRoutes.name, boundTo: AccountContext.self)
-        try orchestrator.registerPresentation(CatalogAdminRoutes.name, boundTo: AccountContext.self)
-        try orchestrator.registerPresentation(CartRoutes.name, boundTo: AccountContext.self)
-        try orchestrator.registerPresentation(OrderRoutes.name, boundTo: AccountContext.self)
-        try orchestrator.registerPresentation(IntrospectionRoutes.name, boundTo: AccountContext.self)
-        try orchestrator.registerPresentation(EventRoutes.name, boundTo: AccountContext.self)
         do {
             try await orchestrator.start()
         } catch AxiomError.constraintViolations(let report) {
@@ -59,16 +51,18 @@ final class AxiomService: Sendable {
                    numbers: [("constraints_checked", report.checks.count)])
 
         let storefront: StorefrontContext
-        let sessions: SessionRegistry<AccountContext>
+        let registration: RegistrationContext
+        let sessions: SessionRegistry<SessionContext>
         do {
             storefront = try await orchestrator.createContext(StorefrontContext.self, parent: nil)
+            registration = try await orchestrator.createContext(RegistrationContext.self, parent: nil)
             let repaired = try await storefront.reconcileCheckouts()
             logger.log(.info, "checkouts_reconciled", numbers: [("committed", repaired.committed),
                                                               ("released", repaired.released),
                                                               ("confirmed", repaired.confirmed),
                                                               ("carts_cleared", repaired.cartsCleared)])
             if let email = options.adminEmail, let password = options.adminPassword {
-                let admin = try await storefront.ensureAdmin(name: options.adminName, email: email, password: password)
+                let admin = try await registration.ensureAdmin(name: options.adminName, email: email, password: password)
                 // An existing account is left as it is: if it was demoted or
                 // suspended since, say so instead of claiming an admin.
                 if admin.isAdmin && admin.isActive {
@@ -87,7 +81,21 @@ final class AxiomService: Sendable {
             await orchestrator.shutdown()
             throw error
         }
-        let resolver = SessionResolver(storefront: storefront, sessions: sessions)
+        let gate = SessionGate(registration: registration, sessions: sessions)
+        // Every route group, each bound to its one context type (RFC-001
+        // 2.4): declared to the orchestrator and registered from this list.
+        let groups: [any RouteGroup] = [
+            CatalogRoutes(storefront, cachedProducts: options.catalogCacheEntries),
+            RegistrationRoutes(registration),
+            ProfileRoutes(gate: gate),
+            CartRoutes(gate: gate),
+            OrderRoutes(gate: gate),
+            CheckoutRoutes(gate: gate),
+            AdminRoutes(gate: gate),
+            EventRoutes(gate: gate, heartbeat: options.eventsHeartbeat),
+            IntrospectionRoutes(gate: gate, orchestrator: orchestrator),
+        ]
+        for group in groups { try group.bind(to: orchestrator) }
         let lifecycle = Lifecycle()
         let metrics = ServiceMetrics(orchestrator: orchestrator)
         func registerProbes(on router: inout Router) {
@@ -104,7 +112,7 @@ final class AxiomService: Sendable {
             MetricsRoutes.register(on: &router, token: options.metricsToken.map(OperationsToken.init)) {
                 metrics.exposition(sessions: sessions)
             }
-            IntrospectionRoutes.register(on: &router, sessions: resolver, orchestrator: orchestrator)
+            for group in groups where group.listener == .operations { group.register(on: &router) }
         }
         var router = Router()
         DiscoveryRoutes.register(on: &router)
@@ -121,13 +129,7 @@ final class AxiomService: Sendable {
         } else {
             registerOperations(on: &router)
         }
-        CatalogRoutes.register(on: &router, storefront: storefront, cachedProducts: options.catalogCacheEntries)
-        RegistrationRoutes.register(on: &router, storefront: storefront)
-        AccountRoutes.register(on: &router, sessions: resolver)
-        CatalogAdminRoutes.register(on: &router, sessions: resolver)
-        CartRoutes.register(on: &router, sessions: resolver)
-        OrderRoutes.register(on: &router, sessions: resolver)
-        EventRoutes.register(on: &router, sessions: resolver, heartbeat: options.eventsHeartbeat)
+        for group in groups where group.listener == .main { group.register(on: &router) }
         let access = accessLog.map { AccessLog(minimumLevel: options.logLevel, output: $0) }
         let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger) { exchange in
             metrics.requests.record(exchange)
@@ -149,7 +151,7 @@ final class AxiomService: Sendable {
         }
         let background = [
             Task { await sessions.expireIdleSessions(every: .seconds(30)) },
-            Task { await removeExpiredSessions(storefront: storefront, logger: logger, every: .seconds(600)) },
+            Task { await removeExpiredSessions(registration: registration, logger: logger, every: .seconds(600)) },
             Task { await StorageRecovery(orchestrator: orchestrator, logger: logger).run(every: options.storageProbeInterval) },
         ]
         let routes = (router.routes + (opsRouter?.routes ?? [])).map { ($0.method.rawValue, $0.pattern) }
@@ -204,8 +206,10 @@ final class AxiomService: Sendable {
         try orchestrator.registerClient(CartClient.self, dependencies: [SQLiteStorage.self]) { resolver in
             CartClient(storage: try resolver.handle(SQLiteStorage.self), cacheEntries: cartCacheEntries)
         }
-        try orchestrator.registerClient(OrderClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-            OrderClient(storage: try resolver.handle(SQLiteStorage.self))
+        try orchestrator.registerClient(OrderClient.self,
+                                        dependencies: [SQLiteStorage.self, SystemClockCapability.self]) { resolver in
+            OrderClient(storage: try resolver.handle(SQLiteStorage.self),
+                        clock: try resolver.handle(SystemClockCapability.self).current)
         }
         let sessionLifetime = options.sessionLifetime
         let throttle = options.loginThrottle
@@ -224,11 +228,11 @@ final class AxiomService: Sendable {
     }
 
     /// Deletes expired sign-in sessions now and then (once right away).
-    private static func removeExpiredSessions(storefront: StorefrontContext, logger: ServerLogger,
+    private static func removeExpiredSessions(registration: RegistrationContext, logger: ServerLogger,
                                               every interval: Duration) async {
         while !Task.isCancelled {
             do {
-                let removed = try await storefront.removeExpiredSessions()
+                let removed = try await registration.removeExpiredSessions()
                 if removed > 0 { logger.log(.info, "expired_sessions_removed", numbers: [("sessions", removed)]) }
             } catch {
                 // Storage unavailable: the next round tries again.

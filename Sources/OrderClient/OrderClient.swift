@@ -44,9 +44,12 @@ public actor OrderClient: StatefulClient {
     /// joins the first placement instead of racing it into the unique index.
     private var placing: [String: Task<Order, any Error>] = [:]
     private let storage: CapabilityHandle<SQLiteStorage>
+    /// The clock capability: an order's `created_at` (tests move it).
+    private let clock: any TimeSource
 
-    public init(storage: CapabilityHandle<SQLiteStorage>) {
+    public init(storage: CapabilityHandle<SQLiteStorage>, clock: any TimeSource) {
         self.storage = storage
+        self.clock = clock
     }
 
     /// Reads nothing: orders are read when asked for.
@@ -142,7 +145,7 @@ public actor OrderClient: StatefulClient {
     /// earlier placement that finished) is found, not raced.
     private func placeOnce(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
         let order = try Order.place(id: OrderID(UUID()), userID: userID, cart: cart,
-                                    createdAt: Timestamp(Date()), checkoutID: checkoutID)
+                                    createdAt: Timestamp(millisecondsSince1970: clock.millisecondsSince1970()), checkoutID: checkoutID)
         let document = String(decoding: try JSONEncoder().encode(order), as: UTF8.self)
         let (stored, created) = try await write { handle -> (Order, Bool) in
             if let existing = try OrderStore.order(handle, checkout: checkoutID) { return (existing, false) }

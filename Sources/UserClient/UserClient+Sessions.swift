@@ -25,7 +25,7 @@ extension UserClient {
         guard user.canLogIn else { throw AuthenticationError.accountSuspended }
 
         let token = random.current.token(byteCount: 32, encoding: .base64url)
-        let created = Self.nowMilliseconds()
+        let created = nowMilliseconds()
         let session = UserStore.StoredSession(id: UUID().uuidString.lowercased(), userID: user.id,
                                               tokenHash: TokenDigest.sha256Hex(token),
                                               expiresAt: created + sessionLifetime)
@@ -52,7 +52,8 @@ extension UserClient {
     /// revoked, or its user is suspended.
     public func authenticate(token: String) async throws -> Authentication {
         let tokenHash = TokenDigest.sha256Hex(token)
-        let now = Self.nowMilliseconds()
+        let now = nowMilliseconds()
+        let generation = verified.withLock { $0.generation }
         let session: UserStore.StoredSession
         if let hit = sessions.lookup(tokenHash) {
             session = hit
@@ -78,15 +79,30 @@ extension UserClient {
             throw AuthenticationError.invalidToken
         }
         guard user.isActive else { throw AuthenticationError.invalidToken }
-        return Authentication(sessionID: session.id, user: user,
-                              expiresAt: Timestamp(millisecondsSince1970: session.expiresAt))
+        let authentication = Authentication(sessionID: session.id, user: user,
+                                            expiresAt: Timestamp(millisecondsSince1970: session.expiresAt))
+        verified.withLock { $0.keep(authentication, for: tokenHash, readAt: generation) }
+        return authentication
+    }
+
+    /// `authenticate`'s answer for `token` when it gave one recently and
+    /// nothing revoked the session or changed its user since; nil means
+    /// "ask `authenticate`". No actor hop (see `VerifiedTokens`).
+    public nonisolated func verifiedAuthentication(token: String) -> Authentication? {
+        let tokenHash = TokenDigest.sha256Hex(token)
+        let now = clock.millisecondsSince1970()
+        return verified.withLock { $0.lookup(tokenHash, now: now) }
     }
 
     /// Revokes the session; revoking twice is harmless.
     public func logout(sessionID: String) async throws -> UserOutcome {
+        // Forgotten before the delete (no check passes once sign-out has
+        // begun) and after it (an answer kept while it was committed).
+        verified.withLock { $0.forget { $0.sessionID == sessionID } }
         let tokenHash = try await storage.durableWrite { try UserStore.deleteSession($0, id: sessionID) }
         revocations += 1
         if let tokenHash { sessions.remove(tokenHash) }
+        verified.withLock { $0.forget { $0.sessionID == sessionID } }
         stateBroadcaster.publish(.sessionEnded(sessionID: sessionID), key: sessionID)
         return .loggedOut
     }
@@ -96,10 +112,11 @@ extension UserClient {
     /// the working set from holding tokens nobody presents again. Returns
     /// how many were removed from memory.
     public func removeExpiredSessions() async throws -> Int {
-        let now = Self.nowMilliseconds()
+        let now = nowMilliseconds()
         try await storage.durableWrite { try UserStore.deleteExpiredSessions($0, now: now) }
         revocations += 1
         let expired = sessions.removeAll { $0.expiresAt <= now }
+        verified.withLock { $0.forget { $0.expiresAt.millisecondsSince1970 <= now } }
         for session in expired {
             stateBroadcaster.publish(.sessionEnded(sessionID: session.id), key: session.id)
         }
@@ -113,6 +130,8 @@ extension UserClient {
     /// ends their contexts' live streams.
     func forget(_ revoked: [UserStore.StoredSession]) {
         revocations += 1
+        let ids = Set(revoked.map(\.id))
+        verified.withLock { $0.forget { ids.contains($0.sessionID) } }
         for session in revoked {
             sessions.remove(session.tokenHash)
             stateBroadcaster.publish(.sessionEnded(sessionID: session.id), key: session.id)

@@ -2,6 +2,7 @@ import Axiom
 import Capabilities
 import Domain
 import FoundationEssentials
+import Synchronization
 
 /// What the users client is asked to do.
 public enum UserAction: Sendable {
@@ -88,6 +89,9 @@ public actor UserClient: StatefulClient {
     var revocations: UInt64 = 0
     var turns = KeyedTurns<UserID>()
     var throttle: LoginThrottle
+    /// Answers of `authenticate` readable without entering this actor
+    /// (`verifiedAuthentication(token:)`).
+    nonisolated let verified: Mutex<VerifiedTokens>
     /// Verified against when the email is unknown, so an unknown account
     /// costs as much time as a wrong password.
     var decoyHash = ""
@@ -108,6 +112,7 @@ public actor UserClient: StatefulClient {
         self.throttle = LoginThrottle(policy: throttle)
         self.users = WorkingSet(capacity: userCacheEntries)
         self.sessions = WorkingSet(capacity: sessionCacheEntries)
+        self.verified = Mutex(VerifiedTokens(capacity: max(1, sessionCacheEntries)))
     }
 
     /// The working set: the users held in memory now.
@@ -276,7 +281,7 @@ public actor UserClient: StatefulClient {
         // index refuses a taken one (`duplicate_email`).
         let hash = try await hasher.current.hash(request.password)
         let user = try request.makeUser(id: UserID(UUID()), role: role,
-                                        createdAt: Timestamp(millisecondsSince1970: Self.nowMilliseconds()))
+                                        createdAt: Timestamp(millisecondsSince1970: nowMilliseconds()))
         try await storage.durableWrite { try UserStore.insert($0, user, passwordHash: hash) }
         users.store(user, for: user.id)
         stateBroadcaster.publish(.registered(user))
@@ -301,6 +306,8 @@ public actor UserClient: StatefulClient {
             return (stored, result)
         }
         users.store(stored.user, for: id)
+        // A role, status or email change shows on the user's next request.
+        verified.withLock { $0.forget { $0.user.id == id } }
         return (stored.user, result)
     }
 
@@ -315,7 +322,9 @@ public actor UserClient: StatefulClient {
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 
-    static func nowMilliseconds() -> Int64 {
-        Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
+    /// Wall time from the clock capability (tests move it past a
+    /// session's expiry instead of sleeping).
+    func nowMilliseconds() -> Int64 {
+        clock.millisecondsSince1970()
     }
 }

@@ -149,9 +149,21 @@ import TestSupport
         #expect(cart["lifetime"] as? String == "singleton")
         #expect((cart["dependencies"] as? [String])?.contains("Capabilities.SQLiteStorage") == true)
         #expect(cart["instances_created"] as? Int == 1)
-        let account = try #require(byType["Contexts.AccountContext"])
-        // Two signed-in sessions: each has its own live context.
-        #expect(account["instances_live"] as? Int == 2)
+        // Two signed-in sessions: each has its own root context; only the
+        // admin's has made an admin context (on this request).
+        let session = try #require(byType["Contexts.SessionContext"])
+        #expect(session["instances_live"] as? Int == 2)
+        #expect(byType["Contexts.AdminContext"]?["instances_live"] as? Int == 1)
+        #expect(byType["Contexts.CartContext"]?["instances_live"] as? Int == 0)
+        // Every context type, with the context types it may make.
+        #expect((session["downstream"] as? [String]) == ["Contexts.AdminContext", "Contexts.CartContext",
+                                                          "Contexts.CheckoutContext", "Contexts.LiveUpdatesContext",
+                                                          "Contexts.OrdersContext", "Contexts.ProfileContext"])
+        #expect((byType["Contexts.CheckoutContext"]?["downstream"] as? [String])
+                == ["Contexts.CartContext", "Contexts.OrdersContext"])
+        #expect(byType["Contexts.StorefrontContext"]?["instances_live"] as? Int == 1)
+        #expect(byType["Contexts.RegistrationContext"]?["instances_live"] as? Int == 1)
+        #expect(byType["CartRoutes"]?["dependencies"] as? [String] == ["Contexts.CartContext"])
         #expect(document["live_sessions"] as? Int == 2)
         let validation = try #require(document["validation"] as? [String: Any])
         #expect(validation["passed"] as? Bool == true)

@@ -72,3 +72,57 @@ struct ContextGraphTests {
         }
     }
 }
+
+@Suite("Context DAG: declared downstream types")
+struct DeclaredDownstreamTests {
+    @Test("4.2 rule 2: a context makes only the downstream types it declares")
+    func undeclaredTypeRefused() async throws {
+        try await withOrchestrator { orchestrator in
+            try await orchestrator.start()
+            let leaf = try await orchestrator.createContext(LeafContext.self, parent: nil)
+            await #expect(throws: AxiomError.undeclaredDownstream(upstream: String(reflecting: LeafContext.self),
+                                                                  downstream: String(reflecting: NodeContext.self))) {
+                _ = try await leaf.downstream(NodeContext.self)
+            }
+            #expect(orchestrator.contextRegistry.count == 1)
+        }
+    }
+
+    @Test("downstream(_:) makes a context once, and concurrent first uses share it")
+    func madeOnceUnderConcurrency() async throws {
+        try await withOrchestrator { orchestrator in
+            try await orchestrator.start()
+            let root = try await orchestrator.createContext(NodeContext.self, parent: nil)
+            let ids = try await withThrowingTaskGroup(of: ContextID.self) { group in
+                for _ in 0..<32 { group.addTask { try await root.downstream(LeafContext.self).contextID } }
+                return try await group.reduce(into: Set<ContextID>()) { $0.insert($1) }
+            }
+            #expect(ids.count == 1)
+            #expect(orchestrator.contextRegistry.count == 2)
+            let leaf = try #require(orchestrator.components.descriptor(of: String(reflecting: LeafContext.self)))
+            #expect(leaf.instancesLive == 1)
+            let node = try #require(orchestrator.components.descriptor(of: String(reflecting: NodeContext.self)))
+            #expect(node.downstream.contains(String(reflecting: LeafContext.self)))
+        }
+    }
+
+    @Test("a type already in the session's graph is shared, not made twice; release takes both")
+    func sharedWithinTheGraph() async throws {
+        try await withOrchestrator { orchestrator in
+            try await orchestrator.start()
+            let root = try await orchestrator.createContext(NodeContext.self, parent: nil)
+            let child = try await root.downstream(NodeContext.self)
+            let leafBelowChild = try await child.downstream(LeafContext.self)
+            // The root's own leaf is the one its child already made.
+            let leafBelowRoot = try await root.downstream(LeafContext.self)
+            #expect(leafBelowRoot.contextID == leafBelowChild.contextID)
+            #expect(Set(leafBelowRoot.upstreamContexts.map(\.contextID)) == [root.contextID, child.contextID])
+            // Another root's graph is not searched.
+            let other = try await orchestrator.createContext(NodeContext.self, parent: nil)
+            #expect(try await other.downstream(LeafContext.self).contextID != leafBelowRoot.contextID)
+            await orchestrator.releaseContext(root.contextID)
+            #expect(orchestrator.contextRegistry.count == 2)
+            #expect(orchestrator.validate().passed)
+        }
+    }
+}

@@ -20,22 +20,33 @@ actor CatalogProbeContext: Context {
 
 @Suite("CatalogClient through a context", .serialized)
 struct CatalogContextTests {
-    @Test("the typed handle methods go through send: a checkout's reserve → commit, a cancel's return, metrics counted")
-    func typedHandle() async throws {
+    @Test("a context reaches the catalogue through its handle's send: reserve → commit, a cancel's return, metrics counted")
+    func handleSend() async throws {
         try await withCatalog { run in
             let context = try await run.orchestrator.createContext(CatalogProbeContext.self, parent: nil)
             let catalog = context.catalog
-            let mug = try await catalog.create(draft("MUG", stock: 4))
-            let renamed = try await catalog.update(mug.id, ProductPatch(name: "Big mug"))
-            #expect(renamed.name == "Big mug")
+            guard case .product(let mug) = try await catalog.send(.create(draft("MUG", stock: 4))) else {
+                Issue.record("create answers .product")
+                return
+            }
+            let renamed = try await catalog.send(.update(mug.id, ProductPatch(name: "Big mug")))
+            #expect(renamed == .product(try await catalog.client.product(mug.id)))
             let checkout = CheckoutID(UUID())
-            let reserved = try await catalog.reserve(checkoutID: checkout, lines: [StockLine(productID: mug.id, quantity: 3)])
-            #expect(reserved.map(\.stock) == [1])
-            #expect(try await catalog.commitReservation(checkout) == 1)
-            #expect(try await catalog.releaseReservation(checkout).isEmpty)
-            #expect(try await catalog.returnStock(key: "order-9", lines: [StockLine(productID: mug.id, quantity: 3)])
-                .map(\.stock) == [4])
-            await #expect(throws: DomainError.self) { _ = try await catalog.create(draft("MUG")) }
+            let reserved = try await catalog.send(.reserve(checkout, [StockLine(productID: mug.id, quantity: 3)]))
+            guard case .products(let after) = reserved else {
+                Issue.record("reserve answers .products")
+                return
+            }
+            #expect(after.map(\.stock) == [1])
+            #expect(try await catalog.send(.commitReservation(checkout)) == .committed(lines: 1))
+            #expect(try await catalog.send(.releaseReservation(checkout)) == .products([]))
+            guard case .products(let returned) = try await catalog.send(.returnStock(
+                key: "order-9", lines: [StockLine(productID: mug.id, quantity: 3)])) else {
+                Issue.record("returnStock answers .products")
+                return
+            }
+            #expect(returned.map(\.stock) == [4])
+            await #expect(throws: DomainError.self) { _ = try await catalog.send(.create(draft("MUG"))) }
             let metrics = try #require(run.orchestrator.clientMetrics().first {
                 $0.client == String(reflecting: CatalogClient.self)
             })

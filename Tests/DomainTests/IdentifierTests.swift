@@ -10,7 +10,7 @@ import Testing
         #expect(ProductID(upper.lowercased()) == id)
         #expect(OrderID("not-a-uuid") == nil)
         #expect(CheckoutID("") == nil)
-        #expect(SessionID(uuid(7)).description == "00000000-0000-0000-0000-000000000007")
+        #expect(CheckoutID(uuid(7)).description == "00000000-0000-0000-0000-000000000007")
     }
 
     @Test func codesAsCanonicalString() throws {

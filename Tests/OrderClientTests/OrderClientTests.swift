@@ -14,6 +14,8 @@ private final class ClientBox: Sendable {
 struct OrderRun {
     let orchestrator: AxiomOrchestrator
     let client: OrderClient
+    /// The orders' creation time: moved by the test, never slept through.
+    let clock: ManualClock
 
     func stop() async {
         let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
@@ -28,13 +30,14 @@ struct OrderRun {
             try await SQLiteStorage.open(configuration, migrations: OrderClient.migrations)
         }
         let box = ClientBox()
+        let clock = ManualClock()
         try orchestrator.registerClient(OrderClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-            let client = OrderClient(storage: try resolver.handle(SQLiteStorage.self))
+            let client = OrderClient(storage: try resolver.handle(SQLiteStorage.self), clock: clock)
             box.client.withLock { $0 = client }
             return client
         }
         try await orchestrator.start()
-        return OrderRun(orchestrator: orchestrator, client: try #require(box.client.withLock { $0 }))
+        return OrderRun(orchestrator: orchestrator, client: try #require(box.client.withLock { $0 }), clock: clock)
     }
 }
 
@@ -138,7 +141,7 @@ struct OrderRun {
         for _ in 0..<7 {
             placed.append(try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
                                                            idempotencyKey: nil)).id)
-            try await Task.sleep(for: .milliseconds(2))  // distinct creation times, so "newest" is defined
+            run.clock.advance(by: .milliseconds(2))  // distinct creation times, so "newest" is defined
         }
         var seen: [OrderID] = []
         var cursor: String?

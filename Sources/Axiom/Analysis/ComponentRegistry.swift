@@ -22,8 +22,9 @@ public final class ComponentRegistry: Sendable {
     public func register(_ descriptor: ComponentDescriptor) {
         table.withLock { table in
             if var existing = table.byType[descriptor.type] {
-                if descriptor.dependencies.isEmpty, descriptor.owners.isEmpty { return }
+                if descriptor.dependencies.isEmpty, descriptor.owners.isEmpty, descriptor.downstream.isEmpty { return }
                 existing.dependencies = Array(Set(existing.dependencies + descriptor.dependencies)).sorted()
+                existing.downstream = Array(Set(existing.downstream + descriptor.downstream)).sorted()
                 existing.owners += descriptor.owners
                 table.byType[descriptor.type] = existing
             } else {

@@ -16,6 +16,7 @@ public enum AxiomError: Error, Equatable, Sendable, CustomStringConvertible {
     case contextCreationOutsideFactory(String)
     case contextNotFound(ContextID)
     case contextCycle(upstream: ContextID, downstream: ContextID)
+    case undeclaredDownstream(upstream: String, downstream: String)
     case sessionEnded(SessionID)
     case sessionCapacityExhausted(limit: Int)
     case constraintViolations(ValidationReport)
@@ -40,6 +41,8 @@ public enum AxiomError: Error, Equatable, Sendable, CustomStringConvertible {
         case .contextNotFound(let id): "\(id) is not registered"
         case .contextCycle(let upstream, let downstream):
             "edge \(upstream) → \(downstream) would close a cycle in the context graph"
+        case .undeclaredDownstream(let upstream, let downstream):
+            "\(upstream) may not make \(downstream): it is not in its downstreamTypes"
         case .sessionEnded(let id): "session \(id.redacted) ended"
         case .sessionCapacityExhausted(let limit): "all \(limit) sessions are busy"
         case .constraintViolations(let report):

@@ -12,8 +12,10 @@
 /// code outside the Axiom module can make: the orchestrator's
 /// `createContext(_:parent:)` is the one way to obtain a context.
 public protocol Context: Actor {
-    associatedtype Action: Sendable
-    associatedtype Outcome: Sendable = Void
+    /// The context types this one may make downstream (RFC-001 4.2 rule 2:
+    /// upstream contexts declare their downstream dependencies). The factory
+    /// refuses any other type, and `GET /axiom/components` lists them.
+    static var downstreamTypes: [any Context.Type] { get }
 
     /// Store `try creation.claimIdentity()` and resolve clients with
     /// `try creation.client(_:)`; the token is void once `init` returns.
@@ -21,8 +23,6 @@ public protocol Context: Actor {
 
     /// Identity assigned by the orchestrator, with access to the registry.
     nonisolated var identity: ContextIdentity { get }
-
-    func send(_ action: Action) async throws -> Outcome
 
     /// Lifecycle. `onAppear` runs after the context is registered (the
     /// session's first use); `onDisappear` runs when the context is released
@@ -36,6 +36,8 @@ public protocol Context: Actor {
 }
 
 extension Context {
+    public static var downstreamTypes: [any Context.Type] { [] }
+
     public nonisolated var contextID: ContextID { identity.id }
 
     public func onAppear() async { await startObservation() }
@@ -57,5 +59,15 @@ extension Context {
     public func makeDownstream<T: Context>(_ type: T.Type) async throws -> T {
         guard let orchestrator = identity.orchestrator else { throw AxiomError.orchestratorShutDown }
         return try await orchestrator.createContext(type, parent: self)
+    }
+
+    /// The downstream context of type `T`, made on first use: this
+    /// context's own, else one of that type already in the same graph
+    /// (shared, RFC-001 4.2 rule 4, with the edge cycle-checked), else a new
+    /// one from the factory. Without an actor hop, so a feature context of a
+    /// session is reached with a lock and a few comparisons per request.
+    public nonisolated func downstream<T: Context>(_ type: T.Type) async throws -> T {
+        guard let orchestrator = identity.orchestrator else { throw AxiomError.orchestratorShutDown }
+        return try await orchestrator.downstream(type, of: self)
     }
 }

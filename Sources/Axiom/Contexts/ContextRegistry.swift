@@ -10,6 +10,7 @@ import Synchronization
 public final class ContextRegistry: Sendable {
     struct Node {
         let context: any Context
+        let typeKey: ObjectIdentifier
         let typeName: String
         let isRoot: Bool
         var upstream: Set<ContextID> = []
@@ -84,11 +85,47 @@ public final class ContextRegistry: Sendable {
             if let upstream, graph.nodes[upstream] == nil {
                 throw AxiomError.contextNotFound(upstream)
             }
-            graph.nodes[context.contextID] = Node(context: context, typeName: typeName, isRoot: upstream == nil)
-            if let upstream {
-                try Self.connect(upstream, context.contextID, in: &graph)
-            }
+            try Self.insert(context, typeName: typeName, upstream: upstream, in: &graph)
         }
+    }
+
+    /// The context of type `typeKey` downstream of `parent`: its own, else
+    /// one already in the same graph (reachable from one of the parent's
+    /// roots), connected as a shared downstream context when the edge keeps
+    /// the graph acyclic, else the one `make` creates, inserted under
+    /// `parent`. One lock for the whole look-up, so two requests of one
+    /// session asking at once get the same context. `make` runs under the
+    /// lock: it must not touch this registry (a context's `init` only claims
+    /// its identity and resolves client handles).
+    func downstream(of parent: ContextID, typeKey: ObjectIdentifier, admit: () throws -> Void,
+                    make: () throws -> (context: any Context, typeName: String))
+        throws -> (context: any Context, origin: DownstreamOrigin) {
+        try graph.withLock { graph in
+            guard let node = graph.nodes[parent] else { throw AxiomError.contextNotFound(parent) }
+            for child in node.downstream {
+                if let found = graph.nodes[child], found.typeKey == typeKey { return (found.context, .existing) }
+            }
+            try admit()
+            if let shared = Self.find(typeKey, inGraphOf: parent, in: graph, where: {
+                $0 != parent && !Self.reaches(from: $0, to: parent, in: graph)
+            }) {
+                try Self.connect(parent, shared, in: &graph)
+                return (graph.nodes[shared]!.context, .shared)
+            }
+            let (context, typeName) = try make()
+            try Self.insert(context, typeName: typeName, upstream: parent, in: &graph)
+            return (context, .created(typeName))
+        }
+    }
+
+    /// Where `downstream(of:…)` found its context.
+    enum DownstreamOrigin {
+        /// Already below the parent.
+        case existing
+        /// Elsewhere in the parent's graph, now also below the parent.
+        case shared
+        /// Made now, with this type name.
+        case created(String)
     }
 
     func connect(upstream: ContextID, downstream: ContextID) throws {
@@ -123,6 +160,41 @@ public final class ContextRegistry: Sendable {
             }
             return removed
         }
+    }
+
+    private static func insert(_ context: any Context, typeName: String, upstream: ContextID?,
+                               in graph: inout Graph) throws {
+        if let upstream, graph.nodes[upstream] == nil {
+            throw AxiomError.contextNotFound(upstream)
+        }
+        graph.nodes[context.contextID] = Node(context: context, typeKey: ObjectIdentifier(type(of: context)),
+                                              typeName: typeName, isRoot: upstream == nil)
+        if let upstream {
+            try connect(upstream, context.contextID, in: &graph)
+        }
+    }
+
+    /// An acceptable context of type `typeKey` among everything reachable
+    /// from the roots above `start` (its session's graph), breadth first.
+    private static func find(_ typeKey: ObjectIdentifier, inGraphOf start: ContextID, in graph: Graph,
+                             where acceptable: (ContextID) -> Bool) -> ContextID? {
+        var roots: [ContextID] = []
+        var seen: Set<ContextID> = [start]
+        var work = [start]
+        while let next = work.popLast() {
+            guard let node = graph.nodes[next] else { continue }
+            if node.upstream.isEmpty { roots.append(next) }
+            for parent in node.upstream where seen.insert(parent).inserted { work.append(parent) }
+        }
+        var visited = Set(roots)
+        var queue = roots.sorted()
+        while !queue.isEmpty {
+            let next = queue.removeFirst()
+            guard let node = graph.nodes[next] else { continue }
+            if node.typeKey == typeKey, acceptable(next) { return next }
+            for child in node.downstream.sorted() where visited.insert(child).inserted { queue.append(child) }
+        }
+        return nil
     }
 
     private static func connect(_ upstream: ContextID, _ downstream: ContextID, in graph: inout Graph) throws {

@@ -85,9 +85,25 @@ public final class AxiomOrchestrator: Orchestrator {
             }
             runtime.presentations[name] = contextName
         }
-        components.register(ComponentDescriptor(kind: .context, type: contextName, lifetime: .perUsage))
+        registerContextType(context)
         components.register(ComponentDescriptor(kind: .presentation, type: name, dependencies: [contextName],
                                                 lifetime: .perUsage))
+    }
+
+    /// Records a context type with the types it may make downstream, and
+    /// theirs, so the component graph lists every context type before any
+    /// instance exists.
+    private func registerContextType(_ type: any Context.Type) {
+        var seen: Set<ObjectIdentifier> = []
+        var work: [any Context.Type] = [type]
+        while let next = work.popLast() {
+            guard seen.insert(ObjectIdentifier(next)).inserted else { continue }
+            let downstream = next.downstreamTypes
+            components.register(ComponentDescriptor(kind: .context, type: String(reflecting: next),
+                                                    downstream: downstream.map { String(reflecting: $0) },
+                                                    lifetime: .perUsage))
+            work += downstream
+        }
     }
 
     private func addClient<C: Client>(_ type: C.Type, kind: ComponentKind, dependencies: [any Capability.Type],
@@ -169,8 +185,51 @@ public final class AxiomOrchestrator: Orchestrator {
     public var rootContexts: [any Context] { contextRegistry.rootContexts }
 
     /// The context factory (RFC-001 4.2.3): always a new instance, registered
-    /// in the DAG under `parent`.
+    /// in the DAG under `parent`, whose type must declare `T` among its
+    /// `downstreamTypes`.
     public func createContext<T: Context>(_ type: T.Type, parent: (any Context)?) async throws -> T {
+        try requireRunning()
+        if let parent { try requireDeclared(type, by: parent) }
+        let (context, typeName) = try make(type)
+        try contextRegistry.insert(context, typeName: typeName, upstream: parent?.contextID)
+        if let parent {
+            components.recordDependency(from: parent.identity.typeName, to: typeName)
+        }
+        components.recordContextCreated(typeName)
+        await context.onAppear()
+        return context
+    }
+
+    /// The downstream context of type `T` of `parent`, made on first use
+    /// (see `Context.downstream(_:)`). Looked up and, when missing, made and
+    /// inserted under one registry lock, so concurrent first uses in one
+    /// session share one context. A caller that finds a context another
+    /// request is still making may use it before its `onAppear` finished:
+    /// contexts made this way start their observations on first use.
+    public func downstream<T: Context>(_ type: T.Type, of parent: any Context) async throws -> T {
+        try requireRunning()
+        // A context already below `parent` was checked when it was made or
+        // connected, so the hot path (every request of a session) checks
+        // nothing and names no type.
+        let (found, origin) = try contextRegistry.downstream(
+            of: parent.contextID, typeKey: ObjectIdentifier(type),
+            admit: { try requireDeclared(type, by: parent) },
+            make: { try make(type) })
+        guard let context = found as? T else { throw AxiomError.contextNotFound(found.contextID) }
+        switch origin {
+        case .existing:
+            break
+        case .shared:
+            components.recordDependency(from: parent.identity.typeName, to: context.identity.typeName)
+        case .created(let typeName):
+            components.recordDependency(from: parent.identity.typeName, to: typeName)
+            components.recordContextCreated(typeName)
+            await context.onAppear()
+        }
+        return context
+    }
+
+    private func requireRunning() throws {
         try runtime.withLock { runtime in
             switch runtime.phase {
             case .running: return
@@ -178,9 +237,21 @@ public final class AxiomOrchestrator: Orchestrator {
             case .registering, .starting: throw AxiomError.orchestratorNotStarted
             }
         }
+    }
+
+    /// RFC-001 4.2 rule 2: an upstream context makes only the types it declares.
+    private func requireDeclared<T: Context>(_ type: T.Type, by parent: any Context) throws {
+        let parentType = Swift.type(of: parent)
+        guard parentType.downstreamTypes.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(type) }) else {
+            throw AxiomError.undeclaredDownstream(upstream: parent.identity.typeName, downstream: String(reflecting: type))
+        }
+    }
+
+    /// A new instance through a one-shot creation token (constraint 2.9).
+    private func make<T: Context>(_ type: T.Type) throws -> (context: T, typeName: String) {
         let typeName = String(reflecting: type)
         let id = ContextID(rawValue: nextContextID.add(1, ordering: .relaxed).newValue)
-        components.register(ComponentDescriptor(kind: .context, type: typeName, lifetime: .perUsage))
+        registerContextType(type)
         let creation = ContextCreation(contextID: id, typeName: typeName, orchestrator: self)
         let context: T
         do {
@@ -195,13 +266,7 @@ public final class AxiomOrchestrator: Orchestrator {
             components.recordFactoryViolation(problem)
             throw AxiomError.contextCreationOutsideFactory(problem)
         }
-        try contextRegistry.insert(context, typeName: typeName, upstream: parent?.contextID)
-        if let parent {
-            components.recordDependency(from: parent.identity.typeName, to: typeName)
-        }
-        components.recordContextCreated(typeName)
-        await context.onAppear()
-        return context
+        return (context, typeName)
     }
 
     /// Adds an edge so that `downstream` is shared by another upstream

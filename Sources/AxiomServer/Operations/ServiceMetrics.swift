@@ -30,7 +30,7 @@ final class ServiceMetrics: Sendable {
         self.server.withLock { $0 = server }
     }
 
-    func exposition(sessions: SessionRegistry<AccountContext>) -> String {
+    func exposition(sessions: SessionRegistry<SessionContext>) -> String {
         var text = PrometheusText()
         text.family("axiom_build_info", "gauge", "Always 1; the labels name the build.")
         text.sample("axiom_build_info", [("version", DiscoveryRoutes.version)], 1)
@@ -63,7 +63,7 @@ final class ServiceMetrics: Sendable {
         return text.text
     }
 
-    private func writeRuntime(to text: inout PrometheusText, sessions: SessionRegistry<AccountContext>) {
+    private func writeRuntime(to text: inout PrometheusText, sessions: SessionRegistry<SessionContext>) {
         let statistics = sessions.statistics
         text.family("axiom_sessions_live", "gauge", "Signed-in sessions whose context is loaded.")
         text.sample("axiom_sessions_live", [], sessions.count)

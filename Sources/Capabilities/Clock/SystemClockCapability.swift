@@ -1,5 +1,4 @@
 import Axiom
-import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -28,9 +27,9 @@ public final class SystemClockCapability: Capability, TimeSource {
         return .seconds(Int64(spec.tv_sec)) + .nanoseconds(Int64(spec.tv_nsec))
     }
 
-    public func now() -> Date {
+    public func wallClockNow() -> Duration {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
-        return Date(timeIntervalSince1970: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1_000_000_000)
+        return .seconds(Int64(spec.tv_sec)) + .nanoseconds(Int64(spec.tv_nsec))
     }
 }

@@ -40,7 +40,7 @@ public struct ServerLogger: Sendable {
                     numbers: [(String, Int)] = []) {
         guard level >= minimumLevel else { return }
         var line = "{\"time\":"
-        JSONString.append(Timestamp.rfc3339Now(), to: &line)
+        JSONString.append(LogTimestamp.rfc3339Now(), to: &line)
         line += ",\"level\":\"\(level.name)\",\"event\":"
         JSONString.append(event, to: &line)
         for (name, value) in fields {
@@ -67,32 +67,5 @@ public struct ServerLogger: Sendable {
                 if written > 0 { offset += written } else if written < 0 && errno == EINTR { continue } else { return }
             }
         }
-    }
-}
-
-/// RFC 3339 UTC timestamps with milliseconds, for log lines.
-public enum Timestamp {
-    public static func rfc3339Now() -> String {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        var seconds = spec.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))T"
-            + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2))."
-            + "\(pad(spec.tv_nsec / 1_000_000, 3))Z"
-    }
-}
-
-/// Monotonic time for deadlines (immune to wall-clock changes).
-enum MonotonicClock {
-    static func nowNanoseconds() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
     }
 }

@@ -33,7 +33,7 @@ public enum JSONFuzzing {
                 return "refused"
             }
         }
-        violations += decodeOutcome(OrderRoutes.StatusBody.self, request) { _ in nil }
+        violations += decodeOutcome(AdminRoutes.StatusBody.self, request) { _ in nil }
         violations += fastPathAgreement(request)
 
         // The same bytes as text: the text rules and the media-type parser

@@ -8,31 +8,40 @@ import HTTPServer
 /// presentation, with dependencies, lifetimes and instance counts), the
 /// live contexts and sessions, capability availability, and the report of
 /// the architecture constraints checked at run time.
-public enum IntrospectionRoutes {
-    public static let name = "IntrospectionRoutes"
+public struct IntrospectionRoutes: RouteGroup {
+    public typealias Bound = AdminContext
+    public let name = "IntrospectionRoutes"
+    public let listener = RouteListener.operations
+    let admin: SessionBinding<AdminContext>
+    let gate: SessionGate
+    let orchestrator: AxiomOrchestrator
 
-    public static func register(on router: inout Router, sessions: SessionResolver, orchestrator: AxiomOrchestrator) {
-        router.get("/axiom/components") { request in
-            try await ErrorResponses.handling {
-                try await sessions.withAccount(request) { account, _ in try await account.requireAdministrator() }
-                let report = orchestrator.validate()
-                let document = ComponentsDocument(
-                    components: report.components,
-                    liveContexts: report.liveContexts,
-                    contextEdges: report.contextEdges,
-                    liveSessions: sessions.liveSessions,
-                    capabilities: orchestrator.capabilityRegistry.availability.map {
-                        .init(capability: $0.capability, available: $0.isAvailable)
-                    },
-                    validation: .init(passed: report.passed, checks: report.checks))
-                let encoder = JSONEncoder()
-                encoder.keyEncodingStrategy = .convertToSnakeCase
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                var headers = HTTPFields()
-                headers.set("Cache-Control", "no-store")
-                return .json(.ok, Array(try encoder.encode(document)), headers: headers)
-            }
-        }
+    public init(gate: SessionGate, orchestrator: AxiomOrchestrator) {
+        admin = SessionBinding(gate: gate)
+        self.gate = gate
+        self.orchestrator = orchestrator
+    }
+
+    public func register(on router: inout Router) {
+        router.get("/axiom/components", admin.handler { [gate, orchestrator] request in
+            try request.context.requireAdministrator(request.caller)
+            let report = orchestrator.validate()
+            let document = ComponentsDocument(
+                components: report.components,
+                liveContexts: report.liveContexts,
+                contextEdges: report.contextEdges,
+                liveSessions: gate.liveSessions,
+                capabilities: orchestrator.capabilityRegistry.availability.map {
+                    .init(capability: $0.capability, available: $0.isAvailable)
+                },
+                validation: .init(passed: report.passed, checks: report.checks))
+            let encoder = JSONEncoder()
+            encoder.keyEncodingStrategy = .convertToSnakeCase
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            var headers = HTTPFields()
+            headers.set("Cache-Control", "no-store")
+            return .json(.ok, Array(try encoder.encode(document)), headers: headers)
+        })
     }
 
     struct ComponentsDocument: Encodable {

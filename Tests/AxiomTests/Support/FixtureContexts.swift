@@ -50,11 +50,14 @@ actor CheckoutContext: Context {
     }
 }
 
-/// A context with no clients that makes downstream contexts of its own type.
+/// A context with no clients that makes downstream contexts of its own type
+/// (and may hang a checkout below it).
 actor NodeContext: Context {
     enum Action: Sendable {
         case addChild
     }
+
+    static var downstreamTypes: [any Context.Type] { [NodeContext.self, CheckoutContext.self, LeafContext.self] }
 
     nonisolated let identity: ContextIdentity
     private(set) var appeared = 0
@@ -118,4 +121,13 @@ actor UnregisteredClientContext: Context {
     }
 
     func send(_ action: Int) async throws {}
+}
+
+/// A downstream context with no clients and no downstream of its own.
+actor LeafContext: Context {
+    nonisolated let identity: ContextIdentity
+
+    init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+    }
 }

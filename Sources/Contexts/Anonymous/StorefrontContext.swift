@@ -3,11 +3,9 @@ import CartClient
 import CatalogClient
 import Domain
 import OrderClient
-import UserClient
 
-/// The anonymous shop window: what anyone may do without signing in
-/// (browse the catalogue, register, sign in) and the check of a bearer
-/// token that turns a request into a session's. One instance for the whole
+/// The anonymous shop window (`GET /products`, `GET /products/{id}`) and the
+/// start-up repair of interrupted checkouts. One instance for the whole
 /// process, made by the orchestrator at start-up, because anonymous requests
 /// have no session of their own to hang a context on.
 ///
@@ -17,20 +15,18 @@ import UserClient
 public actor StorefrontContext: Context {
     public nonisolated let identity: ContextIdentity
     private nonisolated let catalog: ClientHandle<CatalogClient>
-    private nonisolated let users: ClientHandle<UserClient>
     private nonisolated let orders: ClientHandle<OrderClient>
     private nonisolated let carts: ClientHandle<CartClient>
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
         catalog = try creation.client(CatalogClient.self)
-        users = try creation.client(UserClient.self)
         orders = try creation.client(OrderClient.self)
         carts = try creation.client(CartClient.self)
     }
 
     /// Start-up repair of checkouts a crash interrupted (see
-    /// `AccountContext.checkout`): a reservation whose order exists is
+    /// `CheckoutContext.checkout`): a reservation whose order exists is
     /// committed, one without is released. Then every open order (placed or
     /// cancelled, its work in the other clients not known finished; read
     /// through a partial index, so this costs what a crash left unfinished,
@@ -43,10 +39,10 @@ public actor StorefrontContext: Context {
         var committed = 0, released = 0, confirmed = 0, cartsCleared = 0
         for checkoutID in try await catalog.client.pendingReservations() {
             if try await orders.client.order(forCheckout: checkoutID) != nil {
-                _ = try await catalog.commitReservation(checkoutID)
+                _ = try await catalog.send(.commitReservation(checkoutID))
                 committed += 1
             } else {
-                _ = try await catalog.releaseReservation(checkoutID)
+                _ = try await catalog.send(.releaseReservation(checkoutID))
                 released += 1
             }
         }
@@ -88,73 +84,14 @@ public actor StorefrontContext: Context {
         }
         if clearingCart, let checkoutID = order.checkoutID {
             _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID,
-                                                         ordered: AccountContext.cartLines(of: order)))
+                                                         ordered: CheckoutContext.cartLines(of: order)))
         }
         if order.status == .cancelled {
-            _ = try await catalog.returnStock(key: AccountContext.returnKey(order.id),
-                                              lines: AccountContext.stockLines(of: order))
+            _ = try await catalog.send(.returnStock(key: OrdersContext.returnKey(order.id),
+                                                    lines: OrdersContext.stockLines(of: order)))
         }
         _ = try await orders.send(.settle(order.id))
         return (open.status == .pending, clearingCart && order.checkoutID != nil)
-    }
-
-    public enum Action: Sendable {
-        case product(ProductID)
-        case products(ProductQuery)
-        case register(NewUserRequest)
-        case login(email: String, password: String, clientAddress: String)
-    }
-
-    public enum Outcome: Sendable {
-        case product(Product)
-        case page(ProductPage)
-        case user(User)
-        case session(AuthenticatedSession)
-    }
-
-    public func send(_ action: Action) async throws -> Outcome {
-        switch action {
-        case .product(let id): .product(try await product(id))
-        case .products(let query): .page(try await products(query))
-        case .register(let request): .user(try await register(request))
-        case .login(let email, let password, let address):
-            .session(try await login(email: email, password: password, clientAddress: address))
-        }
-    }
-
-    /// A new customer account.
-    public nonisolated func register(_ request: NewUserRequest) async throws -> User {
-        guard case .user(let user) = try await users.send(.register(request)) else { throw UnexpectedOutcome() }
-        return user
-    }
-
-    /// Signs in; the token is returned once and stored only as a hash.
-    public nonisolated func login(email: String, password: String, clientAddress: String) async throws -> AuthenticatedSession {
-        guard case .session(let session) = try await users.send(.login(email: email, password: password,
-                                                                        clientAddress: clientAddress))
-        else { throw UnexpectedOutcome() }
-        return session
-    }
-
-    /// Who a bearer token belongs to (`invalid_token` otherwise).
-    public nonisolated func authenticate(token: String) async throws -> Authentication {
-        guard case .authentication(let authentication) = try await users.send(.authenticate(token: token))
-        else { throw UnexpectedOutcome() }
-        return authentication
-    }
-
-    /// Housekeeping: forgets sessions whose token expired. Returns how many.
-    public nonisolated func removeExpiredSessions() async throws -> Int {
-        guard case .sessionsRemoved(let count) = try await users.send(.removeExpiredSessions)
-        else { throw UnexpectedOutcome() }
-        return count
-    }
-
-    /// The first admin, from configuration, if that email is not registered yet.
-    public nonisolated func ensureAdmin(name: String, email: String, password: String) async throws -> User {
-        guard case .user(let user) = try await users.send(.ensureAdmin(name: name, email: email, password: password))
-        else { throw UnexpectedOutcome() }
-        return user
     }
 
     /// An active product. A deactivated one is not for sale and is hidden

@@ -11,30 +11,34 @@ import HTTPServer
 /// `Last-Event-ID` that cannot be resumed gets an `event: reset` first:
 /// fetch the cart and orders again. The stream ends on logout, when the
 /// session's token is revoked or swept at its expiry, and at shutdown.
-public enum EventRoutes {
-    public static let name = "EventRoutes"
+public struct EventRoutes: RouteGroup {
+    public typealias Bound = LiveUpdatesContext
+    public let name = "EventRoutes"
+    let live: SessionBinding<LiveUpdatesContext>
+    let heartbeat: Duration
 
-    public static func register(on router: inout Router, sessions: SessionResolver, heartbeat: Duration) {
-        router.get("/events") { request in
-            try await ErrorResponses.handling {
-                let lastEventID = request.headers["last-event-id"]
-                // The session stays in use while the stream is open: a
-                // client that only listens is not idle, and its context (and
-                // the events kept for resuming) must not expire under it.
-                let (subscription, use) = try await sessions.withHeldAccount(request) { account, _ in
-                    try await account.liveUpdates(after: lastEventID)
-                }
-                var headers = HTTPFields()
-                headers.set("Content-Type", "text/event-stream; charset=utf-8")
-                headers.set("Cache-Control", "no-store")
-                // Proxies such as nginx would otherwise hold events back.
-                headers.set("X-Accel-Buffering", "no")
-                return HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
-                    defer { use.end() }
-                    await stream(subscription, to: writer, heartbeat: heartbeat)
-                })
-            }
-        }
+    public init(gate: SessionGate, heartbeat: Duration) {
+        live = SessionBinding(gate: gate)
+        self.heartbeat = heartbeat
+    }
+
+    public func register(on router: inout Router) {
+        // The session stays in use while the stream is open: a client that
+        // only listens is not idle, and its contexts (and the events kept
+        // for resuming) must not expire under it.
+        router.get("/events", live.streamHandler { [heartbeat] request, use in
+            let subscription = try await request.context.liveUpdates(for: request.caller,
+                                                                     after: request.http.headers["last-event-id"])
+            var headers = HTTPFields()
+            headers.set("Content-Type", "text/event-stream; charset=utf-8")
+            headers.set("Cache-Control", "no-store")
+            // Proxies such as nginx would otherwise hold events back.
+            headers.set("X-Accel-Buffering", "no")
+            return HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
+                defer { use.end() }
+                await Self.stream(subscription, to: writer, heartbeat: heartbeat)
+            })
+        })
     }
 
     /// Writes the stream until the subscription ends (logout, release), the

@@ -1,33 +1,4 @@
-import Domain
 import FoundationEssentials
-
-/// A change a signed-in user's live stream (`GET /events`) carries.
-public enum LiveUpdate: Sendable {
-    /// The user's cart changed (from any of their sessions), priced now.
-    case cartChanged(CartQuote)
-    case orderCreated(Order)
-    case orderChanged(Order)
-}
-
-/// An update with its place in one session's stream. `id` is opaque to
-/// clients: they send the last one back as `Last-Event-ID` to resume.
-public struct LiveEvent: Sendable {
-    public let id: String
-    public let update: LiveUpdate
-}
-
-/// What a client gets when it (re)connects.
-public struct LiveSubscription: Sendable {
-    /// The events after the client's `Last-Event-ID`, oldest first.
-    public let replay: [LiveEvent]
-    /// True when `Last-Event-ID` could not be resumed: older than the replay
-    /// buffer, or from another session or process. The client should fetch
-    /// the cart and orders afresh.
-    public let mustRefetch: Bool
-    /// What happens from now on; finishes on logout and when the session's
-    /// context is released.
-    public let events: AsyncStream<LiveEvent>
-}
 
 /// One session's recent updates (a bounded ring, for resuming) and its live
 /// subscribers. Confined to the owning context's actor.

@@ -1,0 +1,57 @@
+import Axiom
+import Domain
+import UserClient
+
+/// Registration and sign-in (`POST /users`, `POST /sessions`), the check of
+/// a bearer token that turns a request into a session's, and the users'
+/// housekeeping. One instance for the whole process, made by the
+/// orchestrator at start-up: these requests have no session to hang a
+/// context on. Stateless, hence `nonisolated` (see `StorefrontContext`).
+public actor RegistrationContext: Context {
+    public nonisolated let identity: ContextIdentity
+    private nonisolated let users: ClientHandle<UserClient>
+
+    public init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+        users = try creation.client(UserClient.self)
+    }
+
+    /// A new customer account.
+    public nonisolated func register(_ request: NewUserRequest) async throws -> User {
+        guard case .user(let user) = try await users.send(.register(request)) else { throw UnexpectedOutcome() }
+        return user
+    }
+
+    /// Signs in; the token is returned once and stored only as a hash.
+    public nonisolated func signIn(email: String, password: String,
+                                   clientAddress: String) async throws -> AuthenticatedSession {
+        guard case .session(let session) = try await users.send(.login(email: email, password: password,
+                                                                        clientAddress: clientAddress))
+        else { throw UnexpectedOutcome() }
+        return session
+    }
+
+    /// Who a bearer token belongs to (`invalid_token` otherwise). A token
+    /// the users client verified recently is answered from its lock-guarded
+    /// table without entering the client's actor; a miss asks the client.
+    public nonisolated func authenticate(token: String) async throws -> Authentication {
+        if let verified = users.client.verifiedAuthentication(token: token) { return verified }
+        guard case .authentication(let authentication) = try await users.send(.authenticate(token: token))
+        else { throw UnexpectedOutcome() }
+        return authentication
+    }
+
+    /// Housekeeping: forgets sessions whose token expired. Returns how many.
+    public nonisolated func removeExpiredSessions() async throws -> Int {
+        guard case .sessionsRemoved(let count) = try await users.send(.removeExpiredSessions)
+        else { throw UnexpectedOutcome() }
+        return count
+    }
+
+    /// The first admin, from configuration, if that email is not registered yet.
+    public nonisolated func ensureAdmin(name: String, email: String, password: String) async throws -> User {
+        guard case .user(let user) = try await users.send(.ensureAdmin(name: name, email: email, password: password))
+        else { throw UnexpectedOutcome() }
+        return user
+    }
+}

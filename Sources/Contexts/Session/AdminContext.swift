@@ -1,0 +1,69 @@
+import Axiom
+import CatalogClient
+import Domain
+import OrderClient
+import UserClient
+
+/// A session's administration feature, admins only (each function checks
+/// the caller's role as of this request): the catalogue (`POST /products`,
+/// `PATCH /products/{id}`), user records (`GET /users`, `PATCH /users/{id}`),
+/// order status (`PATCH /orders/{id}`, a cancel through the session's
+/// orders context, its downstream) and the runtime's introspection.
+/// Stateless, hence `nonisolated` (see `CartContext`).
+public actor AdminContext: Context {
+    public static var downstreamTypes: [any Context.Type] { [OrdersContext.self] }
+
+    public nonisolated let identity: ContextIdentity
+    private nonisolated let catalog: ClientHandle<CatalogClient>
+    private nonisolated let users: ClientHandle<UserClient>
+    private nonisolated let orders: ClientHandle<OrderClient>
+
+    public init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+        catalog = try creation.client(CatalogClient.self)
+        users = try creation.client(UserClient.self)
+        orders = try creation.client(OrderClient.self)
+    }
+
+    public nonisolated func createProduct(_ draft: ProductDraft, by caller: Authentication) async throws -> Product {
+        try Self.requireAdmin(caller)
+        guard case .product(let product) = try await catalog.send(.create(draft)) else { throw UnexpectedOutcome() }
+        return product
+    }
+
+    public nonisolated func updateProduct(_ id: ProductID, _ patch: ProductPatch,
+                                          by caller: Authentication) async throws -> Product {
+        try Self.requireAdmin(caller)
+        guard case .product(let product) = try await catalog.send(.update(id, patch)) else { throw UnexpectedOutcome() }
+        return product
+    }
+
+    public nonisolated func users(limit: Int, cursor: String?, by caller: Authentication) async throws -> Page<User> {
+        try Self.requireAdmin(caller)
+        return try await users.client.users(limit: limit, after: cursor)
+    }
+
+    public nonisolated func updateUser(_ id: UserID, _ patch: UserAdminPatch, by caller: Authentication) async throws -> User {
+        try Self.requireAdmin(caller)
+        guard case .user(let user) = try await users.send(.adminUpdate(id, patch)) else { throw UnexpectedOutcome() }
+        return user
+    }
+
+    /// Admins move orders confirmed → shipped → delivered (409 otherwise);
+    /// a cancel is the customer's cancel, stock returned.
+    public nonisolated func moveOrder(_ id: OrderID, to status: OrderStatus, by caller: Authentication) async throws -> Order {
+        try Self.requireAdmin(caller)
+        if status == .cancelled { return try await downstream(OrdersContext.self).cancelOrder(id, for: caller) }
+        return try await orders.send(.transition(id, to: status, by: .admin))
+    }
+
+    /// Refuses unless the caller is an admin (introspection and other
+    /// operator-only reads that involve no domain action).
+    public nonisolated func requireAdministrator(_ caller: Authentication) throws {
+        try Self.requireAdmin(caller)
+    }
+
+    private static func requireAdmin(_ caller: Authentication) throws {
+        guard caller.user.isAdmin else { throw AccessDenied.adminOnly }
+    }
+}

@@ -1,0 +1,62 @@
+import Axiom
+import CartClient
+import CatalogClient
+import Domain
+import PricingClient
+
+/// A session's cart feature (`/cart`): one cart per user, so every session
+/// of the user sees the same one (the cart client is a singleton). Also the
+/// pricing of a cart for its upstream contexts (checkout, live updates).
+///
+/// It holds no state of its own, so its functions are `nonisolated`: a cart
+/// write costs no hop into this actor, only the cart client's own turn
+/// (the same reasoning as `StorefrontContext`'s reads).
+public actor CartContext: Context {
+    public nonisolated let identity: ContextIdentity
+    private nonisolated let catalog: ClientHandle<CatalogClient>
+    private nonisolated let carts: ClientHandle<CartClient>
+    private nonisolated let pricing: ClientHandle<PricingClient>
+
+    public init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+        catalog = try creation.client(CatalogClient.self)
+        carts = try creation.client(CartClient.self)
+        pricing = try creation.client(PricingClient.self)
+    }
+
+    /// The cart priced from the catalogue as it is now; lines whose product
+    /// is gone or deactivated are listed apart and left out of the total.
+    public nonisolated func cart(of caller: Authentication) async throws -> CartQuote {
+        try await quote(try await carts.client.cart(for: caller.user.id))
+    }
+
+    /// Sets a line's quantity (1…99). The product must exist and be on sale.
+    /// Pricing the stored cart cannot fail afterwards: a line total beyond
+    /// Int64 once answered 422 yet left the line stored, and every later
+    /// GET /cart and checkout failed on it (issue 9). The bounds make it
+    /// impossible by construction (unit price ≤ 10^12 minor units, ≤ 100
+    /// lines of ≤ 99 units: no total passes 9.9e15; InputBoundsTests prices
+    /// that largest cart), so no second pricing pass runs before the write.
+    public nonisolated func setQuantity(_ quantity: Int, of productID: ProductID,
+                                        for caller: Authentication) async throws -> CartQuote {
+        guard let product = try await catalog.client.lookup(productID) else {
+            throw DomainError.notFound(entity: "product", id: productID.description)
+        }
+        guard product.active else { throw DomainError.productInactive(productID) }
+        return try await quote(try await carts.send(.setQuantity(caller.user.id, productID, quantity)))
+    }
+
+    public nonisolated func removeLine(_ productID: ProductID, for caller: Authentication) async throws -> CartQuote {
+        try await quote(try await carts.send(.remove(caller.user.id, productID)))
+    }
+
+    public nonisolated func clear(for caller: Authentication) async throws {
+        _ = try await carts.send(.clear(caller.user.id))
+    }
+
+    /// Prices `cart` from the catalogue as it is now.
+    public nonisolated func quote(_ cart: Cart) async throws -> CartQuote {
+        let products = try await catalog.client.lookup(cart.lines.map(\.productID))
+        return try pricing.client.price(cart: cart, products: products, currency: catalog.client.currency)
+    }
+}

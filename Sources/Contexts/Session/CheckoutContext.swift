@@ -1,0 +1,91 @@
+import Axiom
+import CartClient
+import CatalogClient
+import Domain
+import FoundationEssentials
+import OrderClient
+
+/// A session's checkout (`POST /checkout`): cart → stock → order across the
+/// cart, catalogue and order clients (seed 004, pattern 4). Its downstream
+/// contexts are the session's cart (which prices the cart) and orders
+/// (which finds an order already placed with the same key); when the
+/// session made them first, they are shared, not made again.
+/// Stateless, hence `nonisolated` (see `CartContext`).
+public actor CheckoutContext: Context {
+    public static var downstreamTypes: [any Context.Type] { [CartContext.self, OrdersContext.self] }
+
+    public nonisolated let identity: ContextIdentity
+    private nonisolated let catalog: ClientHandle<CatalogClient>
+    private nonisolated let carts: ClientHandle<CartClient>
+    private nonisolated let orders: ClientHandle<OrderClient>
+
+    public init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+        catalog = try creation.client(CatalogClient.self)
+        carts = try creation.client(CartClient.self)
+        orders = try creation.client(OrderClient.self)
+    }
+
+    /// Cart → stock → order, all or nothing (seed 004, pattern 4):
+    /// 1. price the cart from the catalogue; every line must be on sale;
+    /// 2. reserve the stock for a new checkout id (one transaction: all lines or none);
+    /// 3. place the order, pending, prices frozen (idempotent by checkout id and key);
+    /// 4. make the reservation final, confirm the order, clear the cart.
+    /// A crash between any two steps is repaired at start-up by
+    /// `StorefrontContext.reconcileCheckouts()`: a reservation without an
+    /// order is released, one with an order is committed and the order
+    /// confirmed, and an order whose cart clear never committed has its
+    /// lines taken out of the cart. A retried request with the same
+    /// `Idempotency-Key` gets the first order back (`created` false).
+    public nonisolated func checkout(for caller: Authentication,
+                                     idempotencyKey: String?) async throws -> (order: Order, created: Bool) {
+        let user = caller.user
+        guard user.canPlaceOrder else { throw DomainError.userSuspended(user.id) }
+        let placedOrders = try await downstream(OrdersContext.self)
+        if let key = idempotencyKey, let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key) {
+            return (existing, false)
+        }
+        let cart = try await carts.client.cart(for: user.id)
+        guard !cart.isEmpty else { throw DomainError.emptyCart }
+        let quote = try await downstream(CartContext.self).quote(cart)
+        if let missing = quote.unavailable.first {
+            throw missing.reason == .inactive ? DomainError.productInactive(missing.productID)
+                                              : DomainError.notFound(entity: "product", id: missing.productID.description)
+        }
+        let checkoutID = CheckoutID(UUID())
+        _ = try await catalog.send(.reserve(checkoutID,
+                                            quote.lines.map { StockLine(productID: $0.productID, quantity: $0.quantity) }))
+        let placed: Order
+        do {
+            placed = try await orders.send(.place(checkoutID: checkoutID, userID: user.id, cart: quote.priced,
+                                                  idempotencyKey: idempotencyKey))
+        } catch {
+            _ = try? await catalog.send(.releaseReservation(checkoutID))
+            if let key = idempotencyKey, let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key) {
+                return (existing, false)
+            }
+            throw error
+        }
+        guard placed.checkoutID == checkoutID else {
+            // The same checkout was placed before (a retried key raced this one).
+            _ = try? await catalog.send(.releaseReservation(checkoutID))
+            return (placed, false)
+        }
+        _ = try await catalog.send(.commitReservation(checkoutID))
+        let confirmed = try await orders.send(.transition(placed.id, to: .confirmed, by: .system))
+        // Recorded with the checkout id, so reconciliation can repeat it
+        // safely. Only the ordered lines go: another session of this user
+        // may have changed the cart while this checkout ran, and that
+        // acknowledged change is not the order's to clear.
+        _ = try await carts.send(.clearAfterCheckout(user.id, checkoutID, ordered: Self.cartLines(of: confirmed)))
+        // Its own (group-committed) write: until it lands, start-up
+        // reconciliation finds the order through the open-orders index.
+        _ = try await orders.send(.settle(placed.id))
+        return (confirmed, true)
+    }
+
+    /// The cart lines an order was placed from.
+    static func cartLines(of order: Order) -> [CartLine] {
+        order.lines.map { CartLine(productID: $0.productID, quantity: $0.quantity) }
+    }
+}

@@ -1,0 +1,9 @@
+import Domain
+
+/// A change a signed-in user's live stream (`GET /events`) carries.
+public enum LiveUpdate: Sendable {
+    /// The user's cart changed (from any of their sessions), priced now.
+    case cartChanged(CartQuote)
+    case orderCreated(Order)
+    case orderChanged(Order)
+}

@@ -1,0 +1,118 @@
+import Axiom
+import CartClient
+import Domain
+import OrderClient
+import UserClient
+
+/// A session's live updates (`GET /events`): the signed-in user's cart and
+/// order changes as they happen, made by any session of theirs (or an
+/// admin). Recorded from the first `liveUpdates` call until the context is
+/// released, so a reconnect can resume. Its downstream cart context prices
+/// a changed cart as `GET /cart` does. The observation stops when the
+/// session ends (sign-out, or its token revoked or expired anywhere) or the
+/// context is released with its session.
+public actor LiveUpdatesContext: Context {
+    public static var downstreamTypes: [any Context.Type] { [CartContext.self] }
+
+    /// Events kept for `Last-Event-ID` resumption.
+    public static let replayCapacity = 256
+
+    public nonisolated let identity: ContextIdentity
+    private nonisolated let users: ClientHandle<UserClient>
+    private nonisolated let carts: ClientHandle<CartClient>
+    private nonisolated let orders: ClientHandle<OrderClient>
+    private var journal = LiveUpdateJournal(capacity: LiveUpdatesContext.replayCapacity)
+    private var observations: [Task<Void, Never>] = []
+    /// Set once the session's end was heard: no new stream opens after it.
+    private var ended = false
+
+    public init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+        users = try creation.client(UserClient.self)
+        carts = try creation.client(CartClient.self)
+        orders = try creation.client(OrderClient.self)
+    }
+
+    /// The caller's changes after what `lastEventID` saw. The first call
+    /// starts observing the cart, order and user clients.
+    public func liveUpdates(for caller: Authentication, after lastEventID: String?) throws -> LiveSubscription {
+        guard !ended else { throw AuthenticationError.invalidToken }
+        if observations.isEmpty { observe(caller.user.id, sessionID: caller.sessionID) }
+        return journal.subscribe(after: lastEventID) { [weak self] id in
+            Task { await self?.unsubscribe(id) }
+        }
+    }
+
+    /// Live streams open on this session now.
+    public var liveSubscriberCount: Int { journal.subscriberCount }
+
+    public func stopObservation() async {
+        endLiveUpdates()
+    }
+
+    /// Ends every live stream of this session and stops observing for them.
+    private func endLiveUpdates() {
+        for task in observations { task.cancel() }
+        observations = []
+        journal.finishAll()
+    }
+
+    private func observe(_ userID: UserID, sessionID: String) {
+        // Keyed: this context hears its user's changes and its session's
+        // end, not every other user's, so a write costs no more with many
+        // streams open.
+        let cartUpdates = carts.client.stateBroadcaster.subscribe(key: userID)
+        let orderUpdates = orders.client.stateBroadcaster.subscribe(key: userID)
+        let userUpdates = users.client.stateBroadcaster.subscribe(key: sessionID)
+        observations = [
+            Task { [weak self] in
+                for await case .changed(let cart) in cartUpdates where cart.userID == userID {
+                    await self?.record(cart)
+                }
+            },
+            Task { [weak self] in
+                for await update in orderUpdates {
+                    switch update {
+                    case .created(let order) where order.userID == userID:
+                        await self?.record(.orderCreated(order))
+                    case .changed(let order) where order.userID == userID:
+                        await self?.record(.orderChanged(order))
+                    default:
+                        continue
+                    }
+                }
+            },
+            // Sign-out here, a token revoked elsewhere (the user suspended)
+            // or swept at its expiry must not keep a stream of this user's
+            // data open.
+            Task { [weak self] in
+                for await case .sessionEnded(sessionID) in userUpdates {
+                    await self?.sessionEnded()
+                    return
+                }
+            },
+        ]
+    }
+
+    private func sessionEnded() {
+        ended = true
+        endLiveUpdates()
+    }
+
+    private func record(_ cart: Cart) async {
+        // Priced as GET /cart prices it; a cart that cannot be priced (a
+        // currency mismatch would be a bug, storage unavailable for a
+        // product not in the catalogue's working set) is skipped rather
+        // than sent wrong.
+        guard let quote = try? await downstream(CartContext.self).quote(cart) else { return }
+        journal.append(.cartChanged(quote))
+    }
+
+    private func record(_ update: LiveUpdate) {
+        journal.append(update)
+    }
+
+    private func unsubscribe(_ id: UInt64) {
+        journal.unsubscribe(id)
+    }
+}

@@ -1,0 +1,41 @@
+import Axiom
+import Domain
+import UserClient
+
+/// A session's profile feature: `/users/me`, a user record a customer may
+/// read (their own), and sign-out. Stateless, hence `nonisolated` (see
+/// `CartContext`).
+public actor ProfileContext: Context {
+    public nonisolated let identity: ContextIdentity
+    private nonisolated let users: ClientHandle<UserClient>
+
+    public init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+        users = try creation.client(UserClient.self)
+    }
+
+    /// A user record: any for an admin, only your own otherwise (another
+    /// user's id is "not found", as for orders).
+    public nonisolated func user(_ id: UserID, for caller: Authentication) async throws -> User {
+        let me = caller.user
+        guard me.isAdmin || me.id == id else { throw DomainError.notFound(entity: "user", id: id.description) }
+        return try await users.client.user(id)
+    }
+
+    /// The signed-in user's own name, email or password. A new password
+    /// keeps this session and ends every other one of the user.
+    public nonisolated func updateProfile(_ patch: UserProfilePatch, for caller: Authentication,
+                                          clientAddress: String) async throws -> User {
+        guard case .user(let updated) = try await users.send(.updateProfile(caller.user.id, patch,
+                                                                             keepingSession: caller.sessionID,
+                                                                             clientAddress: clientAddress))
+        else { throw UnexpectedOutcome() }
+        return updated
+    }
+
+    /// Revokes this session's token; its live streams end (the users client
+    /// announces the session's end), and the caller releases the session.
+    public nonisolated func signOut(_ caller: Authentication) async throws {
+        _ = try await users.send(.logout(sessionID: caller.sessionID))
+    }
+}

@@ -1,0 +1,49 @@
+import Contexts
+import Domain
+import HTTPServer
+
+/// What only admins may do, bound to the session's AdminContext (which
+/// checks the role): `POST /products`, `PATCH /products/{id}`, `GET /users`,
+/// `PATCH /users/{id}` and `PATCH /orders/{id}` `{"status": …}`. Who is
+/// asking comes first: an anonymous caller gets 401, not a verdict on its body.
+public struct AdminRoutes: RouteGroup {
+    public typealias Bound = AdminContext
+    public let name = "AdminRoutes"
+    let admin: SessionBinding<AdminContext>
+
+    public init(gate: SessionGate) {
+        admin = SessionBinding(gate: gate)
+    }
+
+    struct StatusBody: Decodable {
+        let status: OrderStatus
+    }
+
+    public func register(on router: inout Router) {
+        router.post("/products", admin.handler { request in
+            let draft = try JSONBody.decode(ProductDraft.self, from: request.http)
+            let product = try await request.context.createProduct(draft, by: request.caller)
+            return try JSONBody.response(product, status: .created, headers: ["Location": "/products/\(product.id)"])
+        })
+        router.patch("/products/{id}", admin.handler { request in
+            let patch = try JSONBody.decode(ProductPatch.self, from: request.http)
+            let id = try request.http.parameter("id", as: ProductID.self)
+            return try JSONBody.response(try await request.context.updateProduct(id, patch, by: request.caller))
+        })
+        router.get("/users", admin.handler { request in
+            let page = try PageRequest.from(request.http)
+            return try JSONBody.response(try await request.context.users(limit: page.limit, cursor: page.cursor,
+                                                                         by: request.caller))
+        })
+        router.patch("/users/{id}", admin.handler { request in
+            let patch = try JSONBody.decode(UserAdminPatch.self, from: request.http)
+            let id = try request.http.parameter("id", as: UserID.self)
+            return try JSONBody.response(try await request.context.updateUser(id, patch, by: request.caller))
+        })
+        router.patch("/orders/{id}", admin.handler { request in
+            let body = try JSONBody.decode(StatusBody.self, from: request.http)
+            let id = try request.http.parameter("id", as: OrderID.self)
+            return try JSONBody.response(try await request.context.moveOrder(id, to: body.status, by: request.caller))
+        })
+    }
+}

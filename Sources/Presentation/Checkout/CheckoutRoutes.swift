@@ -1,0 +1,35 @@
+import Contexts
+import Domain
+import HTTPServer
+
+/// `POST /checkout` (honours `Idempotency-Key`), bound to the session's
+/// CheckoutContext.
+public struct CheckoutRoutes: RouteGroup {
+    public typealias Bound = CheckoutContext
+    public let name = "CheckoutRoutes"
+    let checkout: SessionBinding<CheckoutContext>
+
+    public init(gate: SessionGate) {
+        checkout = SessionBinding(gate: gate)
+    }
+
+    public func register(on router: inout Router) {
+        router.on(.post, "/checkout", readsBody: false, checkout.handler { request in
+            let key = try Self.idempotencyKey(request.http)
+            let (order, _) = try await request.context.checkout(for: request.caller, idempotencyKey: key)
+            // A retried key answers exactly as the first time.
+            return try JSONBody.response(order, status: .created, headers: ["Location": "/orders/\(order.id)"])
+        })
+    }
+
+    /// 1–255 visible ASCII characters, or absent.
+    static func idempotencyKey(_ request: HTTPRequest) throws -> String? {
+        guard let key = request.headers["idempotency-key"] else { return nil }
+        guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw DomainError.validation(ValidationError([FieldError(
+                field: "Idempotency-Key", code: .invalidFormat,
+                message: "Idempotency-Key must be 1 to 255 visible ASCII characters")]))
+        }
+        return key
+    }
+}

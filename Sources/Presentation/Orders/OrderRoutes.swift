@@ -1,0 +1,32 @@
+import Contexts
+import Domain
+import HTTPServer
+
+/// The signed-in user's orders, bound to the session's OrdersContext:
+/// `GET /orders`, `GET /orders/{id}` (your own; any for an admin) and
+/// `POST /orders/{id}/cancel`.
+public struct OrderRoutes: RouteGroup {
+    public typealias Bound = OrdersContext
+    public let name = "OrderRoutes"
+    let orders: SessionBinding<OrdersContext>
+
+    public init(gate: SessionGate) {
+        orders = SessionBinding(gate: gate)
+    }
+
+    public func register(on router: inout Router) {
+        router.get("/orders", orders.handler { request in
+            let page = try PageRequest.from(request.http)
+            return try JSONBody.response(try await request.context.orders(of: request.caller, limit: page.limit,
+                                                                          cursor: page.cursor))
+        })
+        router.get("/orders/{id}", orders.handler { request in
+            try JSONBody.response(try await request.context.order(try request.http.parameter("id", as: OrderID.self),
+                                                                  for: request.caller))
+        })
+        router.on(.post, "/orders/{id}/cancel", readsBody: false, orders.handler { request in
+            try JSONBody.response(try await request.context.cancelOrder(
+                try request.http.parameter("id", as: OrderID.self), for: request.caller))
+        })
+    }
+}

@@ -1,0 +1,36 @@
+import Contexts
+import Domain
+import HTTPServer
+
+/// `GET`/`PATCH /users/me`, `GET /users/{id}` (your own; any for an admin)
+/// and `DELETE /sessions/current` (sign out), bound to the session's
+/// ProfileContext.
+public struct ProfileRoutes: RouteGroup {
+    public typealias Bound = ProfileContext
+    public let name = "ProfileRoutes"
+    let profile: SessionBinding<ProfileContext>
+
+    public init(gate: SessionGate) {
+        profile = SessionBinding(gate: gate)
+    }
+
+    public func register(on router: inout Router) {
+        router.get("/users/me", profile.handler { request in
+            try JSONBody.response(request.caller.user)
+        })
+        router.patch("/users/me", profile.handler { request in
+            let patch = try JSONBody.decode(UserProfilePatch.self, from: request.http)
+            return try JSONBody.response(try await request.context.updateProfile(
+                patch, for: request.caller, clientAddress: RegistrationRoutes.clientAddress(of: request.http)))
+        })
+        router.get("/users/{id}", profile.handler { request in
+            try JSONBody.response(try await request.context.user(try request.http.parameter("id", as: UserID.self),
+                                                                 for: request.caller))
+        })
+        router.delete("/sessions/current", profile.handler { [profile] request in
+            try await request.context.signOut(request.caller)
+            await profile.endSession(of: request)
+            return HTTPResponse(status: .noContent)
+        })
+    }
+}

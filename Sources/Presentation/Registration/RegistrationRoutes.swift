@@ -1,0 +1,61 @@
+import Contexts
+import Domain
+import FoundationEssentials
+import HTTPServer
+
+/// `POST /users` (register) and `POST /sessions` (sign in), bound to the
+/// RegistrationContext: what anyone may do without a token.
+public struct RegistrationRoutes: RouteGroup {
+    public typealias Bound = RegistrationContext
+    public let name = "RegistrationRoutes"
+    let registration: SharedBinding<RegistrationContext>
+
+    public init(_ registration: RegistrationContext) {
+        self.registration = SharedBinding(registration)
+    }
+
+    public func register(on router: inout Router) {
+        router.post("/users", registration.handler { request, registration in
+            let user = try await registration.register(try JSONBody.decode(NewUserRequest.self, from: request))
+            return try JSONBody.response(user, status: .created, headers: ["Location": "/users/\(user.id)"])
+        })
+        router.post("/sessions", registration.handler { request, registration in
+            let body = try JSONBody.decode(LoginRequest.self, from: request)
+            let session = try await registration.signIn(email: body.email, password: body.password,
+                                                        clientAddress: Self.clientAddress(of: request))
+            return try JSONBody.response(SessionBody(session), status: .created, headers: ["Cache-Control": "no-store"])
+        })
+    }
+
+    /// The peer's IP without its port: throttling counts per address.
+    static func clientAddress(of request: HTTPRequest) -> String {
+        let address = request.remoteAddress
+        if address.hasPrefix("["), let close = address.firstIndex(of: "]") {
+            return String(address[address.index(after: address.startIndex)..<close])
+        }
+        return address.split(separator: ":").first.map(String.init) ?? address
+    }
+
+    struct LoginRequest: Decodable {
+        let email: String
+        let password: String
+    }
+
+    /// `{token, expires_at, user}`.
+    struct SessionBody: Encodable {
+        let token: String
+        let expiresAt: Timestamp
+        let user: User
+
+        init(_ session: AuthenticatedSession) {
+            token = session.token
+            expiresAt = session.expiresAt
+            user = session.user
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case token, user
+            case expiresAt = "expires_at"
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import Axiom
+import HTTPServer
+
+/// Binds an anonymous route group's handlers to its one process-wide
+/// context (the storefront, registration): what they throw is rendered
+/// once, by `ErrorResponses`.
+public struct SharedBinding<Bound: Context>: Sendable {
+    public let context: Bound
+
+    public init(_ context: Bound) {
+        self.context = context
+    }
+
+    public func handler(_ body: @escaping @Sendable (HTTPRequest, Bound) async throws -> HTTPResponse) -> HTTPHandler {
+        { [context] request in
+            try await ErrorResponses.handling { try await body(request, context) }
+        }
+    }
+}

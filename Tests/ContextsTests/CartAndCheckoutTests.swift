@@ -1,0 +1,106 @@
+import Axiom
+import AxiomTestSupport
+import Contexts
+import Domain
+import Testing
+
+@Suite("Cart and checkout contexts", .serialized)
+struct CartAndCheckoutTests {
+    @Test("a cart line is priced from the catalogue; every session of the user sees the same cart")
+    func cartPricedAndShared() async throws {
+        try await ShopRun.with { shop in
+            let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
+            let alice = try await shop.customer("Alice")
+            let quote = try await shop.feature(CartContext.self, of: alice).setQuantity(3, of: mug.id, for: alice)
+            #expect(quote.lines.map(\.quantity) == [3])
+            #expect(quote.total == Money(amount: 3_750, currency: .usd))
+            let otherSession = try await shop.signIn("alice@example.com")
+            #expect(otherSession.sessionID != alice.sessionID)
+            #expect(try await shop.feature(CartContext.self, of: otherSession).cart(of: otherSession) == quote)
+        }
+    }
+
+    @Test("a product that is missing or not on sale cannot go into a cart, and nothing is stored")
+    func refusedLines() async throws {
+        try await ShopRun.with { shop in
+            let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
+            let admin = try await shop.admin()
+            _ = try await shop.feature(AdminContext.self, of: admin).updateProduct(mug.id, ProductPatch(active: false),
+                                                                                    by: admin)
+            let alice = try await shop.customer("Alice")
+            let cart = try await shop.feature(CartContext.self, of: alice)
+            await #expect(throws: DomainError.productInactive(mug.id)) {
+                _ = try await cart.setQuantity(1, of: mug.id, for: alice)
+            }
+            let unknown = try #require(ProductID("00000000-0000-4000-8000-000000000001"))
+            await #expect(throws: DomainError.notFound(entity: "product", id: unknown.description)) {
+                _ = try await cart.setQuantity(1, of: unknown, for: alice)
+            }
+            #expect(try await cart.cart(of: alice).lines.isEmpty)
+        }
+    }
+
+    @Test("checkout turns the cart into a confirmed order, takes the stock, empties the cart; a retried key answers the same order")
+    func checkoutAllOrNothing() async throws {
+        try await ShopRun.with { shop in
+            let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
+            let alice = try await shop.customer("Alice")
+            let checkout = try await shop.feature(CheckoutContext.self, of: alice)
+            await #expect(throws: DomainError.emptyCart) { _ = try await checkout.checkout(for: alice, idempotencyKey: "k1") }
+            _ = try await shop.feature(CartContext.self, of: alice).setQuantity(2, of: mug.id, for: alice)
+            let (order, created) = try await checkout.checkout(for: alice, idempotencyKey: "k1")
+            #expect(created)
+            #expect(order.status == .confirmed)
+            #expect(order.lines.map(\.quantity) == [2])
+            #expect(try await shop.storefront.product(mug.id).stock == 3)
+            #expect(try await shop.feature(CartContext.self, of: alice).cart(of: alice).lines.isEmpty)
+            let (again, createdAgain) = try await checkout.checkout(for: alice, idempotencyKey: "k1")
+            #expect(again.id == order.id && !createdAgain)
+            #expect(try await shop.storefront.product(mug.id).stock == 3)
+        }
+    }
+
+    @Test("an order is its owner's and the admins': another customer gets not-found; a cancel returns the stock once")
+    func ordersOwnedAndCancelled() async throws {
+        try await ShopRun.with { shop in
+            let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
+            let alice = try await shop.customer("Alice")
+            let bob = try await shop.customer("Bob")
+            _ = try await shop.feature(CartContext.self, of: alice).setQuantity(4, of: mug.id, for: alice)
+            let (order, _) = try await shop.feature(CheckoutContext.self, of: alice).checkout(for: alice, idempotencyKey: nil)
+            let bobsView = try await shop.feature(OrdersContext.self, of: bob)
+            await #expect(throws: DomainError.notFound(entity: "order", id: order.id.description)) {
+                _ = try await bobsView.order(order.id, for: bob)
+            }
+            await #expect(throws: DomainError.self) { _ = try await bobsView.cancelOrder(order.id, for: bob) }
+            #expect(try await shop.storefront.product(mug.id).stock == 1)
+            let admin = try await shop.admin()
+            let cancelled = try await shop.feature(AdminContext.self, of: admin).moveOrder(order.id, to: .cancelled, by: admin)
+            #expect(cancelled.status == .cancelled)
+            #expect(try await shop.storefront.product(mug.id).stock == 5)
+            await #expect(throws: DomainError.self) {
+                _ = try await shop.feature(OrdersContext.self, of: alice).cancelOrder(order.id, for: alice)
+            }
+            #expect(try await shop.storefront.product(mug.id).stock == 5)
+            #expect(try await shop.feature(OrdersContext.self, of: alice).orders(of: alice, limit: 10, cursor: nil)
+                .items.map(\.id) == [order.id])
+        }
+    }
+
+    @Test("admin work needs an admin: a customer's session makes no admin context, and nothing is made")
+    func adminOnly() async throws {
+        try await ShopRun.with { shop in
+            let alice = try await shop.customer("Alice")
+            let before = shop.orchestrator.contextRegistry.count
+            await #expect(throws: AccessDenied.adminOnly) { _ = try await shop.feature(AdminContext.self, of: alice) }
+            // The root was made for the request; no admin context below it.
+            #expect(shop.orchestrator.contextRegistry.count == before + 1)
+            let admin = try await shop.admin()
+            let adminContext = try await shop.feature(AdminContext.self, of: admin)
+            let draft = ProductDraft(sku: "MUG", name: "Mug", price: Money(amount: 100, currency: .usd), stock: 1)
+            // The role is checked as of each call, too.
+            await #expect(throws: AccessDenied.adminOnly) { _ = try await adminContext.createProduct(draft, by: alice) }
+            #expect(try await shop.storefront.products(ProductQuery(text: nil, limit: 10, cursor: nil)).items.isEmpty)
+        }
+    }
+}

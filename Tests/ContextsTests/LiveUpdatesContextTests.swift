@@ -1,0 +1,50 @@
+import Axiom
+import AxiomTestSupport
+import Contexts
+import Domain
+import Testing
+
+@Suite("Live updates context", .serialized)
+struct LiveUpdatesContextTests {
+    @Test("a cart change made in another session arrives priced; sign-out ends the stream")
+    func cartChangeThenSignOut() async throws {
+        try await ShopRun.with { shop in
+            let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
+            let alice = try await shop.customer("Alice")
+            let live = try await shop.feature(LiveUpdatesContext.self, of: alice)
+            let subscription = try await live.liveUpdates(for: alice, after: nil)
+            #expect(subscription.replay.isEmpty && !subscription.mustRefetch)
+            let phone = try await shop.signIn("alice@example.com")
+            _ = try await shop.feature(CartContext.self, of: phone).setQuantity(2, of: mug.id, for: phone)
+            let event = try #require(await firstElement(of: subscription.events))
+            guard case .cartChanged(let quote) = event.update else {
+                Issue.record("expected a cart change, got \(event.update)")
+                return
+            }
+            #expect(quote.total == Money(amount: 2_500, currency: .usd))
+            try await shop.feature(ProfileContext.self, of: alice).signOut(alice)
+            #expect(await Self.ends(subscription.events))
+            await #expect(throws: AuthenticationError.invalidToken) {
+                _ = try await live.liveUpdates(for: alice, after: nil)
+            }
+        }
+    }
+
+    /// Whether `stream` finishes with no further element; false if an
+    /// element comes or nothing happens within the hang guard.
+    static func ends(_ stream: AsyncStream<LiveEvent>, within limit: Duration = .seconds(10)) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                var iterator = stream.makeAsyncIterator()
+                return await iterator.next() == nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let ended = await group.next() ?? false
+            group.cancelAll()
+            return ended
+        }
+    }
+}

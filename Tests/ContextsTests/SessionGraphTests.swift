@@ -1,0 +1,70 @@
+import Axiom
+import AxiomTestSupport
+import Contexts
+import Domain
+import Testing
+
+@Suite("A session's context graph", .serialized)
+struct SessionGraphTests {
+    @Test("features are made once, on first use, below the session's root; checkout shares its cart and orders; sign-out releases them all")
+    func lazySharedReleased() async throws {
+        try await ShopRun.with { shop in
+            let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
+            let alice = try await shop.customer("Alice")
+            let registry = shop.orchestrator.contextRegistry
+            let before = registry.count
+            let root = try await shop.sessions.context(for: SessionID(alice.sessionID))
+            #expect(registry.count == before + 1)
+            let cart = try await shop.feature(CartContext.self, of: alice)
+            #expect(try await shop.feature(CartContext.self, of: alice) === cart)
+            _ = try await cart.setQuantity(2, of: mug.id, for: alice)
+            let checkout = try await shop.feature(CheckoutContext.self, of: alice)
+            _ = try await checkout.checkout(for: alice, idempotencyKey: nil)
+            // Checkout reached the session's cart (shared, not a second one)
+            // and made the orders context the session's own request then finds.
+            #expect(Set(cart.upstreamContexts.map(\.contextID)) == [root.contextID, checkout.contextID])
+            let orders = try await shop.feature(OrdersContext.self, of: alice)
+            #expect(Set(orders.upstreamContexts.map(\.contextID)) == [root.contextID, checkout.contextID])
+            #expect(registry.count == before + 4)
+            #expect(shop.orchestrator.validate().passed)
+
+            try await shop.feature(ProfileContext.self, of: alice).signOut(alice)
+            await shop.sessions.end(SessionID(alice.sessionID))
+            #expect(registry.count == before)
+            #expect(shop.orchestrator.validate().passed)
+        }
+    }
+
+    @Test("every session has its own graph; the component graph lists each type's downstream types and live counts")
+    func componentsDescribeTheGraph() async throws {
+        try await ShopRun.with { shop in
+            let alice = try await shop.customer("Alice")
+            let bob = try await shop.customer("Bob")
+            let aliceCart = try await shop.feature(CartContext.self, of: alice)
+            let bobCart = try await shop.feature(CartContext.self, of: bob)
+            #expect(aliceCart !== bobCart)
+            let components = shop.orchestrator.components
+            let session = try #require(components.descriptor(of: String(reflecting: SessionContext.self)))
+            #expect(session.downstream == [AdminContext.self, CartContext.self, CheckoutContext.self,
+                                           LiveUpdatesContext.self, OrdersContext.self, ProfileContext.self]
+                .map { String(reflecting: $0) })
+            #expect(session.instancesLive == 2)
+            let checkout = try #require(components.descriptor(of: String(reflecting: CheckoutContext.self)))
+            #expect(checkout.downstream == [String(reflecting: CartContext.self), String(reflecting: OrdersContext.self)])
+            #expect(checkout.instancesLive == 0)
+            #expect(components.descriptor(of: String(reflecting: CartContext.self))?.instancesLive == 2)
+        }
+    }
+
+    @Test("a context makes only the downstream types it declares (RFC-001 4.2 rule 2)")
+    func undeclaredRefused() async throws {
+        try await ShopRun.with { shop in
+            let alice = try await shop.customer("Alice")
+            let cart = try await shop.feature(CartContext.self, of: alice)
+            await #expect(throws: AxiomError.undeclaredDownstream(upstream: String(reflecting: CartContext.self),
+                                                                  downstream: String(reflecting: OrdersContext.self))) {
+                _ = try await cart.downstream(OrdersContext.self)
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Axiom
+import AxiomTestSupport
+import Capabilities
+import CartClient
+import CatalogClient
+import Contexts
+import Domain
+import OrderClient
+import PricingClient
+import UserClient
+
+/// The whole shop without HTTP: every client over a SQLite file in a temp
+/// directory, made by a real orchestrator as the composition root makes
+/// them, a session registry, and the process-wide contexts. Time is a
+/// `ManualClock` the test moves.
+struct ShopRun {
+    let orchestrator: AxiomOrchestrator
+    let clock: ManualClock
+    let sessions: SessionRegistry<SessionContext>
+    let storefront: StorefrontContext
+    let registration: RegistrationContext
+    let directory: TempDirectory
+
+    static let sessionLifetime = Duration.seconds(3_600)
+    static let adminPassword = "correct horse battery"
+
+    static func start() async throws -> ShopRun {
+        let directory = try TempDirectory(prefix: "contexts-tests")
+        let clock = ManualClock()
+        let orchestrator = try await acquireOrchestrator()
+        do {
+            let storage = StorageConfiguration(path: directory.path("shop.db"), readerCount: 1, createDirectory: true)
+            let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations
+                + OrderClient.migrations).sorted { $0.version < $1.version }
+            try await orchestrator.registerCapability(SQLiteStorage.self) {
+                try await SQLiteStorage.open(storage, migrations: schema)
+            }
+            try await orchestrator.registerCapability(PasswordHasher.self) { try PasswordHasher(parameters: .minimum) }
+            try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
+            try orchestrator.registerClient(CatalogClient.self, dependencies: [SQLiteStorage.self]) {
+                CatalogClient(storage: try $0.handle(SQLiteStorage.self))
+            }
+            try orchestrator.registerClient(PricingClient.self, dependencies: []) { _ in PricingClient() }
+            try orchestrator.registerClient(CartClient.self, dependencies: [SQLiteStorage.self]) {
+                CartClient(storage: try $0.handle(SQLiteStorage.self))
+            }
+            try orchestrator.registerClient(OrderClient.self, dependencies: [SQLiteStorage.self]) {
+                OrderClient(storage: try $0.handle(SQLiteStorage.self), clock: clock)
+            }
+            try orchestrator.registerClient(UserClient.self,
+                                            dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self]) {
+                UserClient(storage: try $0.handle(SQLiteStorage.self), hasher: try $0.handle(PasswordHasher.self),
+                           random: try $0.handle(SecureRandom.self), clock: clock, sessionLifetime: sessionLifetime)
+            }
+            try await orchestrator.start()
+            let sessions = SessionRegistry<SessionContext>(
+                orchestrator: orchestrator, configuration: .init(idleTimeout: .seconds(900), maxSessions: 16), clock: clock)
+            return ShopRun(orchestrator: orchestrator, clock: clock, sessions: sessions,
+                           storefront: try await orchestrator.createContext(StorefrontContext.self, parent: nil),
+                           registration: try await orchestrator.createContext(RegistrationContext.self, parent: nil),
+                           directory: directory)
+        } catch {
+            await orchestrator.shutdown()
+            throw error
+        }
+    }
+
+    func stop() async {
+        let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+        await orchestrator.shutdown()
+        await storage?.close()
+    }
+
+    /// Runs `body` with a started shop and stops it after, whether `body`
+    /// throws or not.
+    static func with(_ body: (ShopRun) async throws -> Void) async throws {
+        let run = try await start()
+        do {
+            try await body(run)
+            await run.stop()
+        } catch {
+            await run.stop()
+            throw error
+        }
+    }
+
+    /// A registered, signed-in customer.
+    func customer(_ name: String) async throws -> Authentication {
+        let email = "\(name.lowercased())@example.com"
+        _ = try await registration.register(NewUserRequest(name: name, email: email, password: Self.adminPassword))
+        return try await signIn(email)
+    }
+
+    /// The configured admin, signed in.
+    func admin() async throws -> Authentication {
+        _ = try await registration.ensureAdmin(name: "Admin", email: "admin@example.com", password: Self.adminPassword)
+        return try await signIn("admin@example.com")
+    }
+
+    func signIn(_ email: String) async throws -> Authentication {
+        let session = try await registration.signIn(email: email, password: Self.adminPassword, clientAddress: "127.0.0.1")
+        return try await registration.authenticate(token: session.token)
+    }
+
+    /// The session's feature context of type `T`, as a request reaches it.
+    func feature<T: Context>(_ type: T.Type, of caller: Authentication) async throws -> T {
+        try await sessions.withSession(SessionID(caller.sessionID)) { root in
+            root.signIn(caller)
+            return try await root.feature(type, for: caller)
+        }
+    }
+
+    /// A product on sale, made by the admin.
+    func product(_ sku: String, cents: Int64, stock: Int) async throws -> Product {
+        let admin = try await admin()
+        return try await feature(AdminContext.self, of: admin).createProduct(
+            ProductDraft(sku: sku, name: sku, price: Money(amount: cents, currency: .usd), stock: stock), by: admin)
+    }
+}
