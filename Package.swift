@@ -1,7 +1,11 @@
 // swift-tools-version:6.0
 // The target graph is the architecture: each layer is its own target and may
 // import only what it declares here (built with
-// --explicit-target-dependency-import-check error).
+// --explicit-target-dependency-import-check error). Read top to bottom, the
+// targets follow the one-way flow up from the system: system libraries →
+// HTTP → Axiom and Domain → Capabilities → Clients → Contexts → Presentation
+// → composition root; then tooling and tests. The layer rules are checked by
+// Tests/ArchitectureTests (see docs/constraints.md).
 import PackageDescription
 
 let package = Package(
@@ -11,93 +15,86 @@ let package = Package(
     ],
     dependencies: [],
     targets: [
-        // Protocol level: HTTP/1.1 over POSIX sockets and Dispatch. Knows no domain.
-        .target(name: "CSystemShims"),
-        .target(name: "HTTPServer", dependencies: ["CSystemShims"]),
-        // Composition root: configuration, wiring, main.
-        .executableTarget(name: "AxiomServer", dependencies: [
-            "HTTPServer", "Axiom", "Domain", "Capabilities", "Contexts", "Presentation",
-            "CatalogClient", "PricingClient", "UserClient", "CartClient", "OrderClient",
-        ]),
-        // HTTP resources: each route group is bound to one context type and
-        // only turns its state into JSON (no domain logic here).
-        .target(name: "Presentation", dependencies: ["HTTPServer", "Axiom", "Domain", "Contexts"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain"]),
-        // Request-body JSON fuzzing (scripts/fuzz.sh --json), built like
-        // HTTPParserFuzzer; reaches Presentation only through its
-        // @_spi(Fuzzing) JSONFuzzing.
-        .executableTarget(name: "JSONBodyFuzzer", dependencies: ["Presentation", "FuzzReplay"]),
-        // Parser fuzzing (scripts/fuzz.sh): a libFuzzer target, built with
-        // `swift build -c release --sanitize=fuzzer --product HTTPParserFuzzer`.
-        // A normal build makes it a replayer of crash files. Reaches the
-        // parser only through HTTPServer's @_spi(Fuzzing) ParserFuzzing.
-        .executableTarget(name: "HTTPParserFuzzer", dependencies: ["HTTPServer", "FuzzReplay"]),
-        // The fuzz targets' replay of crash files in a normal build.
-        .target(name: "FuzzReplay"),
-
-        // --- Capabilities (storage + security) -----------------------------
-        // System C libraries, linked through module maps (no Swift packages).
+        // --- System libraries (module maps; no Swift packages) -------------
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),
-        // External-system access: SQLite storage, password hashing, randomness,
-        // the clock. Axiom for the Capability protocol (issue 3).
-        .target(name: "Capabilities", dependencies: ["CSQLite", "CSodium", "Axiom", "Domain"]),
-        .testTarget(name: "CapabilitiesTests", dependencies: ["Capabilities", "Axiom", "AxiomTestSupport"]),
-        // --- end Capabilities ----------------------------------------------
+        .target(name: "CSystemShims"),
 
-        // --- CatalogClient (issue 4) ---------------------------------------
-        // The product catalogue (owns CatalogState; migrations 200-299) and
-        // the stateless cart pricing. Clients: Axiom, Domain, Capabilities only.
-        .target(name: "CatalogClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
-        .target(name: "PricingClient", dependencies: ["Axiom", "Domain"]),
-        .testTarget(name: "CatalogClientTests", dependencies: ["CatalogClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
-        .testTarget(name: "PricingClientTests", dependencies: ["PricingClient", "Axiom", "Domain", "AxiomTestSupport"]),
-        // --- end CatalogClient ---------------------------------------------
+        // --- HTTP: HTTP/1.1 over POSIX sockets and Dispatch. Knows no domain.
+        .target(name: "HTTPServer", dependencies: ["CSystemShims"]),
 
-        // --- UserClient (issue 4) ---
-        .target(name: "UserClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
-        .testTarget(name: "UserClientTests", dependencies: ["UserClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
-        // --- end UserClient ---
-
-        // --- CartClient (issue 4) ---
-        .target(name: "CartClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
-        .testTarget(name: "CartClientTests", dependencies: ["CartClient", "Axiom", "Domain", "Capabilities"]),
-        // --- end CartClient ---
-
-        // --- OrderClient (issue 4) ---
-        .target(name: "OrderClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
-        .testTarget(name: "OrderClientTests", dependencies: ["OrderClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
-        // --- end OrderClient ---
-
-        // A raw-socket HTTP client shared by the test targets.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .target(name: "AxiomTestSupport", dependencies: ["Axiom"], path: "Tests/AxiomTestSupport"),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
-        .testTarget(name: "AxiomServerTests", dependencies: ["AxiomServer", "TestSupport"]),
-
-        // --- Axiom runtime and layers (issue 3) ----------------------------
-        // The layer rules (RFC-001 section 2) are checked by
-        // Tests/ArchitectureTests: a client may import Axiom, Domain and
-        // Capabilities; a context Axiom, Domain and clients (never
-        // Capabilities); a capability Axiom, Domain and C libraries;
-        // presentation Contexts. See docs/constraints.md.
+        // --- Axiom runtime and the domain's values --------------------------
         // Protocols and runtime: orchestrator, registries, context DAG,
         // observer fan-out, sessions, component analysis, metrics.
         .target(name: "Axiom"),
         // Value types of the domains. No dependencies.
         .target(name: "Domain"),
-        // Feature coordination, one instance per session. Never Capabilities.
-        .target(name: "Contexts", dependencies: ["Axiom", "Domain", "CatalogClient", "PricingClient", "UserClient", "CartClient", "OrderClient"]),
+
+        // --- Capabilities: SQLite storage, password hashing, randomness, the
+        // clock. Axiom for the Capability protocol.
+        .target(name: "Capabilities", dependencies: ["CSQLite", "CSodium", "Axiom", "Domain"]),
+
+        // --- Clients: one target each, so a client cannot import another.
+        // Axiom, Domain and Capabilities only.
+        .target(name: "UserClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
+        .target(name: "CatalogClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
+        .target(name: "PricingClient", dependencies: ["Axiom", "Domain"]),
+        .target(name: "CartClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
+        .target(name: "OrderClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
+
+        // --- Contexts: a graph per session and the process-wide ones. Clients,
+        // never Capabilities.
+        .target(name: "Contexts", dependencies: ["Axiom", "Domain", "UserClient", "CatalogClient", "PricingClient",
+                                                 "CartClient", "OrderClient"]),
+
+        // --- Presentation: route groups, each bound to one context type; only
+        // turns its answers into JSON (no domain logic here).
+        .target(name: "Presentation", dependencies: ["HTTPServer", "Axiom", "Domain", "Contexts"]),
+
+        // --- Composition root: configuration, wiring, main. Sees every layer.
+        .executableTarget(name: "AxiomServer", dependencies: [
+            "HTTPServer", "Axiom", "Domain", "Capabilities", "UserClient", "CatalogClient", "PricingClient",
+            "CartClient", "OrderClient", "Contexts", "Presentation",
+        ]),
+
+        // --- Tooling ----------------------------------------------------------
+        // Parser fuzzing (scripts/fuzz.sh): a libFuzzer target, built with
+        // `swift build -c release --sanitize=fuzzer --product HTTPParserFuzzer`.
+        // A normal build makes it a replayer of crash files. Reaches the
+        // parser only through HTTPServer's @_spi(Fuzzing) ParserFuzzing.
+        .executableTarget(name: "HTTPParserFuzzer", dependencies: ["HTTPServer", "FuzzReplay"]),
+        // Request-body JSON fuzzing (scripts/fuzz.sh --json), built like
+        // HTTPParserFuzzer; reaches Presentation only through its
+        // @_spi(Fuzzing) JSONFuzzing.
+        .executableTarget(name: "JSONBodyFuzzer", dependencies: ["Presentation", "FuzzReplay"]),
+        // The fuzz targets' replay of crash files in a normal build.
+        .target(name: "FuzzReplay"),
         // Run by hand: swift run -c release AxiomBenchmarks
         .executableTarget(name: "AxiomBenchmarks", dependencies: ["Axiom"]),
+
+        // --- Tests: one target per source target, in the same order --------
+        // A raw-socket HTTP client shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Orchestrators, the client harness (ClientRun), a manual clock,
+        // temp directories, stream helpers.
+        .target(name: "AxiomTestSupport", dependencies: ["Axiom", "Capabilities"], path: "Tests/AxiomTestSupport"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "AxiomTests", dependencies: ["Axiom", "AxiomTestSupport"]),
-        .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain", "Capabilities", "CatalogClient",
-                                                       "PricingClient", "UserClient", "CartClient", "OrderClient",
-                                                       "AxiomTestSupport"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain"]),
+        .testTarget(name: "CapabilitiesTests", dependencies: ["Capabilities", "Axiom", "AxiomTestSupport"]),
+        .testTarget(name: "UserClientTests", dependencies: ["UserClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
+        .testTarget(name: "CatalogClientTests", dependencies: ["CatalogClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
+        .testTarget(name: "PricingClientTests", dependencies: ["PricingClient", "Axiom", "Domain", "AxiomTestSupport"]),
+        .testTarget(name: "CartClientTests", dependencies: ["CartClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
+        .testTarget(name: "OrderClientTests", dependencies: ["OrderClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
+        // Contexts with real clients over a temp SQLite file, no HTTP.
+        .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain", "Capabilities", "UserClient",
+                                                          "CatalogClient", "PricingClient", "CartClient", "OrderClient",
+                                                          "AxiomTestSupport"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain"]),
+        .testTarget(name: "AxiomServerTests", dependencies: ["AxiomServer", "TestSupport"]),
         // Build-time rule check (RFC-001 section 6.2) over this package and
         // the fixture package in Tests/Fixtures (not part of this package).
         .testTarget(name: "ArchitectureTests"),
-        // --- end Axiom -----------------------------------------------------
     ]
 )

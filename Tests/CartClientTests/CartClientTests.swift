@@ -1,4 +1,5 @@
 import Axiom
+import AxiomTestSupport
 import Capabilities
 import CartClient
 import Domain
@@ -6,41 +7,14 @@ import Foundation
 import Synchronization
 import Testing
 
-private final class ClientBox: Sendable {
-    let client = Mutex<CartClient?>(nil)
-}
-
 /// One "process run" on a database file: orchestrator, storage, the cart client.
-struct CartRun {
-    let orchestrator: AxiomOrchestrator
-    let client: CartClient
+typealias CartRun = ClientRun<CartClient>
 
-    func stop() async {
-        let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
-        await orchestrator.shutdown()
-        await storage?.close()
-    }
-
+extension ClientRun where C == CartClient {
     static func start(_ path: String, cacheEntries: Int = CartClient.defaultCacheEntries) async throws -> CartRun {
-        var made: AxiomOrchestrator?
-        while made == nil {
-            do { made = try AxiomOrchestrator() } catch AxiomError.orchestratorAlreadyRunning {
-                try await Task.sleep(for: .milliseconds(2))
-            }
+        try await start(path: path, migrations: CartClient.migrations) { resolver in
+            CartClient(storage: try resolver.handle(SQLiteStorage.self), cacheEntries: cacheEntries)
         }
-        let orchestrator = made!
-        let configuration = StorageConfiguration(path: path, readerCount: 1, createDirectory: true)
-        try await orchestrator.registerCapability(SQLiteStorage.self) {
-            try await SQLiteStorage.open(configuration, migrations: CartClient.migrations)
-        }
-        let box = ClientBox()
-        try orchestrator.registerClient(CartClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-            let client = CartClient(storage: try resolver.handle(SQLiteStorage.self), cacheEntries: cacheEntries)
-            box.client.withLock { $0 = client }
-            return client
-        }
-        try await orchestrator.start()
-        return CartRun(orchestrator: orchestrator, client: try #require(box.client.withLock { $0 }))
     }
 }
 

@@ -11,52 +11,16 @@ extension TempDirectory {
     var databasePath: String { path("db/catalog.db") }
 }
 
-private final class ClientBox: Sendable {
-    let client = Mutex<CatalogClient?>(nil)
-}
-
 /// One "process run": an orchestrator with the storage capability on the
 /// test's database file and the catalogue client it made and activated.
-struct CatalogRun {
-    let orchestrator: AxiomOrchestrator
-    let client: CatalogClient
+typealias CatalogRun = ClientRun<CatalogClient>
 
-    var storage: SQLiteStorage {
-        get throws { try orchestrator.capabilityRegistry.resolve(SQLiteStorage.self) }
-    }
-
-    /// Shuts the orchestrator down (deactivating the client) and closes the database.
-    func stop() async {
-        let storage = try? self.storage
-        await orchestrator.shutdown()
-        await storage?.close()
-    }
-
+extension ClientRun where C == CatalogClient {
     /// Starts a run on `directory`'s database, as the composition root would.
-    /// The orchestrator is a process singleton: waits for the previous one.
     static func start(_ directory: TempDirectory, currency: Currency = .usd,
                       cacheEntries: Int = CatalogClient.defaultCacheEntries) async throws -> CatalogRun {
-        let orchestrator = try await acquireOrchestrator()
-        do {
-            let configuration = StorageConfiguration(path: directory.databasePath, readerCount: 2, createDirectory: true)
-            try await orchestrator.registerCapability(SQLiteStorage.self) {
-                try await SQLiteStorage.open(configuration, migrations: CatalogClient.migrations)
-            }
-            let box = ClientBox()
-            try orchestrator.registerClient(CatalogClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-                let client = CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency,
-                                           cacheEntries: cacheEntries)
-                box.client.withLock { $0 = client }
-                return client
-            }
-            try await orchestrator.start()
-            guard let client = box.client.withLock({ $0 }) else { throw AxiomError.orchestratorNotStarted }
-            return CatalogRun(orchestrator: orchestrator, client: client)
-        } catch {
-            let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
-            await orchestrator.shutdown()
-            await storage?.close()
-            throw error
+        try await start(path: directory.databasePath, migrations: CatalogClient.migrations, readerCount: 2) { resolver in
+            CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency, cacheEntries: cacheEntries)
         }
     }
 }

@@ -7,37 +7,16 @@ import OrderClient
 import Synchronization
 import Testing
 
-private final class ClientBox: Sendable {
-    let client = Mutex<OrderClient?>(nil)
-}
+/// One "process run" on a database file: orchestrator, storage, the order
+/// client, whose creation times come from the run's clock.
+typealias OrderRun = ClientRun<OrderClient>
 
-struct OrderRun {
-    let orchestrator: AxiomOrchestrator
-    let client: OrderClient
-    /// The orders' creation time: moved by the test, never slept through.
-    let clock: ManualClock
-
-    func stop() async {
-        let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
-        await orchestrator.shutdown()
-        await storage?.close()
-    }
-
+extension ClientRun where C == OrderClient {
     static func start(_ path: String) async throws -> OrderRun {
-        let orchestrator = try await acquireOrchestrator()
-        let configuration = StorageConfiguration(path: path, readerCount: 1, createDirectory: true)
-        try await orchestrator.registerCapability(SQLiteStorage.self) {
-            try await SQLiteStorage.open(configuration, migrations: OrderClient.migrations)
-        }
-        let box = ClientBox()
         let clock = ManualClock()
-        try orchestrator.registerClient(OrderClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-            let client = OrderClient(storage: try resolver.handle(SQLiteStorage.self), clock: clock)
-            box.client.withLock { $0 = client }
-            return client
+        return try await start(path: path, migrations: OrderClient.migrations, clock: clock) { resolver in
+            OrderClient(storage: try resolver.handle(SQLiteStorage.self), clock: clock)
         }
-        try await orchestrator.start()
-        return OrderRun(orchestrator: orchestrator, client: try #require(box.client.withLock { $0 }), clock: clock)
     }
 }
 

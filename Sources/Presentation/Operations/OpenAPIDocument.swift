@@ -136,13 +136,23 @@ paths:
                     type: array
                     items:
                       type: object
-                      required: [kind, type, dependencies, lifetime, owners, instances_created, instances_live]
+                      required: [kind, type, dependencies, downstream, lifetime, owners, instances_created, instances_live]
                       properties:
                         kind:
                           type: string
                         type:
                           type: string
                         dependencies:
+                          type: array
+                          items:
+                            type: string
+                        downstream:
+                          description: >-
+                            For a context type, the context types it may make downstream
+                            (e.g. Contexts.CheckoutContext → Contexts.CartContext,
+                            Contexts.OrdersContext); empty for other kinds. With
+                            instances_live (the live contexts of the type, across all
+                            sessions) it describes each session's context graph.
                           type: array
                           items:
                             type: string

@@ -1,0 +1,64 @@
+import Axiom
+import Capabilities
+import Synchronization
+
+/// One "process run" of a stateful client on a SQLite file, as the
+/// composition root makes it: the process's orchestrator (a singleton:
+/// waited for while another test's lives), the storage capability on
+/// `path` with the client's migrations, any other capabilities the test
+/// registers, and the one client its factory makes, started and activated.
+/// Time is a `ManualClock` the factory may hand the client and the test
+/// moves. The one harness of the client test targets (users, catalogue,
+/// carts, orders); each adds only its own `start`.
+public struct ClientRun<C: StatefulClient>: Sendable {
+    public let orchestrator: AxiomOrchestrator
+    public let client: C
+    public let clock: ManualClock
+
+    public var storage: SQLiteStorage {
+        get throws { try orchestrator.capabilityRegistry.resolve(SQLiteStorage.self) }
+    }
+
+    /// Shuts the orchestrator down (deactivating the client) and closes the database.
+    public func stop() async {
+        await Self.stop(orchestrator)
+    }
+
+    public static func start(path: String, migrations: [Migration], readerCount: Int = 1,
+                             clock: ManualClock = ManualClock(),
+                             capabilities: (AxiomOrchestrator) async throws -> Void = { _ in },
+                             dependencies: [any Capability.Type] = [],
+                             make: @escaping @Sendable (CapabilityResolver) throws -> C) async throws -> ClientRun<C> {
+        let orchestrator = try await acquireOrchestrator()
+        do {
+            let configuration = StorageConfiguration(path: path, readerCount: readerCount, createDirectory: true)
+            try await orchestrator.registerCapability(SQLiteStorage.self) {
+                try await SQLiteStorage.open(configuration, migrations: migrations)
+            }
+            try await capabilities(orchestrator)
+            let made = Made<C>()
+            try orchestrator.registerClient(C.self, dependencies: [SQLiteStorage.self] + dependencies) { resolver in
+                let client = try make(resolver)
+                made.client.withLock { $0 = client }
+                return client
+            }
+            try await orchestrator.start()
+            guard let client = made.client.withLock({ $0 }) else { throw AxiomError.orchestratorNotStarted }
+            return ClientRun(orchestrator: orchestrator, client: client, clock: clock)
+        } catch {
+            await stop(orchestrator)
+            throw error
+        }
+    }
+
+    private static func stop(_ orchestrator: AxiomOrchestrator) async {
+        let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+        await orchestrator.shutdown()
+        await storage?.close()
+    }
+}
+
+/// The client the orchestrator made, taken from inside its factory.
+private final class Made<C: StatefulClient>: Sendable {
+    let client = Mutex<C?>(nil)
+}
