@@ -8,8 +8,11 @@ import UserClient
 /// the caller's role as of this request): the catalogue (`POST /products`,
 /// `PATCH /products/{id}`), user records (`GET /users`, `PATCH /users/{id}`),
 /// order status (`PATCH /orders/{id}`, a cancel through the session's
-/// orders context, its downstream) and the runtime's introspection.
-/// Stateless, hence `nonisolated` (see `CartContext`).
+/// orders context, its downstream) and the runtime's introspection. Work an
+/// admin does across domains (recording a payment received outside the
+/// provider) belongs here too, reaching other domains through its clients
+/// or declared downstream contexts. Stateless, hence `nonisolated` (see
+/// `CartContext`).
 public actor AdminContext: Context {
     public static var downstreamTypes: [any Context.Type] { [OrdersContext.self] }
 
