@@ -165,3 +165,20 @@ private func problemBody(_ error: HTTPError) -> [String: Any] {
         #expect(cache.count <= 4)
     }
 }
+
+@Suite struct PathParameterTests {
+    @Test(arguments: ["not-a-uuid", "", "6f1c2a40-0000-4000-8000-00000000000g"])
+    func textThatIsNoIdIsTheResourcesNotFound(_ text: String) {
+        var routed = request()
+        routed.parameters = ["id": text]
+        #expect(throws: DomainError.notFound(entity: "order", id: text)) { try routed.parameter("id", as: OrderID.self) }
+        #expect(throws: DomainError.notFound(entity: "product", id: text)) { try routed.parameter("id", as: ProductID.self) }
+        #expect(throws: DomainError.notFound(entity: "user", id: text)) { try routed.parameter("id", as: UserID.self) }
+    }
+
+    @Test func anIdParses() throws {
+        var routed = request()
+        routed.parameters = ["id": "6F1C2A40-0000-4000-8000-00000000000A"]
+        #expect(try routed.parameter("id", as: OrderID.self).description == "6f1c2a40-0000-4000-8000-00000000000a")
+    }
+}

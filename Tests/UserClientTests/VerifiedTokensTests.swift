@@ -1,0 +1,65 @@
+import Axiom
+import AxiomTestSupport
+import Domain
+import Foundation
+import Testing
+@testable import UserClient
+
+/// The token check's table read without entering the users client's actor
+/// (issue 11): it answers only what `authenticate` answered, and forgets it
+/// the moment the session or its user changes.
+@Suite(.serialized) struct VerifiedTokensTests {
+    static let password = "correct horse battery"
+
+    @Test func answersWhatAuthenticateAnsweredAndForgetsItOnEveryChange() async throws {
+        let directory = try TempDirectory()
+        let run = try await UserRun.start(directory, sessionLifetime: .seconds(600))
+        let eve = try await run.client.register(NewUserRequest(name: "Eve", email: "eve@example.com",
+                                                               password: Self.password))
+        let session = try await run.client.login(email: "eve@example.com", password: Self.password, clientAddress: "a")
+        // Nothing is answered before the actor verified the token once.
+        #expect(run.client.verifiedAuthentication(token: session.token) == nil)
+        let verified = try await run.client.authenticate(token: session.token)
+        #expect(run.client.verifiedAuthentication(token: session.token) == verified)
+
+        // A committed change of the user: the next check sees the new role.
+        _ = try await run.client.adminUpdate(eve.id, UserAdminPatch(role: .admin))
+        #expect(run.client.verifiedAuthentication(token: session.token) == nil)
+        #expect(try await run.client.authenticate(token: session.token).user.isAdmin)
+        #expect(run.client.verifiedAuthentication(token: session.token)?.user.isAdmin == true)
+
+        // Expiry on the clock.
+        run.clock.advance(by: .seconds(600))
+        #expect(run.client.verifiedAuthentication(token: session.token) == nil)
+        await run.stop()
+    }
+
+    @Test func signOutForgetsTheSessionAndOnlyIt() async throws {
+        let directory = try TempDirectory()
+        let run = try await UserRun.start(directory)
+        _ = try await run.client.register(NewUserRequest(name: "Eve", email: "eve@example.com", password: Self.password))
+        let phone = try await run.client.login(email: "eve@example.com", password: Self.password, clientAddress: "a")
+        let laptop = try await run.client.login(email: "eve@example.com", password: Self.password, clientAddress: "a")
+        _ = try await run.client.authenticate(token: phone.token)
+        _ = try await run.client.authenticate(token: laptop.token)
+        _ = try await run.client.logout(sessionID: phone.sessionID)
+        #expect(run.client.verifiedAuthentication(token: phone.token) == nil)
+        #expect(run.client.verifiedAuthentication(token: laptop.token)?.sessionID == laptop.sessionID)
+        await #expect(throws: AuthenticationError.invalidToken) { _ = try await run.client.authenticate(token: phone.token) }
+        await run.stop()
+    }
+
+    @Test func anAnswerComputedWhileSomethingWasForgottenIsNotKept() throws {
+        var table = VerifiedTokens(capacity: 4)
+        let user = try User(id: UserID(UUID()), name: "Eve", email: Email("eve@example.com"), role: .customer,
+                            status: .active, createdAt: Timestamp(millisecondsSince1970: 0))
+        let answer = Authentication(sessionID: "s1", user: user, expiresAt: Timestamp(millisecondsSince1970: 10_000))
+        let readAt = table.generation
+        table.forget { $0.user.id == user.id }
+        table.keep(answer, for: "hash", readAt: readAt)
+        #expect(table.lookup("hash", now: 0) == nil)
+        table.keep(answer, for: "hash", readAt: table.generation)
+        #expect(table.lookup("hash", now: 9_999) == answer)
+        #expect(table.lookup("hash", now: 10_000) == nil)
+    }
+}
