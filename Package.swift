@@ -17,7 +17,7 @@ let package = Package(
         // Composition root: configuration, wiring, main.
         .executableTarget(name: "AxiomServer", dependencies: [
             "HTTPServer", "Axiom", "Domain", "Capabilities", "Contexts", "Presentation",
-            "CatalogClient", "PricingClient", "UserClient", "CartClient", "OrderClient",
+            "CatalogClient", "PricingClient", "UserClient", "CartClient", "OrderClient", "PaymentClient",
         ]),
         // HTTP resources: each route group is bound to one context type and
         // only turns its state into JSON (no domain logic here).
@@ -69,6 +69,13 @@ let package = Package(
         .testTarget(name: "OrderClientTests", dependencies: ["OrderClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
         // --- end OrderClient ---
 
+        // --- PaymentClient (issue 11) ---
+        // Payments (owns PaymentState; migrations 500-599); signatures are
+        // checked through the MessageAuthenticator capability.
+        .target(name: "PaymentClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
+        .testTarget(name: "PaymentClientTests", dependencies: ["PaymentClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
+        // --- end PaymentClient ---
+
         // A raw-socket HTTP client shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .target(name: "AxiomTestSupport", dependencies: ["Axiom"], path: "Tests/AxiomTestSupport"),
@@ -87,7 +94,7 @@ let package = Package(
         // Value types of the domains. No dependencies.
         .target(name: "Domain"),
         // Feature coordination, one instance per session. Never Capabilities.
-        .target(name: "Contexts", dependencies: ["Axiom", "Domain", "CatalogClient", "PricingClient", "UserClient", "CartClient", "OrderClient"]),
+        .target(name: "Contexts", dependencies: ["Axiom", "Domain", "CatalogClient", "PricingClient", "UserClient", "CartClient", "OrderClient", "PaymentClient"]),
         // Run by hand: swift run -c release AxiomBenchmarks
         .executableTarget(name: "AxiomBenchmarks", dependencies: ["Axiom"]),
         .testTarget(name: "AxiomTests", dependencies: ["Axiom", "AxiomTestSupport"]),

@@ -4,6 +4,7 @@ import CatalogClient
 import Domain
 import FoundationEssentials
 import OrderClient
+import PaymentClient
 import PricingClient
 import UserClient
 
@@ -19,6 +20,7 @@ public actor AccountContext: Context {
     private let carts: ClientHandle<CartClient>
     private let pricing: ClientHandle<PricingClient>
     private let orders: ClientHandle<OrderClient>
+    private let payments: CheckoutPayments
     public private(set) var user: User?
     public private(set) var sessionID: String?
     /// This session's live updates: recorded from the first `liveUpdates`
@@ -35,6 +37,7 @@ public actor AccountContext: Context {
         carts = try creation.client(CartClient.self)
         pricing = try creation.client(PricingClient.self)
         orders = try creation.client(OrderClient.self)
+        payments = CheckoutPayments(orders: orders, catalog: catalog, payments: try creation.client(PaymentClient.self))
     }
 
     public enum Action: Sendable {
@@ -115,6 +118,7 @@ public actor AccountContext: Context {
         let cartUpdates = carts.client.stateBroadcaster.subscribe(key: userID)
         let orderUpdates = orders.client.stateBroadcaster.subscribe(key: userID)
         let userUpdates = users.client.stateBroadcaster.subscribe(key: sessionID)
+        let paymentUpdates = payments.updates(of: userID)
         observations = [
             Task { [weak self] in
                 for await case .changed(let cart) in cartUpdates where cart.userID == userID {
@@ -131,6 +135,11 @@ public actor AccountContext: Context {
                     default:
                         continue
                     }
+                }
+            },
+            Task { [weak self] in
+                for await case .changed(let payment) in paymentUpdates where payment.userID == userID {
+                    await self?.record(payment)
                 }
             },
             // A token revoked elsewhere (the user suspended) or swept at its
@@ -157,6 +166,13 @@ public actor AccountContext: Context {
         // than sent wrong.
         guard let quote = try? await quote(cart) else { return }
         journal.append(.cartChanged(quote))
+    }
+
+    private func record(_ payment: Payment) async {
+        // Skipped when the order cannot be read now (storage away), like a
+        // cart that cannot be priced.
+        guard let order = try? await payments.withPayment(payment) else { return }
+        journal.append(.paymentChanged(order))
     }
 
     private func record(_ update: LiveUpdate) {
@@ -247,18 +263,19 @@ public actor AccountContext: Context {
     /// 1. price the cart from the catalogue; every line must be on sale;
     /// 2. reserve the stock for a new checkout id (one transaction: all lines or none);
     /// 3. place the order, pending, prices frozen (idempotent by checkout id and key);
-    /// 4. make the reservation final, confirm the order, clear the cart.
+    /// 4. make the reservation final, open the order's payment (the order
+    ///    stays pending until the provider reports it paid), clear the cart.
     /// A crash between any two steps is repaired at start-up by
     /// `StorefrontContext.reconcileCheckouts()`: a reservation without an
-    /// order is released, one with an order is committed and the order
-    /// confirmed, and an order whose cart clear never committed has its
+    /// order is released, one with an order is committed and the order's
+    /// payment opened, and an order whose cart clear never committed has its
     /// lines taken out of the cart. A retried request with the same
     /// `Idempotency-Key` gets the first order back (`created` false).
-    public func checkout(idempotencyKey: String?) async throws -> (order: Order, created: Bool) {
+    public func checkout(idempotencyKey: String?) async throws -> (order: OrderWithPayment, created: Bool) {
         let user = try signedInUser()
         guard user.canPlaceOrder else { throw DomainError.userSuspended(user.id) }
         if let key = idempotencyKey, let existing = try await orders.client.order(userID: user.id, idempotencyKey: key) {
-            return (existing, false)
+            return (try await payments.withPayment(existing), false)
         }
         let cart = try await carts.client.cart(for: user.id)
         guard !cart.isEmpty else { throw DomainError.emptyCart }
@@ -277,30 +294,35 @@ public actor AccountContext: Context {
         } catch {
             _ = try? await catalog.releaseReservation(checkoutID)
             if let key = idempotencyKey, let existing = try await orders.client.order(userID: user.id, idempotencyKey: key) {
-                return (existing, false)
+                return (try await payments.withPayment(existing), false)
             }
             throw error
         }
         guard placed.checkoutID == checkoutID else {
             // The same checkout was placed before (a retried key raced this one).
             _ = try? await catalog.releaseReservation(checkoutID)
-            return (placed, false)
+            return (try await payments.withPayment(placed), false)
         }
         _ = try await catalog.commitReservation(checkoutID)
-        let confirmed = try await orders.send(.transition(placed.id, to: .confirmed, by: .system))
+        let payment = try await payments.openPayment(for: placed)
         // Recorded with the checkout id, so reconciliation can repeat it
         // safely. Only the ordered lines go: another session of this user
         // may have changed the cart while this checkout ran, and that
         // acknowledged change is not the order's to clear.
-        _ = try await carts.send(.clearAfterCheckout(user.id, checkoutID, ordered: Self.cartLines(of: confirmed)))
+        _ = try await carts.send(.clearAfterCheckout(user.id, checkoutID, ordered: Self.cartLines(of: placed)))
         // Its own (group-committed) write: until it lands, start-up
         // reconciliation finds the order through the open-orders index.
         _ = try await orders.send(.settle(placed.id))
-        return (confirmed, true)
+        return (OrderWithPayment(order: placed, payment: payment), true)
     }
 
-    public func myOrders(limit: Int, cursor: String?) async throws -> Page<Order> {
-        try await orders.client.orders(for: try signedInUser().id, limit: limit, after: cursor)
+    public func myOrders(limit: Int, cursor: String?) async throws -> Page<OrderWithPayment> {
+        try await payments.withPayments(try await orders.client.orders(for: try signedInUser().id, limit: limit, after: cursor))
+    }
+
+    /// An order with its payment, on the same terms as `order(_:)`.
+    public func orderWithPayment(_ id: OrderID) async throws -> OrderWithPayment {
+        try await payments.withPayment(try await order(id))
     }
 
     /// An order the user may see: their own, or any for an admin. Another
@@ -315,24 +337,27 @@ public actor AccountContext: Context {
         return order
     }
 
-    /// Cancels a pending or confirmed order and returns its stock (once,
-    /// keyed by the order id, so a crash before the restock is repaired at
-    /// start-up).
-    public func cancelOrder(_ id: OrderID) async throws -> Order {
+    /// Cancels a pending or confirmed order: its payment is cancelled (or,
+    /// paid, owes a refund) and its stock returns (once, keyed by the order
+    /// id, so a crash before the restock is repaired at start-up).
+    public func cancelOrder(_ id: OrderID) async throws -> OrderWithPayment {
         let user = try signedInUser()
         let order = try await order(id)
-        let actor: OrderActor = order.userID == user.id ? .customer : .admin
-        let cancelled = try await orders.send(.transition(id, to: .cancelled, by: actor))
-        _ = try await catalog.returnStock(key: Self.returnKey(id), lines: Self.stockLines(of: cancelled))
-        _ = try await orders.send(.settle(id))
-        return cancelled
+        return try await payments.cancel(order, by: order.userID == user.id ? .customer : .admin)
     }
 
     /// Admins move orders confirmed → shipped → delivered (409 otherwise).
-    public func moveOrder(_ id: OrderID, to status: OrderStatus) async throws -> Order {
+    public func moveOrder(_ id: OrderID, to status: OrderStatus) async throws -> OrderWithPayment {
         try requireAdmin()
         if status == .cancelled { return try await cancelOrder(id) }
-        return try await orders.send(.transition(id, to: status, by: .admin))
+        return try await payments.withPayment(try await orders.send(.transition(id, to: status, by: .admin)))
+    }
+
+    /// Admins record a payment received outside the provider: the payment
+    /// `succeeded` (`manual`), the order confirmed.
+    public func recordManualPayment(_ id: OrderID, reference: String) async throws -> OrderWithPayment {
+        try requireAdmin()
+        return try await payments.recordManual(try await order(id), reference: reference)
     }
 
     static func returnKey(_ id: OrderID) -> String { "cancel-\(id)" }

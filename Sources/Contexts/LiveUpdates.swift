@@ -7,6 +7,8 @@ public enum LiveUpdate: Sendable {
     case cartChanged(CartQuote)
     case orderCreated(Order)
     case orderChanged(Order)
+    /// The order's payment changed (sent as `order.updated`, with the payment).
+    case paymentChanged(OrderWithPayment)
 }
 
 /// An update with its place in one session's stream. `id` is opaque to

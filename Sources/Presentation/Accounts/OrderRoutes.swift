@@ -21,7 +21,7 @@ public enum OrderRoutes {
                     try await account.checkout(idempotencyKey: key)
                 }
                 // A retried key answers exactly as the first time.
-                return try JSONBody.response(order, status: .created, headers: ["Location": "/orders/\(order.id)"])
+                return try JSONBody.response(order, status: .created, headers: ["Location": "/orders/\(order.order.id)"])
             }
         }
         router.get("/orders") { request in
@@ -35,7 +35,7 @@ public enum OrderRoutes {
         router.get("/orders/{id}") { request in
             try await ErrorResponses.handling {
                 try JSONBody.response(try await sessions.withAccount(request) { account, _ in
-                    try await account.order(try orderID(request))
+                    try await account.orderWithPayment(try orderID(request))
                 })
             }
         }
@@ -56,7 +56,7 @@ public enum OrderRoutes {
         }
     }
 
-    private static func orderID(_ request: HTTPRequest) throws -> OrderID {
+    static func orderID(_ request: HTTPRequest) throws -> OrderID {
         let text = request.parameters["id"] ?? ""
         guard let id = OrderID(text) else { throw DomainError.notFound(entity: "order", id: text) }
         return id
