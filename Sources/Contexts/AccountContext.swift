@@ -131,14 +131,18 @@ public actor AccountContext: Context {
                     case .created(let order) where order.userID == userID:
                         await self?.record(.orderCreated(order))
                     case .changed(let order) where order.userID == userID:
-                        await self?.record(.orderChanged(order))
+                        await self?.recordChange(of: order)
                     default:
                         continue
                     }
                 }
             },
             Task { [weak self] in
-                for await case .changed(let payment) in paymentUpdates where payment.userID == userID {
+                // Only a change its order does not follow (a refund, a late
+                // success on a cancelled order): the others reach the stream
+                // with the order's own change, which comes after the payment's.
+                for await case .changed(let payment, let previous) in paymentUpdates
+                where payment.userID == userID && payment.status.orderFollows == previous.orderFollows {
                     await self?.record(payment)
                 }
             },
@@ -172,7 +176,14 @@ public actor AccountContext: Context {
         // Skipped when the order cannot be read now (storage away), like a
         // cart that cannot be priced.
         guard let order = try? await payments.withPayment(payment) else { return }
-        journal.append(.paymentChanged(order))
+        journal.append(.orderChanged(order))
+    }
+
+    /// An order change as GET /orders/{id} shows it: with its payment, read
+    /// now (a payment moves before its order, so this is the one that moved it).
+    private func recordChange(of order: Order) async {
+        let payment = try? await payments.withPayment(order)
+        journal.append(.orderChanged(payment ?? OrderWithPayment(order: order, payment: nil)))
     }
 
     private func record(_ update: LiveUpdate) {

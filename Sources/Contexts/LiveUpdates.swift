@@ -6,9 +6,8 @@ public enum LiveUpdate: Sendable {
     /// The user's cart changed (from any of their sessions), priced now.
     case cartChanged(CartQuote)
     case orderCreated(Order)
-    case orderChanged(Order)
-    /// The order's payment changed (sent as `order.updated`, with the payment).
-    case paymentChanged(OrderWithPayment)
+    /// The order or its payment changed; with the payment as read then.
+    case orderChanged(OrderWithPayment)
 }
 
 /// An update with its place in one session's stream. `id` is opaque to

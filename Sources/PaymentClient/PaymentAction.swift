@@ -29,5 +29,5 @@ public enum PaymentOutcome: Sendable {
 
 /// Published keyed by the payment's `UserID`, after the change committed.
 public enum PaymentUpdate: Sendable, Hashable {
-    case changed(Payment)
+    case changed(Payment, from: PaymentStatus)
 }

@@ -131,43 +131,43 @@ public actor PaymentClient: StatefulClient {
 
     private func apply(_ event: PaymentEvent) async throws -> PaymentReceipt {
         let now = nowMilliseconds
-        let receipt: PaymentReceipt
+        let (receipt, previous): (PaymentReceipt, PaymentStatus)
         do {
-            receipt = try await storage.durableWrite { handle in
+            (receipt, previous) = try await storage.durableWrite { handle in
                 guard let stored = try PaymentStore.payment(handle, id: event.paymentID) else {
                     throw DomainError.notFound(entity: "payment", id: event.paymentID.description)
                 }
                 if try PaymentStore.hasEvent(handle, id: event.id) {
-                    return PaymentReceipt(payment: stored, effect: .duplicate)
+                    return (PaymentReceipt(payment: stored, effect: .duplicate), stored.status)
                 }
                 guard stored.amount == event.amount else {
                     throw PaymentError.amountMismatch(expected: stored.amount, got: event.amount)
                 }
                 let changed = try stored.applying(PaymentChange(event.type))
                 try PaymentStore.insertEvent(handle, event, at: now)
-                guard let changed else { return PaymentReceipt(payment: stored, effect: .unchanged) }
+                guard let changed else { return (PaymentReceipt(payment: stored, effect: .unchanged), stored.status) }
                 try PaymentStore.update(handle, changed, at: now)
-                return PaymentReceipt(payment: changed, effect: .applied)
+                return (PaymentReceipt(payment: changed, effect: .applied), stored.status)
             }
         } catch let error as StorageError where error.sqliteError?.isUniqueViolation == true {
             // The check above runs in the writer's transaction, so this is a
             // backstop: the event id's primary key refused a second insert.
             return PaymentReceipt(payment: try await payment(event.paymentID), effect: .duplicate)
         }
-        if receipt.effect == .applied { published(receipt.payment) }
+        if receipt.effect == .applied { published(receipt.payment, from: previous) }
         return receipt
     }
 
     /// Applies `change` to the order's payment; nil when the order has none.
     private func change(_ orderID: OrderID, _ change: PaymentChange) async throws -> Payment? {
         let now = nowMilliseconds
-        let (payment, changed) = try await storage.durableWrite { handle -> (Payment?, Bool) in
-            guard let stored = try PaymentStore.payment(handle, order: orderID) else { return (nil, false) }
-            guard let next = try stored.applying(change) else { return (stored, false) }
+        let (payment, previous) = try await storage.durableWrite { handle -> (Payment?, PaymentStatus?) in
+            guard let stored = try PaymentStore.payment(handle, order: orderID) else { return (nil, nil) }
+            guard let next = try stored.applying(change) else { return (stored, nil) }
             try PaymentStore.update(handle, next, at: now)
-            return (next, true)
+            return (next, stored.status)
         }
-        if changed, let payment { published(payment) }
+        if let previous, let payment { published(payment, from: previous) }
         return payment
     }
 
@@ -180,7 +180,7 @@ public actor PaymentClient: StatefulClient {
                 return next
             }
         }
-        for payment in expired { published(payment) }
+        for payment in expired { published(payment, from: .requiresPayment) }
         return expired
     }
 
@@ -194,8 +194,8 @@ public actor PaymentClient: StatefulClient {
         }
     }
 
-    private func published(_ payment: Payment) {
+    private func published(_ payment: Payment, from previous: PaymentStatus) {
         state.record(payment.status)
-        stateBroadcaster.publish(.changed(payment), key: payment.userID)
+        stateBroadcaster.publish(.changed(payment, from: previous), key: payment.userID)
     }
 }

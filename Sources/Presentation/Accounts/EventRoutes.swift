@@ -74,7 +74,6 @@ public enum EventRoutes {
         case .cartChanged(let quote): (type, json) = ("cart.updated", CartJSON.bytes(quote))
         case .orderCreated(let order): (type, json) = ("order.created", try JSONBody.encode(order))
         case .orderChanged(let order): (type, json) = ("order.updated", try JSONBody.encode(order))
-        case .paymentChanged(let order): (type, json) = ("order.updated", try JSONBody.encode(order))
         }
         return "id: \(event.id)\nevent: \(type)\ndata: \(String(decoding: json, as: UTF8.self))\n\n"
     }
