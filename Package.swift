@@ -78,7 +78,7 @@ let package = Package(
 
         // A raw-socket HTTP client shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .target(name: "AxiomTestSupport", dependencies: ["Axiom"], path: "Tests/AxiomTestSupport"),
+        .target(name: "AxiomTestSupport", dependencies: ["Axiom", "Capabilities"], path: "Tests/AxiomTestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "AxiomServerTests", dependencies: ["AxiomServer", "TestSupport"]),
 
@@ -98,7 +98,8 @@ let package = Package(
         // Run by hand: swift run -c release AxiomBenchmarks
         .executableTarget(name: "AxiomBenchmarks", dependencies: ["Axiom"]),
         .testTarget(name: "AxiomTests", dependencies: ["Axiom", "AxiomTestSupport"]),
-        .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain", "AxiomTestSupport"]),
+        .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain", "AxiomTestSupport", "Capabilities",
+                                                   "CatalogClient", "OrderClient", "PaymentClient"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain"]),
         // Build-time rule check (RFC-001 section 6.2) over this package and
         // the fixture package in Tests/Fixtures (not part of this package).

@@ -89,8 +89,9 @@ public actor StorefrontContext: Context {
     static let reconciliationBatch = 256
 
     /// Finishes one open order (see `reconcileCheckouts`) and settles it.
-    private nonisolated func finish(_ open: Order, clearingCart: Bool) async throws -> (paymentOpened: Bool, cartCleared: Bool) {
-        let order = open
+    private nonisolated func finish(_ order: Order, clearingCart: Bool) async throws -> (paymentOpened: Bool, cartCleared: Bool) {
+        // A pending order waits for its payment (opened here if the kill
+        // came before the checkout opened it; the existing one otherwise).
         if order.status == .pending { _ = try await payments.openPayment(for: order) }
         if clearingCart, let checkoutID = order.checkoutID {
             _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID,
@@ -101,7 +102,7 @@ public actor StorefrontContext: Context {
                                               lines: AccountContext.stockLines(of: order))
         }
         _ = try await orders.send(.settle(order.id))
-        return (open.status == .pending, clearingCart && order.checkoutID != nil)
+        return (order.status == .pending, clearingCart && order.checkoutID != nil)
     }
 
     public enum Action: Sendable {

@@ -6,20 +6,6 @@ import Foundation
 import PaymentClient
 import Synchronization
 
-/// Wall time the test moves by hand: expiry and signature tolerance are
-/// tested without sleeping.
-final class ManualWallClock: WallClock {
-    private let instant: Mutex<Date>
-
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        instant = Mutex(start)
-    }
-
-    func now() -> Date { instant.withLock { $0 } }
-
-    func advance(seconds: Double) { instant.withLock { $0 += seconds } }
-}
-
 private final class ClientBox: Sendable {
     let client = Mutex<PaymentClient?>(nil)
 }
