@@ -41,11 +41,14 @@ let package = Package(
         .target(name: "PricingClient", dependencies: ["Axiom", "Domain"]),
         .target(name: "CartClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
         .target(name: "OrderClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
+        // Payments (migrations 500-599); provider signatures are checked
+        // through the MessageAuthenticator capability.
+        .target(name: "PaymentClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
 
         // --- Contexts: a graph per session and the process-wide ones. Clients,
         // never Capabilities.
         .target(name: "Contexts", dependencies: ["Axiom", "Domain", "UserClient", "CatalogClient", "PricingClient",
-                                                 "CartClient", "OrderClient"]),
+                                                 "CartClient", "OrderClient", "PaymentClient"]),
 
         // --- Presentation: route groups, each bound to one context type; only
         // turns its answers into JSON (no domain logic here).
@@ -54,7 +57,7 @@ let package = Package(
         // --- Composition root: configuration, wiring, main. Sees every layer.
         .executableTarget(name: "AxiomServer", dependencies: [
             "HTTPServer", "Axiom", "Domain", "Capabilities", "UserClient", "CatalogClient", "PricingClient",
-            "CartClient", "OrderClient", "Contexts", "Presentation",
+            "CartClient", "OrderClient", "PaymentClient", "Contexts", "Presentation",
         ]),
 
         // --- Tooling ----------------------------------------------------------
@@ -87,10 +90,11 @@ let package = Package(
         .testTarget(name: "PricingClientTests", dependencies: ["PricingClient", "Axiom", "Domain", "AxiomTestSupport"]),
         .testTarget(name: "CartClientTests", dependencies: ["CartClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
         .testTarget(name: "OrderClientTests", dependencies: ["OrderClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
+        .testTarget(name: "PaymentClientTests", dependencies: ["PaymentClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
         // Contexts with real clients over a temp SQLite file, no HTTP.
         .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain", "Capabilities", "UserClient",
                                                           "CatalogClient", "PricingClient", "CartClient", "OrderClient",
-                                                          "AxiomTestSupport"]),
+                                                          "PaymentClient", "AxiomTestSupport"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain"]),
         .testTarget(name: "AxiomServerTests", dependencies: ["AxiomServer", "TestSupport"]),
         // Build-time rule check (RFC-001 section 6.2) over this package and

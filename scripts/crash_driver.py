@@ -1,18 +1,27 @@
 #!/usr/bin/env python3
 """One run of the kill -9 crash test (scripts/crash-test.sh runs several).
 
-Starts the release binary on a fresh database, stocks a few scarce products,
-lets concurrent writers register, sign in and out, change carts, check out
-and cancel, sends SIGKILL at a random moment, restarts the server on the same
-file and checks that
+Starts the release binary on a fresh database (payments configured, a short
+payment_timeout so unpaid orders expire during the run), stocks a few scarce
+products, lets concurrent writers register, sign in and out, change carts,
+check out, pay or fail their payments through the signed webhook (as
+scripts/pay.py signs), have the admin record manual payments, cancel (a paid
+order then owes a refund, which a refund.succeeded event settles), sends
+SIGKILL at a random moment, restarts the server on the same file and checks
+that
 
 - every write answered 2xx is there (users, sessions and sign-outs, carts,
-  orders and their cancellations),
+  orders and their cancellations, payment events and manual payments: each
+  payment is in the status last acknowledged, or where an expiry or the
+  request in flight at the kill could have moved it),
+- every order agrees with its payment once start-up reconciliation and the
+  expiry sweep ran: paid → confirmed; failed, expired, cancelled, refund
+  pending or refunded → cancelled; none left pending past its expiry,
 - what an unanswered request (in flight at the kill) left behind is
   consistent: an order it made matches the cart it was made from and that
   cart is empty; a cart write is either applied or not,
-- no order is left pending, every product's stock equals its initial stock
-  minus the units of its non-cancelled orders,
+- every product's stock equals its initial stock minus the units of its
+  non-cancelled orders,
 - a checkout retried with the same Idempotency-Key returns the same order.
 
 Each customer is driven by one thread, one request at a time, so the
@@ -20,6 +29,8 @@ acknowledged answers give a total order of that customer's writes and the
 expected cart is exact. Python 3 standard library only.
 """
 import argparse
+import hashlib
+import hmac
 import http.client
 import json
 import os
@@ -37,6 +48,26 @@ ADMIN_PASSWORD = "crash test admin password"
 PASSWORD = "crash test password 42"
 STOCKS = [5, 10, 25, 60, 150, 1000]   # scarce on purpose: checkouts run stock out
 PRICES = [1999, 450, 12000, 99, 2500, 7]
+WEBHOOK_SECRET = "crash test webhook secret"
+PAYMENT_TIMEOUT = 2   # seconds: unpaid orders expire while the writers run
+# The order status each payment status leaves its order in.
+ORDER_FOLLOWS = {"requires_payment": "pending", "succeeded": "confirmed", "failed": "cancelled",
+                 "expired": "cancelled", "cancelled": "cancelled", "refund_pending": "cancelled",
+                 "refunded": "cancelled"}
+# Where a payment may be after the request in flight at the kill, by kind.
+IN_FLIGHT_EFFECT = {"pay": {"succeeded", "refund_pending"}, "fail": {"failed"}, "refund": {"refunded"},
+                    "manual": {"succeeded"}, "cancel": {"cancelled", "refund_pending"}}
+
+
+def signed_event(payment, event_type, counter=[0]):
+    """A provider event for `payment` and its Axiom-Signature (as scripts/pay.py makes it)."""
+    counter[0] += 1
+    body = json.dumps({"id": f"evt_crash_{os.getpid()}_{threading.get_ident()}_{counter[0]}", "type": event_type,
+                       "data": {"payment_id": payment["id"], "amount": payment["amount"]}},
+                      separators=(",", ":")).encode()
+    timestamp = int(time.time())
+    mac = hmac.new(WEBHOOK_SECRET.encode(), str(timestamp).encode() + b"." + body, hashlib.sha256).hexdigest()
+    return body, f"t={timestamp},v1={mac}"
 
 
 class CheckFailed(Exception):
@@ -54,13 +85,14 @@ class Client:
         self.timeout = timeout
         self.connection = None
 
-    def call(self, method, path, body=None, token=None, headers=None):
+    def call(self, method, path, body=None, token=None, headers=None, raw_body=None):
         if self.connection is None:
             self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
         sent = dict(headers or {})
-        data = None
+        data = raw_body
         if body is not None:
             data = json.dumps(body).encode()
+        if data is not None:
             sent["Content-Type"] = "application/json"
         if token:
             sent["Authorization"] = "Bearer " + token
@@ -119,11 +151,13 @@ class Server:
     def start(self):
         self.port = free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("AXIOM_")}
-        env.update(AXIOM_ADMIN_EMAIL=ADMIN_EMAIL, AXIOM_ADMIN_PASSWORD=ADMIN_PASSWORD)
+        env.update(AXIOM_ADMIN_EMAIL=ADMIN_EMAIL, AXIOM_ADMIN_PASSWORD=ADMIN_PASSWORD,
+                   AXIOM_PAYMENT_WEBHOOK_SECRET=WEBHOOK_SECRET)
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [self.binary, "--host", "127.0.0.1", "--port", str(self.port), "--database", self.database,
-             "--log-level", "info"], env=env, stdout=log, stderr=subprocess.STDOUT)
+             "--log-level", "info", "--payment-timeout", str(PAYMENT_TIMEOUT)],
+            env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         probe = Client(self.port, timeout=5)
         deadline = time.monotonic() + 60
@@ -186,17 +220,19 @@ def lines_of(order):
 
 class Shopper(threading.Thread):
     """One customer: cart changes, checkouts (each with a fresh
-    Idempotency-Key) and now and then a cancellation, one at a time, until
-    the server dies under it."""
+    Idempotency-Key), the provider's events for their payments (success,
+    failure, refund), now and then a manual payment by the admin and a
+    cancellation, one at a time, until the server dies under it."""
 
-    def __init__(self, index, port, user, token, products, seed, stop):
+    def __init__(self, index, port, user, token, products, seed, stop, admin):
         super().__init__(daemon=True)
         self.index, self.port, self.user, self.token = index, port, user, token
-        self.products, self.rng, self.stop = products, random.Random(seed), stop
+        self.products, self.rng, self.stop, self.admin = products, random.Random(seed), stop, admin
         self.cart = {}            # as last acknowledged
-        self.acknowledged = {"cart": 0, "checkout": 0, "cancel": 0}
+        self.acknowledged = {"cart": 0, "checkout": 0, "cancel": 0, "pay": 0, "fail": 0, "refund": 0, "manual": 0}
+        self.payment_refusals = 0  # payment writes refused because an expiry came first (409)
         self.refused = 0          # checkouts answered 409 insufficient_stock
-        self.orders = {}          # id → order as acknowledged (status updated by acknowledged cancels)
+        self.orders = {}          # id → order as acknowledged (status and payment updated by acknowledged writes)
         self.keys = {}            # Idempotency-Key → order id, acknowledged checkouts
         self.last_kind = None     # kind of the last acknowledged write
         self.unknown = None       # the request in flight at the kill: (kind, detail, cart before)
@@ -207,13 +243,19 @@ class Shopper(threading.Thread):
         attempt, short = 0, None   # short: the product a refused checkout named
         while not self.stop.is_set():
             choice = self.rng.random()
+            waiting, owed = self.with_payment("requires_payment"), self.with_payment("refund_pending")
             if short is not None and self.cart:
                 op = ("cart", ("DELETE", short if short in self.cart else self.rng.choice(sorted(self.cart))))
-            elif not self.cart or choice < 0.50:
+            elif waiting and choice < 0.30:
+                pick = self.rng.random()
+                op = ("pay" if pick < 0.7 else "fail" if pick < 0.9 else "manual", self.rng.choice(waiting))
+            elif owed and choice < 0.36:
+                op = ("refund", self.rng.choice(owed))
+            elif not self.cart or choice < 0.60:
                 op = ("cart", ("PUT", self.rng.choice(self.products)["id"], self.rng.randint(1, 3)))
-            elif choice < 0.62:
+            elif choice < 0.68:
                 op = ("cart", ("DELETE", self.rng.choice(sorted(self.cart))))
-            elif choice < 0.95 or not self.cancellable():
+            elif choice < 0.94 or not self.cancellable():
                 attempt += 1
                 op = ("checkout", f"u{self.index}-{self.user['id'][:8]}-{attempt}")
             else:
@@ -242,8 +284,9 @@ class Shopper(threading.Thread):
                 ordered = {item["product_id"]: item["quantity"] for item in payload["items"]}
                 if ordered != self.cart:
                     self.anomalies.append(f"{self.user['email']}: order {payload['id']} has {ordered}, cart was {self.cart}")
-                if payload["status"] != "confirmed":
-                    self.anomalies.append(f"{self.user['email']}: order {payload['id']} answered as {payload['status']}")
+                if payload["status"] != "pending" or (payload.get("payment") or {}).get("status") != "requires_payment":
+                    self.anomalies.append(f"{self.user['email']}: order {payload['id']} answered as {payload['status']}"
+                                          f" with payment {payload.get('payment')}")
                 self.orders[payload["id"]] = payload
                 self.keys[op[1]] = payload["id"]
                 self.cart = {}
@@ -256,6 +299,15 @@ class Shopper(threading.Thread):
                 if payload["status"] != "cancelled":
                     self.anomalies.append(f"{self.user['email']}: cancel of {op[1]} answered {payload['status']}")
                 self.orders[op[1]] = payload
+            elif kind in ("pay", "fail", "refund") and status == 200:
+                self.acknowledge_payment(op[1], payload["payment"])
+            elif kind == "manual" and status == 200:
+                self.orders[op[1]] = payload
+            elif kind in ("cancel", "manual", "refund") and status == 409:
+                # The expiry sweep cancelled the order first: refused, nothing
+                # changed by this request (the check allows the expiry).
+                self.payment_refusals += 1
+                continue
             else:
                 self.anomalies.append(f"{self.user['email']}: {kind} {op[1]} answered {status}: {payload}")
                 return
@@ -263,10 +315,26 @@ class Shopper(threading.Thread):
             self.last_kind = kind
 
     def cancellable(self):
-        return sorted(i for i, o in self.orders.items() if o["status"] == "confirmed")
+        return sorted(i for i, o in self.orders.items() if o["status"] in ("pending", "confirmed"))
+
+    def with_payment(self, status):
+        return sorted(i for i, o in self.orders.items() if (o.get("payment") or {}).get("status") == status)
+
+    def acknowledge_payment(self, order_id, payment):
+        order = dict(self.orders[order_id])
+        order["payment"] = payment
+        order["status"] = ORDER_FOLLOWS[payment["status"]]
+        self.orders[order_id] = order
 
     def send(self, client, op):
         kind, detail = op
+        if kind in ("pay", "fail", "refund"):
+            event_type = {"pay": "payment.succeeded", "fail": "payment.failed", "refund": "refund.succeeded"}[kind]
+            body, signature = signed_event(self.orders[detail]["payment"], event_type)
+            return client.call("POST", "/payments/webhook", raw_body=body, headers={"Axiom-Signature": signature})
+        if kind == "manual":
+            return client.call("POST", f"/orders/{detail}/payment", {"status": "succeeded", "reference": f"TR-{detail[:8]}"},
+                               token=self.admin)
         if kind == "cart" and detail[0] == "PUT":
             return client.call("PUT", f"/cart/items/{detail[1]}", {"quantity": detail[2]}, token=self.token)
         if kind == "cart":
@@ -353,7 +421,9 @@ def setup(client, run_tag, shoppers, seed):
 
 def check(client, admin_before, products, shoppers, registrars, failures, notes):
     """Everything after the restart. Appends to `failures`; returns counts."""
-    lost = {"registration": 0, "login": 0, "logout": 0, "cart": 0, "checkout": 0, "cancel": 0}
+    lost = {"registration": 0, "login": 0, "logout": 0, "cart": 0, "checkout": 0, "cancel": 0,
+            "pay": 0, "fail": 0, "refund": 0, "manual": 0}
+    expiries = 0
 
     # The admin's session from before the crash is a durable write too.
     if client.call("GET", "/users/me", token=admin_before)[0] != 200:
@@ -407,13 +477,24 @@ def check(client, admin_before, products, shoppers, registrars, failures, notes)
             if lines_of(order) != lines_of(acknowledged) or order["total"] != acknowledged["total"]:
                 lost["checkout"] += 1
                 failures.append(f"{who}: order {order_id} changed: {order} (acknowledged {acknowledged})")
-            allowed = {acknowledged["status"]}
-            if unknown and unknown[0] == "cancel" and unknown[1] == order_id:
-                allowed.add("cancelled")
-            if order["status"] not in allowed:
-                if acknowledged["status"] == "cancelled":
-                    lost["cancel"] += 1
-                failures.append(f"{who}: order {order_id} is {order['status']}, expected one of {sorted(allowed)}")
+            # The payment as acknowledged, or where an expiry (of a waiting
+            # one) or the request in flight on this order could move it.
+            acknowledged_payment = acknowledged["payment"]["status"]
+            allowed_payment = {acknowledged_payment}
+            if acknowledged_payment == "requires_payment":
+                allowed_payment.add("expired")
+            if unknown and unknown[0] in IN_FLIGHT_EFFECT and unknown[1] == order_id:
+                allowed_payment |= IN_FLIGHT_EFFECT[unknown[0]]
+                if acknowledged_payment == "requires_payment":   # a late success after the expiry
+                    allowed_payment.add("refund_pending")
+            payment_now = (order.get("payment") or {}).get("status")
+            if payment_now not in allowed_payment:
+                kind = {"succeeded": "pay", "failed": "fail", "refunded": "refund", "refund_pending": "cancel",
+                        "cancelled": "cancel"}.get(acknowledged_payment, "checkout")
+                lost[kind if acknowledged.get("payment", {}).get("method") != "manual" else "manual"] += 1
+                failures.append(f"{who}: order {order_id}'s payment is {payment_now}, expected one of "
+                                f"{sorted(allowed_payment)}")
+            expiries += payment_now == "expired"
         extra = [o for i, o in stored.items() if i not in shopper.orders]
         unknown_order = None
         if unknown and unknown[0] == "checkout":
@@ -428,8 +509,14 @@ def check(client, admin_before, products, shoppers, registrars, failures, notes)
         for order in extra:
             failures.append(f"{who}: order {order['id']} was never placed by this test")
         for order in stored.values():
-            if order["status"] not in ("confirmed", "cancelled"):
-                failures.append(f"{who}: order {order['id']} is {order['status']} after start-up reconciliation")
+            payment = order.get("payment") or {}
+            if payment.get("status") not in ORDER_FOLLOWS:
+                failures.append(f"{who}: order {order['id']} has no payment after start-up reconciliation")
+            elif order["status"] != ORDER_FOLLOWS[payment["status"]]:
+                failures.append(f"{who}: order {order['id']} is {order['status']} with its payment "
+                                f"{payment['status']} after start-up reconciliation")
+            if order["status"] == "pending":
+                failures.append(f"{who}: order {order['id']} is still pending after its expiry")
 
         # The cart: exactly what the last acknowledged write left, or what
         # the in-flight write would have made of it.
@@ -444,10 +531,10 @@ def check(client, admin_before, products, shoppers, registrars, failures, notes)
                 after.pop(unknown[1][1], None)
             acceptable.append(after)
         elif unknown_order is not None:
-            acceptable = [{}]   # its order is confirmed, so its cart was cleared
+            acceptable = [{}]   # its order was placed, so its cart was cleared
         if cart not in acceptable:
             if unknown_order is not None or (shopper.last_kind == "checkout" and not base):
-                failures.append(f"{who}: cart holds {cart} after a confirmed order (expected {acceptable})")
+                failures.append(f"{who}: cart holds {cart} after a placed order (expected {acceptable})")
             else:
                 lost["cart"] += 1
                 failures.append(f"{who}: cart is {cart}, acknowledged {base} (acceptable {acceptable})")
@@ -488,7 +575,7 @@ def check(client, admin_before, products, shoppers, registrars, failures, notes)
             failures.append(f"product {product['sku']}: stock {now}, initial {product['stock']} - ordered "
                             f"{ordered_units[product['id']]} = {expected}")
         sold_out += now == 0
-    notes.update(unknown_present=unknown_present, retries=retries, retried_same=retried_same, agree=agree,
+    notes.update(expiries=expiries, unknown_present=unknown_present, retries=retries, retried_same=retried_same, agree=agree,
                  sold_out=sold_out, unknown_checkouts=unknown_checkouts, unknown_orders=unknown_orders)
     return lost
 
@@ -506,7 +593,7 @@ def run(args):
         client = Client(server.port)
         admin, products, customers = setup(client, run_tag, args.shoppers, seed)
         stop = threading.Event()
-        shoppers = [Shopper(i, server.port, user, token, products, rng.randrange(1 << 30), stop)
+        shoppers = [Shopper(i, server.port, user, token, products, rng.randrange(1 << 30), stop, admin)
                     for i, user, token in customers]
         registrars = [Registrar(i, server.port, run_tag, rng.randrange(1 << 30), stop) for i in range(args.registrars)]
         for thread in shoppers + registrars:
@@ -526,6 +613,10 @@ def run(args):
 
         server.start()
         client = Client(server.port)
+        # Every order still unpaid expires within PAYMENT_TIMEOUT of its
+        # checkout, which was before the kill: past that, plus the sweep's
+        # half second, none may be pending.
+        time.sleep(PAYMENT_TIMEOUT + 1.5)
         lost = check(client, admin, products, shoppers, registrars, failures, notes)
         status = server.stop()
         if status != 0:
@@ -561,6 +652,9 @@ def run(args):
           f"   (refused insufficient_stock {sum(s.refused for s in shoppers)}; "
           f"in flight {notes['unknown_checkouts']}, present {notes['unknown_orders']})")
     print(f"  cancellations  acknowledged {count('cancel'):5d}, lost {lost['cancel']}")
+    print(f"  payments       succeeded {count('pay'):4d}, failed {count('fail'):4d}, refunds {count('refund'):4d}, "
+          f"manual {count('manual'):4d} acknowledged; lost {lost['pay'] + lost['fail'] + lost['refund'] + lost['manual']}"
+          f"   (expired {notes['expiries']}; refused after an expiry {sum(s.payment_refusals for s in shoppers)})")
     print(f"  stock = initial - ordered on {notes['agree']}/{len(products)} products ({notes['sold_out']} sold out); "
           f"idempotent retries {notes['retried_same']}/{notes['retries']} same order")
     if failures:

@@ -6,6 +6,7 @@ import Contexts
 import Domain
 import HTTPServer
 import OrderClient
+import PaymentClient
 import PricingClient
 import Presentation
 import Synchronization
@@ -52,15 +53,22 @@ final class AxiomService: Sendable {
 
         let storefront: StorefrontContext
         let registration: RegistrationContext
+        let notifications: PaymentNotificationContext
         let sessions: SessionRegistry<SessionContext>
         do {
             storefront = try await orchestrator.createContext(StorefrontContext.self, parent: nil)
             registration = try await orchestrator.createContext(RegistrationContext.self, parent: nil)
+            notifications = try await orchestrator.createContext(PaymentNotificationContext.self, parent: nil)
+            if !notifications.isConfigured {
+                logger.log(.warning, "payments_not_configured",
+                           [("detail", "payment_webhook_secret is not set: POST /payments/webhook answers 503")])
+            }
             let repaired = try await storefront.reconcileCheckouts()
             logger.log(.info, "checkouts_reconciled", numbers: [("committed", repaired.committed),
                                                               ("released", repaired.released),
-                                                              ("confirmed", repaired.confirmed),
-                                                              ("carts_cleared", repaired.cartsCleared)])
+                                                              ("payments_opened", repaired.paymentsOpened),
+                                                              ("carts_cleared", repaired.cartsCleared),
+                                                              ("payments_settled", repaired.paymentsSettled)])
             if let email = options.adminEmail, let password = options.adminPassword {
                 let admin = try await registration.ensureAdmin(name: options.adminName, email: email, password: password)
                 // An existing account is left as it is: if it was demoted or
@@ -94,6 +102,7 @@ final class AxiomService: Sendable {
             AdminRoutes(gate: gate),
             EventRoutes(gate: gate, heartbeat: options.eventsHeartbeat),
             IntrospectionRoutes(gate: gate, orchestrator: orchestrator),
+            PaymentWebhookRoutes(notifications),
         ]
         for group in groups { try group.bind(to: orchestrator) }
         let lifecycle = Lifecycle()
@@ -153,6 +162,7 @@ final class AxiomService: Sendable {
             Task { await sessions.expireIdleSessions(every: .seconds(30)) },
             Task { await removeExpiredSessions(registration: registration, logger: logger, every: .seconds(600)) },
             Task { await StorageRecovery(orchestrator: orchestrator, logger: logger).run(every: options.storageProbeInterval) },
+            Task { await expirePayments(notifications: notifications, logger: logger, every: .milliseconds(500)) },
         ]
         let routes = (router.routes + (opsRouter?.routes ?? [])).map { ($0.method.rawValue, $0.pattern) }
         return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server,
@@ -177,7 +187,8 @@ final class AxiomService: Sendable {
         let storage = StorageConfiguration(path: options.databasePath, createDirectory: true)
         // Every client owns its tables and its own range of migration
         // versions; applied together, in version order, at start-up.
-        let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations + OrderClient.migrations)
+        let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations + OrderClient.migrations
+            + PaymentClient.migrations)
             .sorted { $0.version < $1.version }
         // The directory is created on the first open only: when it vanishes
         // later, re-creation must fail (storage unavailable) rather than
@@ -191,6 +202,7 @@ final class AxiomService: Sendable {
         try await orchestrator.registerCapability(SystemClockCapability.self) { SystemClockCapability() }
         try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
         try await orchestrator.registerCapability(PasswordHasher.self) { try PasswordHasher() }
+        try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
         logger.log(.info, "storage_opened", [("path", options.databasePath)],
                    numbers: [("migrations", schema.count), ("schema_version", Int(schema.last?.version ?? 0))])
     }
@@ -210,6 +222,14 @@ final class AxiomService: Sendable {
                                         dependencies: [SQLiteStorage.self, SystemClockCapability.self]) { resolver in
             OrderClient(storage: try resolver.handle(SQLiteStorage.self),
                         clock: try resolver.handle(SystemClockCapability.self).current)
+        }
+        let paymentSettings = options.paymentSettings
+        try orchestrator.registerClient(PaymentClient.self,
+                                        dependencies: [SQLiteStorage.self, MessageAuthenticator.self,
+                                                       SystemClockCapability.self]) { resolver in
+            PaymentClient(storage: try resolver.handle(SQLiteStorage.self),
+                          authenticator: try resolver.handle(MessageAuthenticator.self),
+                          clock: try resolver.handle(SystemClockCapability.self).current, settings: paymentSettings)
         }
         let sessionLifetime = options.sessionLifetime
         let throttle = options.loginThrottle
@@ -237,6 +257,24 @@ final class AxiomService: Sendable {
             } catch {
                 // Storage unavailable: the next round tries again.
                 logger.log(.warning, "expired_sessions_not_removed", [("error", String(describing: error))])
+            }
+            try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// Expires unpaid payments past their deadline (and finishes any payment
+    /// change left open). Every half second: one probe of the
+    /// `(status, expires_at)` index when nothing is due, and an order is
+    /// cancelled within about half a second of its `expires_at`.
+    private static func expirePayments(notifications: PaymentNotificationContext, logger: ServerLogger,
+                                       every interval: Duration) async {
+        while !Task.isCancelled {
+            do {
+                let expired = try await notifications.sweep()
+                if expired > 0 { logger.log(.info, "payments_expired", numbers: [("payments", expired)]) }
+            } catch {
+                // Storage unavailable: the next round tries again.
+                logger.log(.warning, "payments_not_expired", [("error", String(describing: error))])
             }
             try? await Task.sleep(for: interval)
         }

@@ -7,3 +7,4 @@ import Axiom
 extension SQLiteStorage: Capability {}
 extension SecureRandom: Capability {}
 extension PasswordHasher: Capability {}
+extension MessageAuthenticator: Capability {}

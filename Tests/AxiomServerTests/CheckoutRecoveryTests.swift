@@ -4,7 +4,7 @@ import TestSupport
 
 /// Start-up reconciliation over the real binary, from the database a
 /// `kill -9` leaves behind. A checkout's last step, clearing the cart, is
-/// its own transaction after the order is confirmed; the test writes the
+/// its own transaction after the order's payment is opened; the test writes the
 /// file as a kill between the two leaves it (the clear undone: its record
 /// gone, the cart's lines back) and checks that the restart finishes the
 /// checkout, and only that one. scripts/crash-test.sh finds the same state
@@ -64,7 +64,7 @@ import TestSupport
         }
         let (mug, pen) = (products[0], products[1])
 
-        // Three customers each check out two mugs and get a confirmed order.
+        // Three customers each check out two mugs and get a pending order with its payment.
         var customers: [(user: String, token: String, order: String)] = []
         for name in ["cut", "done", "shared"] {
             let registered = try api.call("POST", "/users",
@@ -74,7 +74,7 @@ import TestSupport
             #expect(try api.call("PUT", "/cart/items/\(mug)", json: #"{"quantity":2}"#, token: customer).status == 200)
             let placed = try api.call("POST", "/checkout", token: customer, headers: ["Idempotency-Key": "k-\(name)"])
             #expect(placed.status == 201)
-            #expect(api.object(placed)["status"] as? String == "confirmed")
+            #expect(api.object(placed)["status"] as? String == "pending")
             customers.append((user, customer, try #require(api.object(placed)["id"] as? String)))
         }
         let (cut, done, shared) = (customers[0], customers[1], customers[2])
@@ -83,9 +83,9 @@ import TestSupport
         server.signal(SIGTERM)
         #expect(server.waitForExit(seconds: 15) == 0)
 
-        // The first checkout as a kill after its confirmation leaves it; the
-        // third too, with a pen another session of that customer put in the
-        // cart (acknowledged) between the confirmation and the kill.
+        // The first checkout as a kill after its payment was opened leaves
+        // it; the third too, with a pen another session of that customer put
+        // in the cart (acknowledged) between the payment and the kill.
         #expect(try undoCartClear(database: database, order: cut.order, user: cut.user, lines: [(mug, 2)]) == 1)
         #expect(try undoCartClear(database: database, order: shared.order, user: shared.user, lines: [(mug, 2), (pen, 1)]) == 1)
 
@@ -95,9 +95,10 @@ import TestSupport
         #expect(try cart(api, cut.token) == [:], "the interrupted checkout's cart is cleared at start-up")
         #expect(try cart(api, done.token) == [pen: 1], "a cart filled after a finished checkout is left alone")
         #expect(try cart(api, shared.token) == [pen: 1], "only the ordered lines go; the later pen stays")
-        #expect(server.log.contains { $0.contains(#""event":"checkouts_reconciled","committed":0,"released":0,"confirmed":0,"carts_cleared":2"#) })
+        #expect(server.log.contains { $0.contains(#""event":"checkouts_reconciled","committed":0,"released":0,"payments_opened":2,"carts_cleared":2,"payments_settled":0"#) })
         let order = api.object(try api.call("GET", "/orders/\(cut.order)", token: cut.token))
-        #expect(order["status"] as? String == "confirmed")
+        #expect(order["status"] as? String == "pending")
+        #expect((order["payment"] as? [String: Any])?["status"] as? String == "requires_payment")
         let retried = try api.call("POST", "/checkout", token: cut.token, headers: ["Idempotency-Key": "k-cut"])
         #expect(api.object(retried)["id"] as? String == cut.order)
         #expect(api.object(try api.call("GET", "/products/\(mug)"))["stock"] as? Int == 4)
@@ -113,7 +114,7 @@ import TestSupport
         #expect(try cart(api, cut.token) == [mug: 2])
         #expect(try cart(api, done.token) == [pen: 1])
         #expect(try cart(api, shared.token) == [pen: 1])
-        #expect(server.log.contains { $0.contains(#""event":"checkouts_reconciled","committed":0,"released":0,"confirmed":0,"carts_cleared":0"#) })
+        #expect(server.log.contains { $0.contains(#""event":"checkouts_reconciled","committed":0,"released":0,"payments_opened":0,"carts_cleared":0,"payments_settled":0"#) })
     }
 }
 

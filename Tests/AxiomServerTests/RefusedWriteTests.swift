@@ -85,7 +85,7 @@ import TestSupport
         try Self.expectRefusedAndUnchanged(api, orderPaths, token: bea, expected: [422], "PATCH order to a bogus status") {
             try api.call("PATCH", "/orders/\(orderID)", json: #"{"status":"teleported"}"#, token: admin)
         }
-        try Self.expectRefusedAndUnchanged(api, orderPaths, token: bea, expected: [409], "PATCH confirmed → delivered") {
+        try Self.expectRefusedAndUnchanged(api, orderPaths, token: bea, expected: [409], "PATCH pending → delivered") {
             try api.call("PATCH", "/orders/\(orderID)", json: #"{"status":"delivered"}"#, token: admin)
         }
         try Self.expectRefusedAndUnchanged(api, orderPaths, token: bea, expected: [403], "customer ships their order") {

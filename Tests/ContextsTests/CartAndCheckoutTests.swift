@@ -40,7 +40,7 @@ struct CartAndCheckoutTests {
         }
     }
 
-    @Test("checkout turns the cart into a confirmed order, takes the stock, empties the cart; a retried key answers the same order")
+    @Test("checkout turns the cart into a pending order awaiting its payment, takes the stock, empties the cart; a retried key answers the same order")
     func checkoutAllOrNothing() async throws {
         try await ShopRun.with { shop in
             let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
@@ -50,12 +50,14 @@ struct CartAndCheckoutTests {
             _ = try await shop.feature(CartContext.self, of: alice).setQuantity(2, of: mug.id, for: alice)
             let (order, created) = try await checkout.checkout(for: alice, idempotencyKey: "k1")
             #expect(created)
-            #expect(order.status == .confirmed)
-            #expect(order.lines.map(\.quantity) == [2])
+            #expect(order.order.status == .pending)
+            #expect(order.payment?.status == .requiresPayment)
+            #expect(order.payment?.amount == order.order.total)
+            #expect(order.order.lines.map(\.quantity) == [2])
             #expect(try await shop.storefront.product(mug.id).stock == 3)
             #expect(try await shop.feature(CartContext.self, of: alice).cart(of: alice).lines.isEmpty)
             let (again, createdAgain) = try await checkout.checkout(for: alice, idempotencyKey: "k1")
-            #expect(again.id == order.id && !createdAgain)
+            #expect(again.order.id == order.order.id && again.payment?.id == order.payment?.id && !createdAgain)
             #expect(try await shop.storefront.product(mug.id).stock == 3)
         }
     }
@@ -67,7 +69,8 @@ struct CartAndCheckoutTests {
             let alice = try await shop.customer("Alice")
             let bob = try await shop.customer("Bob")
             _ = try await shop.feature(CartContext.self, of: alice).setQuantity(4, of: mug.id, for: alice)
-            let (order, _) = try await shop.feature(CheckoutContext.self, of: alice).checkout(for: alice, idempotencyKey: nil)
+            let (placed, _) = try await shop.feature(CheckoutContext.self, of: alice).checkout(for: alice, idempotencyKey: nil)
+            let order = placed.order
             let bobsView = try await shop.feature(OrdersContext.self, of: bob)
             await #expect(throws: DomainError.notFound(entity: "order", id: order.id.description)) {
                 _ = try await bobsView.order(order.id, for: bob)
@@ -76,14 +79,14 @@ struct CartAndCheckoutTests {
             #expect(try await shop.storefront.product(mug.id).stock == 1)
             let admin = try await shop.admin()
             let cancelled = try await shop.feature(AdminContext.self, of: admin).moveOrder(order.id, to: .cancelled, by: admin)
-            #expect(cancelled.status == .cancelled)
+            #expect(cancelled.order.status == .cancelled && cancelled.payment?.status == .cancelled)
             #expect(try await shop.storefront.product(mug.id).stock == 5)
             await #expect(throws: DomainError.self) {
                 _ = try await shop.feature(OrdersContext.self, of: alice).cancelOrder(order.id, for: alice)
             }
             #expect(try await shop.storefront.product(mug.id).stock == 5)
             #expect(try await shop.feature(OrdersContext.self, of: alice).orders(of: alice, limit: 10, cursor: nil)
-                .items.map(\.id) == [order.id])
+                .items.map(\.order.id) == [order.id])
         }
     }
 

@@ -176,7 +176,7 @@ extension ServerOptions {
     func renderJSON(maskSecrets: Bool = true) -> String {
         let lines = Self.settings.map { setting -> String in
             var value = setting.current(self)
-            if maskSecrets, ["admin_password", "metrics_token"].contains(setting.key), value != .null { value = .string("********") }
+            if maskSecrets, ["admin_password", "metrics_token", "payment_webhook_secret"].contains(setting.key), value != .null { value = .string("********") }
             return "  \"\(setting.key)\": \(value.jsonText)"
         }
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"

@@ -1,6 +1,7 @@
 import Domain
 import Glibc
 import HTTPServer
+import PaymentClient
 import UserClient
 
 /// Every setting of `axiom-server` with its built-in default. The values
@@ -56,6 +57,10 @@ struct ServerOptions: Sendable {
     /// routes on the main listener.
     var opsPort: Int?
 
+    var paymentWebhookSecret: String?
+    var paymentWebhookToleranceSeconds = 300
+    var paymentTimeoutSeconds = 900
+
     var storageProbeIntervalSeconds = 2.0
     var eventsHeartbeatSeconds = 15.0
 
@@ -63,6 +68,11 @@ struct ServerOptions: Sendable {
     var sessionIdleTimeout: Duration { .milliseconds(Int(sessionIdleTimeoutSeconds * 1000)) }
     var storageProbeInterval: Duration { .milliseconds(Int(storageProbeIntervalSeconds * 1000)) }
     var eventsHeartbeat: Duration { .milliseconds(Int(eventsHeartbeatSeconds * 1000)) }
+
+    var paymentSettings: PaymentSettings {
+        PaymentSettings(webhookSecret: paymentWebhookSecret, webhookToleranceSeconds: Int64(paymentWebhookToleranceSeconds),
+                        timeoutSeconds: Int64(paymentTimeoutSeconds))
+    }
 
     var loginThrottle: LoginThrottle.Policy {
         LoginThrottle.Policy(windowSeconds: Int(loginWindowSeconds.rounded(.up)), pairFreeFailures: loginFailuresPerPair,
@@ -200,6 +210,16 @@ struct ServerOptions: Sendable {
         .optionalInteger("ops_port", in: 0...65535,
                          help: "port of a separate listener for /metrics and /axiom/components (null: the main one serves them)",
                          get: \.opsPort, set: { $0.opsPort = $1 }),
+
+        .optionalText("payment_webhook_secret",
+                      help: "secret shared with the payment provider for webhook signatures (null: webhook answers 503)",
+                      get: \.paymentWebhookSecret, set: { $0.paymentWebhookSecret = $1 }),
+        .integer("payment_webhook_tolerance", in: 1...86_400,
+                 help: "seconds a webhook signature's timestamp may be from now",
+                 get: \.paymentWebhookToleranceSeconds, set: { $0.paymentWebhookToleranceSeconds = $1 }),
+        .integer("payment_timeout", in: 1...86_400,
+                 help: "seconds an order may stay unpaid before it is cancelled and its stock returned",
+                 get: \.paymentTimeoutSeconds, set: { $0.paymentTimeoutSeconds = $1 }),
 
         .seconds("storage_probe_interval", help: "seconds between probes of unavailable storage, for recovery",
                  get: \.storageProbeIntervalSeconds, set: { $0.storageProbeIntervalSeconds = $1 }),

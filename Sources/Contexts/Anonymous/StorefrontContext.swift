@@ -3,6 +3,7 @@ import CartClient
 import CatalogClient
 import Domain
 import OrderClient
+import PaymentClient
 
 /// The anonymous shop window (`GET /products`, `GET /products/{id}`) and the
 /// start-up repair of interrupted checkouts. One instance for the whole
@@ -17,12 +18,14 @@ public actor StorefrontContext: Context {
     private nonisolated let catalog: ClientHandle<CatalogClient>
     private nonisolated let orders: ClientHandle<OrderClient>
     private nonisolated let carts: ClientHandle<CartClient>
+    private nonisolated let payments: CheckoutPayments
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
         catalog = try creation.client(CatalogClient.self)
         orders = try creation.client(OrderClient.self)
         carts = try creation.client(CartClient.self)
+        payments = CheckoutPayments(orders: orders, catalog: catalog, payments: try creation.client(PaymentClient.self))
     }
 
     /// Start-up repair of checkouts a crash interrupted (see
@@ -31,12 +34,16 @@ public actor StorefrontContext: Context {
     /// cancelled, its work in the other clients not known finished; read
     /// through a partial index, so this costs what a crash left unfinished,
     /// not the shop's history) is finished: a pending one holds final stock
-    /// now and is confirmed; one whose checkout did not get to clear its cart
+    /// now and gets its payment (if the crash came before it was opened);
+    /// one whose checkout did not get to clear its cart
     /// has its ordered lines taken out of the cart, once per checkout; a
     /// cancelled one has its stock returned (once per order); then it is
-    /// settled. Returns what it did.
-    public func reconcileCheckouts() async throws -> (committed: Int, released: Int, confirmed: Int, cartsCleared: Int) {
-        var committed = 0, released = 0, confirmed = 0, cartsCleared = 0
+    /// settled. Last, every payment whose change did not reach its order and
+    /// stock is finished (`CheckoutPayments.reconcileOpenPayments`). Returns
+    /// what it did.
+    public func reconcileCheckouts() async throws
+        -> (committed: Int, released: Int, paymentsOpened: Int, cartsCleared: Int, paymentsSettled: Int) {
+        var committed = 0, released = 0, paymentsOpened = 0, cartsCleared = 0
         for checkoutID in try await catalog.client.pendingReservations() {
             if try await orders.client.order(forCheckout: checkoutID) != nil {
                 _ = try await catalog.send(.commitReservation(checkoutID))
@@ -59,29 +66,29 @@ public actor StorefrontContext: Context {
             let batch = try await orders.client.openOrders(limit: Self.reconciliationBatch)
             if batch.isEmpty { break }
             let uncleared = Set(try await carts.client.unclearedCheckouts(among: batch.compactMap(\.checkoutID)))
-            try await withThrowingTaskGroup(of: (confirmed: Bool, cartCleared: Bool).self) { group in
+            try await withThrowingTaskGroup(of: (paymentOpened: Bool, cartCleared: Bool).self) { group in
                 for order in batch {
                     let clear = order.checkoutID.map(uncleared.contains) ?? false
                     group.addTask { try await self.finish(order, clearingCart: clear) }
                 }
                 for try await done in group {
-                    if done.confirmed { confirmed += 1 }
+                    if done.paymentOpened { paymentsOpened += 1 }
                     if done.cartCleared { cartsCleared += 1 }
                 }
             }
         }
-        return (committed, released, confirmed, cartsCleared)
+        let paymentsSettled = try await payments.reconcileOpenPayments()
+        return (committed, released, paymentsOpened, cartsCleared, paymentsSettled)
     }
 
     /// Open orders finished at once by start-up reconciliation.
     static let reconciliationBatch = 256
 
     /// Finishes one open order (see `reconcileCheckouts`) and settles it.
-    private nonisolated func finish(_ open: Order, clearingCart: Bool) async throws -> (confirmed: Bool, cartCleared: Bool) {
-        var order = open
-        if order.status == .pending {
-            order = try await orders.send(.transition(order.id, to: .confirmed, by: .system))
-        }
+    private nonisolated func finish(_ order: Order, clearingCart: Bool) async throws -> (paymentOpened: Bool, cartCleared: Bool) {
+        // A pending order waits for its payment (opened here if the kill
+        // came before the checkout opened it; the existing one otherwise).
+        if order.status == .pending { _ = try await payments.openPayment(for: order) }
         if clearingCart, let checkoutID = order.checkoutID {
             _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID,
                                                          ordered: CheckoutContext.cartLines(of: order)))
@@ -91,7 +98,7 @@ public actor StorefrontContext: Context {
                                                     lines: OrdersContext.stockLines(of: order)))
         }
         _ = try await orders.send(.settle(order.id))
-        return (open.status == .pending, clearingCart && order.checkoutID != nil)
+        return (order.status == .pending, clearingCart && order.checkoutID != nil)
     }
 
     /// An active product. A deactivated one is not for sale and is hidden

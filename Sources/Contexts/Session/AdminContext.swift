@@ -54,10 +54,20 @@ public actor AdminContext: Context {
 
     /// Admins move orders confirmed → shipped → delivered (409 otherwise);
     /// a cancel is the customer's cancel, stock returned.
-    public nonisolated func moveOrder(_ id: OrderID, to status: OrderStatus, by caller: Authentication) async throws -> Order {
+    public nonisolated func moveOrder(_ id: OrderID, to status: OrderStatus,
+                                      by caller: Authentication) async throws -> OrderWithPayment {
         try Self.requireAdmin(caller)
-        if status == .cancelled { return try await downstream(OrdersContext.self).cancelOrder(id, for: caller) }
-        return try await orders.send(.transition(id, to: status, by: .admin))
+        let placedOrders = try await downstream(OrdersContext.self)
+        if status == .cancelled { return try await placedOrders.cancelOrder(id, for: caller) }
+        return try await placedOrders.withPayment(try await orders.send(.transition(id, to: status, by: .admin)))
+    }
+
+    /// Records a payment received outside the provider (a bank transfer):
+    /// the payment `succeeded` (`manual`), the order confirmed.
+    public nonisolated func recordManualPayment(_ id: OrderID, reference: String,
+                                                by caller: Authentication) async throws -> OrderWithPayment {
+        try Self.requireAdmin(caller)
+        return try await downstream(OrdersContext.self).recordManualPayment(id, reference: reference, for: caller)
     }
 
     /// Refuses unless the caller is an admin (introspection and other

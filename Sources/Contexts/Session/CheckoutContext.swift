@@ -4,6 +4,7 @@ import CatalogClient
 import Domain
 import FoundationEssentials
 import OrderClient
+import PaymentClient
 
 /// A session's checkout (`POST /checkout`): cart → stock → order across the
 /// cart, catalogue and order clients (seed 004, pattern 4). Its downstream
@@ -18,32 +19,35 @@ public actor CheckoutContext: Context {
     private nonisolated let catalog: ClientHandle<CatalogClient>
     private nonisolated let carts: ClientHandle<CartClient>
     private nonisolated let orders: ClientHandle<OrderClient>
+    private nonisolated let payments: CheckoutPayments
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
         catalog = try creation.client(CatalogClient.self)
         carts = try creation.client(CartClient.self)
         orders = try creation.client(OrderClient.self)
+        payments = CheckoutPayments(orders: orders, catalog: catalog, payments: try creation.client(PaymentClient.self))
     }
 
     /// Cart → stock → order, all or nothing (seed 004, pattern 4):
     /// 1. price the cart from the catalogue; every line must be on sale;
     /// 2. reserve the stock for a new checkout id (one transaction: all lines or none);
     /// 3. place the order, pending, prices frozen (idempotent by checkout id and key);
-    /// 4. make the reservation final, confirm the order, clear the cart.
+    /// 4. make the reservation final, open the order's payment (the order
+    ///    stays pending until the provider reports it paid), clear the cart.
     /// A crash between any two steps is repaired at start-up by
     /// `StorefrontContext.reconcileCheckouts()`: a reservation without an
-    /// order is released, one with an order is committed and the order
-    /// confirmed, and an order whose cart clear never committed has its
+    /// order is released, one with an order is committed and the order's
+    /// payment opened, and an order whose cart clear never committed has its
     /// lines taken out of the cart. A retried request with the same
     /// `Idempotency-Key` gets the first order back (`created` false).
     public nonisolated func checkout(for caller: Authentication,
-                                     idempotencyKey: String?) async throws -> (order: Order, created: Bool) {
+                                     idempotencyKey: String?) async throws -> (order: OrderWithPayment, created: Bool) {
         let user = caller.user
         guard user.canPlaceOrder else { throw DomainError.userSuspended(user.id) }
         let placedOrders = try await downstream(OrdersContext.self)
         if let key = idempotencyKey, let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key) {
-            return (existing, false)
+            return (try await payments.withPayment(existing), false)
         }
         let cart = try await carts.client.cart(for: user.id)
         guard !cart.isEmpty else { throw DomainError.emptyCart }
@@ -62,26 +66,26 @@ public actor CheckoutContext: Context {
         } catch {
             _ = try? await catalog.send(.releaseReservation(checkoutID))
             if let key = idempotencyKey, let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key) {
-                return (existing, false)
+                return (try await payments.withPayment(existing), false)
             }
             throw error
         }
         guard placed.checkoutID == checkoutID else {
             // The same checkout was placed before (a retried key raced this one).
             _ = try? await catalog.send(.releaseReservation(checkoutID))
-            return (placed, false)
+            return (try await payments.withPayment(placed), false)
         }
         _ = try await catalog.send(.commitReservation(checkoutID))
-        let confirmed = try await orders.send(.transition(placed.id, to: .confirmed, by: .system))
+        let payment = try await payments.openPayment(for: placed)
         // Recorded with the checkout id, so reconciliation can repeat it
         // safely. Only the ordered lines go: another session of this user
         // may have changed the cart while this checkout ran, and that
         // acknowledged change is not the order's to clear.
-        _ = try await carts.send(.clearAfterCheckout(user.id, checkoutID, ordered: Self.cartLines(of: confirmed)))
+        _ = try await carts.send(.clearAfterCheckout(user.id, checkoutID, ordered: Self.cartLines(of: placed)))
         // Its own (group-committed) write: until it lands, start-up
         // reconciliation finds the order through the open-orders index.
         _ = try await orders.send(.settle(placed.id))
-        return (confirmed, true)
+        return (OrderWithPayment(order: placed, payment: payment), true)
     }
 
     /// The cart lines an order was placed from.

@@ -5,5 +5,6 @@ public enum LiveUpdate: Sendable {
     /// The user's cart changed (from any of their sessions), priced now.
     case cartChanged(CartQuote)
     case orderCreated(Order)
-    case orderChanged(Order)
+    /// The order or its payment changed; with the payment as read then.
+    case orderChanged(OrderWithPayment)
 }

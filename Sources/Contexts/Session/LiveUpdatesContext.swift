@@ -1,7 +1,9 @@
 import Axiom
 import CartClient
+import CatalogClient
 import Domain
 import OrderClient
+import PaymentClient
 import UserClient
 
 /// A session's live updates (`GET /events`): the signed-in user's cart and
@@ -21,6 +23,7 @@ public actor LiveUpdatesContext: Context {
     private nonisolated let users: ClientHandle<UserClient>
     private nonisolated let carts: ClientHandle<CartClient>
     private nonisolated let orders: ClientHandle<OrderClient>
+    private nonisolated let payments: CheckoutPayments
     private var journal = LiveUpdateJournal(capacity: LiveUpdatesContext.replayCapacity)
     private var observations: [Task<Void, Never>] = []
     /// Set once the session's end was heard: no new stream opens after it.
@@ -31,6 +34,8 @@ public actor LiveUpdatesContext: Context {
         users = try creation.client(UserClient.self)
         carts = try creation.client(CartClient.self)
         orders = try creation.client(OrderClient.self)
+        payments = CheckoutPayments(orders: orders, catalog: try creation.client(CatalogClient.self),
+                                    payments: try creation.client(PaymentClient.self))
     }
 
     /// The caller's changes after what `lastEventID` saw. The first call
@@ -64,6 +69,7 @@ public actor LiveUpdatesContext: Context {
         let cartUpdates = carts.client.stateBroadcaster.subscribe(key: userID)
         let orderUpdates = orders.client.stateBroadcaster.subscribe(key: userID)
         let userUpdates = users.client.stateBroadcaster.subscribe(key: sessionID)
+        let paymentUpdates = payments.updates(of: userID)
         observations = [
             Task { [weak self] in
                 for await case .changed(let cart) in cartUpdates where cart.userID == userID {
@@ -76,10 +82,19 @@ public actor LiveUpdatesContext: Context {
                     case .created(let order) where order.userID == userID:
                         await self?.record(.orderCreated(order))
                     case .changed(let order) where order.userID == userID:
-                        await self?.record(.orderChanged(order))
+                        await self?.recordChange(of: order)
                     default:
                         continue
                     }
+                }
+            },
+            Task { [weak self] in
+                // Only a change its order does not follow (a refund, a late
+                // success on a cancelled order): the others reach the stream
+                // with the order's own change, which comes after the payment's.
+                for await case .changed(let payment, let previous) in paymentUpdates
+                where payment.userID == userID && payment.status.orderFollows == previous.orderFollows {
+                    await self?.record(payment)
                 }
             },
             // Sign-out here, a token revoked elsewhere (the user suspended)
@@ -106,6 +121,20 @@ public actor LiveUpdatesContext: Context {
         // than sent wrong.
         guard let quote = try? await downstream(CartContext.self).quote(cart) else { return }
         journal.append(.cartChanged(quote))
+    }
+
+    private func record(_ payment: Payment) async {
+        // Skipped when the order cannot be read now (storage away), like a
+        // cart that cannot be priced.
+        guard let order = try? await payments.withPayment(payment) else { return }
+        journal.append(.orderChanged(order))
+    }
+
+    /// An order change as GET /orders/{id} shows it: with its payment, read
+    /// now (a payment moves before its order, so this is the one that moved it).
+    private func recordChange(of order: Order) async {
+        let payment = try? await payments.withPayment(order)
+        journal.append(.orderChanged(payment ?? OrderWithPayment(order: order, payment: nil)))
     }
 
     private func record(_ update: LiveUpdate) {

@@ -2,6 +2,7 @@ import Axiom
 import CatalogClient
 import Domain
 import OrderClient
+import PaymentClient
 
 /// A session's orders feature: the customer's order reads and cancel
 /// (`GET /orders`, `GET /orders/{id}`, `POST /orders/{id}/cancel`); also
@@ -11,15 +12,28 @@ public actor OrdersContext: Context {
     public nonisolated let identity: ContextIdentity
     private nonisolated let catalog: ClientHandle<CatalogClient>
     private nonisolated let orders: ClientHandle<OrderClient>
+    private nonisolated let payments: CheckoutPayments
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
         catalog = try creation.client(CatalogClient.self)
         orders = try creation.client(OrderClient.self)
+        payments = CheckoutPayments(orders: orders, catalog: catalog, payments: try creation.client(PaymentClient.self))
     }
 
-    public nonisolated func orders(of caller: Authentication, limit: Int, cursor: String?) async throws -> Page<Order> {
-        try await orders.client.orders(for: caller.user.id, limit: limit, after: cursor)
+    /// The caller's orders, newest first, each with its payment.
+    public nonisolated func orders(of caller: Authentication, limit: Int, cursor: String?) async throws -> Page<OrderWithPayment> {
+        try await payments.withPayments(try await orders.client.orders(for: caller.user.id, limit: limit, after: cursor))
+    }
+
+    /// An order with its payment, on the same terms as `order(_:for:)`.
+    public nonisolated func orderWithPayment(_ id: OrderID, for caller: Authentication) async throws -> OrderWithPayment {
+        try await payments.withPayment(try await order(id, for: caller))
+    }
+
+    /// An order with its payment as read now (admin moves answer with it).
+    nonisolated func withPayment(_ order: Order) async throws -> OrderWithPayment {
+        try await payments.withPayment(order)
     }
 
     /// The caller's order placed with `idempotencyKey`, if any.
@@ -39,17 +53,20 @@ public actor OrdersContext: Context {
         return order
     }
 
-    /// Cancels a pending or confirmed order and returns its stock (once,
-    /// keyed by the order id, so a crash before the restock is repaired at
-    /// start-up).
-    public nonisolated func cancelOrder(_ id: OrderID, for caller: Authentication) async throws -> Order {
-        let user = caller.user
+    /// Cancels a pending or confirmed order: its payment is cancelled (or,
+    /// paid, owes a refund) and its stock returns (once, keyed by the order
+    /// id, so a crash before the restock is repaired at start-up).
+    public nonisolated func cancelOrder(_ id: OrderID, for caller: Authentication) async throws -> OrderWithPayment {
         let order = try await order(id, for: caller)
-        let actor: OrderActor = order.userID == user.id ? .customer : .admin
-        let cancelled = try await orders.send(.transition(id, to: .cancelled, by: actor))
-        _ = try await catalog.send(.returnStock(key: Self.returnKey(id), lines: Self.stockLines(of: cancelled)))
-        _ = try await orders.send(.settle(id))
-        return cancelled
+        return try await payments.cancel(order, by: order.userID == caller.user.id ? .customer : .admin)
+    }
+
+    /// Admins record a payment received outside the provider: the payment
+    /// `succeeded` (`manual`), the order confirmed. The caller's role is
+    /// checked by `AdminContext`, the only context that reaches this.
+    nonisolated func recordManualPayment(_ id: OrderID, reference: String,
+                                         for caller: Authentication) async throws -> OrderWithPayment {
+        try await payments.recordManual(try await order(id, for: caller), reference: reference)
     }
 
     static func returnKey(_ id: OrderID) -> String { "cancel-\(id)" }

@@ -4,7 +4,8 @@ import HTTPServer
 
 /// What only admins may do, bound to the session's AdminContext (which
 /// checks the role): `POST /products`, `PATCH /products/{id}`, `GET /users`,
-/// `PATCH /users/{id}` and `PATCH /orders/{id}` `{"status": …}`. Who is
+/// `PATCH /users/{id}`, `PATCH /orders/{id}` `{"status": …}` and `POST
+/// /orders/{id}/payment` (money received outside the provider). Who is
 /// asking comes first: an anonymous caller gets 401, not a verdict on its body.
 public struct AdminRoutes: RouteGroup {
     public typealias Bound = AdminContext
@@ -44,6 +45,12 @@ public struct AdminRoutes: RouteGroup {
             let body = try JSONBody.decode(StatusBody.self, from: request.http)
             let id = try request.http.parameter("id", as: OrderID.self)
             return try JSONBody.response(try await request.context.moveOrder(id, to: body.status, by: request.caller))
+        })
+        router.post("/orders/{id}/payment", admin.handler { request in
+            let body = try ManualPaymentBody.decode(from: request.http)
+            let id = try request.http.parameter("id", as: OrderID.self)
+            return try JSONBody.response(try await request.context.recordManualPayment(id, reference: body.reference,
+                                                                                       by: request.caller))
         })
     }
 }

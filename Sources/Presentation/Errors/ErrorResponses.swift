@@ -28,6 +28,8 @@ public enum ErrorResponses {
                 return HTTPError(.tooManyRequests, code: error.code, detail: error.message,
                                  headers: ["Retry-After": String(seconds)])
             }
+        case let error as PaymentError:
+            return PaymentProblem.httpError(for: error)
         case let error as AccessDenied:
             return HTTPError(.forbidden, code: "forbidden", detail: error.reason)
         case AxiomError.capabilityUnavailable:

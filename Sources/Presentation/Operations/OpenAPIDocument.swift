@@ -216,8 +216,11 @@ paths:
       summary: Live updates of the session's cart and orders (Server-Sent Events)
       description: |
         A `text/event-stream` that stays open: `cart.updated` (data: the cart
-        as `GET /cart` returns it), `order.created` and `order.updated`
-        (data: the order), each with an `id`; a `: heartbeat` comment every
+        as `GET /cart` returns it), `order.created` (data: the order) and
+        `order.updated` (data: the order with its `payment`, as `GET
+        /orders/{id}` returns it; a payment change that leaves the order's
+        status as it was, such as a refund, is an `order.updated` too), each
+        with an `id`; a `: heartbeat` comment every
         15 s. Send the last id back as `Last-Event-ID` to resume; one that
         cannot be resumed gets `event: reset` first (fetch again). The
         stream ends on logout, when the token is revoked or expires, and at
@@ -617,6 +620,13 @@ paths:
     post:
       operationId: checkout
       summary: Turn the cart into an order (stock reserved, prices frozen, the ordered lines leave the cart)
+      description: |
+        The order is `pending` with a `payment` in `requires_payment`, its
+        `amount` the order's total, due by `expires_at` (`payment_timeout`
+        after the checkout, 900 s by default). The payment provider reports
+        the outcome through `POST /payments/webhook`; unpaid at
+        `expires_at`, the order is cancelled by the system (payment
+        `expired`) and its stock returns.
       security:
         - bearer: []
       parameters:
@@ -758,6 +768,10 @@ paths:
     post:
       operationId: cancelOrder
       summary: Cancel a pending or confirmed order; its stock returns
+      description: |
+        A waiting payment becomes `cancelled`; a paid one (`succeeded`)
+        becomes `refund_pending` until the provider's `refund.succeeded`
+        makes it `refunded`.
       security:
         - bearer: []
       responses:
@@ -775,6 +789,146 @@ paths:
           $ref: "#/components/responses/Conflict"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
+  /orders/{id}/payment:
+    parameters:
+      - name: id
+        in: path
+        required: true
+        schema:
+          type: string
+    post:
+      operationId: recordManualPayment
+      summary: Record a payment received outside the provider, e.g. a bank transfer (admins)
+      description: |
+        The order's payment becomes `succeeded` with `method` `manual` and
+        the `reference`, and the order `confirmed`. Recording the same
+        reference again changes nothing; a payment no longer waiting
+        (expired, cancelled, failed, or paid otherwise) is 409
+        `illegal_payment_transition`.
+      security:
+        - bearer: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [status, reference]
+              properties:
+                status:
+                  type: string
+                  enum: [succeeded]
+                reference:
+                  type: string
+                  minLength: 1
+                  maxLength: 200
+      responses:
+        "200":
+          description: The order with its payment.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Order"
+        "400":
+          $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "409":
+          $ref: "#/components/responses/Conflict"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /payments/webhook:
+    post:
+      operationId: receivePaymentEvent
+      summary: The payment provider's signed notification of a payment's outcome
+      description: |
+        Signed with the secret shared with the provider
+        (`payment_webhook_secret`): `Axiom-Signature: t=<unix seconds>,
+        v1=<hex HMAC-SHA256 of "<t>.<raw body>">` over the body bytes
+        exactly as sent (more than one `v1` is accepted, as while a secret
+        is rotated). The signature is checked before the body is read: a
+        missing, malformed or wrong signature, or a `t` more than
+        `payment_webhook_tolerance` seconds (300) from the server's clock,
+        is 400 `invalid_signature` and nothing changes; without a configured
+        secret every delivery is 503 `payments_not_configured`.
+
+        Each event id is applied once: a delivery of an id seen before
+        answers 200 with `outcome` `duplicate` and changes nothing again
+        (concurrent deliveries of one event included). `payment.succeeded`
+        makes the payment `succeeded` and the order `confirmed`;
+        `payment.failed` makes it `failed`, the order `cancelled` and
+        returns the stock; `refund.succeeded` makes a `refund_pending`
+        payment `refunded` (409 `illegal_payment_transition` for a payment
+        that owes no refund). A success for a payment that expired, failed
+        or was cancelled is kept, not refused: the money was taken, so the
+        payment becomes `refund_pending` and the order stays cancelled. An
+        amount or currency other than the payment's is 422
+        `amount_mismatch`, an unknown payment 404 `payment_not_found`; both
+        change nothing and the event id is not remembered. Other event types
+        are answered 200 with `outcome` `ignored`.
+      parameters:
+        - name: Axiom-Signature
+          in: header
+          required: true
+          schema:
+            type: string
+            maxLength: 1024
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/PaymentEvent"
+      responses:
+        "200":
+          description: The event was applied, had nothing left to change, was a duplicate, or was ignored.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [event_id, outcome, payment]
+                properties:
+                  event_id:
+                    type: string
+                  outcome:
+                    type: string
+                    enum: [applied, unchanged, duplicate, ignored]
+                  payment:
+                    anyOf:
+                      - $ref: "#/components/schemas/Payment"
+                      - type: "null"
+        "400":
+          description: "`invalid_signature` (checked first), else a body that is not strict JSON (`malformed_json`)."
+          content:
+            application/problem+json:
+              schema:
+                $ref: "#/components/schemas/Problem"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "409":
+          $ref: "#/components/responses/Conflict"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "422":
+          description: "`amount_mismatch`, or a field of the event is invalid (`validation_failed`)."
+          content:
+            application/problem+json:
+              schema:
+                $ref: "#/components/schemas/Problem"
+        "503":
+          description: "`payments_not_configured` (no webhook secret), or storage cannot take writes (`storage_unavailable`)."
+          content:
+            application/problem+json:
+              schema:
+                $ref: "#/components/schemas/Problem"
   /products:
     post:
       operationId: createProduct
@@ -1118,6 +1272,65 @@ components:
           format: date-time
         checkout_id:
           type: [string, "null"]
+        payment:
+          description: The order's payment; null for an order placed before payments existed. Absent in `order.created` events.
+          anyOf:
+            - $ref: "#/components/schemas/Payment"
+            - type: "null"
+    Payment:
+      type: object
+      required: [id, order_id, user_id, status, amount, method, expires_at, reference]
+      properties:
+        id:
+          type: string
+          format: uuid
+        order_id:
+          type: string
+          format: uuid
+        user_id:
+          type: string
+          format: uuid
+        status:
+          type: string
+          description: |
+            `requires_payment` until the provider or an admin reports it
+            paid (`succeeded`), the provider reports it `failed`, it
+            `expired` unpaid, or its order was `cancelled` first; a paid
+            payment whose order is cancelled, or a success reported after
+            the payment was given up, is `refund_pending` until
+            `refund.succeeded` makes it `refunded`.
+          enum: [requires_payment, succeeded, failed, expired, cancelled, refund_pending, refunded]
+        amount:
+          $ref: "#/components/schemas/Money"
+        method:
+          type: string
+          enum: [provider, manual]
+        expires_at:
+          type: string
+          format: date-time
+        reference:
+          type: [string, "null"]
+          description: What an admin recorded with a manual payment.
+    PaymentEvent:
+      type: object
+      required: [id, type]
+      properties:
+        id:
+          type: string
+          minLength: 1
+          maxLength: 255
+        type:
+          type: string
+          description: "`payment.succeeded`, `payment.failed` or `refund.succeeded`; any other type is acknowledged and ignored."
+        data:
+          type: object
+          description: Required for the three handled types.
+          required: [payment_id, amount]
+          properties:
+            payment_id:
+              type: string
+            amount:
+              $ref: "#/components/schemas/Money"
     Price:
       description: A unit price; `amount` at most 1000000000000 minor units, so no cart or order total leaves 64 bits.
       type: object

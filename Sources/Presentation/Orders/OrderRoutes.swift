@@ -21,8 +21,8 @@ public struct OrderRoutes: RouteGroup {
                                                                           cursor: page.cursor))
         })
         router.get("/orders/{id}", orders.handler { request in
-            try JSONBody.response(try await request.context.order(try request.http.parameter("id", as: OrderID.self),
-                                                                  for: request.caller))
+            try JSONBody.response(try await request.context.orderWithPayment(
+                try request.http.parameter("id", as: OrderID.self), for: request.caller))
         })
         router.on(.post, "/orders/{id}/cancel", readsBody: false, orders.handler { request in
             try JSONBody.response(try await request.context.cancelOrder(

@@ -6,6 +6,7 @@ import CatalogClient
 import Contexts
 import Domain
 import OrderClient
+import PaymentClient
 import PricingClient
 import UserClient
 
@@ -31,12 +32,13 @@ struct ShopRun {
         do {
             let storage = StorageConfiguration(path: directory.path("shop.db"), readerCount: 1, createDirectory: true)
             let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations
-                + OrderClient.migrations).sorted { $0.version < $1.version }
+                + OrderClient.migrations + PaymentClient.migrations).sorted { $0.version < $1.version }
             try await orchestrator.registerCapability(SQLiteStorage.self) {
                 try await SQLiteStorage.open(storage, migrations: schema)
             }
             try await orchestrator.registerCapability(PasswordHasher.self) { try PasswordHasher(parameters: .minimum) }
             try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
+            try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
             try orchestrator.registerClient(CatalogClient.self, dependencies: [SQLiteStorage.self]) {
                 CatalogClient(storage: try $0.handle(SQLiteStorage.self))
             }
@@ -46,6 +48,10 @@ struct ShopRun {
             }
             try orchestrator.registerClient(OrderClient.self, dependencies: [SQLiteStorage.self]) {
                 OrderClient(storage: try $0.handle(SQLiteStorage.self), clock: clock)
+            }
+            try orchestrator.registerClient(PaymentClient.self, dependencies: [SQLiteStorage.self, MessageAuthenticator.self]) {
+                PaymentClient(storage: try $0.handle(SQLiteStorage.self), authenticator: try $0.handle(MessageAuthenticator.self),
+                              clock: clock, settings: PaymentSettings(webhookSecret: nil, timeoutSeconds: 900))
             }
             try orchestrator.registerClient(UserClient.self,
                                             dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self]) {

@@ -1,0 +1,156 @@
+import Axiom
+import CatalogClient
+import Domain
+import OrderClient
+import PaymentClient
+
+/// The cross-domain payment steps of checkout and orders (seed 004:
+/// checkout takes payment): a payment opened for a placed order, an order
+/// cancelled with its payment and stock, a manual payment recorded, and the
+/// order and stock brought in line with a payment that changed.
+///
+/// The payment, the order and the stock live in three clients and three
+/// transactions, so the payment decides and the rest follows: every change
+/// goes to the payment first (the payments client serializes a cancel, an
+/// expiry and a provider event on one payment, and marks the payment open),
+/// then `converge` moves the order, returns the stock (once, keyed by the
+/// order id) and settles both. Each step is idempotent, so start-up
+/// reconciliation repeats `converge` for every payment still open and a
+/// kill between any two steps is repaired.
+struct CheckoutPayments: Sendable {
+    let orders: ClientHandle<OrderClient>
+    let catalog: ClientHandle<CatalogClient>
+    let payments: ClientHandle<PaymentClient>
+
+    /// The placed order's payment (the existing one when retried).
+    func openPayment(for order: Order) async throws -> Payment {
+        try Self.payment(await payments.send(.open(order)))
+    }
+
+    /// The order with its payment, as read now.
+    func withPayment(_ order: Order) async throws -> OrderWithPayment {
+        OrderWithPayment(order: order, payment: try await payments.client.payment(forOrder: order.id))
+    }
+
+    /// The payment's order with the payment as it changed (a live update).
+    func withPayment(_ payment: Payment) async throws -> OrderWithPayment {
+        OrderWithPayment(order: try await orders.client.order(payment.orderID), payment: payment)
+    }
+
+    /// A user's payment changes as they commit.
+    func updates(of userID: UserID) -> AsyncStream<PaymentUpdate> {
+        payments.client.stateBroadcaster.subscribe(key: userID)
+    }
+
+    /// A page of orders, each with its payment.
+    func withPayments(_ page: Page<Order>) async throws -> Page<OrderWithPayment> {
+        let found = try await payments.client.payments(forOrders: page.items.map(\.id))
+        return Page(items: page.items.map { OrderWithPayment(order: $0, payment: found[$0.id]) },
+                    nextCursor: page.nextCursor)
+    }
+
+    /// Cancels an order for a customer or an admin: a waiting payment is
+    /// cancelled, a paid one owes a refund (`refund_pending`), the stock
+    /// comes back. An order that can no longer be cancelled is refused
+    /// before its payment is touched.
+    func cancel(_ order: Order, by actor: OrderActor) async throws -> OrderWithPayment {
+        guard order.isCancellable else { throw DomainError.illegalTransition(from: order.status, to: .cancelled) }
+        guard case .payment(let found) = try await payments.send(.orderCancelled(order.id)) else { throw UnexpectedOutcome() }
+        guard let payment = found else {
+            // An order placed before payments existed: cancelled as before.
+            let cancelled = try await orders.send(.transition(order.id, to: .cancelled, by: actor))
+            try await returnStock(of: cancelled)
+            return OrderWithPayment(order: cancelled, payment: nil)
+        }
+        return try await converge(payment, cancelledBy: actor)
+    }
+
+    /// An admin's record of money received outside the provider: the
+    /// payment `succeeded` (`manual`), the order confirmed.
+    func recordManual(_ order: Order, reference: String) async throws -> OrderWithPayment {
+        guard case .payment(let recorded) = try await payments.send(.recordManual(order.id, reference: reference)),
+              let payment = recorded else { throw DomainError.notFound(entity: "payment", id: order.id.description) }
+        return try await converge(payment)
+    }
+
+    /// Moves the order to what its payment implies (paid → confirmed; gone
+    /// → cancelled, stock returned) and settles both. Reads the order as it
+    /// is now; a transition another request made meanwhile is re-read, not
+    /// fought. `cancelledBy` is who asked, for a paid order being cancelled
+    /// (the order table lets only a customer or an admin cancel a confirmed
+    /// order; reconciliation finishes such a cancel as an admin).
+    @discardableResult
+    func converge(_ changed: Payment, cancelledBy actor: OrderActor = .admin) async throws -> OrderWithPayment {
+        // As stored now: a cancel, an expiry or an event may have moved it
+        // since `changed` was read, and the newest status is the one to follow.
+        let payment = try await payments.client.payment(changed.id)
+        let target = payment.status.orderFollows
+        var order = try await orders.client.order(payment.orderID)
+        for _ in 0..<Self.maxAttempts {
+            guard order.status != target, let by = Self.mover(from: order.status, to: target, asking: actor) else { break }
+            do {
+                order = try await orders.send(.transition(order.id, to: target, by: by))
+            } catch DomainError.illegalTransition {
+                order = try await orders.client.order(payment.orderID)
+            }
+        }
+        if order.status == .cancelled { try await returnStock(of: order) }
+        let settled = try Self.payment(await payments.send(.settle(payment.id, payment.status)))
+        return OrderWithPayment(order: order, payment: settled)
+    }
+
+    /// Who may make the order's move: the system (paid → confirm, expired →
+    /// cancel a pending order), else whoever asked; nil when nobody may (a
+    /// shipped order is not cancelled by its payment).
+    private static func mover(from status: OrderStatus, to target: OrderStatus, asking actor: OrderActor) -> OrderActor? {
+        if status.canTransition(to: target, by: .system) { return .system }
+        return status.canTransition(to: target, by: actor) ? actor : nil
+    }
+
+    /// Start-up repair: every payment whose change may not have reached its
+    /// order and stock (read through the partial index of open payments, so
+    /// this costs what a kill left unfinished) is converged and settled, in
+    /// batches. Returns how many.
+    func reconcileOpenPayments() async throws -> Int {
+        var repaired = 0
+        while true {
+            let batch = try await payments.client.openPayments(limit: Self.reconciliationBatch)
+            if batch.isEmpty { return repaired }
+            for payment in batch { try await converge(payment) }
+            repaired += batch.count
+        }
+    }
+
+    /// Unpaid payments past their deadline expire, their orders are
+    /// cancelled and their stock returned, `batch` at a time through the
+    /// `(status, expires_at)` index. Returns how many expired.
+    func expireDue() async throws -> Int {
+        var expired = 0
+        while true {
+            guard case .payments(let batch) = try await payments.send(.expireDue(limit: Self.reconciliationBatch))
+            else { throw UnexpectedOutcome() }
+            for payment in batch { try await converge(payment, cancelledBy: .system) }
+            expired += batch.count
+            if batch.count < Self.reconciliationBatch { return expired }
+        }
+    }
+
+    /// Payments finished at a time by reconciliation and the expiry sweep.
+    static let reconciliationBatch = 256
+
+    /// Returns a cancelled (once per order) and settles the order.
+    private func returnStock(of order: Order) async throws {
+        _ = try await catalog.send(.returnStock(key: OrdersContext.returnKey(order.id), lines: OrdersContext.stockLines(of: order)))
+        _ = try await orders.send(.settle(order.id))
+    }
+
+    /// The payment an action answered with (every action but `apply` and
+    /// `expireDue` answers with one).
+    private static func payment(_ outcome: PaymentOutcome) throws -> Payment {
+        guard case .payment(let payment?) = outcome else { throw UnexpectedOutcome() }
+        return payment
+    }
+
+    /// Transitions tried while other requests move the same order.
+    private static let maxAttempts = 3
+}

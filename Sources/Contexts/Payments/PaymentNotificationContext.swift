@@ -1,0 +1,59 @@
+import Axiom
+import CatalogClient
+import Domain
+import OrderClient
+import PaymentClient
+
+/// The provider's side of payments: signed notifications (`POST
+/// /payments/webhook`) and the expiry of unpaid orders. One instance for the
+/// whole process, made by the orchestrator at start-up, because the
+/// provider has no session. Coordinates payment → order → stock through
+/// `CheckoutPayments`; the signature is checked by the payments client
+/// (through its capability), never here.
+public actor PaymentNotificationContext: Context {
+    public nonisolated let identity: ContextIdentity
+    private nonisolated let payments: ClientHandle<PaymentClient>
+    private nonisolated let steps: CheckoutPayments
+
+    public init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+        payments = try creation.client(PaymentClient.self)
+        steps = CheckoutPayments(orders: try creation.client(OrderClient.self),
+                                 catalog: try creation.client(CatalogClient.self), payments: payments)
+    }
+
+    /// Whether a webhook secret is configured (start-up warns otherwise).
+    public nonisolated var isConfigured: Bool { payments.client.settings.webhookSecret != nil }
+
+    /// One provider delivery: the signature over the raw `body` is checked
+    /// first (`payments_not_configured`, `invalid_signature`), then `decode`
+    /// reads the event (a type this server does not handle is answered and
+    /// ignored), then the payment changes once per event id and its
+    /// order and stock follow. Nonisolated: deliveries for different
+    /// payments do not queue behind each other here; the payments client
+    /// decides between deliveries of one.
+    public nonisolated func receive(signature: String?, body: [UInt8],
+                                    decode: @Sendable ([UInt8]) throws -> PaymentNotice)
+        async throws -> (notice: PaymentNotice, receipt: PaymentReceipt?) {
+        try payments.client.verify(signature: signature, body: body)
+        let notice = try decode(body)
+        guard case .event(let event) = notice else { return (notice, nil) }
+        guard case .receipt(let receipt) = try await payments.send(.apply(event)) else { throw UnexpectedOutcome() }
+        // Also for a duplicate: a redelivery after a failed first attempt
+        // (storage gone between the payment's commit and the order's) must
+        // finish the work. Every step is idempotent, so concurrent
+        // deliveries of one event move the order and the stock once.
+        let converged = try await steps.converge(receipt.payment)
+        return (notice, PaymentReceipt(payment: converged.payment ?? receipt.payment, effect: receipt.effect))
+    }
+
+    /// The expiry sweep: unpaid payments past `expires_at` expire and their
+    /// orders are cancelled with the stock returned; then any payment still
+    /// open (a change whose order or stock step failed, storage being away)
+    /// is finished. Returns how many expired.
+    public nonisolated func sweep() async throws -> Int {
+        let expired = try await steps.expireDue()
+        _ = try await steps.reconcileOpenPayments()
+        return expired
+    }
+}

@@ -1,0 +1,36 @@
+/// Refusals particular to payments, each with a stable problem `code`.
+/// Unknown payments are `DomainError.notFound(entity: "payment", …)`
+/// (`payment_not_found`).
+public enum PaymentError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The webhook's `Axiom-Signature` is missing, malformed, does not match
+    /// the body, or its `t` is outside the tolerance (400).
+    case invalidSignature(String)
+    /// No `payment_webhook_secret` is configured (503).
+    case notConfigured
+    /// The event's amount or currency differs from the payment's (422).
+    case amountMismatch(expected: Money, got: Money)
+    /// The change cannot apply to the payment as it is now (409).
+    case illegalTransition(PaymentID, from: PaymentStatus, to: PaymentStatus)
+
+    public var code: String {
+        switch self {
+        case .invalidSignature: "invalid_signature"
+        case .notConfigured: "payments_not_configured"
+        case .amountMismatch: "amount_mismatch"
+        case .illegalTransition: "illegal_payment_transition"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .invalidSignature(let why): "the Axiom-Signature header is not valid: \(why)"
+        case .notConfigured: "payment notifications are not configured on this server"
+        case .amountMismatch(let expected, let got):
+            "the payment is \(expected.amount) \(expected.currency), the event says \(got.amount) \(got.currency)"
+        case .illegalTransition(let id, let from, let to):
+            "payment \(id) cannot go from \(from.rawValue) to \(to.rawValue)"
+        }
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

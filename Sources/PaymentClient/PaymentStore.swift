@@ -1,0 +1,122 @@
+import Capabilities
+import Domain
+import FoundationEssentials
+
+/// The payments client's SQL (migrations 500-599). Every read is one probe
+/// of an index: the primary key, the unique `order_id`, `payments_due`
+/// (status, expires_at) for the expiry sweep and the partial `payments_open`
+/// for start-up reconciliation; nothing scans the table. Write functions run
+/// inside one storage transaction closure and may run again in a later
+/// batch, so they are pure over the handle.
+enum PaymentStore {
+    static let migrations: [Migration] = [
+        // `open` marks a payment whose change still has work in other
+        // clients (its order moved, its stock returned) not known finished.
+        // `payment_events` remembers every applied provider event by id: its
+        // primary key is what makes a replayed or concurrently re-delivered
+        // event change nothing, inserted in the payment change's transaction.
+        Migration(version: 500, name: "payments", sql: """
+            CREATE TABLE payments (
+                id          TEXT PRIMARY KEY,
+                order_id    TEXT NOT NULL UNIQUE,
+                user_id     TEXT NOT NULL,
+                status      TEXT NOT NULL,
+                amount      INTEGER NOT NULL,
+                currency    TEXT NOT NULL,
+                method      TEXT NOT NULL,
+                reference   TEXT,
+                expires_at  INTEGER NOT NULL,
+                updated_at  INTEGER NOT NULL,
+                open        INTEGER NOT NULL DEFAULT 0 CHECK (open IN (0, 1))
+            ) STRICT;
+            CREATE INDEX payments_due ON payments(status, expires_at);
+            CREATE INDEX payments_open ON payments(updated_at) WHERE open = 1;
+            CREATE TABLE payment_events (
+                id          TEXT PRIMARY KEY,
+                payment_id  TEXT NOT NULL,
+                type        TEXT NOT NULL,
+                received_at INTEGER NOT NULL
+            ) STRICT;
+            """),
+    ]
+
+    private static let columns = "id, order_id, user_id, status, amount, currency, method, reference, expires_at"
+
+    static func payment(_ handle: SQLiteHandle, id: PaymentID) throws -> Payment? {
+        try handle.queryOne("SELECT \(columns) FROM payments WHERE id = ?", id.description).map(decode)
+    }
+
+    static func payment(_ handle: SQLiteHandle, order: OrderID) throws -> Payment? {
+        try handle.queryOne("SELECT \(columns) FROM payments WHERE order_id = ?", order.description).map(decode)
+    }
+
+    /// Unpaid payments whose deadline is at or before `now`, oldest first
+    /// (a range of `payments_due`).
+    static func due(_ handle: SQLiteHandle, now: Int64, limit: Int) throws -> [Payment] {
+        try handle.query("""
+            SELECT \(columns) FROM payments WHERE status = 'requires_payment' AND expires_at <= ?
+            ORDER BY expires_at LIMIT ?
+            """, now, limit).map(decode)
+    }
+
+    /// The earliest deadline of an unpaid payment (one probe of `payments_due`).
+    static func nextDeadline(_ handle: SQLiteHandle) throws -> Int64? {
+        try handle.queryOne("""
+            SELECT expires_at FROM payments WHERE status = 'requires_payment' ORDER BY expires_at LIMIT 1
+            """).map { try $0.get("expires_at") }
+    }
+
+    static func open(_ handle: SQLiteHandle, limit: Int) throws -> [Payment] {
+        try handle.query("SELECT \(columns) FROM payments WHERE open = 1 ORDER BY updated_at LIMIT ?", limit)
+            .map(decode)
+    }
+
+    static func hasEvent(_ handle: SQLiteHandle, id: String) throws -> Bool {
+        try handle.queryOne("SELECT 1 AS seen FROM payment_events WHERE id = ?", id) != nil
+    }
+
+    static func insertEvent(_ handle: SQLiteHandle, _ event: PaymentEvent, at now: Int64) throws {
+        try handle.execute("INSERT INTO payment_events(id, payment_id, type, received_at) VALUES(?, ?, ?, ?)",
+                           event.id, event.paymentID.description, event.type.rawValue, now)
+    }
+
+    /// A new payment, open until its checkout finished with it.
+    static func insert(_ handle: SQLiteHandle, _ payment: Payment, at now: Int64) throws {
+        try handle.execute("""
+            INSERT INTO payments(id, order_id, user_id, status, amount, currency, method, reference, expires_at,
+                                 updated_at, open)
+            VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+            """, payment.id.description, payment.orderID.description, payment.userID.description,
+            payment.status.rawValue, payment.amount.amount, payment.amount.currency.code, payment.method.rawValue,
+            payment.reference, payment.expiresAt.millisecondsSince1970, now)
+    }
+
+    /// Stores a changed payment and marks it open: its order and stock are
+    /// still to follow.
+    static func update(_ handle: SQLiteHandle, _ payment: Payment, at now: Int64) throws {
+        try handle.execute("""
+            UPDATE payments SET status = ?, method = ?, reference = ?, updated_at = ?, open = 1 WHERE id = ?
+            """, payment.status.rawValue, payment.method.rawValue, payment.reference, now, payment.id.description)
+    }
+
+    static func settle(_ handle: SQLiteHandle, id: PaymentID, status: PaymentStatus) throws {
+        try handle.execute("UPDATE payments SET open = 0 WHERE id = ? AND status = ?", id.description, status.rawValue)
+    }
+
+    private static func decode(_ row: SQLiteRow) throws -> Payment {
+        func field<T>(_ value: T?, _ name: String) throws -> T {
+            guard let value else { throw PaymentDataError(description: "payments.\(name) holds an unknown value") }
+            return value
+        }
+        let currency = try Currency(try row.get("currency", as: String.self))
+        return Payment(
+            id: try field(PaymentID(try row.get("id", as: String.self)), "id"),
+            orderID: try field(OrderID(try row.get("order_id", as: String.self)), "order_id"),
+            userID: try field(UserID(try row.get("user_id", as: String.self)), "user_id"),
+            status: try field(PaymentStatus(rawValue: try row.get("status")), "status"),
+            amount: Money(amount: try row.get("amount"), currency: currency),
+            method: try field(PaymentMethod(rawValue: try row.get("method")), "method"),
+            expiresAt: Timestamp(millisecondsSince1970: try row.get("expires_at")),
+            reference: try row.get("reference", as: String?.self))
+    }
+}

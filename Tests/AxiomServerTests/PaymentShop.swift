@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A running server with payments configured, an admin, one product, and
+/// the provider played by `scripts/pay.py` (signing with Python's hmac,
+/// independent of the server's code).
+struct PaymentShop {
+    typealias API = AccountFlowTests.API
+    static let secret = "whsec_integration_secret"
+    static let password = "correct horse battery"
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/pay.py").path
+
+    let server: ServerProcess
+    let api: API
+    let admin: String
+    let productID: String
+
+    /// A signed delivery as the provider would send it.
+    struct Delivery {
+        let body: String
+        let signature: String
+    }
+
+    static func open(stock: Int = 100, arguments: [String] = [], secret: String? = PaymentShop.secret) throws -> PaymentShop {
+        var environment = AccountFlowTests.adminEnvironment
+        if let secret { environment["AXIOM_PAYMENT_WEBHOOK_SECRET"] = secret }
+        let server = ServerProcess(arguments: ["--port", "0"] + arguments, environment: environment)
+        try server.start()
+        let api = API(port: server.port)
+        let admin = try EventShop.signIn(api, "root@example.com", "a very long secret")
+        let product = try api.call("POST", "/products", json: #"{"sku":"PAY-1","name":"Kettle","description":"","price":{"amount":4000,"currency":"USD"},"stock":\#(stock)}"#, token: admin)
+        return PaymentShop(server: server, api: api, admin: admin,
+                           productID: try #require(api.object(product)["id"] as? String))
+    }
+
+    /// A new signed-in customer.
+    func customer(_ name: String) throws -> String {
+        let email = "\(name)@example.com"
+        #expect(try api.call("POST", "/users", json: #"{"name":"\#(name)","email":"\#(email)","password":"\#(Self.password)"}"#).status == 201)
+        return try EventShop.signIn(api, email, Self.password)
+    }
+
+    /// Puts `quantity` in the cart and checks out; the order as answered.
+    func checkout(_ token: String, quantity: Int = 1) throws -> [String: Any] {
+        #expect(try api.call("PUT", "/cart/items/\(productID)", json: #"{"quantity":\#(quantity)}"#, token: token).status == 200)
+        let placed = try api.call("POST", "/checkout", token: token)
+        #expect(placed.status == 201)
+        return api.object(placed)
+    }
+
+    func stock() throws -> Int? {
+        api.object(try api.call("GET", "/products/\(productID)"))["stock"] as? Int
+    }
+
+    func order(_ id: String, token: String) throws -> [String: Any] {
+        api.object(try api.call("GET", "/orders/\(id)", token: token))
+    }
+
+    /// `scripts/pay.py --sign-only` for the payment of `order`.
+    func sign(_ order: [String: Any], type: String = "payment.succeeded", eventID: String? = nil,
+              amount: Int? = nil, currency: String? = nil, paymentID: String? = nil,
+              timestampOffset: Int = 0, secret: String = PaymentShop.secret) throws -> Delivery {
+        let payment = try #require(order["payment"] as? [String: Any])
+        let money = try #require(payment["amount"] as? [String: Any])
+        let id = try #require(payment["id"] as? String)
+        let minor = try #require(money["amount"] as? Int), code = try #require(money["currency"] as? String)
+        var arguments = ["--secret", secret, "--sign-only", "--type", type,
+                         "--payment", paymentID ?? id, "--amount", String(amount ?? minor), "--currency", currency ?? code,
+                         "--timestamp", String(Int(Date().timeIntervalSince1970) + timestampOffset)]
+        if let eventID { arguments += ["--event-id", eventID] }
+        let output = try Self.runScript(arguments)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: String])
+        return Delivery(body: try #require(object["body"]), signature: try #require(object["signature"]))
+    }
+
+    /// POST /payments/webhook with exactly these bytes and their signature.
+    func deliver(_ delivery: Delivery) throws -> RawClient.Response {
+        try post(delivery.body, signature: delivery.signature)
+    }
+
+    /// POST /payments/webhook with `body` and `signature` (none: no header).
+    func post(_ body: String, signature: String?) throws -> RawClient.Response {
+        try api.call("POST", "/payments/webhook", json: body,
+                     headers: signature.map { ["Axiom-Signature": $0] } ?? [:])
+    }
+
+    static func runScript(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script] + arguments
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        try process.run()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw PythonTool.Failure(description: "pay.py failed") }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    static func status(_ object: [String: Any]) -> String? { object["status"] as? String }
+
+    static func paymentStatus(_ object: [String: Any]) -> String? {
+        (object["payment"] as? [String: Any])?["status"] as? String
+    }
+
+    static func code(_ api: API, _ response: RawClient.Response) -> String? {
+        api.object(response)["code"] as? String
+    }
+}

@@ -1,0 +1,160 @@
+import Axiom
+import AxiomTestSupport
+import Capabilities
+import CatalogClient
+import Contexts
+import Domain
+import Foundation
+import OrderClient
+import PaymentClient
+import Synchronization
+import Testing
+
+/// The payment notification context with real catalogue, order and payment
+/// clients over a temp SQLite file, no HTTP, and a wall clock the test
+/// moves: expiry without sleeping, and the repair of a payment change whose
+/// order and stock steps a kill cut off.
+@Suite(.serialized) struct PaymentNotificationContextTests {
+    final class Clients: Sendable {
+        let catalog = Mutex<CatalogClient?>(nil)
+        let orders = Mutex<OrderClient?>(nil)
+        let payments = Mutex<PaymentClient?>(nil)
+    }
+
+    struct Shop {
+        let orchestrator: AxiomOrchestrator
+        let catalog: CatalogClient
+        let orders: OrderClient
+        let payments: PaymentClient
+        let context: PaymentNotificationContext
+        let clock: ManualClock
+        let directory: TempDirectory
+
+        func stop() async {
+            let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+            await orchestrator.shutdown()
+            await storage?.close()
+        }
+
+        func stock(_ id: ProductID) async throws -> Int { try await catalog.product(id).stock }
+
+        /// What a checkout does before it answers: stock reserved and made
+        /// final, the order placed, its payment opened.
+        func place(_ product: Product, quantity: Int) async throws -> (Order, Payment) {
+            let checkout = CheckoutID(UUID())
+            _ = try await catalog.send(.reserve(checkout, [StockLine(productID: product.id, quantity: quantity)]))
+            let cart = try PricedCart(lines: [PricedLine(productID: product.id, name: product.name, quantity: quantity,
+                                                         unitPrice: product.price)], currency: .usd)
+            let order = try await orders.send(.place(checkoutID: checkout, userID: UserID(UUID()), cart: cart,
+                                                     idempotencyKey: nil))
+            _ = try await catalog.send(.commitReservation(checkout))
+            _ = try await orders.send(.settle(order.id))
+            guard case .payment(let payment?) = try await payments.send(.open(order)) else { throw CancellationError() }
+            return (order, payment)
+        }
+
+        static func open(timeoutSeconds: Int64 = 900) async throws -> Shop {
+            let directory = try TempDirectory(prefix: "payment-context")
+            let clock = ManualClock()
+            let orchestrator = try await acquireOrchestrator()
+            let storage = StorageConfiguration(path: directory.path("shop.db"), readerCount: 1, createDirectory: true)
+            let schema = (CatalogClient.migrations + OrderClient.migrations + PaymentClient.migrations)
+                .sorted { $0.version < $1.version }
+            try await orchestrator.registerCapability(SQLiteStorage.self) { try await SQLiteStorage.open(storage, migrations: schema) }
+            try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
+            let made = Clients()
+            try orchestrator.registerClient(CatalogClient.self, dependencies: [SQLiteStorage.self]) { resolver in
+                let client = CatalogClient(storage: try resolver.handle(SQLiteStorage.self))
+                made.catalog.withLock { $0 = client }
+                return client
+            }
+            try orchestrator.registerClient(OrderClient.self, dependencies: [SQLiteStorage.self]) { resolver in
+                let client = OrderClient(storage: try resolver.handle(SQLiteStorage.self), clock: clock)
+                made.orders.withLock { $0 = client }
+                return client
+            }
+            let settings = PaymentSettings(webhookSecret: "secret", timeoutSeconds: timeoutSeconds)
+            try orchestrator.registerClient(PaymentClient.self, dependencies: [SQLiteStorage.self, MessageAuthenticator.self]) {
+                resolver in
+                let client = PaymentClient(storage: try resolver.handle(SQLiteStorage.self),
+                                           authenticator: try resolver.handle(MessageAuthenticator.self),
+                                           clock: clock, settings: settings)
+                made.payments.withLock { $0 = client }
+                return client
+            }
+            try await orchestrator.start()
+            let context = try await orchestrator.createContext(PaymentNotificationContext.self, parent: nil)
+            return Shop(orchestrator: orchestrator, catalog: try #require(made.catalog.withLock { $0 }),
+                        orders: try #require(made.orders.withLock { $0 }),
+                        payments: try #require(made.payments.withLock { $0 }), context: context, clock: clock,
+                        directory: directory)
+        }
+    }
+
+    func lamp(_ shop: Shop, stock: Int) async throws -> Product {
+        guard case .product(let product) = try await shop.catalog.send(.create(ProductDraft(
+            sku: "LAMP-\(UUID().uuidString.prefix(8))", name: "Lamp", price: Money(amount: 2500, currency: .usd),
+            stock: stock))) else { throw CancellationError() }
+        return product
+    }
+
+    @Test func unpaidOrdersExpireWhenTheClockPassesTheirDeadline() async throws {
+        let shop = try await Shop.open(timeoutSeconds: 900)
+        let product = try await lamp(shop, stock: 5)
+        let (order, payment) = try await shop.place(product, quantity: 2)
+        #expect(try await shop.stock(product.id) == 3)
+        shop.clock.advance(by: .seconds(899))
+        #expect(try await shop.context.sweep() == 0)
+        #expect(try await shop.orders.order(order.id).status == .pending)
+        shop.clock.advance(by: .seconds(1))
+        #expect(try await shop.context.sweep() == 1)
+        #expect(try await shop.orders.order(order.id).status == .cancelled)
+        #expect(try await shop.payments.payment(payment.id).status == .expired)
+        #expect(try await shop.stock(product.id) == 5)
+        // Finished: nothing open in either client, and a second sweep returns no more stock.
+        #expect(try await shop.payments.openPayments().isEmpty)
+        #expect(try await shop.orders.openOrders().isEmpty)
+        #expect(try await shop.context.sweep() == 0)
+        #expect(try await shop.stock(product.id) == 5)
+        await shop.stop()
+    }
+
+    /// A kill after the payment's change committed and before its order
+    /// moved leaves the payment open; the sweep (and start-up
+    /// reconciliation, which runs the same steps) finishes it, once.
+    @Test func aPaymentChangeCutOffBeforeItsOrderMovedIsFinished() async throws {
+        let shop = try await Shop.open()
+        let product = try await lamp(shop, stock: 10)
+        let (paidOrder, paid) = try await shop.place(product, quantity: 1)
+        let (failedOrder, failed) = try await shop.place(product, quantity: 3)
+        for (payment, type) in [(paid, PaymentEventType.paymentSucceeded), (failed, .paymentFailed)] {
+            _ = try await shop.payments.send(.apply(PaymentEvent(id: "evt-\(payment.id)", type: type,
+                                                                 paymentID: payment.id, amount: payment.amount)))
+        }
+        #expect(try await shop.orders.order(paidOrder.id).status == .pending)
+        #expect(try await shop.payments.openPayments().count == 2)
+        #expect(try await shop.stock(product.id) == 6)
+
+        #expect(try await shop.context.sweep() == 0)
+        #expect(try await shop.orders.order(paidOrder.id).status == .confirmed)
+        #expect(try await shop.orders.order(failedOrder.id).status == .cancelled)
+        #expect(try await shop.stock(product.id) == 9)
+        #expect(try await shop.payments.openPayments().isEmpty)
+        _ = try await shop.context.sweep()
+        #expect(try await shop.stock(product.id) == 9)
+        await shop.stop()
+    }
+
+    @Test func aDeliveryIsNotReadUnlessItsSignatureHolds() async throws {
+        let shop = try await Shop.open()
+        let decoded = Mutex(false)
+        await #expect(throws: PaymentError.invalidSignature("missing")) {
+            _ = try await shop.context.receive(signature: nil, body: Array("{}".utf8)) { _ in
+                decoded.withLock { $0 = true }
+                return .unhandled(id: "evt", type: "x")
+            }
+        }
+        #expect(decoded.withLock { $0 } == false)
+        await shop.stop()
+    }
+}

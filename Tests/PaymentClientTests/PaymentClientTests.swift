@@ -1,0 +1,205 @@
+import Axiom
+import Capabilities
+import Domain
+import Foundation
+import PaymentClient
+import Testing
+
+@Suite(.serialized) struct PaymentClientTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("payment-client-\(UUID().uuidString)")
+    var path: String { directory.appendingPathComponent("payments.db").path }
+
+    func order(_ amount: Int64 = 1500) throws -> Order {
+        let cart = try PricedCart(lines: [PricedLine(productID: ProductID(UUID()), name: "Lamp", quantity: 2,
+                                                     unitPrice: Money(amount: amount, currency: .usd))], currency: .usd)
+        return try Order.place(id: OrderID(UUID()), userID: UserID(UUID()), cart: cart, createdAt: Timestamp(Date()))
+    }
+
+    func event(_ id: String, _ type: PaymentEventType, _ payment: Payment, amount: Money? = nil) -> PaymentEvent {
+        PaymentEvent(id: id, type: type, paymentID: payment.id, amount: amount ?? payment.amount)
+    }
+
+    func open(_ run: PaymentRun, _ order: Order) async throws -> Payment {
+        guard case .payment(let payment?) = try await run.client.send(.open(order)) else { throw CancellationError() }
+        return payment
+    }
+
+    func apply(_ run: PaymentRun, _ event: PaymentEvent) async throws -> PaymentReceipt {
+        guard case .receipt(let receipt) = try await run.client.send(.apply(event)) else { throw CancellationError() }
+        return receipt
+    }
+
+    @Test func openingIsIdempotentByOrderAndDueAfterTheTimeout() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await PaymentRun.start(path, timeoutSeconds: 60)
+        let placed = try order()
+        let payment = try await open(run, placed)
+        #expect(payment.status == .requiresPayment)
+        #expect(payment.amount == placed.total)
+        #expect(payment.method == .provider)
+        #expect(payment.expiresAt == Timestamp(millisecondsSince1970: run.clock.millisecondsSince1970() + 60_000))
+        run.clock.advance(by: .seconds(5))
+        #expect(try await open(run, placed) == payment)
+        #expect(try await run.client.payment(forOrder: placed.id) == payment)
+        // A new payment is not open: nothing for reconciliation to do.
+        #expect(try await run.client.openPayments().isEmpty)
+        await run.stop()
+    }
+
+    @Test func signaturesAreCheckedOverTheRawBodyWithinTheTolerance() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await PaymentRun.start(path)
+        let body = Array(#"{"id":"evt_1","type":"payment.succeeded"}"#.utf8)
+        let now = run.clock.wallClockNow().components.seconds
+        try run.client.verify(signature: try PaymentRun.signature(body, t: now), body: body)
+        try run.client.verify(signature: try PaymentRun.signature(body, t: now - 300), body: body)
+        // A second v1 (the provider rotating secrets) is accepted if one matches.
+        let rotated = try PaymentRun.signature(body, t: now, secret: "old") + ",v1=" + String(try PaymentRun.signature(body, t: now).split(separator: "=").last!)
+        try run.client.verify(signature: rotated, body: body)
+
+        let refusals: [(String?, [UInt8])] = [
+            (nil, body),
+            ("", body),
+            ("t=\(now)", body),
+            ("v1=00", body),
+            ("t=abc,v1=" + String(repeating: "0", count: 64), body),
+            (try PaymentRun.signature(body, t: now, secret: "forged"), body),
+            (try PaymentRun.signature(body, t: now - 301), body),
+            (try PaymentRun.signature(body, t: now + 301), body),
+            // The same JSON with a space: the raw bytes are what was signed.
+            (try PaymentRun.signature(body, t: now), Array(#"{"id": "evt_1","type":"payment.succeeded"}"#.utf8)),
+        ]
+        for (header, bytes) in refusals {
+            do {
+                try run.client.verify(signature: header, body: bytes)
+                Issue.record("accepted \(header ?? "no header")")
+            } catch {
+                #expect(error.code == "invalid_signature", "\(header ?? "no header")")
+            }
+        }
+        await run.stop()
+
+        let unconfigured = try await PaymentRun.start(path, secret: nil)
+        #expect(throws: PaymentError.notConfigured) {
+            try unconfigured.client.verify(signature: try PaymentRun.signature(body, t: now), body: body)
+        }
+        await unconfigured.stop()
+    }
+
+    @Test func anEventAppliesOnceEvenWhenDeliveredTwentyTimesAtOnce() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await PaymentRun.start(path)
+        let payment = try await open(run, try order())
+        let success = event("evt_once", .paymentSucceeded, payment)
+        let effects = try await withThrowingTaskGroup(of: PaymentReceipt.Effect.self) { group in
+            for _ in 0..<20 { group.addTask { try await apply(run, success).effect } }
+            return try await group.reduce(into: [PaymentReceipt.Effect]()) { $0.append($1) }
+        }
+        #expect(effects.filter { $0 == .applied }.count == 1)
+        #expect(effects.filter { $0 == .duplicate }.count == 19)
+        #expect(try await run.client.payment(payment.id).status == .succeeded)
+        #expect(await run.client.state.changes == [.succeeded: 1])
+        // Another event with the same outcome changes nothing either.
+        #expect(try await apply(run, event("evt_again", .paymentSucceeded, payment)).effect == .unchanged)
+        await run.stop()
+    }
+
+    @Test func aMismatchedAmountChangesNothingAndIsNotRemembered() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await PaymentRun.start(path)
+        let payment = try await open(run, try order())
+        let short = Money(amount: payment.amount.amount - 1, currency: .usd)
+        let euros = Money(amount: payment.amount.amount, currency: .eur)
+        for amount in [short, euros] {
+            await #expect(throws: PaymentError.amountMismatch(expected: payment.amount, got: amount)) {
+                _ = try await apply(run, event("evt_1", .paymentSucceeded, payment, amount: amount))
+            }
+        }
+        #expect(try await run.client.payment(payment.id).status == .requiresPayment)
+        // The refused event id was not recorded: its corrected delivery applies.
+        #expect(try await apply(run, event("evt_1", .paymentSucceeded, payment)).effect == .applied)
+        let unknown = PaymentID(UUID())
+        await #expect(throws: DomainError.notFound(entity: "payment", id: unknown.description)) {
+            _ = try await apply(run, PaymentEvent(id: "evt_2", type: .paymentSucceeded, paymentID: unknown,
+                                                  amount: payment.amount))
+        }
+        await run.stop()
+    }
+
+    @Test func unpaidPaymentsExpireWhenTheClockPassesTheirDeadline() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await PaymentRun.start(path, timeoutSeconds: 900)
+        let first = try await open(run, try order())
+        run.clock.advance(by: .seconds(10))
+        let second = try await open(run, try order())
+        let paid = try await open(run, try order())
+        _ = try await apply(run, event("evt_paid", .paymentSucceeded, paid))
+
+        run.clock.advance(by: .seconds(889))
+        guard case .payments(let none) = try await run.client.send(.expireDue(limit: 10)) else { throw CancellationError() }
+        #expect(none.isEmpty)
+        run.clock.advance(by: .seconds(1))
+        guard case .payments(let due) = try await run.client.send(.expireDue(limit: 10)) else { throw CancellationError() }
+        #expect(due.map(\.id) == [first.id])
+        #expect(due.first?.status == .expired)
+        run.clock.advance(by: .seconds(10))
+        guard case .payments(let later) = try await run.client.send(.expireDue(limit: 10)) else { throw CancellationError() }
+        #expect(later.map(\.id) == [second.id])
+        #expect(try await run.client.payment(paid.id).status == .succeeded)
+
+        // A success the provider reports after the expiry is kept: a refund is owed.
+        let late = try await apply(run, event("evt_late", .paymentSucceeded, first))
+        #expect(late.effect == .applied)
+        #expect(late.payment.status == .refundPending)
+        await run.stop()
+    }
+
+    @Test func cancellingRefundsAPaidPaymentAndSettlingNeedsTheSameStatus() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await PaymentRun.start(path)
+        let waiting = try await open(run, try order())
+        let paid = try await open(run, try order())
+        _ = try await apply(run, event("evt_paid", .paymentSucceeded, paid))
+        guard case .payment(let cancelled?) = try await run.client.send(.orderCancelled(waiting.orderID)),
+              case .payment(let refunding?) = try await run.client.send(.orderCancelled(paid.orderID)) else {
+            throw CancellationError()
+        }
+        #expect(cancelled.status == .cancelled)
+        #expect(refunding.status == .refundPending)
+        // A refund for a payment that owes none is refused, and not remembered.
+        await #expect(throws: PaymentError.illegalTransition(waiting.id, from: .cancelled, to: .refunded)) {
+            _ = try await apply(run, event("evt_r0", .refundSucceeded, waiting))
+        }
+        #expect(Set(try await run.client.openPayments().map(\.id)) == [waiting.id, paid.id])
+        // Settling the status it no longer has leaves it open.
+        _ = try await run.client.send(.settle(paid.id, .succeeded))
+        _ = try await run.client.send(.settle(waiting.id, .cancelled))
+        #expect(try await run.client.openPayments().map(\.id) == [paid.id])
+        let refunded = try await apply(run, event("evt_r1", .refundSucceeded, paid))
+        #expect(refunded.payment.status == .refunded)
+        _ = try await run.client.send(.settle(paid.id, .refunded))
+        #expect(try await run.client.openPayments().isEmpty)
+        await run.stop()
+    }
+
+    @Test func aManualPaymentKeepsItsReferenceAndRefusesAClosedPayment() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await PaymentRun.start(path)
+        let waiting = try await open(run, try order())
+        guard case .payment(let manual?) = try await run.client.send(.recordManual(waiting.orderID, reference: "TR-1"))
+        else { throw CancellationError() }
+        #expect(manual.status == .succeeded)
+        #expect(manual.method == .manual)
+        #expect(manual.reference == "TR-1")
+        // Recorded again with the same reference: nothing changes.
+        guard case .payment(let again?) = try await run.client.send(.recordManual(waiting.orderID, reference: "TR-1"))
+        else { throw CancellationError() }
+        #expect(again == manual)
+        let gone = try await open(run, try order())
+        _ = try await run.client.send(.orderCancelled(gone.orderID))
+        await #expect(throws: PaymentError.illegalTransition(gone.id, from: .cancelled, to: .succeeded)) {
+            _ = try await run.client.send(.recordManual(gone.orderID, reference: "TR-2"))
+        }
+        await run.stop()
+    }
+}

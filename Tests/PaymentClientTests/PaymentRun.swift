@@ -1,0 +1,55 @@
+import Axiom
+import AxiomTestSupport
+import Capabilities
+import Domain
+import Foundation
+import PaymentClient
+import Synchronization
+
+private final class ClientBox: Sendable {
+    let client = Mutex<PaymentClient?>(nil)
+}
+
+/// A payments client over a real SQLite file, made by a real orchestrator.
+struct PaymentRun {
+    let orchestrator: AxiomOrchestrator
+    let client: PaymentClient
+    let clock: ManualClock
+
+    func stop() async {
+        let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+        await orchestrator.shutdown()
+        await storage?.close()
+    }
+
+    static func start(_ path: String, secret: String? = PaymentRun.secret, timeoutSeconds: Int64 = 900,
+                      clock: ManualClock = ManualClock()) async throws -> PaymentRun {
+        let orchestrator = try await acquireOrchestrator()
+        let configuration = StorageConfiguration(path: path, readerCount: 1, createDirectory: true)
+        try await orchestrator.registerCapability(SQLiteStorage.self) {
+            try await SQLiteStorage.open(configuration, migrations: PaymentClient.migrations)
+        }
+        try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
+        let settings = PaymentSettings(webhookSecret: secret, webhookToleranceSeconds: 300, timeoutSeconds: timeoutSeconds)
+        let box = ClientBox()
+        try orchestrator.registerClient(PaymentClient.self, dependencies: [SQLiteStorage.self, MessageAuthenticator.self]) {
+            resolver in
+            let client = PaymentClient(storage: try resolver.handle(SQLiteStorage.self),
+                                       authenticator: try resolver.handle(MessageAuthenticator.self),
+                                       clock: clock, settings: settings)
+            box.client.withLock { $0 = client }
+            return client
+        }
+        try await orchestrator.start()
+        guard let client = box.client.withLock({ $0 }) else { throw CancellationError() }
+        return PaymentRun(orchestrator: orchestrator, client: client, clock: clock)
+    }
+
+    static let secret = "whsec_test_secret"
+
+    /// The `Axiom-Signature` a provider would send for `body` at `t`.
+    static func signature(_ body: [UInt8], t: Int64, secret: String = PaymentRun.secret) throws -> String {
+        let mac = try MessageAuthenticator().hmacSHA256(key: Array(secret.utf8), message: Array("\(t).".utf8) + body)
+        return "t=\(t),v1=" + mac.map { String(format: "%02x", $0) }.joined()
+    }
+}
