@@ -13,7 +13,9 @@ let package = Package(
     targets: [
         // Protocol level: HTTP/1.1 over POSIX sockets and Dispatch. Knows no domain.
         .target(name: "CSystemShims"),
-        .target(name: "HTTPServer", dependencies: ["CSystemShims"]),
+        // gzip content coding (RFC 9110 8.4.1.3) through the system zlib.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "HTTPServer", dependencies: ["CSystemShims", "CZlib"]),
         // Composition root: configuration, wiring, main.
         .executableTarget(name: "AxiomServer", dependencies: [
             "HTTPServer", "Axiom", "Domain", "Capabilities", "Contexts", "Presentation",

@@ -117,6 +117,7 @@ final class AxiomService: Sendable {
             var ops = Router()
             registerProbes(on: &ops)
             registerOperations(on: &ops)
+            RoutePolicies.attach(to: &ops, catalogMaxAge: options.catalogMaxAgeSeconds)
             opsRouter = ops
         } else {
             registerOperations(on: &router)
@@ -128,6 +129,7 @@ final class AxiomService: Sendable {
         CartRoutes.register(on: &router, sessions: resolver)
         OrderRoutes.register(on: &router, sessions: resolver)
         EventRoutes.register(on: &router, sessions: resolver, heartbeat: options.eventsHeartbeat)
+        RoutePolicies.attach(to: &router, catalogMaxAge: options.catalogMaxAgeSeconds)
         let access = accessLog.map { AccessLog(minimumLevel: options.logLevel, output: $0) }
         let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger) { exchange in
             metrics.requests.record(exchange)
