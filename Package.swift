@@ -74,7 +74,7 @@ let package = Package(
         // A raw-socket HTTP client shared by the test targets.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .target(name: "AxiomTestSupport", dependencies: ["Axiom"], path: "Tests/AxiomTestSupport"),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", "CZlib"]),
         .testTarget(name: "AxiomServerTests", dependencies: ["AxiomServer", "TestSupport"]),
 
         // --- Axiom runtime and layers (issue 3) ----------------------------

@@ -34,6 +34,23 @@ info:
     `too_many_connections` (the server, or the client's address, is at its
     connection cap) or `body_buffer_full` (the server holds too many
     request bodies already).
+
+    Around every resource the protocol layer also applies: **trace
+    context** (W3C): a valid `traceparent` is continued (and its
+    `tracestate` passed back), else a new trace starts; every response
+    carries `traceparent` with the server's own span id, and problems a
+    `trace_id`. **Compression**: bodies of `compression_min_bytes` (1 KiB)
+    or more are sent with `Content-Encoding: gzip` when `Accept-Encoding`
+    allows gzip, and carry `Vary: Accept-Encoding`. **Conditional reads**:
+    `GET /products`, `/products/{id}`, `/cart`, `/orders/{id}` and
+    `/users/me` carry a strong `ETag`; a matching `If-None-Match` is 304.
+    **CORS** for the origins in `cors_allowed_origins`: preflights
+    (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) are
+    answered 204 with the path's methods; responses carry
+    `Access-Control-Allow-Origin` and `Vary: Origin`; no credentials mode.
+    **Rate limits** per client address on every route but the probes:
+    `RateLimit-Policy` and `RateLimit` on each response, 429
+    `rate_limited` with `Retry-After` beyond the quota.
 servers:
   - url: http://127.0.0.1:8080
 paths:
@@ -42,6 +59,8 @@ paths:
       operationId: getIndex
       summary: Service name, version and links to everything else
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The index.
           content:
@@ -65,6 +84,8 @@ paths:
       operationId: getOpenAPIDocument
       summary: This document
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The OpenAPI document the server was built with.
           content:
@@ -124,6 +145,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: Components, live contexts and sessions, capability availability, validation.
           content:
@@ -221,6 +244,8 @@ paths:
           schema:
             type: string
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: |
             The event stream. Each event's `data` is one line of JSON: the
@@ -273,6 +298,8 @@ paths:
             type: string
             maxLength: 64
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
@@ -305,6 +332,8 @@ paths:
             schema:
               $ref: "#/components/schemas/NewUser"
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "201":
           description: The new user (never carries a password or hash).
           headers:
@@ -363,6 +392,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "204":
           description: Signed out.
         "401":
@@ -382,6 +413,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
@@ -417,6 +450,8 @@ paths:
                   type: string
                   enum: [customer, admin]
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The user as changed.
           content:
@@ -500,10 +535,21 @@ paths:
       summary: The signed-in user
       security:
         - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
       responses:
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+            Cache-Control:
+              $ref: "#/components/headers/CacheControl"
           description: The user.
           content:
             application/json:
@@ -517,10 +563,21 @@ paths:
       summary: The signed-in user's cart, priced from the catalogue now
       security:
         - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
       responses:
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+            Cache-Control:
+              $ref: "#/components/headers/CacheControl"
           description: The cart.
           content:
             application/json:
@@ -534,6 +591,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "204":
           description: The cart is empty.
         "401":
@@ -565,6 +624,8 @@ paths:
                   minimum: 1
                   maximum: 99
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The cart.
           content:
@@ -591,6 +652,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The cart.
           content:
@@ -619,6 +682,8 @@ paths:
             maxLength: 255
             pattern: "^[!-~]+$"
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "201":
           description: The order (the first one for a retried key).
           headers:
@@ -654,6 +719,8 @@ paths:
             type: string
             maxLength: 64
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
@@ -686,10 +753,21 @@ paths:
       summary: Read an order (your own; admins any)
       security:
         - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
       responses:
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+            Cache-Control:
+              $ref: "#/components/headers/CacheControl"
           description: The order.
           content:
             application/json:
@@ -716,6 +794,8 @@ paths:
                   type: string
                   enum: [pending, confirmed, shipped, delivered, cancelled]
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The order.
           content:
@@ -751,6 +831,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The cancelled order.
           content:
@@ -778,6 +860,8 @@ paths:
             schema:
               $ref: "#/components/schemas/ProductDraft"
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "201":
           description: The product.
           headers:
@@ -822,6 +906,7 @@ paths:
         (in index order) are ranked; a query matching more is ranked within
         those, and another word narrows it.
       parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
         - name: q
           in: query
           description: Search words; at most 200 UTF-8 bytes and 8 words (422 `validation_failed` on `q` beyond).
@@ -831,7 +916,16 @@ paths:
         - $ref: "#/components/parameters/Limit"
         - $ref: "#/components/parameters/Cursor"
       responses:
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+            Cache-Control:
+              $ref: "#/components/headers/CacheControl"
           description: One page of products.
           content:
             application/json:
@@ -848,9 +942,19 @@ paths:
       operationId: getProduct
       summary: Read an active product
       parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
         - $ref: "#/components/parameters/ProductID"
       responses:
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+            Cache-Control:
+              $ref: "#/components/headers/CacheControl"
           description: The product.
           content:
             application/json:
@@ -874,6 +978,8 @@ paths:
             schema:
               $ref: "#/components/schemas/ProductPatch"
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The product as changed.
           content:
@@ -903,6 +1009,15 @@ components:
       scheme: bearer
       description: The token from `POST /sessions`.
   parameters:
+    IfNoneMatch:
+      name: If-None-Match
+      in: header
+      required: false
+      description: >-
+        Entity tags from earlier responses (or `*`); a match under weak
+        comparison (RFC 9110 13.1.2) answers 304 without a body.
+      schema:
+        type: string
     Limit:
       name: limit
       in: query
@@ -1178,6 +1293,9 @@ components:
           type: string
         request_id:
           type: string
+        trace_id:
+          type: string
+          description: The W3C trace id of the exchange (32 hex digits), as in `traceparent`.
         errors:
           type: array
           description: Every failing field (validation errors only).
@@ -1192,7 +1310,61 @@ components:
                 enum: [required, too_short, too_long, invalid_format, out_of_range, inconsistent]
               message:
                 type: string
+  headers:
+    ETag:
+      description: >-
+        Strong validator of this representation (RFC 9110 8.8.3); the gzip
+        representation has its own (the same tag with `-gzip`).
+      schema:
+        type: string
+    CacheControl:
+      description: >-
+        `no-cache` (or `max-age` from `catalog_max_age`) for the catalogue,
+        `no-store` for account data.
+      schema:
+        type: string
+    RetryAfter:
+      description: Seconds until a request would be admitted.
+      schema:
+        type: integer
+    RateLimitPolicy:
+      description: >-
+        The client's quota (draft-ietf-httpapi-ratelimit-headers-11):
+        `"per-address";q=<burst>;w=<seconds to refill>`.
+      schema:
+        type: string
+    RateLimit:
+      description: >-
+        What is left of the quota: `"per-address";r=<remaining>;t=<seconds
+        until whole again>`.
+      schema:
+        type: string
   responses:
+    NotModified:
+      description: >-
+        The representation matching `If-None-Match` is still current: no
+        body; the validator and caching fields as a 200 would carry them.
+      headers:
+        ETag:
+          $ref: "#/components/headers/ETag"
+        Cache-Control:
+          $ref: "#/components/headers/CacheControl"
+    RateLimited:
+      description: >-
+        Code `rate_limited`: this client address (behind `trusted_proxies`,
+        the nearest untrusted `X-Forwarded-For` hop) spent its token bucket;
+        retry after `Retry-After` seconds. Nothing was done.
+      headers:
+        Retry-After:
+          $ref: "#/components/headers/RetryAfter"
+        RateLimit-Policy:
+          $ref: "#/components/headers/RateLimitPolicy"
+        RateLimit:
+          $ref: "#/components/headers/RateLimit"
+      content:
+        application/problem+json:
+          schema:
+            $ref: "#/components/schemas/Problem"
     MalformedJSON:
       description: The body is not strict JSON (RFC 8259 in UTF-8 without a BOM, each member name once, no trailing commas).
       content:
