@@ -78,7 +78,7 @@ extension HTTPConnection {
             var route = ""
             if case .dispatch(let matched, _, _) = action { route = matched.pattern }
             exchange = ExchangeInProgress(method: head.method, route: route, headers: head.headers,
-                                          requestID: requestID, traceID: terms.trace.traceID,
+                                          requestID: requestID, traceparent: terms.trace.traceparent,
                                           startedAt: MonotonicClock.nowNanoseconds())
         }
         guard declaredBodyFits(head) else {

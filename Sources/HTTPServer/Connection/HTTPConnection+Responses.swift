@@ -40,13 +40,14 @@ extension HTTPConnection {
                  terms: ExchangeTerms) {
         guard machine.phase != .closed else { return }
         let response = core.policies.finish(response, terms: terms)
+        let traceparent = terms.trace.traceparent
         let keepAlive = keepAlive && !machine.closeAfterOutput && !core.isDraining.load(ordering: .relaxed)
         if case .stream(let produce) = response.body, head.method != .head, !response.status.forbidsContent {
             let chunked = head.version == .http1_1
             output.append(ResponseHead.serialize(status: response.status, headers: response.headers,
                                                  framing: chunked ? .chunked : .closeDelimited,
                                                  keepAlive: keepAlive && chunked, echoKeepAlive: false,
-                                                 requestID: requestID))
+                                                 requestID: requestID, traceparent: traceparent))
             machine.responseBegan(keepAlive: keepAlive && chunked)
             exchange?.status = response.status
             flush()
@@ -65,7 +66,7 @@ extension HTTPConnection {
             return
         }
         writeFinal(response, version: head.version, requestID: requestID, keepAlive: keepAlive,
-                   isHead: head.method == .head, finished: true)
+                   isHead: head.method == .head, terms: terms, finished: true)
     }
 
     /// Queues a complete response, then moves on to the next request (or to
@@ -74,14 +75,15 @@ extension HTTPConnection {
     func writeFinal(_ response: HTTPResponse, version: HTTPVersion, requestID: String, keepAlive: Bool,
                     isHead: Bool = false, terms: ExchangeTerms? = nil, finished: Bool = false) {
         guard machine.phase != .closed else { return }
-        let response = finished ? response
-            : core.policies.finish(response, terms: terms ?? core.policies.begin(nil, ids: &loop.traceIDs))
-        ResponseHead.encodeComplete(response, version: version, requestID: requestID, keepAlive: keepAlive,
+        let terms = terms ?? core.policies.begin(nil, ids: &loop.traceIDs)
+        let response = finished ? response : core.policies.finish(response, terms: terms)
+        ResponseHead.encodeComplete(response, version: version, requestID: requestID,
+                                    traceparent: terms.trace.traceparent, keepAlive: keepAlive,
                                     isHead: isHead, into: &output)
         machine.responseBegan(keepAlive: keepAlive)
         if let observer = core.observer {
             var finished = exchange ?? ExchangeInProgress(method: nil, route: "", headers: HTTPFields(),
-                                                          requestID: requestID, traceID: "",
+                                                          requestID: requestID, traceparent: "",
                                                           startedAt: MonotonicClock.nowNanoseconds())
             finished.status = response.status
             if !isHead, !response.status.forbidsContent, case .bytes(let body) = response.body {
@@ -125,7 +127,7 @@ extension HTTPConnection {
         observer(CompletedExchange(method: finished.method, route: finished.route, status: finished.status,
                                    bodyBytes: finished.bodyBytes,
                                    durationNanoseconds: MonotonicClock.nowNanoseconds() - finished.startedAt,
-                                   requestID: finished.requestID, traceID: finished.traceID,
+                                   requestID: finished.requestID, traceparent: finished.traceparent,
                                    requestHeaders: finished.headers,
                                    remoteAddress: remoteAddress))
     }

@@ -17,7 +17,15 @@ public enum EntityTag {
             (UInt(crc32(0, buffer.baseAddress, uInt(buffer.count))),
              UInt(adler32(1, buffer.baseAddress, uInt(buffer.count))))
         }
-        return strong(String(body.count, radix: 16) + "-" + String(crc, radix: 16) + String(adler, radix: 16))
+        // One string, fixed-width hex: "<crc32><adler32><length>" (one
+        // allocation; this runs on every tagged read).
+        return String(unsafeUninitializedCapacity: 34) { buffer in
+            buffer[0] = UInt8(ascii: "\"")
+            TraceIDSource.writeHex(UInt64(crc) << 32 | UInt64(adler), into: buffer, at: 1)
+            TraceIDSource.writeHex(UInt64(body.count), into: buffer, at: 17)
+            buffer[33] = UInt8(ascii: "\"")
+            return 34
+        }
     }
 
     /// The tag of the gzip-encoded representation: a different

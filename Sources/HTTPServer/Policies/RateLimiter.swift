@@ -9,6 +9,8 @@ import Synchronization
 /// bound under an attack from many addresses.
 public final class RateLimiter: Sendable {
     public let policy: RateLimitPolicy
+    /// `policy.policyField`, made once: it is the same on every response.
+    let policyField: String
     private let shards: [Shard]
     private let perShard: Int
     private let refusedCount = Atomic<Int>(0)
@@ -16,6 +18,7 @@ public final class RateLimiter: Sendable {
 
     public init(policy: RateLimitPolicy, shards count: Int = 16) {
         self.policy = policy
+        policyField = policy.policyField
         shards = (0..<count).map { _ in Shard() }
         perShard = max(1, policy.maxTrackedClients / count)
     }

@@ -13,21 +13,17 @@ struct TraceIDSource {
         return product.high ^ product.low
     }
 
-    /// A non-zero value as `digits` lowercase hex digits (16 or 32).
-    mutating func hex(digits: Int) -> String {
-        var words: [UInt64] = []
-        repeat {
-            words = (0..<(digits / 16)).map { _ in next() }
-        } while words.allSatisfy { $0 == 0 }
-        return String(unsafeUninitializedCapacity: digits) { buffer in
-            var index = 0
-            for word in words {
-                for shift in stride(from: 60, through: 0, by: -4) {
-                    buffer[index] = Self.alphabet[Int((word >> UInt64(shift)) & 0xF)]
-                    index += 1
-                }
-            }
-            return index
+    /// A value that is not zero: an all-zero id is invalid (3.2.2.3).
+    mutating func nonZero() -> UInt64 {
+        var value = next()
+        while value == 0 { value = next() }
+        return value
+    }
+
+    /// `value` as 16 lowercase hex digits at `buffer[offset...]`.
+    static func writeHex(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        for position in 0..<16 {
+            buffer[offset + position] = alphabet[Int((value >> UInt64(60 - 4 * position)) & 0xF)]
         }
     }
 
