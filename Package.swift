@@ -19,9 +19,11 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),
         .target(name: "CSystemShims"),
+        // gzip content coding (RFC 9110 8.4.1.3) through the system zlib.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
 
         // --- HTTP: HTTP/1.1 over POSIX sockets and Dispatch. Knows no domain.
-        .target(name: "HTTPServer", dependencies: ["CSystemShims"]),
+        .target(name: "HTTPServer", dependencies: ["CSystemShims", "CZlib"]),
 
         // --- Axiom runtime and the domain's values --------------------------
         // Protocols and runtime: orchestrator, registries, context DAG,
@@ -81,7 +83,7 @@ let package = Package(
         // Orchestrators, the client harness (ClientRun), a manual clock,
         // temp directories, stream helpers.
         .target(name: "AxiomTestSupport", dependencies: ["Axiom", "Capabilities"], path: "Tests/AxiomTestSupport"),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", "CZlib"]),
         .testTarget(name: "AxiomTests", dependencies: ["Axiom", "AxiomTestSupport"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain"]),
         .testTarget(name: "CapabilitiesTests", dependencies: ["Capabilities", "Axiom", "AxiomTestSupport"]),

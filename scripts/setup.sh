@@ -2,7 +2,7 @@
 # Installs the system packages the build and the scripts need (Debian/Ubuntu),
 # skipping the ones already present. Safe to run again.
 set -euo pipefail
-packages=(libsqlite3-dev libsodium-dev wrk curl python3)
+packages=(libsqlite3-dev libsodium-dev zlib1g-dev wrk curl python3 chromium chromium-driver)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -15,5 +15,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 # schemathesis (PyPI) for the API conformance run in scripts/test.sh.
 command -v schemathesis >/dev/null || python3 -m pip install -q schemathesis
+# selenium (PyPI) drives headless Chromium in the browser test (scripts/browser-test.sh).
+python3 -c 'import selenium' 2>/dev/null || python3 -m pip install -q selenium
 # prometheus_client (PyPI): its text parser checks GET /metrics in the tests.
 python3 -c 'import prometheus_client' 2>/dev/null || python3 -m pip install -q prometheus_client

@@ -2,7 +2,7 @@
 # The whole test suite, as CI runs it. The build refuses any import of a
 # target that is not a declared dependency (the architecture's first guard);
 # then the Swift tests, then schemathesis against the running server and
-# openapi.yaml.
+# openapi.yaml, then headless Chromium against the server from another origin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests --explicit-target-dependency-import-check error
@@ -13,3 +13,5 @@ swift build --build-tests --explicit-target-dependency-import-check error
 swift test --skip-build --no-parallel "$@"
 # The API against its own document: schemathesis, every check, bounded.
 scripts/schemathesis.sh 25
+# A real browser on another origin: CORS, gzip, ETag revalidation, trace context.
+scripts/browser-test.sh

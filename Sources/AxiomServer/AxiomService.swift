@@ -134,11 +134,13 @@ final class AxiomService: Sendable {
             var ops = Router()
             registerProbes(on: &ops)
             registerOperations(on: &ops)
+            RoutePolicies.attach(to: &ops, catalogMaxAge: options.catalogMaxAgeSeconds)
             opsRouter = ops
         } else {
             registerOperations(on: &router)
         }
         for group in groups where group.listener == .main { group.register(on: &router) }
+        RoutePolicies.attach(to: &router, catalogMaxAge: options.catalogMaxAgeSeconds)
         let access = accessLog.map { AccessLog(minimumLevel: options.logLevel, output: $0) }
         let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger) { exchange in
             metrics.requests.record(exchange)

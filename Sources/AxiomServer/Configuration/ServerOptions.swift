@@ -60,6 +60,20 @@ struct ServerOptions: Sendable {
     var paymentWebhookSecret: String?
     var paymentWebhookToleranceSeconds = 300
     var paymentTimeoutSeconds = 900
+    var compression = true
+    var compressionMinBytes = 1024
+    /// Comma-separated origins (`https://shop.example`) browsers may call from.
+    var corsAllowedOrigins = ""
+    var corsMaxAgeSeconds = 600
+    /// `Cache-Control: max-age` of catalogue reads; 0 sends `no-cache` (revalidate every time).
+    var catalogMaxAgeSeconds = 0
+    var rateLimit = true
+    /// Far above what one client reaches on the benchmark machine (GET
+    /// /health peaks near 85k requests per second over 64 connections), so
+    /// benchmarks, tests and the README never meet it; deployments set theirs.
+    var rateLimitPerSecond = 100_000
+    var rateLimitBurst = 200_000
+    var rateLimitMaxClients = 100_000
 
     var storageProbeIntervalSeconds = 2.0
     var eventsHeartbeatSeconds = 15.0
@@ -98,7 +112,24 @@ struct ServerOptions: Sendable {
             trustedProxies: Self.addressList(trustedProxies),
             maxBufferedBodyBytes: maxBufferedBodyBytes,
             shutdownDeadline: .milliseconds(Int(shutdownDeadlineSeconds * 1000)),
-            eventLoops: eventLoops)
+            eventLoops: eventLoops,
+            compression: compression ? CompressionPolicy(minimumBytes: compressionMinBytes) : nil,
+            cors: corsAllowedOrigins.isEmpty ? nil
+                : CORSPolicy(allowedOrigins: Self.originList(corsAllowedOrigins), maxAge: corsMaxAgeSeconds),
+            rateLimit: rateLimit ? RateLimitPolicy(requestsPerSecond: Double(rateLimitPerSecond), burst: rateLimitBurst,
+                                                   maxTrackedClients: rateLimitMaxClients) : nil)
+    }
+
+    /// The origins of a comma-separated list: `scheme://host[:port]`, as a
+    /// browser sends them in `Origin` (compared byte for byte).
+    static func originList(_ list: String) -> Set<String> {
+        Set(list.split(separator: ",").map { String($0.filter { $0 != " " }) }.filter(isOrigin))
+    }
+
+    private static func isOrigin(_ text: String) -> Bool {
+        guard text.hasPrefix("http://") || text.hasPrefix("https://") else { return false }
+        let rest = text.drop { $0 != ":" }.dropFirst(3)
+        return !rest.isEmpty && !rest.contains("/") && !rest.contains(" ")
     }
 
     /// The operations listener: the main listener's limits, its own address.
@@ -220,6 +251,28 @@ struct ServerOptions: Sendable {
         .integer("payment_timeout", in: 1...86_400,
                  help: "seconds an order may stay unpaid before it is cancelled and its stock returned",
                  get: \.paymentTimeoutSeconds, set: { $0.paymentTimeoutSeconds = $1 }),
+        .boolean("compression", help: "gzip response bodies of compression_min_bytes or more for clients that accept it",
+                 get: \.compression, set: { $0.compression = $1 }),
+        .integer("compression_min_bytes", in: 0...(1 << 30), help: "smallest response body sent gzip-encoded",
+                 get: \.compressionMinBytes, set: { $0.compressionMinBytes = $1 }),
+        .text("cors_allowed_origins", accepted: "comma-separated origins (http[s]://host[:port]), or empty",
+              help: "origins whose browser pages may call the API (empty: no CORS fields at all)",
+              check: { list in list.isEmpty || originList(list).count == list.split(separator: ",").count },
+              get: \.corsAllowedOrigins, set: { $0.corsAllowedOrigins = $1 }),
+        .integer("cors_max_age", in: 0...86_400, help: "seconds a browser may cache a CORS preflight answer",
+                 get: \.corsMaxAgeSeconds, set: { $0.corsMaxAgeSeconds = $1 }),
+        .integer("catalog_max_age", in: 0...86_400,
+                 help: "Cache-Control max-age of product reads in seconds (0: no-cache, revalidate with ETag each time)",
+                 get: \.catalogMaxAgeSeconds, set: { $0.catalogMaxAgeSeconds = $1 }),
+        .boolean("rate_limit", help: "limit requests per client address (429 rate_limited beyond)",
+                 get: \.rateLimit, set: { $0.rateLimit = $1 }),
+        .integer("rate_limit_per_second", in: 1...10_000_000, help: "requests per second one client address may sustain",
+                 get: \.rateLimitPerSecond, set: { $0.rateLimitPerSecond = $1 }),
+        .integer("rate_limit_burst", in: 1...10_000_000, help: "requests one client address may make at once above the rate",
+                 get: \.rateLimitBurst, set: { $0.rateLimitBurst = $1 }),
+        .integer("rate_limit_max_clients", in: 16...100_000_000,
+                 help: "client addresses whose buckets are kept (refilled ones forgotten first beyond)",
+                 get: \.rateLimitMaxClients, set: { $0.rateLimitMaxClients = $1 }),
 
         .seconds("storage_probe_interval", help: "seconds between probes of unavailable storage, for recovery",
                  get: \.storageProbeIntervalSeconds, set: { $0.storageProbeIntervalSeconds = $1 }),

@@ -104,6 +104,23 @@ extension Setting {
                           current: { .string(get($0)) })
     }
 
+    /// On or off: `true`/`false` in the file, also `1`/`0`, `on`/`off` elsewhere.
+    static func boolean(_ key: String, help: String,
+                        get: @escaping @Sendable (ServerOptions) -> Bool,
+                        set: @escaping @Sendable (inout ServerOptions, Bool) -> Void) -> Setting {
+        let accepted = "true or false"
+        return Setting(key: key, accepted: accepted, help: help,
+                       apply: { options, value in
+                           switch value.payload {
+                           case .json(.bool(let flag)): set(&options, flag)
+                           case .text(let text) where ["true", "1", "on"].contains(text.lowercased()): set(&options, true)
+                           case .text(let text) where ["false", "0", "off"].contains(text.lowercased()): set(&options, false)
+                           default: throw refusal(key, accepted, value)
+                           }
+                       },
+                       current: { .bool(get($0)) })
+    }
+
     /// A string that may be absent (`null` in the file, unset elsewhere).
     static func optionalText(_ key: String, help: String,
                              get: @escaping @Sendable (ServerOptions) -> String?,

@@ -31,6 +31,11 @@ struct AccessLog: Sendable {
         clock.appendNow(to: &line)
         line += #"","level":"info","event":"request","request_id":"#.utf8
         Self.appendString(exchange.requestID, to: &line)
+        if !exchange.traceID.isEmpty {
+            line += #","trace_id":""#.utf8
+            line += exchange.traceID.utf8
+            line.append(UInt8(ascii: "\""))
+        }
         line += #","method":"#.utf8
         Self.appendString(exchange.method?.rawValue ?? "", to: &line)
         line += #","route":"#.utf8

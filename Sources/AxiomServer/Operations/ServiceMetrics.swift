@@ -55,6 +55,15 @@ final class ServiceMetrics: Sendable {
                         "Idle connections closed at max_connections to admit a new one.")
             text.sample("axiom_http_connections_reclaimed_total", [], statistics.reclaimed)
         }
+        if let limiter = server.withLock({ $0?.rateLimiter }) {
+            text.family("axiom_http_rate_limit_requests_total", "counter",
+                        "Requests to rate-limited routes, by the limiter's decision (refused: 429 rate_limited).")
+            text.sample("axiom_http_rate_limit_requests_total", [("decision", "allowed")], limiter.allowed)
+            text.sample("axiom_http_rate_limit_requests_total", [("decision", "refused")], limiter.refused)
+            text.family("axiom_http_rate_limit_clients", "gauge",
+                        "Client addresses with a token bucket held now, against rate_limit_max_clients.")
+            text.sample("axiom_http_rate_limit_clients", [], limiter.trackedClients)
+        }
 
         writeRuntime(to: &text, sessions: sessions)
         writeStorage(to: &text)

@@ -43,7 +43,7 @@ extension HTTPConnection {
                               detail: "The server is buffering too many request bodies; retry shortly.",
                               headers: ["Retry-After": "1"])
         writeFinal(ProblemDetails.response(for: error, requestID: requestID), version: version,
-                   requestID: requestID, keepAlive: false)
+                   requestID: requestID, keepAlive: false, terms: pending?.terms)
     }
 
     /// Drops the request being read and everything buffered for it.
@@ -65,13 +65,21 @@ extension HTTPConnection {
 
     func accept(_ head: RequestHead) {
         let requestID = core.requestIDs.id(from: head.headers["x-request-id"])
-        let action = RequestAdmission.decide(head, router: core.router, requestID: requestID)
-        pending = RequestAdmission.PendingRequest(head: head, requestID: requestID, action: action)
+        var terms = core.policies.begin(head, ids: &loop.traceIDs)
+        var action = RequestAdmission.decide(head, router: core.router, requestID: requestID,
+                                             cors: core.policies.cors, origin: terms.origin)
+        if case .dispatch(let route, _, _) = action,
+           let refusal = core.policies.admit(route, peerHost: peerHost, headers: head.headers, terms: &terms,
+                                             requestID: requestID) {
+            action = .answer(refusal)
+        }
+        pending = RequestAdmission.PendingRequest(head: head, requestID: requestID, action: action, terms: terms)
         if core.observer != nil {
             var route = ""
             if case .dispatch(let matched, _, _) = action { route = matched.pattern }
             exchange = ExchangeInProgress(method: head.method, route: route, headers: head.headers,
-                                          requestID: requestID, startedAt: MonotonicClock.nowNanoseconds())
+                                          requestID: requestID, traceparent: terms.trace.traceparent,
+                                          startedAt: MonotonicClock.nowNanoseconds())
         }
         guard declaredBodyFits(head) else {
             refuseForBudget(version: head.version)
@@ -90,10 +98,10 @@ extension HTTPConnection {
             switch action {
             case .dispatch(let route, let parameters, let target):
                 dispatch(route, parameters: parameters, target: target, head: head, requestID: requestID,
-                         body: [], trailers: HTTPFields(), keepAlive: false)
+                         body: [], trailers: HTTPFields(), keepAlive: false, terms: terms)
             case .answer(let response):
                 writeFinal(response, version: head.version, requestID: requestID, keepAlive: false,
-                           isHead: head.method == .head)
+                           isHead: head.method == .head, terms: terms)
             }
         }
     }
@@ -103,11 +111,12 @@ extension HTTPConnection {
         switch request.action {
         case .dispatch(let route, let parameters, let target):
             dispatch(route, parameters: parameters, target: target, head: request.head, requestID: request.requestID,
-                     body: body, trailers: trailers, keepAlive: keepAlive)
+                     body: body, trailers: trailers, keepAlive: keepAlive, terms: request.terms)
         case .answer(let response):
             // A request the server itself found malformed ends the connection (400 → close).
             writeFinal(response, version: request.head.version, requestID: request.requestID,
-                       keepAlive: keepAlive && response.status != .badRequest, isHead: request.head.method == .head)
+                       keepAlive: keepAlive && response.status != .badRequest, isHead: request.head.method == .head,
+                       terms: request.terms)
         }
     }
 
@@ -120,10 +129,12 @@ extension HTTPConnection {
     }
 
     func dispatch(_ route: Router.Route, parameters: [String: String], target: RequestTarget, head: RequestHead,
-                          requestID: String, body: [UInt8], trailers: HTTPFields, keepAlive: Bool) {
+                          requestID: String, body: [UInt8], trailers: HTTPFields, keepAlive: Bool,
+                          terms: ExchangeTerms) {
         var request = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers,
                                   path: target.path, pathSegments: target.segments, query: QueryParameters(target.query),
-                                  body: body, trailers: trailers, remoteAddress: remoteAddress, id: requestID)
+                                  body: body, trailers: trailers, remoteAddress: remoteAddress, id: requestID,
+                                  trace: terms.trace)
         request.route = route.pattern
         request.parameters = parameters
         machine.handlerStarted()
@@ -143,7 +154,7 @@ extension HTTPConnection {
                     for: HTTPError(.internalServerError, code: "internal_error",
                                    detail: "The server failed to handle this request."), requestID: requestID)
             }
-            respondOnLoop(response, to: head, requestID: requestID, keepAlive: keepAlive)
+            respondOnLoop(response, to: head, requestID: requestID, keepAlive: keepAlive, terms: terms)
         }
     }
 

@@ -14,11 +14,12 @@ extension HTTPConnection {
     /// `onLoop` for a handler's response without forming a closure when
     /// already on the loop (nearly always): the closure's context was a
     /// heap allocation for every request.
-    func respondOnLoop(_ response: HTTPResponse, to head: RequestHead, requestID: String, keepAlive: Bool) {
+    func respondOnLoop(_ response: HTTPResponse, to head: RequestHead, requestID: String, keepAlive: Bool,
+                       terms: ExchangeTerms) {
         if loop.inEventLoop {
-            respond(response, to: head, requestID: requestID, keepAlive: keepAlive)
+            respond(response, to: head, requestID: requestID, keepAlive: keepAlive, terms: terms)
         } else {
-            loop.execute { self.respond(response, to: head, requestID: requestID, keepAlive: keepAlive) }
+            loop.execute { self.respond(response, to: head, requestID: requestID, keepAlive: keepAlive, terms: terms) }
         }
     }
 
@@ -35,15 +36,18 @@ extension HTTPConnection {
 
     // MARK: Responses
 
-    func respond(_ response: HTTPResponse, to head: RequestHead, requestID: String, keepAlive: Bool) {
+    func respond(_ response: HTTPResponse, to head: RequestHead, requestID: String, keepAlive: Bool,
+                 terms: ExchangeTerms) {
         guard machine.phase != .closed else { return }
+        let response = core.policies.finish(response, terms: terms)
+        let traceparent = terms.trace.traceparent
         let keepAlive = keepAlive && !machine.closeAfterOutput && !core.isDraining.load(ordering: .relaxed)
         if case .stream(let produce) = response.body, head.method != .head, !response.status.forbidsContent {
             let chunked = head.version == .http1_1
             output.append(ResponseHead.serialize(status: response.status, headers: response.headers,
                                                  framing: chunked ? .chunked : .closeDelimited,
                                                  keepAlive: keepAlive && chunked, echoKeepAlive: false,
-                                                 requestID: requestID))
+                                                 requestID: requestID, traceparent: traceparent))
             machine.responseBegan(keepAlive: keepAlive && chunked)
             exchange?.status = response.status
             flush()
@@ -62,20 +66,25 @@ extension HTTPConnection {
             return
         }
         writeFinal(response, version: head.version, requestID: requestID, keepAlive: keepAlive,
-                   isHead: head.method == .head)
+                   isHead: head.method == .head, terms: terms, finished: true)
     }
 
     /// Queues a complete response, then moves on to the next request (or to
-    /// closing).
+    /// closing). The exchange policies finish it under `terms` (a new trace
+    /// when there was no head) unless `finished` says that was done.
     func writeFinal(_ response: HTTPResponse, version: HTTPVersion, requestID: String, keepAlive: Bool,
-                            isHead: Bool = false) {
+                    isHead: Bool = false, terms: ExchangeTerms? = nil, finished: Bool = false) {
         guard machine.phase != .closed else { return }
-        ResponseHead.encodeComplete(response, version: version, requestID: requestID, keepAlive: keepAlive,
+        let terms = terms ?? core.policies.begin(nil, ids: &loop.traceIDs)
+        let response = finished ? response : core.policies.finish(response, terms: terms)
+        ResponseHead.encodeComplete(response, version: version, requestID: requestID,
+                                    traceparent: terms.trace.traceparent, keepAlive: keepAlive,
                                     isHead: isHead, into: &output)
         machine.responseBegan(keepAlive: keepAlive)
         if let observer = core.observer {
             var finished = exchange ?? ExchangeInProgress(method: nil, route: "", headers: HTTPFields(),
-                                                          requestID: requestID, startedAt: MonotonicClock.nowNanoseconds())
+                                                          requestID: requestID, traceparent: "",
+                                                          startedAt: MonotonicClock.nowNanoseconds())
             finished.status = response.status
             if !isHead, !response.status.forbidsContent, case .bytes(let body) = response.body {
                 finished.bodyBytes = body.count
@@ -118,7 +127,8 @@ extension HTTPConnection {
         observer(CompletedExchange(method: finished.method, route: finished.route, status: finished.status,
                                    bodyBytes: finished.bodyBytes,
                                    durationNanoseconds: MonotonicClock.nowNanoseconds() - finished.startedAt,
-                                   requestID: finished.requestID, requestHeaders: finished.headers,
+                                   requestID: finished.requestID, traceparent: finished.traceparent,
+                                   requestHeaders: finished.headers,
                                    remoteAddress: remoteAddress))
     }
 

@@ -14,9 +14,13 @@ enum RequestAdmission {
         let head: RequestHead
         let requestID: String
         let action: Action
+        let terms: ExchangeTerms
     }
 
-    static func decide(_ head: RequestHead, router: Router, requestID: String) -> PendingRequest.Action {
+    /// `cors` and `origin` (the request's, when on its list) answer CORS
+    /// preflights for routed paths.
+    static func decide(_ head: RequestHead, router: Router, requestID: String,
+                       cors: CORSPolicy? = nil, origin: String? = nil) -> PendingRequest.Action {
         func problem(_ error: HTTPError) -> PendingRequest.Action {
             .answer(ProblemDetails.response(for: error, requestID: requestID))
         }
@@ -45,7 +49,12 @@ enum RequestAdmission {
             return .dispatch(route, parameters: parameters, target: target)
         case .methodNotAllowed(let allowed):
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
-            if head.method == .options { return .answer(HTTPResponse(status: .noContent, headers: ["Allow": allow])) }
+            if head.method == .options {
+                if let cors, let origin, CORSPolicy.isPreflight(head.method, head.headers) {
+                    return .answer(cors.preflight(origin: origin, methods: allowed))
+                }
+                return .answer(HTTPResponse(status: .noContent, headers: ["Allow": allow]))
+            }
             return problem(HTTPError(.methodNotAllowed, code: "method_not_allowed",
                                      detail: "\(head.method) is not allowed on \(target.path); allowed: \(allow).",
                                      headers: ["Allow": allow]))

@@ -31,6 +31,8 @@ final class EventLoop: @unchecked Sendable {
     /// Touched on the loop thread only.
     private var connections: [Int32: HTTPConnection] = [:]
     private let sweepInterval: Int64 = 250_000_000
+    /// Trace and span ids for this loop's exchanges; loop thread only.
+    var traceIDs = TraceIDSource()
 
     init() throws {
         epollFD = axiom_epoll_create()

@@ -49,6 +49,8 @@ public struct HTTPFields: Sendable, Sequence {
         append(name, value)
     }
 
+    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     public mutating func remove(_ name: String) {
         fields.removeAll { Self.namesMatch($0.name, name) }
     }

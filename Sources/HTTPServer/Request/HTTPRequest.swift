@@ -18,6 +18,8 @@ public struct HTTPRequest: Sendable {
     public let remoteAddress: String
     /// From a sane `X-Request-Id`, or generated; echoed on the response.
     public let id: String
+    /// The exchange's W3C trace context (the caller's trace, our span).
+    public let trace: TraceContext?
     /// The matched route pattern, e.g. `/users/{id}` (for logs and metrics).
     public internal(set) var route: String = ""
     /// Values of the pattern's `{parameters}`, percent-decoded.
@@ -25,7 +27,7 @@ public struct HTTPRequest: Sendable {
 
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1, headers: HTTPFields = HTTPFields(),
                 path: String, pathSegments: [String], query: QueryParameters = QueryParameters(),
-                body: [UInt8] = [], trailers: HTTPFields = HTTPFields(), remoteAddress: String = "", id: String = "") {
+                body: [UInt8] = [], trailers: HTTPFields = HTTPFields(), remoteAddress: String = "", id: String = "", trace: TraceContext? = nil) {
         self.method = method
         self.target = target
         self.version = version
@@ -37,6 +39,7 @@ public struct HTTPRequest: Sendable {
         self.trailers = trailers
         self.remoteAddress = remoteAddress
         self.id = id
+        self.trace = trace
     }
 }
 

@@ -24,6 +24,19 @@ enum ProblemDetails {
         headers.set("Content-Type", contentType)
         return HTTPResponse(status: error.status, headers: headers, body: .bytes(Array(json.utf8)))
     }
+
+    /// The body with a `trace_id` member before its closing brace. Problems
+    /// are made before the trace is settled (at admission, in handlers), so
+    /// the member is added as the response leaves; a trace id is hex, no
+    /// escaping needed.
+    static func addingTraceID(_ traceID: String, to body: HTTPResponse.Body) -> HTTPResponse.Body {
+        guard case .bytes(var bytes) = body, bytes.last == UInt8(ascii: "}") else { return body }
+        bytes.removeLast()
+        bytes.append(contentsOf: ",\"trace_id\":\"".utf8)
+        bytes.append(contentsOf: traceID.utf8)
+        bytes.append(contentsOf: "\"}".utf8)
+        return .bytes(bytes)
+    }
 }
 
 /// Minimal JSON string encoding for the server's own error bodies, which

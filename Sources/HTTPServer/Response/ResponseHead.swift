@@ -23,11 +23,11 @@ enum ResponseHead {
     /// `keepAlive` false adds `Connection: close`; `echoKeepAlive` adds
     /// `Connection: keep-alive` for HTTP/1.0 clients that asked for it.
     static func serialize(status: HTTPStatus, headers: HTTPFields, framing: Framing,
-                          keepAlive: Bool, echoKeepAlive: Bool, requestID: String) -> [UInt8] {
+                          keepAlive: Bool, echoKeepAlive: Bool, requestID: String, traceparent: String = "") -> [UInt8] {
         var head: [UInt8] = []
         head.reserveCapacity(capacity(for: headers))
         write(status: status, headers: headers, framing: framing, keepAlive: keepAlive,
-              echoKeepAlive: echoKeepAlive, requestID: requestID, into: &head)
+              echoKeepAlive: echoKeepAlive, requestID: requestID, traceparent: traceparent, into: &head)
         return head
     }
 
@@ -36,9 +36,12 @@ enum ResponseHead {
         192 + bodyCount + headers.count * 32
     }
 
-    /// `serialize`, appending to `head`.
+    /// `serialize`, appending to `head`. `traceparent` (W3C Trace Context)
+    /// is written here like the request id rather than added to the
+    /// handler's fields: adding it copied the shared one-field list of
+    /// every JSON response (an allocation per request).
     static func write(status: HTTPStatus, headers: HTTPFields, framing: Framing, keepAlive: Bool,
-                      echoKeepAlive: Bool, requestID: String, into head: inout [UInt8]) {
+                      echoKeepAlive: Bool, requestID: String, traceparent: String = "", into head: inout [UInt8]) {
         // A server sends its own highest version, HTTP/1.1, whatever the request's (RFC 9110 2.5).
         head.append(contentsOf: "HTTP/1.1 ".utf8)
         appendDecimal(status.code, to: &head)
@@ -55,6 +58,11 @@ enum ResponseHead {
         if !requestID.isEmpty, !headers.contains("x-request-id") {
             head.append(contentsOf: "X-Request-Id: ".utf8)
             head.append(contentsOf: requestID.utf8)
+            head.append(contentsOf: "\r\n".utf8)
+        }
+        if !traceparent.isEmpty {
+            head.append(contentsOf: "traceparent: ".utf8)
+            head.append(contentsOf: traceparent.utf8)
             head.append(contentsOf: "\r\n".utf8)
         }
         switch framing {
@@ -76,8 +84,8 @@ enum ResponseHead {
     /// Queues the bytes of a complete (not streamed) response on `output`. HEAD gets the GET headers, with the body's length, and no body.
     /// Small bodies ride in the head's buffer (one segment); big ones are
     /// returned as they are, never copied.
-    static func encodeComplete(_ response: HTTPResponse, version: HTTPVersion, requestID: String, keepAlive: Bool,
-                               isHead: Bool, into output: inout OutputQueue) {
+    static func encodeComplete(_ response: HTTPResponse, version: HTTPVersion, requestID: String, traceparent: String = "",
+                               keepAlive: Bool, isHead: Bool, into output: inout OutputQueue) {
         let body: [UInt8]
         switch response.body {
         case .bytes(let bytes): body = bytes
@@ -95,7 +103,7 @@ enum ResponseHead {
         let inline = sendsBody && body.count <= inlineBodyLimit
         output.appendHead(reservingCapacity: capacity(for: response.headers, bodyCount: inline ? body.count : 0)) { head in
             write(status: response.status, headers: response.headers, framing: framing, keepAlive: keepAlive,
-                  echoKeepAlive: version == .http1_0, requestID: requestID, into: &head)
+                  echoKeepAlive: version == .http1_0, requestID: requestID, traceparent: traceparent, into: &head)
             if inline { head.append(contentsOf: body) }
         }
         if sendsBody && !inline { output.append(body) }

@@ -13,6 +13,8 @@ public struct Router: Sendable {
         /// Whether the handler consumes the request body. Decides the answer
         /// to `Expect: 100-continue`: `100 Continue` only when true.
         public let readsBody: Bool
+        /// Caching, validators and limits around the handler (``attach(_:to:_:)``).
+        public internal(set) var policy = RoutePolicy.standard
         let handler: HTTPHandler
     }
 
@@ -50,6 +52,26 @@ public struct Router: Sendable {
         let route = Route(method: method, pattern: pattern, readsBody: reads, handler: handler)
         nodes[index].routes[method] = route
         routes.append(route)
+    }
+
+    /// Sets the policy of the route `method` `pattern`, registered before.
+    public mutating func attach(_ policy: RoutePolicy, to method: HTTPMethod, _ pattern: String) {
+        var index = 0
+        for segment in RoutePattern.segments(of: pattern) {
+            let next = RoutePattern.parameterName(segment) != nil ? nodes[index].parameter?.child : nodes[index].literals[segment]
+            guard let next else { preconditionFailure("no route \(method) \(pattern) to attach a policy to") }
+            index = next
+        }
+        precondition(nodes[index].routes[method] != nil, "no route \(method) \(pattern) to attach a policy to")
+        nodes[index].routes[method]?.policy = policy
+        if let position = routes.firstIndex(where: { $0.method == method && $0.pattern == pattern }) {
+            routes[position].policy = policy
+        }
+    }
+
+    /// Sets `policy` on every route (before the particular ones are attached).
+    public mutating func attachToAll(_ policy: RoutePolicy) {
+        for route in routes { attach(policy, to: route.method, route.pattern) }
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.get, pattern, handler) }

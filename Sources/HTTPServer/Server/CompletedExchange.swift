@@ -16,6 +16,12 @@ public struct CompletedExchange: Sendable {
     /// From the complete request head to the response queued, in nanoseconds.
     public let durationNanoseconds: Int64
     public let requestID: String
+    /// The `traceparent` sent with the response, or "" when there was no
+    /// request head (its trace id: ``traceID``).
+    public let traceparent: String
+
+    /// The W3C trace id (32 hex digits), or empty.
+    public var traceID: Substring { traceparent.dropFirst(3).prefix(32) }
     /// The request's header fields (empty when there was no head).
     public let requestHeaders: HTTPFields
     public let remoteAddress: String

@@ -43,6 +43,9 @@ public final class HTTPServer: Sendable {
     /// Connections refused or reclaimed so far, and body-budget refusals.
     public var statistics: ConnectionStatistics.Snapshot { core.statistics.snapshot }
 
+    /// The per-client rate limit's buckets and counts, when configured.
+    public var rateLimiter: RateLimiter? { core.policies.rateLimiter }
+
     /// Request body bytes buffered now, across all connections.
     public var bufferedBodyBytes: Int { core.bodyBudget.withLock { $0.reserved } }
 

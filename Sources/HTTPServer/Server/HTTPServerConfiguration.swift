@@ -43,6 +43,12 @@ public struct HTTPServerConfiguration: Sendable {
     /// Event loops (threads, each with its epoll instance and its share of
     /// the connections); 0 means one per online CPU.
     public var eventLoops: Int
+    /// gzip for large enough bodies; nil sends every body as it is.
+    public var compression: CompressionPolicy?
+    /// Cross-origin access for browser pages; nil (or no origins) sends no CORS field.
+    public var cors: CORSPolicy?
+    /// Per-client request rate limit on routes whose policy says so; nil for none.
+    public var rateLimit: RateLimitPolicy?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, backlog: Int32 = 1024,
                 limits: ParserLimits = ParserLimits(), headerTimeout: Duration = .seconds(10),
@@ -52,7 +58,8 @@ public struct HTTPServerConfiguration: Sendable {
                 maxConnectionsPerAddress: Int = 256, trustedProxies: Set<String> = [],
                 maxBufferedBodyBytes: Int = 256 * 1024 * 1024,
                 shutdownDeadline: Duration = .seconds(10), outputHighWatermark: Int = 256 * 1024,
-                eventLoops: Int = 0) {
+                eventLoops: Int = 0, compression: CompressionPolicy? = nil, cors: CORSPolicy? = nil,
+                rateLimit: RateLimitPolicy? = nil) {
         self.host = host
         self.port = port
         self.backlog = backlog
@@ -71,6 +78,9 @@ public struct HTTPServerConfiguration: Sendable {
         self.shutdownDeadline = shutdownDeadline
         self.outputHighWatermark = outputHighWatermark
         self.eventLoops = eventLoops
+        self.compression = compression
+        self.cors = cors
+        self.rateLimit = rateLimit
     }
 }
 

@@ -9,6 +9,7 @@ final class ServerCore: Sendable {
     let logger: ServerLogger
     let observer: ExchangeObserver?
     let requestIDs = RequestIDGenerator()
+    let policies: ExchangePolicies
     let connections: ConnectionRegistry
     let statistics = ConnectionStatistics()
     /// Request body bytes buffered across all connections.
@@ -21,6 +22,7 @@ final class ServerCore: Sendable {
         self.router = router
         self.logger = logger
         self.observer = observer
+        policies = ExchangePolicies(configuration: configuration)
         connections = ConnectionRegistry(maxConnections: configuration.maxConnections,
                                          perAddress: AddressConnectionTable(limit: configuration.maxConnectionsPerAddress,
                                                                             exempt: configuration.trustedProxies))

@@ -20,7 +20,8 @@ public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatabl
             return cached.bytes
         }
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        // sortedKeys: the same bytes (and so the same ETag) after re-encoding (JSONBody.encode).
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         let bytes = Array(try encoder.encode(value))
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }

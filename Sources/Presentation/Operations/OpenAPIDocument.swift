@@ -34,6 +34,23 @@ info:
     `too_many_connections` (the server, or the client's address, is at its
     connection cap) or `body_buffer_full` (the server holds too many
     request bodies already).
+
+    Around every resource the protocol layer also applies: **trace
+    context** (W3C): a valid `traceparent` is continued (and its
+    `tracestate` passed back), else a new trace starts; every response
+    carries `traceparent` with the server's own span id, and problems a
+    `trace_id`. **Compression**: bodies of `compression_min_bytes` (1 KiB)
+    or more are sent with `Content-Encoding: gzip` when `Accept-Encoding`
+    allows gzip, and carry `Vary: Accept-Encoding`. **Conditional reads**:
+    `GET /products`, `/products/{id}`, `/cart`, `/orders/{id}` and
+    `/users/me` carry a strong `ETag`; a matching `If-None-Match` is 304.
+    **CORS** for the origins in `cors_allowed_origins`: preflights
+    (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) are
+    answered 204 with the path's methods; responses carry
+    `Access-Control-Allow-Origin` and `Vary: Origin`; no credentials mode.
+    **Rate limits** per client address on every route but the probes:
+    `RateLimit-Policy` and `RateLimit` on each response, 429
+    `rate_limited` with `Retry-After` beyond the quota.
 servers:
   - url: http://127.0.0.1:8080
 paths:
@@ -42,6 +59,8 @@ paths:
       operationId: getIndex
       summary: Service name, version and links to everything else
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The index.
           content:
@@ -65,6 +84,8 @@ paths:
       operationId: getOpenAPIDocument
       summary: This document
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The OpenAPI document the server was built with.
           content:
@@ -124,6 +145,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: Components, live contexts and sessions, capability availability, validation.
           content:
@@ -234,6 +257,8 @@ paths:
           schema:
             type: string
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: |
             The event stream. Each event's `data` is one line of JSON: the
@@ -286,6 +311,8 @@ paths:
             type: string
             maxLength: 64
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
@@ -318,6 +345,8 @@ paths:
             schema:
               $ref: "#/components/schemas/NewUser"
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "201":
           description: The new user (never carries a password or hash).
           headers:
@@ -376,6 +405,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "204":
           description: Signed out.
         "401":
@@ -395,6 +426,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
@@ -430,6 +463,8 @@ paths:
                   type: string
                   enum: [customer, admin]
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The user as changed.
           content:
@@ -513,10 +548,21 @@ paths:
       summary: The signed-in user
       security:
         - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
       responses:
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+            Cache-Control:
+              $ref: "#/components/headers/CacheControl"
           description: The user.
           content:
             application/json:
@@ -530,10 +576,21 @@ paths:
       summary: The signed-in user's cart, priced from the catalogue now
       security:
         - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
       responses:
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+            Cache-Control:
+              $ref: "#/components/headers/CacheControl"
           description: The cart.
           content:
             application/json:
@@ -547,6 +604,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "204":
           description: The cart is empty.
         "401":
@@ -578,6 +637,8 @@ paths:
                   minimum: 1
                   maximum: 99
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The cart.
           content:
@@ -604,6 +665,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The cart.
           content:
@@ -639,6 +702,8 @@ paths:
             maxLength: 255
             pattern: "^[!-~]+$"
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "201":
           description: The order (the first one for a retried key).
           headers:
@@ -674,6 +739,8 @@ paths:
             type: string
             maxLength: 64
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
@@ -706,10 +773,21 @@ paths:
       summary: Read an order (your own; admins any)
       security:
         - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
       responses:
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+            Cache-Control:
+              $ref: "#/components/headers/CacheControl"
           description: The order.
           content:
             application/json:
@@ -736,6 +814,8 @@ paths:
                   type: string
                   enum: [pending, confirmed, shipped, delivered, cancelled]
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The order.
           content:
@@ -775,6 +855,8 @@ paths:
       security:
         - bearer: []
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The cancelled order.
           content:
@@ -942,6 +1024,8 @@ paths:
             schema:
               $ref: "#/components/schemas/ProductDraft"
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "201":
           description: The product.
           headers:
@@ -986,6 +1070,7 @@ paths:
         (in index order) are ranked; a query matching more is ranked within
         those, and another word narrows it.
       parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
         - name: q
           in: query
           description: Search words; at most 200 UTF-8 bytes and 8 words (422 `validation_failed` on `q` beyond).
@@ -995,7 +1080,16 @@ paths:
         - $ref: "#/components/parameters/Limit"
         - $ref: "#/components/parameters/Cursor"
       responses:
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+            Cache-Control:
+              $ref: "#/components/headers/CacheControl"
           description: One page of products.
           content:
             application/json:
@@ -1012,9 +1106,19 @@ paths:
       operationId: getProduct
       summary: Read an active product
       parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
         - $ref: "#/components/parameters/ProductID"
       responses:
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
+            Cache-Control:
+              $ref: "#/components/headers/CacheControl"
           description: The product.
           content:
             application/json:
@@ -1038,6 +1142,8 @@ paths:
             schema:
               $ref: "#/components/schemas/ProductPatch"
       responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "200":
           description: The product as changed.
           content:
@@ -1067,6 +1173,15 @@ components:
       scheme: bearer
       description: The token from `POST /sessions`.
   parameters:
+    IfNoneMatch:
+      name: If-None-Match
+      in: header
+      required: false
+      description: >-
+        Entity tags from earlier responses (or `*`); a match under weak
+        comparison (RFC 9110 13.1.2) answers 304 without a body.
+      schema:
+        type: string
     Limit:
       name: limit
       in: query
@@ -1401,6 +1516,9 @@ components:
           type: string
         request_id:
           type: string
+        trace_id:
+          type: string
+          description: The W3C trace id of the exchange (32 hex digits), as in `traceparent`.
         errors:
           type: array
           description: Every failing field (validation errors only).
@@ -1415,7 +1533,61 @@ components:
                 enum: [required, too_short, too_long, invalid_format, out_of_range, inconsistent]
               message:
                 type: string
+  headers:
+    ETag:
+      description: >-
+        Strong validator of this representation (RFC 9110 8.8.3); the gzip
+        representation has its own (the same tag with `-gzip`).
+      schema:
+        type: string
+    CacheControl:
+      description: >-
+        `no-cache` (or `max-age` from `catalog_max_age`) for the catalogue,
+        `no-store` for account data.
+      schema:
+        type: string
+    RetryAfter:
+      description: Seconds until a request would be admitted.
+      schema:
+        type: integer
+    RateLimitPolicy:
+      description: >-
+        The client's quota (draft-ietf-httpapi-ratelimit-headers-11):
+        `"per-address";q=<burst>;w=<seconds to refill>`.
+      schema:
+        type: string
+    RateLimit:
+      description: >-
+        What is left of the quota: `"per-address";r=<remaining>;t=<seconds
+        until whole again>`.
+      schema:
+        type: string
   responses:
+    NotModified:
+      description: >-
+        The representation matching `If-None-Match` is still current: no
+        body; the validator and caching fields as a 200 would carry them.
+      headers:
+        ETag:
+          $ref: "#/components/headers/ETag"
+        Cache-Control:
+          $ref: "#/components/headers/CacheControl"
+    RateLimited:
+      description: >-
+        Code `rate_limited`: this client address (behind `trusted_proxies`,
+        the nearest untrusted `X-Forwarded-For` hop) spent its token bucket;
+        retry after `Retry-After` seconds. Nothing was done.
+      headers:
+        Retry-After:
+          $ref: "#/components/headers/RetryAfter"
+        RateLimit-Policy:
+          $ref: "#/components/headers/RateLimitPolicy"
+        RateLimit:
+          $ref: "#/components/headers/RateLimit"
+      content:
+        application/problem+json:
+          schema:
+            $ref: "#/components/schemas/Problem"
     MalformedJSON:
       description: The body is not strict JSON (RFC 8259 in UTF-8 without a BOM, each member name once, no trailing commas).
       content:

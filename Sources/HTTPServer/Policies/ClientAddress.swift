@@ -1,0 +1,16 @@
+/// The address a request comes from, for per-client limits: the peer's,
+/// unless the peer is a trusted proxy, then the nearest untrusted address
+/// in `X-Forwarded-For` (read from the right: entries to the left of the
+/// first untrusted one could be made up by the client).
+enum ClientAddress {
+    static func resolve(peer: String, headers: HTTPFields, trustedProxies: Set<String>) -> String {
+        guard trustedProxies.contains(peer) else { return peer }
+        let hops = headers.values(for: "x-forwarded-for")
+            .flatMap { $0.split(separator: ",") }
+            .map { String($0.trimmingSpaces) }
+        for hop in hops.reversed() where !hop.isEmpty && !trustedProxies.contains(hop) {
+            return hop
+        }
+        return peer
+    }
+}

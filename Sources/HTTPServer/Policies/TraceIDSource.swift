@@ -1,0 +1,31 @@
+/// Random trace and span ids without a system call per request: wyrand
+/// (Wang Yi's 64-bit generator) seeded once from the system generator.
+/// One per event loop, touched only on its thread. Ids need to be unique,
+/// not secret (W3C Trace Context, 3.2.2.3 and 3.2.2.4).
+struct TraceIDSource {
+    private var state: UInt64
+
+    init(seed: UInt64 = UInt64.random(in: 1...UInt64.max)) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0xa076_1d64_78bd_642f
+        let product = state.multipliedFullWidth(by: state ^ 0xe703_7ed1_a0b4_28db)
+        return product.high ^ product.low
+    }
+
+    /// A value that is not zero: an all-zero id is invalid (3.2.2.3).
+    mutating func nonZero() -> UInt64 {
+        var value = next()
+        while value == 0 { value = next() }
+        return value
+    }
+
+    /// `value` as 16 lowercase hex digits at `buffer[offset...]`.
+    static func writeHex(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        for position in 0..<16 {
+            buffer[offset + position] = alphabet[Int((value >> UInt64(60 - 4 * position)) & 0xF)]
+        }
+    }
+
+    private static let alphabet: [UInt8] = Array("0123456789abcdef".utf8)
+}
