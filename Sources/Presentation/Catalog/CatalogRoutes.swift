@@ -11,7 +11,8 @@ public enum CatalogRoutes {
     /// own working-set bound (`catalog_cache_entries`), so memory stays
     /// bounded by configuration rather than by the catalogue's size.
     public static func register(on router: inout Router, storefront: StorefrontContext, cachedProducts: Int) {
-        let representations = RepresentationCache<ProductID, Product>(capacity: cachedProducts)
+        let representations = RepresentationCache<ProductID, Product>(capacity: cachedProducts,
+                                                                    encode: ProductJSON.bytes)
         router.get("/products") { request in
             try await ErrorResponses.handling {
                 let page = try PageRequest.from(request)
