@@ -70,13 +70,13 @@ extension CatalogClient {
             }
             try errors.throwIfAny()
             let expression = SearchExpression(terms: query.terms)
+            let ranking = try await ranking(expression)
             let page = try await read { [after] in
-                try CatalogStore.search($0, expression, after: after, limit: query.limit,
-                                        includeInactive: query.includeInactive)
+                try CatalogStore.page($0, ranking, after: after, limit: query.limit,
+                                      includeInactive: query.includeInactive)
             }
-            let last = page.rows.last.map { SearchCursor(rank: $0.1, productID: $0.0.product.id) }
             return ProductPage(items: try page.rows.map { try checked($0.0).product },
-                               nextCursor: page.more ? last?.encoded : nil)
+                               nextCursor: page.more ? page.rows.last?.1.encoded : nil)
         }
         var after: ProductCursor?
         if let cursor = query.cursor, checkCursor {
@@ -94,6 +94,32 @@ extension CatalogClient {
     }
 
     // MARK: Misses
+
+    /// `expression`'s ranking from `SearchCache`, or ranked now by one task
+    /// that concurrent callers of the same expression share.
+    nonisolated func ranking(_ expression: SearchExpression) async throws -> SearchRanking {
+        let key = expression.match
+        let slot: SearchCache.Slot = searches.withLock { cache in
+            if let slot = cache.slot(for: key) { return slot }
+            let started = cache.generation
+            let task = Task { [self] in
+                do {
+                    let ranking = try await read { try CatalogStore.ranking($0, expression) }
+                    searches.withLock { $0.finish(key, ranking, startedAt: started) }
+                    return ranking
+                } catch {
+                    searches.withLock { $0.fail(key, startedAt: started) }
+                    throw error
+                }
+            }
+            cache.begin(key, task)
+            return .running(task)
+        }
+        switch slot {
+        case .ready(let ranking): return ranking
+        case .running(let task): return try await task.value
+        }
+    }
 
     /// Reads `ids` from storage and keeps them in the working set (unless a
     /// commit it no longer holds came after the read began: `ProductCache`).
