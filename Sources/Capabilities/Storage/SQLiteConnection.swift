@@ -104,8 +104,16 @@ final class SQLiteConnection {
             return cached.statement
         }
         var statement: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let rc = sql.withCString { sqlite3_prepare_v3(db, $0, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail) }
+        // The tail is looked at inside withCString: it points into that
+        // buffer, which for a short string is a temporary copy (reading it
+        // afterwards made "BEGIN" look like two statements).
+        var trailing = false
+        let rc = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v3(db, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            if let tail { trailing = String(cString: tail).contains(where: { !$0.isWhitespace && $0 != ";" }) }
+            return rc
+        }
         guard rc == SQLITE_OK, let statement else {
             sqlite3_finalize(statement)
             if rc == SQLITE_OK { // empty or comment-only SQL compiles to no statement
@@ -113,7 +121,7 @@ final class SQLiteConnection {
             }
             throw StorageError.sqlite(error(rc, sql: sql))
         }
-        if let tail, String(cString: tail).contains(where: { !$0.isWhitespace && $0 != ";" }) {
+        if trailing {
             sqlite3_finalize(statement)
             throw StorageError.multipleStatements(sql: sql)
         }
