@@ -43,4 +43,19 @@ import Testing
         try Self.expectSameAsJSONEncoder(Self.product(
             name: "slash / and ünïcödé ☕️", description: "line separator \u{2028} paragraph \u{2029}"))
     }
+
+    @Test func pagesWithAndWithoutACursor() throws {
+        let products = [Self.product(name: "A \"lamp\"", description: "x"), Self.product(name: "B", description: "",
+                                                                                     active: false)]
+        for page in [ProductPage(items: products, nextCursor: "HWMwMjI-_w"), ProductPage(items: [], nextCursor: nil),
+                     ProductPage(items: products, nextCursor: nil)] {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.withoutEscapingSlashes]
+            let reference = try #require(try JSONSerialization.jsonObject(with: encoder.encode(page)) as? NSDictionary)
+            let written = try #require(try JSONSerialization.jsonObject(with: Data(ProductJSON.page(page))) as? NSDictionary)
+            #expect(written == reference)
+        }
+        #expect(String(decoding: ProductJSON.page(ProductPage(items: [], nextCursor: nil)), as: UTF8.self)
+                == #"{"items":[],"next_cursor":null}"#)
+    }
 }

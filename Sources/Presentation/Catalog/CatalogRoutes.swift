@@ -17,7 +17,7 @@ public enum CatalogRoutes {
             try await ErrorResponses.handling {
                 let page = try PageRequest.from(request)
                 let query = ProductQuery(text: request.query["q"], limit: page.limit, cursor: page.cursor)
-                return try JSONBody.response(try await storefront.products(query))
+                return .json(.ok, ProductJSON.page(try await storefront.products(query)))
             }
         }
         router.get("/products/{id}") { request in

@@ -1,14 +1,34 @@
 import Domain
 
-/// A product document `{id, sku, name, description, price, stock, active}`
-/// written directly into bytes. Over 1,000,000 products 99% of random
-/// `GET /products/{id}` miss the representation cache, and JSONEncoder
-/// then ran for every response (perf: a visible share of the miss path's
-/// ~60 µs CPU per request). `ProductJSONTests` check that it decodes to
-/// exactly what JSONEncoder makes of the same product.
+/// A product document `{id, sku, name, description, price, stock, active}`,
+/// and a page of them `{items, next_cursor}`, written directly into bytes.
+/// Over 1,000,000 products 99% of random `GET /products/{id}` miss the
+/// representation cache, and JSONEncoder then ran for every response
+/// (perf: a visible share of the miss path's ~60 µs CPU per request); a
+/// search page served from a kept ranking cost ~280 µs of CPU, most of it
+/// JSONEncoder on 20 products. `ProductJSONTests` check that both decode
+/// to exactly what JSONEncoder makes of the same value.
 enum ProductJSON {
     static func bytes(_ product: Product) -> [UInt8] {
         var json = JSONBytes(capacity: 160 + product.name.utf8.count + product.description.utf8.count)
+        write(product, to: &json)
+        return json.bytes
+    }
+
+    static func page(_ page: ProductPage) -> [UInt8] {
+        var json = JSONBytes(capacity: 64 + page.items.count * 320)
+        json.raw("{\"items\":[")
+        for (index, product) in page.items.enumerated() {
+            if index > 0 { json.raw(",") }
+            write(product, to: &json)
+        }
+        json.raw("],\"next_cursor\":")
+        if let cursor = page.nextCursor { json.string(cursor) } else { json.raw("null") }
+        json.raw("}")
+        return json.bytes
+    }
+
+    private static func write(_ product: Product, to json: inout JSONBytes) {
         json.raw("{\"id\":")
         json.rawString(product.id.description)
         json.raw(",\"sku\":")
@@ -27,6 +47,5 @@ enum ProductJSON {
         json.raw("},\"stock\":")
         json.integer(product.stock)
         json.raw(product.active ? ",\"active\":true}" : ",\"active\":false}")
-        return json.bytes
     }
 }
