@@ -15,11 +15,22 @@ once on the file so that it migrates it and makes the templates below).
   and totals replaced, plus its `cart_cleared_checkouts` row (as a checkout
   leaves it; without it start-up reconciliation would clear carts).
 
-usage: seed_scale.py DATABASE PRODUCTS USERS ORDERS OUT_DIR TEMPLATE_EMAIL
+Vocabulary (VOCABULARY, default zipf):
+- zipf: names and descriptions draw from 4,000 words (the 157 real words
+  below first, then pronounceable made-up ones) with Zipf-Mandelbrot
+  frequencies, p(k) ~ 1/(k + 10): the commonest word is in about 5% of
+  names and 12% of descriptions, the median word in about 1,000 of
+  1,000,000 products, as a real catalogue's long tail of words is.
+- dense: the earlier vocabulary, each name an adjective, a material and a
+  noun drawn uniformly from 48, 30 and 57 words: every word is in 2-10% of
+  the catalogue, so every search is a search for a very common word.
+
+usage: seed_scale.py DATABASE PRODUCTS USERS ORDERS OUT_DIR TEMPLATE_EMAIL [VOCABULARY]
 writes OUT_DIR/product_ids.txt, user_emails.txt, order_ids.txt and
 search_terms.txt (words that occur in names, for varied search requests).
 """
 import datetime
+import itertools
 import json
 import os
 import random
@@ -29,6 +40,9 @@ import time
 import uuid
 
 database, products, users, orders, out_dir, template_email = sys.argv[1:7]
+vocabulary = sys.argv[7] if len(sys.argv) > 7 else "zipf"
+if vocabulary not in ("zipf", "dense"):
+    sys.exit(f"seed_scale: vocabulary {vocabulary} is neither zipf nor dense")
 products, users, orders = int(products), int(users), int(orders)
 rng = random.Random(12)
 now_text = "2026-01-01T00:00:00.000Z"
@@ -45,6 +59,38 @@ knife spoon fork ladle whisk grater pan pot skillet board brush comb box tin cra
 WORDS = """for with and the a of in by from handmade durable everyday kitchen garden office travel gift home
 outdoor indoor small large set pair single double fits holds keeps easy clean care finish""".split()
 
+
+def made_up_words(count, seen):
+    """Pronounceable words of two or three syllables, deterministic."""
+    onsets = "b c d f g h j k l m n p r s t v w z br cr dr fl gr pl st tr ch sh".split()
+    vowels = "a e i o u ai ea oo".split()
+    codas = ["", "", "n", "r", "l", "s", "t", "m", "nd", "st"]
+    words, word_rng = [], random.Random(7)
+    while len(words) < count:
+        word = "".join(word_rng.choice(onsets) + word_rng.choice(vowels) for _ in range(word_rng.choice((2, 2, 3))))
+        word += word_rng.choice(codas)
+        if word not in seen:
+            seen.add(word)
+            words.append(word)
+    return words
+
+if vocabulary == "zipf":
+    REAL = list(dict.fromkeys(NOUNS + MATERIALS + ADJECTIVES + WORDS))
+    VOCABULARY = REAL + made_up_words(4000 - len(REAL), set(REAL))
+    CUMULATIVE = list(itertools.accumulate(1.0 / (rank + 10) for rank in range(1, len(VOCABULARY) + 1)))
+    def draw(count):
+        return rng.choices(VOCABULARY, cum_weights=CUMULATIVE, k=count)
+    def name_words():
+        return draw(3)
+    def description_words():
+        return draw(8)
+else:
+    def name_words():
+        return [rng.choice(ADJECTIVES), rng.choice(MATERIALS), rng.choice(NOUNS)]
+    def description_words():
+        return [rng.choice(WORDS + NOUNS + MATERIALS) for _ in range(8)]
+name_terms = set()
+
 namespace = uuid.UUID("5ca1e000-0000-4000-8000-000000000000")
 connection = sqlite3.connect(database)
 connection.execute("PRAGMA synchronous=OFF")
@@ -60,8 +106,10 @@ def flush_products():
     batch.clear()
 for index in range(products):
     product_id = str(uuid.uuid5(namespace, f"product-{index}"))
-    name = f"{rng.choice(ADJECTIVES).capitalize()} {rng.choice(MATERIALS)} {rng.choice(NOUNS)} {index:07d}"
-    description = " ".join(rng.choice(WORDS + NOUNS + MATERIALS) for _ in range(8)).capitalize() + "."
+    words = name_words()
+    name_terms.update(words)
+    name = f"{words[0].capitalize()} {' '.join(words[1:])} {index:07d}"
+    description = " ".join(description_words()).capitalize() + "."
     batch.append((product_id, f"SC-{index:07d}", name, name.lower(), description, 100 + index % 9900, now_text, now_text))
     product_ids.append(product_id)
     if len(batch) == 10000:
@@ -140,7 +188,7 @@ if orders:
     connection.commit()
 connection.close()
 
-terms = sorted(set(ADJECTIVES + MATERIALS + NOUNS))
+terms = sorted(name_terms)
 for name, lines in (("product_ids.txt", product_ids), ("user_emails.txt", emails), ("order_ids.txt", order_ids),
                     ("search_terms.txt", terms)):
     with open(os.path.join(out_dir, name), "w") as out:

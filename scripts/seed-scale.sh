@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fills a database with a shop's worth of data for scale measurements:
-#   scripts/seed-scale.sh DB --products N [--users N] [--orders N] --out DIR
+#   scripts/seed-scale.sh DB --products N [--users N] [--orders N] [--vocabulary zipf|dense] --out DIR
 # DB must not be in use by a running server. The server binary
 # (AXIOM_BINARY, default .build/release/axiom-server) is started once on DB
 # (127.0.0.1, a free port) so that it migrates the file, hashes the one
@@ -9,19 +9,23 @@
 # straight through SQLite, copying those templates.
 # Writes DIR/product_ids.txt, DIR/user_emails.txt, DIR/order_ids.txt,
 # DIR/search_terms.txt and DIR/password.txt (every seeded user's password).
+# --vocabulary: zipf (default: 4,000 words with a realistic long tail) or
+# dense (the first harness's 123 words, each in 2-10% of the catalogue);
+# see bench/seed_scale.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: $0 DB --products N [--users N] [--orders N] --out DIR" >&2; exit 2; }
+usage() { echo "usage: $0 DB --products N [--users N] [--orders N] [--vocabulary zipf|dense] --out DIR" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 DB=$1; shift
-PRODUCTS=0 USERS=0 ORDERS=0 OUT=
+PRODUCTS=0 USERS=0 ORDERS=0 OUT= VOCABULARY=zipf
 while [ $# -gt 0 ]; do
   case $1 in
     --products) PRODUCTS=$2; shift 2 ;;
     --users) USERS=$2; shift 2 ;;
     --orders) ORDERS=$2; shift 2 ;;
     --out) OUT=$2; shift 2 ;;
+    --vocabulary) VOCABULARY=$2; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -68,6 +72,6 @@ wait $SERVER 2>/dev/null || true
 trap - EXIT
 
 started=$SECONDS
-python3 bench/seed_scale.py "$DB" "$PRODUCTS" "$USERS" "$ORDERS" "$OUT" "$TEMPLATE_EMAIL"
+python3 bench/seed_scale.py "$DB" "$PRODUCTS" "$USERS" "$ORDERS" "$OUT" "$TEMPLATE_EMAIL" "$VOCABULARY"
 printf '%s\n' "$PASSWORD" >"$OUT/password.txt"
 echo "seed-scale: $PRODUCTS products, $USERS users, $ORDERS orders in $DB ($((SECONDS - started)) s); password in $OUT/password.txt" >&2

@@ -24,6 +24,7 @@ extension CatalogClient {
     /// lookup, no suspension), otherwise one primary-key read.
     public nonisolated func lookup(_ id: ProductID) async throws -> Product? {
         if let hit = cachedProduct(id) { return hit }
+        if let loaded = try loadNow(id) { return loaded.first }
         return try await load([id]).first
     }
 
@@ -70,13 +71,13 @@ extension CatalogClient {
             }
             try errors.throwIfAny()
             let expression = SearchExpression(terms: query.terms)
+            let ranking = try await ranking(expression)
             let page = try await read { [after] in
-                try CatalogStore.search($0, expression, after: after, limit: query.limit,
-                                        includeInactive: query.includeInactive)
+                try CatalogStore.page($0, ranking, after: after, limit: query.limit,
+                                      includeInactive: query.includeInactive)
             }
-            let last = page.rows.last.map { SearchCursor(rank: $0.1, productID: $0.0.product.id) }
             return ProductPage(items: try page.rows.map { try checked($0.0).product },
-                               nextCursor: page.more ? last?.encoded : nil)
+                               nextCursor: page.more ? page.rows.last?.1.encoded : nil)
         }
         var after: ProductCursor?
         if let cursor = query.cursor, checkCursor {
@@ -95,12 +96,47 @@ extension CatalogClient {
 
     // MARK: Misses
 
+    /// `expression`'s ranking from `SearchCache`, or ranked now by one task
+    /// that concurrent callers of the same expression share.
+    nonisolated func ranking(_ expression: SearchExpression) async throws -> SearchRanking {
+        let key = expression.match
+        let slot: SearchCache.Slot = searches.withLock { cache in
+            if let slot = cache.slot(for: key) { return slot }
+            let started = cache.generation
+            let task = Task { [self] in
+                do {
+                    let ranking = try await read { try CatalogStore.ranking($0, expression) }
+                    searches.withLock { $0.finish(key, ranking, startedAt: started) }
+                    return ranking
+                } catch {
+                    searches.withLock { $0.fail(key, startedAt: started) }
+                    throw error
+                }
+            }
+            cache.begin(key, task)
+            return .running(task)
+        }
+        switch slot {
+        case .ready(let ranking): return ranking
+        case .running(let task): return try await task.value
+        }
+    }
+
     /// Reads `ids` from storage and keeps them in the working set (unless a
     /// commit it no longer holds came after the read began: `ProductCache`).
     nonisolated func load(_ ids: [ProductID]) async throws -> [Product] {
         let started = cache.withLock { $0.generation }
         let rows = try await read { try CatalogStore.fetchAll($0, ids) }.map(checked)
         return cache.withLock { cache in rows.map { cache.fill($0, startedAt: started) } }
+    }
+
+    /// `load([id])` on the calling thread when a reader connection is idle
+    /// (one primary-key probe, no hop to a reader queue and back), else nil.
+    nonisolated func loadNow(_ id: ProductID) throws -> [Product]? {
+        let started = cache.withLock { $0.generation }
+        guard let row = try storage.storedReadNow({ try CatalogStore.fetch($0, id) }) else { return nil }
+        guard let row = try row.map(checked) else { return [] }
+        return [cache.withLock { $0.fill(row, startedAt: started) }]
     }
 
     /// A stored row priced in the deployment's currency, or a data error

@@ -62,6 +62,9 @@ public actor CatalogClient: StatefulClient {
     /// Migration versions 200–299 (see `CatalogSchema`).
     public static let migrations: [Migration] = CatalogSchema.migrations
     public static let defaultCacheEntries = 10_000
+    /// `SearchCache`'s bound: 2,000,000 ranked matches, 32 MB (at least
+    /// 2,000 queries' rankings, most far smaller than the 1,000 cap).
+    public static let defaultSearchCacheMatches = 2_000_000
 
     public nonisolated let stateBroadcaster: StateBroadcaster<CatalogUpdate>
     /// The deployment's currency: every price is in it.
@@ -69,14 +72,19 @@ public actor CatalogClient: StatefulClient {
     nonisolated let storage: CapabilityHandle<SQLiteStorage>
     /// The working set (reads: `CatalogClient+Reads`).
     nonisolated let cache: Mutex<ProductCache>
+    /// Recent searches' rankings (`SearchCache`).
+    nonisolated let searches: Mutex<SearchCache>
 
     /// `cacheEntries`: the most products kept in memory (at least 1).
+    /// `searchCacheMatches`: the most ranked matches kept (0: none).
     public init(storage: CapabilityHandle<SQLiteStorage>, currency: Currency = .usd,
-                cacheEntries: Int = CatalogClient.defaultCacheEntries, updateBufferLimit: Int = 256) {
+                cacheEntries: Int = CatalogClient.defaultCacheEntries,
+                searchCacheMatches: Int = CatalogClient.defaultSearchCacheMatches, updateBufferLimit: Int = 256) {
         self.storage = storage
         self.currency = currency
         self.stateBroadcaster = StateBroadcaster(bufferLimit: updateBufferLimit)
         self.cache = Mutex(ProductCache(capacity: cacheEntries))
+        self.searches = Mutex(SearchCache(maxMatches: searchCacheMatches))
     }
 
     // MARK: Lifecycle
@@ -127,6 +135,7 @@ public actor CatalogClient: StatefulClient {
         let product = try CatalogRules.product(from: draft, id: ProductID(UUID()), currency: currency)
         let started = cache.withLock { $0.generation }
         let row = try await write { try CatalogStore.insert($0, product) }
+        searches.withLock { $0.invalidate() }
         apply([row], startedAt: started, created: true)
         return row.product
     }
@@ -141,6 +150,10 @@ public actor CatalogClient: StatefulClient {
         let currency = self.currency
         let started = cache.withLock { $0.generation }
         let row = try await write { try CatalogStore.update($0, id, patch, currency: currency) }
+        // The indexed text (name, description; the SKU is not patchable)
+        // changed: every kept ranking may be wrong. Other fields are read
+        // fresh by each page.
+        if patch.name != nil || patch.description != nil { searches.withLock { $0.invalidate() } }
         apply([row], startedAt: started, created: false)
         return row.product
     }

@@ -25,37 +25,58 @@ extension CatalogStore {
         return (Array(rows.prefix(limit)), rows.count > limit)
     }
 
-    /// The most matches a search ranks. bm25 is computed per matching row
-    /// and FTS5 cannot stop early when ordering by it: at 100,000 products
-    /// a one-word query matched about 10,000 rows and ranking them all took
-    /// 12 ms (20 ms with the rows joined), ten times that at 1,000,000.
-    /// Capped, the cost stops growing with the catalogue: over 300 varied
-    /// queries on 1,000,000 seeded products (python3, one connection) the
-    /// mean was 14.6 ms ranking the first 2,000 matches, 6.7 ms the first
-    /// 500, 6.6 ms the first 200 (what is left is FTS5 merging the doclists
-    /// of a prefix or of two words). Matches are taken in index order (the
-    /// oldest products first); a query matching more is ranked within
-    /// those, and another word narrows it.
-    static let maxRanked = 500
+    /// The most matches a search ranks. bm25 costs per matching row (its
+    /// term statistics, a docsize read and the positions), and FTS5 cannot
+    /// stop early when ordering by it: at 1,000,000 seeded products (python3
+    /// on the file, 200 varied queries like bench/search.lua's) ranking
+    /// every match averaged 10.9 ms with a p99 of 290 ms (a common word or a
+    /// short prefix matches 100,000+ rows: 124-411 ms each), ranking at most
+    /// 1,000 averaged 1.9 ms, p99 10 ms (500: 1.6 ms; 2,000: 3.0 ms, p99
+    /// 30 ms). A query matching more is ranked among its newest 1,000
+    /// matches (FTS5 walks its doclists newest first as cheaply as oldest
+    /// first; the first version took the 500 oldest, which in a shop are
+    /// the least likely to be wanted), and another word narrows it. Most
+    /// queries match fewer (the median word of the Zipf-seeded catalogue
+    /// is in about 900 products) and are ranked whole.
+    static let maxRanked = 1_000
 
-    /// One page of `expression`'s matches, best bm25 rank first (a name
-    /// match weighs 10, a SKU match 5, a description match 1), ties by id,
-    /// after `after`, among the first `maxRanked` matches.
-    static func search(_ handle: SQLiteHandle, _ expression: SearchExpression, after: SearchCursor?, limit: Int,
-                       includeInactive: Bool) throws -> (rows: [(VersionedProduct, Double)], more: Bool) {
-        let start = after?.rank ?? -Double.greatestFiniteMagnitude
+    /// `expression`'s matches (the newest `maxRanked` if there are more),
+    /// best bm25 rank first (a name match weighs 10, a SKU match 5, a
+    /// description match 1), ties by row number. Inactive products
+    /// included: a page filters them on fresh rows, so a deactivation does
+    /// not change a ranking.
+    static func ranking(_ handle: SQLiteHandle, _ expression: SearchExpression) throws -> SearchRanking {
         let rows = try handle.query("""
-            SELECT p.id, p.sku, p.name, p.description, p.price_amount, p.price_currency, p.stock, p.active,
-                p.version, matches.score
-            FROM (
+            SELECT match_rowid, score FROM (
                 SELECT rowid AS match_rowid, bm25(products_search, 10.0, 1.0, 5.0) AS score
-                FROM products_search WHERE products_search MATCH ? LIMIT ?
-            ) AS matches JOIN products AS p ON p.rowid = matches.match_rowid
-            WHERE p.active >= ? AND (matches.score > ? OR (matches.score = ? AND p.id > ?))
-            ORDER BY matches.score, p.id LIMIT ?
-            """, expression.match, maxRanked, includeInactive ? 0 : 1, start, start,
-            after?.productID.description ?? "", limit + 1
-        ).map { row in (try decode(row), try row.get(9, as: Double.self)) }
+                FROM products_search WHERE products_search MATCH ? ORDER BY rowid DESC LIMIT ?
+            ) ORDER BY score, match_rowid
+            """, expression.match, maxRanked)
+        var ranks: [Double] = [], rowids: [Int64] = []
+        ranks.reserveCapacity(rows.count)
+        rowids.reserveCapacity(rows.count)
+        for row in rows {
+            rowids.append(try row.get(0))
+            ranks.append(try row.get(1))
+        }
+        return SearchRanking(ranks: ranks, rowids: rowids)
+    }
+
+    /// One page of `ranking` after `after`: each candidate's row read by its
+    /// row number (a primary-key probe), inactive ones skipped unless
+    /// `includeInactive`, until `limit` + 1 are found.
+    static func page(_ handle: SQLiteHandle, _ ranking: SearchRanking, after: SearchCursor?, limit: Int,
+                     includeInactive: Bool) throws -> (rows: [(VersionedProduct, SearchCursor)], more: Bool) {
+        var rows: [(VersionedProduct, SearchCursor)] = []
+        var index = ranking.start(after: after)
+        while rows.count <= limit, index < ranking.count {
+            let rowid = ranking.rowids[index]
+            if let row = try handle.queryOne("SELECT \(columns) FROM products WHERE rowid = ?", rowid).map(decode),
+               includeInactive || row.product.active {
+                rows.append((row, SearchCursor(rank: ranking.ranks[index], rowid: rowid)))
+            }
+            index += 1
+        }
         return (Array(rows.prefix(limit)), rows.count > limit)
     }
 

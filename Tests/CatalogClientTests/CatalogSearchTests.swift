@@ -140,7 +140,39 @@ struct CatalogSearchTests {
         }
     }
 
-    @Test("a query matching more than maxRanked products pages through the first maxRanked, each once")
+    @Test("every match up to maxRanked is ranked, not the first 500: the best of 600 come first though newest")
+    func rankingCoversEveryMatch() async throws {
+        let directory = try TempDirectory()
+        let ids = try await seedProducts(directory, count: 1300)
+        // The 600 newest rows say "lamp" (fewer than half the rows, so bm25
+        // gives the word weight), the 5 newest three times: bm25 puts those
+        // first. The first version ranked only the 500 oldest matches and
+        // never returned them.
+        #expect(CatalogStore.maxRanked >= 600)
+        let storage = try await SQLiteStorage.open(StorageConfiguration(path: directory.databasePath),
+                                                   migrations: CatalogClient.migrations)
+        _ = try await storage.write { handle in
+            try handle.execute("UPDATE products SET description = 'Lamp shade' WHERE rowid > 700")
+            try handle.execute("UPDATE products SET description = 'Lamp lamp lamp shade' WHERE rowid > 1295")
+        }
+        await storage.close()
+        try await withCatalog(directory) { run in
+            var seen: [ProductID] = []
+            var cursor: String?
+            var rounds = 0
+            repeat {
+                let page = try await run.client.products(ProductQuery(text: "lamp", limit: 100, cursor: cursor))
+                seen += page.items.map(\.id)
+                cursor = page.nextCursor
+                rounds += 1
+            } while cursor != nil && rounds < 30
+            #expect(rounds == 6)
+            #expect(seen.count == 600 && Set(seen) == Set(ids.suffix(600)))
+            #expect(Set(seen.prefix(5)) == Set(ids.suffix(5)))
+        }
+    }
+
+    @Test("a query matching more than maxRanked products pages through the newest maxRanked, each once")
     func rankingIsBounded() async throws {
         let directory = try TempDirectory()
         let ids = try await seedProducts(directory, count: CatalogStore.maxRanked + 100)
@@ -155,11 +187,32 @@ struct CatalogSearchTests {
                 rounds += 1
             } while cursor != nil && rounds < 30
             #expect(seen.count == CatalogStore.maxRanked && Set(seen).count == seen.count)
-            #expect(Set(seen) == Set(ids.prefix(CatalogStore.maxRanked)))
+            #expect(Set(seen) == Set(ids.suffix(CatalogStore.maxRanked)))
             // A narrower query reaches beyond them.
-            let last = ids.count - 1
-            let number = String(last + 100_000).dropFirst()
-            #expect(try await run.client.products(ProductQuery(text: "seeded \(number)")).items.map(\.id) == [ids[last]])
+            let number = String(100_000).dropFirst()
+            #expect(try await run.client.products(ProductQuery(text: "seeded \(number)")).items.map(\.id) == [ids[0]])
+        }
+    }
+
+    @Test("a kept ranking follows the indexed text: a new product and a rename show at once; stock does not re-rank")
+    func keptRankingFollowsWrites() async throws {
+        try await withCatalog { run in
+            let client = run.client
+            #expect(try await search(client, "lantern").isEmpty)
+            let lantern = try await client.create(ProductDraft(sku: "KR-1", name: "Tin lantern", description: "x",
+                                                               price: usd(1), stock: 5))
+            #expect(try await search(client, "lantern") == ["Tin lantern"])
+            #expect(try await search(client, "lant") == ["Tin lantern"])
+            let kept = client.searches.withLock { $0.generation }
+            _ = try await client.update(lantern.id, ProductPatch(stock: 9))
+            #expect(client.searches.withLock { $0.generation } == kept)
+            #expect(try await client.products(ProductQuery(text: "lantern")).items.map(\.stock) == [9])
+            _ = try await client.update(lantern.id, ProductPatch(description: "A lamp for the garden"))
+            #expect(client.searches.withLock { $0.generation } == kept + 1)
+            #expect(try await search(client, "garden") == ["Tin lantern"])
+            _ = try await client.update(lantern.id, ProductPatch(name: "Tin candle holder"))
+            #expect(try await search(client, "lantern").isEmpty)
+            #expect(try await search(client, "lant").isEmpty)
         }
     }
 

@@ -13,6 +13,12 @@ final class SQLiteConnection {
     let isReader: Bool
     private struct CachedStatement {
         let statement: OpaquePointer
+        /// Result column names, read once per compilation: building them for
+        /// every run cost a String per column per query (9 for a product
+        /// row). SQLite recompiles a statement after a schema change
+        /// (`SQLITE_STMTSTATUS_REPREPARE` counts it); the names are read again then.
+        var columns: [String]
+        var compilations: Int32
         var lastUse: UInt64
     }
     private var statements: [String: CachedStatement] = [:]
@@ -97,15 +103,29 @@ final class SQLiteConnection {
     }
 
     /// The cached prepared statement for `sql`, preparing it on first use.
-    private func statement(for sql: String, cacheKey key: String) throws -> OpaquePointer {
+    private func statement(for sql: String, cacheKey key: String) throws -> (OpaquePointer, [String]) {
         useClock &+= 1
-        if let cached = statements[key] {
-            statements[key]?.lastUse = useClock
-            return cached.statement
+        if var cached = statements[key] {
+            cached.lastUse = useClock
+            let compilations = sqlite3_stmt_status(cached.statement, SQLITE_STMTSTATUS_REPREPARE, 0)
+            if compilations != cached.compilations {
+                cached.columns = Self.columnNames(cached.statement)
+                cached.compilations = compilations
+            }
+            statements[key] = cached
+            return (cached.statement, cached.columns)
         }
         var statement: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let rc = sql.withCString { sqlite3_prepare_v3(db, $0, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail) }
+        // The tail is looked at inside withCString: it points into that
+        // buffer, which for a short string is a temporary copy (reading it
+        // afterwards made "BEGIN" look like two statements).
+        var trailing = false
+        let rc = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v3(db, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, &tail)
+            if let tail { trailing = String(cString: tail).contains(where: { !$0.isWhitespace && $0 != ";" }) }
+            return rc
+        }
         guard rc == SQLITE_OK, let statement else {
             sqlite3_finalize(statement)
             if rc == SQLITE_OK { // empty or comment-only SQL compiles to no statement
@@ -113,7 +133,7 @@ final class SQLiteConnection {
             }
             throw StorageError.sqlite(error(rc, sql: sql))
         }
-        if let tail, String(cString: tail).contains(where: { !$0.isWhitespace && $0 != ";" }) {
+        if trailing {
             sqlite3_finalize(statement)
             throw StorageError.multipleStatements(sql: sql)
         }
@@ -122,8 +142,13 @@ final class SQLiteConnection {
             statements.removeValue(forKey: oldest.key)
             sqlite3_finalize(oldest.value.statement)
         }
-        statements[key] = CachedStatement(statement: statement, lastUse: useClock)
-        return statement
+        let columns = Self.columnNames(statement)
+        statements[key] = CachedStatement(statement: statement, columns: columns, compilations: 0, lastUse: useClock)
+        return (statement, columns)
+    }
+
+    private static func columnNames(_ statement: OpaquePointer) -> [String] {
+        (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
     }
 
     var cachedStatementCount: Int { statements.count }
@@ -137,7 +162,7 @@ final class SQLiteConnection {
         if cacheKey == nil, sql.utf8.contains(0) {
             throw StorageError.sqlite(SQLiteError(extendedCode: SQLITE_MISUSE, message: "SQL text contains a NUL character", sql: sql))
         }
-        let statement = try statement(for: sql, cacheKey: cacheKey ?? sql)
+        let (statement, columns) = try statement(for: sql, cacheKey: cacheKey ?? sql)
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
@@ -150,8 +175,7 @@ final class SQLiteConnection {
             let rc = bind(value, to: statement, at: Int32(offset + 1))
             guard rc == SQLITE_OK else { throw StorageError.sqlite(error(rc, sql: sql)) }
         }
-        let columnCount = sqlite3_column_count(statement)
-        let columns = (0..<columnCount).map { String(cString: sqlite3_column_name(statement, $0)) }
+        let columnCount = Int32(columns.count)
         var rows: [SQLiteRow] = []
         while true {
             let rc = sqlite3_step(statement)

@@ -140,6 +140,18 @@ public final class SQLiteStorage: StorageCapability {
         }
     }
 
+    /// Runs `body` in a read transaction on an idle reader connection on the
+    /// calling thread, or returns nil at once when no reader is idle (then
+    /// use `read`). Only for reads bounded by an index probe or two: the
+    /// caller's thread (an event loop) waits for it.
+    public func readNow<T>(_ body: (SQLiteHandle) throws -> T) throws -> T? {
+        let health = self.health
+        return try readers.runNow { connection in
+            health.updateMetrics { $0.reads += 1 }
+            return try Self.runRead(on: connection, body)
+        }
+    }
+
     /// The write-path counters (batch sizes, commit latency, …).
     public var metrics: StorageMetrics { health.metrics }
 
@@ -176,13 +188,15 @@ public final class SQLiteStorage: StorageCapability {
 
     private static func runRead<T>(on connection: SQLiteConnection, _ body: (SQLiteHandle) throws -> T) throws -> T {
         do {
-            try connection.exec("BEGIN")
-        } catch {
+            // Cached statements: sqlite3_exec compiled BEGIN and COMMIT anew
+            // for every read (sqlite3Parser in perf of GET /products/{id}).
+            try connection.runCached("BEGIN")
+        } catch StorageError.sqlite(let error) {
             throw error.meansUnavailable(forReader: true)
                 ? StorageError.unavailable(reason: "SQLite reported \(error.message)", sqlite: error)
                 : StorageError.sqlite(error)
         }
-        defer { try? connection.exec("COMMIT") }
+        defer { try? connection.runCached("COMMIT") }
         let handle = SQLiteHandle(connection: connection)
         defer { handle.invalidate() }
         return try body(handle)

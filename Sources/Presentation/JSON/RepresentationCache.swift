@@ -10,19 +10,25 @@ import Synchronization
 public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatable & Encodable & Sendable>: Sendable {
     private let entries = Mutex<[Key: (value: Value, bytes: [UInt8])]>([:])
     private let capacity: Int
+    private let encode: @Sendable (Value) throws -> [UInt8]
 
-    public init(capacity: Int = 100_000) {
+    /// `encode`: how a value becomes bytes; JSONEncoder unless the route
+    /// has a hand-written document (`ProductJSON`).
+    public init(capacity: Int = 100_000, encode: (@Sendable (Value) throws -> [UInt8])? = nil) {
         self.capacity = capacity
+        self.encode = encode ?? { value in
+            let encoder = JSONEncoder()
+            // sortedKeys: the same bytes (and so the same ETag) after re-encoding (JSONBody.encode).
+            encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+            return Array(try encoder.encode(value))
+        }
     }
 
     public func bytes(for key: Key, value: Value) throws -> [UInt8] {
         if let cached = entries.withLock({ $0[key] }), cached.value == value {
             return cached.bytes
         }
-        let encoder = JSONEncoder()
-        // sortedKeys: the same bytes (and so the same ETag) after re-encoding (JSONBody.encode).
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        let bytes = Array(try encoder.encode(value))
+        let bytes = try encode(value)
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = (value, bytes)

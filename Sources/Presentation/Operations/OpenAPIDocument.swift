@@ -1059,16 +1059,16 @@ paths:
         every word of `q` (case- and accent-insensitive; the last word also
         as a prefix, for search-as-you-type), ordered by relevance (bm25; a
         match in the name ranks above one in the SKU, above one in the
-        description), then id. Words are plain text: quotes, `*`, `-`, `:`,
+        description), then the order products were added. Words are plain text: quotes, `*`, `-`, `:`,
         parentheses and operators such as `NEAR` or `OR` have no special
         meaning, and a word of punctuation only matches nothing. A
         `next_cursor` continues the same kind of list; one of the other kind
         is refused (422 on `cursor`). Search pages are exact while the
         catalogue is unchanged; a change in between may move a product
         across a page boundary, since relevance depends on every product.
-        To bound a query's cost, at most the first 500 matching products
-        (in index order) are ranked; a query matching more is ranked within
-        those, and another word narrows it.
+        To bound a query's cost, at most 1,000 matching products are
+        ranked: a query matching more is ranked among the 1,000 most
+        recently added of them, and another word narrows it.
       parameters:
         - $ref: "#/components/parameters/IfNoneMatch"
         - name: q

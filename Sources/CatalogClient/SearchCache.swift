@@ -1,0 +1,82 @@
+/// The rankings of recent searches, keyed by their MATCH expression (the
+/// normalized query: words quoted, the last a prefix), so a query asked
+/// again, or its next page, is not ranked again. Real search traffic
+/// repeats its popular queries; ranking one is O(its matches).
+///
+/// - Never stale: any commit that changes indexed text (a new product, a
+///   rename, a new description) calls `invalidate()`, which drops every
+///   ranking and bumps `generation`; a ranking computed from a read that
+///   began before the bump is handed to its callers but not kept. Stock,
+///   price and `active` do not touch the ranking: a page reads its rows
+///   fresh and filters inactive products then.
+/// - One ranking at a time per expression: concurrent callers of a query
+///   being ranked wait for that one task (16 searchers asking for the same
+///   new word rank it once).
+/// - Bounded by the matches it holds (16 bytes each), oldest ranking out
+///   first; a ranking larger than the bound is used once and not kept.
+struct SearchCache {
+    enum Slot {
+        case ready(SearchRanking)
+        case running(Task<SearchRanking, any Error>)
+    }
+
+    private(set) var generation: UInt64 = 0
+    private(set) var heldMatches = 0
+    private var entries: [String: Slot] = [:]
+    /// Kept rankings, oldest first (the eviction order).
+    private var order: [String] = []
+    private var orderStart = 0
+    let maxMatches: Int
+
+    init(maxMatches: Int) {
+        self.maxMatches = max(0, maxMatches)
+    }
+
+    var count: Int { entries.count }
+
+    func slot(for key: String) -> Slot? { entries[key] }
+
+    mutating func begin(_ key: String, _ task: Task<SearchRanking, any Error>) {
+        entries[key] = .running(task)
+    }
+
+    /// Keeps `ranking` for `key` if no invalidation happened since its read
+    /// began at `started`, evicting the oldest rankings to stay in bounds.
+    mutating func finish(_ key: String, _ ranking: SearchRanking, startedAt started: UInt64) {
+        guard started == generation, case .running = entries[key] else { return }
+        guard ranking.count <= maxMatches else {
+            entries[key] = nil
+            return
+        }
+        while heldMatches + ranking.count > maxMatches, orderStart < order.count {
+            let oldest = order[orderStart]
+            orderStart += 1
+            if case .ready(let evicted) = entries[oldest] {
+                heldMatches -= evicted.count
+                entries[oldest] = nil
+            }
+        }
+        if orderStart > 1024, orderStart * 2 > order.count {
+            order.removeFirst(orderStart)
+            orderStart = 0
+        }
+        entries[key] = .ready(ranking)
+        order.append(key)
+        heldMatches += ranking.count
+    }
+
+    /// A ranking failed: the next caller tries again.
+    mutating func fail(_ key: String, startedAt started: UInt64) {
+        guard started == generation, case .running = entries[key] else { return }
+        entries[key] = nil
+    }
+
+    /// Indexed text changed: every ranking may be wrong now.
+    mutating func invalidate() {
+        generation &+= 1
+        entries.removeAll()
+        order.removeAll()
+        orderStart = 0
+        heldMatches = 0
+    }
+}
