@@ -262,19 +262,11 @@ paths:
         names the route, not the request target).
       security:
         - bearer: []
-        - {}
+        - ticket: []
       parameters:
         - name: Last-Event-ID
           in: header
           required: false
-          schema:
-            type: string
-        - name: ticket
-          in: query
-          required: false
-          description: >-
-            A ticket from `POST /events/tickets`, instead of a bearer token
-            (only read when `Authorization` is absent); used up by this request.
           schema:
             type: string
         - name: last_event_id
@@ -1229,6 +1221,14 @@ components:
       type: http
       scheme: bearer
       description: The token from `POST /sessions`.
+    ticket:
+      type: apiKey
+      in: query
+      name: ticket
+      description: >-
+        `GET /events` only: a one-use ticket from `POST /events/tickets`,
+        instead of a bearer token (read only when `Authorization` is
+        absent), for a browser's `EventSource`; used up by the request.
   parameters:
     IfNoneMatch:
       name: If-None-Match
