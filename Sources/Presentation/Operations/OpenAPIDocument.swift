@@ -152,6 +152,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: Components, live contexts and sessions, capability availability, validation.
           content:
             application/json:
@@ -279,6 +284,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: |
             The event stream. Each event's `data` is one line of JSON: the
             cart, the order, or for `reset` the reason.
@@ -365,6 +375,11 @@ paths:
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: One page of users.
           content:
             application/json:
@@ -457,6 +472,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "204":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: Signed out.
         "401":
           $ref: "#/components/responses/Unauthorized"
@@ -480,6 +500,11 @@ paths:
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The user.
           content:
             application/json:
@@ -515,6 +540,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The user as changed.
           content:
             application/json:
@@ -573,6 +603,11 @@ paths:
                   description: Required with `email` or `password`.
       responses:
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The user as changed.
           content:
             application/json:
@@ -608,6 +643,10 @@ paths:
           $ref: "#/components/responses/StorageUnavailable"
         "200":
           headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
             ETag:
               $ref: "#/components/headers/ETag"
             Cache-Control:
@@ -636,6 +675,10 @@ paths:
           $ref: "#/components/responses/StorageUnavailable"
         "200":
           headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
             ETag:
               $ref: "#/components/headers/ETag"
             Cache-Control:
@@ -656,6 +699,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "204":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The cart is empty.
         "401":
           $ref: "#/components/responses/Unauthorized"
@@ -689,6 +737,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The cart.
           content:
             application/json:
@@ -717,6 +770,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The cart.
           content:
             application/json:
@@ -756,6 +814,10 @@ paths:
         "201":
           description: The order (the first one for a retried key).
           headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
             Location:
               schema:
                 type: string
@@ -793,6 +855,11 @@ paths:
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: One page of orders.
           content:
             application/json:
@@ -833,6 +900,10 @@ paths:
           $ref: "#/components/responses/StorageUnavailable"
         "200":
           headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
             ETag:
               $ref: "#/components/headers/ETag"
             Cache-Control:
@@ -866,6 +937,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The order.
           content:
             application/json:
@@ -907,6 +983,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The cancelled order.
           content:
             application/json:
@@ -955,6 +1036,11 @@ paths:
                   maxLength: 200
       responses:
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The order with its payment.
           content:
             application/json:
@@ -1078,6 +1164,10 @@ paths:
         "201":
           description: The product.
           headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
             Location:
               schema:
                 type: string
@@ -1194,6 +1284,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The product as changed.
           content:
             application/json:
