@@ -4,7 +4,9 @@
 /// Kept in memory only: a ticket lives 30 s and a browser mints a new one
 /// whenever its stream drops, so a restart losing them costs a reconnect,
 /// while a table would put a durable write (an fsync) on each mint and
-/// each use. Bounded: a session holds at most `perSession` tickets (its
+/// each use. The price: with several replicas, the ticket's POST and its
+/// stream must reach the same one (the PostgreSQL deployment would keep
+/// them in a table instead). Bounded: a session holds at most `perSession` tickets (its
 /// oldest goes first), and beyond `capacity` the expired ones, then the
 /// oldest, are dropped, so no one signed in can grow it without bound.
 struct EventTickets: Sendable {
