@@ -3,7 +3,9 @@
 # chromium-driver, selenium from PyPI; scripts/setup.sh installs them)
 # loads a page from a second loopback origin and calls the server with
 # fetch(): preflighted JSON POSTs, a gzip list, ETag revalidation (304),
-# traceparent, and an origin the server does not list (blocked).
+# the cart changed with If-Match, an EventSource opened with a one-use
+# ticket that sees a change made from another session, the rate-limit
+# fields, traceparent, and an origin the server does not list (blocked).
 # Debug build unless AXIOM_BIN is set. BROWSER_TEST_CORS_OFF=1 starts the
 # server without the page's origin: the test must then fail.
 set -euo pipefail

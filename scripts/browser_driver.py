@@ -80,7 +80,20 @@ try:
         check("preflighted POST /sessions", report["signIn"] == 201, report["signIn"])
         check("GET /users/me with a bearer token", report["me"] == 200 and report["meEmail"], report["me"])
         check("account data is no-store", report["meCacheControl"] == "no-store", report["meCacheControl"])
-        check("RateLimit-Policy readable", bool(report["rateLimitPolicy"]), report["rateLimitPolicy"])
+        check("RateLimit-Policy readable, naming the user's and the address's policies",
+              '"per-user"' in (report["rateLimitPolicy"] or "") and '"per-address"' in (report["rateLimitPolicy"] or ""),
+              report["rateLimitPolicy"])
+        check("RateLimit readable", '"per-user";r=' in (report["rateLimit"] or ""), report["rateLimit"])
+        # If-Match lands on another branch at the same time: for now the PUT
+        # sends GET /cart's ETag and must succeed (tightened after the merge).
+        check("cart changed with If-Match (GET /cart's ETag)",
+              bool(report["cartETag"]) and report["cartIfMatch"] == 200 and report["cartQuantity"] == 1,
+              (report["cartETag"], report["cartIfMatch"], report["cartQuantity"]))
+        check("POST /events/tickets", report["ticketStatus"] == 201, report["ticketStatus"])
+        live = report["liveEvent"]
+        check("EventSource with a ticket saw the other session's cart change",
+              live.get("type") == "cart.updated" and live.get("quantity") == 2 and bool(live.get("id")), live)
+        check("a spent ticket opens no second stream", report["reusedTicket"] == "refused", report["reusedTicket"])
         check("gzip list decoded by the browser", report["listCount"] == 40, report["listCount"])
         check("list travelled compressed", 0 < report["listEncoded"] < report["listDecoded"],
               (report["listEncoded"], report["listDecoded"]))
@@ -105,6 +118,15 @@ try:
             break
         time.sleep(0.05)
     check("server logged the 304", len(revalidated) == 1, len(revalidated))
+    refused_stream = []
+    for _ in range(200):
+        refused_stream = [line for line in Path(access_log).read_text().splitlines()
+                          if '"route":"/events"' in line and '"status":401' in line]
+        if refused_stream:
+            break
+        time.sleep(0.05)
+    check("server logged the spent ticket's 401, without the ticket", len(refused_stream) == 1
+          and "ticket" not in refused_stream[0], refused_stream)
     driver.get(f"http://127.0.0.1:{other_port}/page.html")
     blocked = driver.execute_async_script(
         "const done = arguments[arguments.length - 1]; blockedCheck(arguments[0]).then(done);", api)

@@ -89,7 +89,8 @@ final class AxiomService: Sendable {
             await orchestrator.shutdown()
             throw error
         }
-        let gate = SessionGate(registration: registration, sessions: sessions)
+        let userLimiter = options.userRateLimit.map { RateLimiter(policy: $0) }
+        let gate = SessionGate(registration: registration, sessions: sessions, userLimit: UserRateLimit(userLimiter))
         // Every route group, each bound to its one context type (RFC-001
         // 2.4): declared to the orchestrator and registered from this list.
         let groups: [any RouteGroup] = [
@@ -106,7 +107,8 @@ final class AxiomService: Sendable {
         ]
         for group in groups { try group.bind(to: orchestrator) }
         let lifecycle = Lifecycle()
-        let metrics = ServiceMetrics(orchestrator: orchestrator)
+        let metrics = ServiceMetrics(orchestrator: orchestrator, userLimiter: userLimiter,
+                                     loginDecisions: registration.loginDecisions)
         func registerProbes(on router: inout Router) {
             HealthRoutes.register(on: &router)
             ReadinessRoutes.register(on: &router) { [orchestrator] in

@@ -22,7 +22,7 @@ enum RoutePolicies {
             (.put, "/cart/items/{product_id}", accountData), (.delete, "/cart/items/{product_id}", accountData),
             (.delete, "/cart", accountData), (.post, "/checkout", accountData),
             (.post, "/orders/{id}/cancel", accountData), (.patch, "/orders/{id}", accountData),
-            (.post, "/orders/{id}/payment", accountData),
+            (.post, "/orders/{id}/payment", accountData), (.post, "/events/tickets", accountData),
             (.post, "/users", accountData), (.post, "/sessions", accountData),
             (.delete, "/sessions/current", accountData), (.get, "/users", accountData),
             (.get, "/users/{id}", accountData), (.patch, "/users/{id}", accountData),

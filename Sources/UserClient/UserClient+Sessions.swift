@@ -11,9 +11,7 @@ import FoundationEssentials
 extension UserClient {
     public func login(email: String, password: String, clientAddress: String) async throws -> AuthenticatedSession {
         let account = Email.normalizedKey(email)
-        if let wait = throttle.admit(account: account, address: clientAddress, now: monotonicMilliseconds()) {
-            throw AuthenticationError.tooManyAttempts(retryAfterSeconds: wait)
-        }
+        try admitSignIn(account: account, address: clientAddress)
         // An unknown email is verified against the decoy, so it costs what
         // a wrong password costs.
         let stored = try await storage.storedRead { try UserStore.user($0, emailKey: account) }
@@ -51,7 +49,12 @@ extension UserClient {
     /// Who `token` belongs to. `invalid_token` when unknown, expired,
     /// revoked, or its user is suspended.
     public func authenticate(token: String) async throws -> Authentication {
-        let tokenHash = TokenDigest.sha256Hex(token)
+        try await authenticate(tokenHash: TokenDigest.sha256Hex(token))
+    }
+
+    /// `authenticate(token:)` by the token's hash (an event ticket holds
+    /// the hash of the token that minted it, never the token).
+    func authenticate(tokenHash: String) async throws -> Authentication {
         let now = nowMilliseconds()
         let generation = verified.withLock { $0.generation }
         let session: UserStore.StoredSession
@@ -103,6 +106,7 @@ extension UserClient {
         revocations += 1
         if let tokenHash { sessions.remove(tokenHash) }
         verified.withLock { $0.forget { $0.sessionID == sessionID } }
+        tickets.forget(sessions: [sessionID])
         stateBroadcaster.publish(.sessionEnded(sessionID: sessionID), key: sessionID)
         return .loggedOut
     }
@@ -132,6 +136,7 @@ extension UserClient {
         revocations += 1
         let ids = Set(revoked.map(\.id))
         verified.withLock { $0.forget { ids.contains($0.sessionID) } }
+        tickets.forget(sessions: ids)
         for session in revoked {
             sessions.remove(session.tokenHash)
             stateBroadcaster.publish(.sessionEnded(sessionID: session.id), key: session.id)

@@ -10,6 +10,10 @@ public enum UserAction: Sendable {
     case ensureAdmin(name: String, email: String, password: String)
     case login(email: String, password: String, clientAddress: String)
     case authenticate(token: String)
+    /// A one-use ticket for the live-update stream of `token`'s session.
+    case issueEventTicket(token: String)
+    /// Uses a ticket: who its session belongs to (`invalid_ticket` otherwise).
+    case redeemEventTicket(String)
     case logout(sessionID: String)
     /// An admin sets status and/or role; suspending revokes the user's sessions.
     case adminUpdate(UserID, UserAdminPatch)
@@ -26,6 +30,7 @@ public enum UserOutcome: Sendable {
     case user(User)
     case session(AuthenticatedSession)
     case authentication(Authentication)
+    case eventTicket(EventTicket)
     case loggedOut
     case sessionsRemoved(Int)
 }
@@ -89,6 +94,12 @@ public actor UserClient: StatefulClient {
     var revocations: UInt64 = 0
     var turns = KeyedTurns<UserID>()
     var throttle: LoginThrottle
+    /// The throttle's decisions, for metrics.
+    public nonisolated let loginDecisions = LoginThrottleCounts()
+    /// The throttle's numbers, for the `login` rate-limit policy's fields.
+    public nonisolated let loginPolicy: LoginThrottle.Policy
+    /// Event-stream tickets minted and not yet used (`UserClient+EventTickets`).
+    var tickets: EventTickets
     /// Answers of `authenticate` readable without entering this actor
     /// (`verifiedAuthentication(token:)`).
     nonisolated let verified: Mutex<VerifiedTokens>
@@ -110,6 +121,8 @@ public actor UserClient: StatefulClient {
         let (seconds, attoseconds) = sessionLifetime.components
         self.sessionLifetime = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         self.throttle = LoginThrottle(policy: throttle)
+        self.loginPolicy = throttle
+        self.tickets = EventTickets(capacity: sessionCacheEntries)
         self.users = WorkingSet(capacity: userCacheEntries)
         self.sessions = WorkingSet(capacity: sessionCacheEntries)
         self.verified = Mutex(VerifiedTokens(capacity: max(1, sessionCacheEntries)))
@@ -142,6 +155,8 @@ public actor UserClient: StatefulClient {
         case .login(let email, let password, let address):
             .session(try await login(email: email, password: password, clientAddress: address))
         case .authenticate(let token): .authentication(try await authenticate(token: token))
+        case .issueEventTicket(let token): .eventTicket(try await issueEventTicket(token: token))
+        case .redeemEventTicket(let ticket): .authentication(try await redeemEventTicket(ticket))
         case .logout(let sessionID): try await logout(sessionID: sessionID)
         case .adminUpdate(let id, let patch): .user(try await adminUpdate(id, patch))
         case .updateProfile(let id, let patch, let keep, let address):
@@ -243,9 +258,7 @@ public actor UserClient: StatefulClient {
         _ = try patch.applied(to: before)
         if patch.needsCurrentPassword {
             let account = before.email.normalized
-            if let wait = throttle.admit(account: account, address: clientAddress, now: monotonicMilliseconds()) {
-                throw AuthenticationError.tooManyAttempts(retryAfterSeconds: wait)
-            }
+            try admitSignIn(account: account, address: clientAddress)
             let stored = try await storage.storedRead { try UserStore.user($0, id: id) }
             guard await hasher.current.verify(patch.currentPassword ?? "", against: stored?.passwordHash ?? decoyHash) else {
                 throw AuthenticationError.invalidCredentials
@@ -309,6 +322,13 @@ public actor UserClient: StatefulClient {
         // A role, status or email change shows on the user's next request.
         verified.withLock { $0.forget { $0.user.id == id } }
         return (stored.user, result)
+    }
+
+    /// Counts the attempt in the throttle, or refuses it with its back-off.
+    func admitSignIn(account: String, address: String) throws {
+        let wait = throttle.admit(account: account, address: address, now: monotonicMilliseconds())
+        loginDecisions.record(refused: wait != nil)
+        if let wait { throw AuthenticationError.tooManyAttempts(retryAfterSeconds: wait) }
     }
 
     func enterTurn(_ id: UserID) async {

@@ -65,6 +65,12 @@ import TestSupport
         let pairRefusal = try #require(refusal)
         #expect(failures >= 5)
         #expect(shop.api.object(pairRefusal)["code"] as? String == "too_many_attempts")
+        // The sign-in throttle is the `login` policy of the rate-limit
+        // mechanism: its fields come before the server's per-address ones.
+        let pairWait = try #require(pairRefusal.header("Retry-After"))
+        #expect(pairRefusal.headers("RateLimit-Policy").first == #""login";q=5;w=900"#)
+        #expect(pairRefusal.headers("RateLimit").first == #""login";r=0;t=\#(pairWait)"#)
+        #expect(pairRefusal.headers("RateLimit-Policy").count == 2)
         // Bounded loop: an admitted failure only lengthens the back-off, so a 429 comes.
         refusal = nil
         for index in 0..<60 where refusal == nil {
@@ -77,6 +83,12 @@ import TestSupport
         #expect(retryAfter >= 1 && retryAfter <= 30, "Retry-After \(retryAfter)")
         // The account that signed in from this address gets in at once.
         #expect(try signIn(shop.api, "live0@example.com", Self.password).status == 201)
+        // Counted in the rate-limit series, as the `login` policy.
+        let metrics = try shop.api.call("GET", "/metrics").text
+        let refused = metrics.split(separator: "\n").first {
+            $0.hasPrefix(#"axiom_http_rate_limit_requests_total{policy="login",decision="refused"}"#)
+        }
+        #expect(refused.flatMap { $0.split(separator: " ").last }.flatMap { Double($0) } == 2)
     }
 
     @Test func aPasswordChangeEndsTheOtherSessionsAndTheirStreams() throws {

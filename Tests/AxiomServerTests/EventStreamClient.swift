@@ -20,9 +20,10 @@ final class EventStreamClient: @unchecked Sendable {
     private let client: RawClient
     private var pending = ""
 
-    init(port: Int, token: String?, lastEventID: String? = nil) throws {
+    /// `target`: `/events`, or with a query (`?ticket=…`) as a browser opens it.
+    init(port: Int, token: String?, lastEventID: String? = nil, target: String = "/events") throws {
         client = try RawClient(port: port)
-        var request = "GET /events HTTP/1.1\r\nHost: t\r\nAccept: text/event-stream\r\n"
+        var request = "GET \(target) HTTP/1.1\r\nHost: t\r\nAccept: text/event-stream\r\n"
         if let token { request += "Authorization: Bearer \(token)\r\n" }
         if let lastEventID { request += "Last-Event-ID: \(lastEventID)\r\n" }
         try client.send(request + "\r\n")

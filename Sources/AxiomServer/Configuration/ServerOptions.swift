@@ -74,6 +74,11 @@ struct ServerOptions: Sendable {
     var rateLimitPerSecond = 100_000
     var rateLimitBurst = 200_000
     var rateLimitMaxClients = 100_000
+    /// Per signed-in user, across their sessions: as far above a benchmark
+    /// as the address limit (a wrk run signs in one user for every
+    /// connection), so only a deployment's own values ever refuse.
+    var rateLimitUserPerSecond = 100_000
+    var rateLimitUserBurst = 200_000
 
     var storageProbeIntervalSeconds = 2.0
     var eventsHeartbeatSeconds = 15.0
@@ -118,6 +123,12 @@ struct ServerOptions: Sendable {
                 : CORSPolicy(allowedOrigins: Self.originList(corsAllowedOrigins), maxAge: corsMaxAgeSeconds),
             rateLimit: rateLimit ? RateLimitPolicy(requestsPerSecond: Double(rateLimitPerSecond), burst: rateLimitBurst,
                                                    maxTrackedClients: rateLimitMaxClients) : nil)
+    }
+
+    /// The `per-user` limit, on when `rate_limit` is.
+    var userRateLimit: RateLimitPolicy? {
+        rateLimit ? RateLimitPolicy(name: "per-user", requestsPerSecond: Double(rateLimitUserPerSecond),
+                                    burst: rateLimitUserBurst, maxTrackedClients: rateLimitMaxClients) : nil
     }
 
     /// The origins of a comma-separated list: `scheme://host[:port]`, as a
@@ -273,6 +284,12 @@ struct ServerOptions: Sendable {
         .integer("rate_limit_max_clients", in: 16...100_000_000,
                  help: "client addresses whose buckets are kept (refilled ones forgotten first beyond)",
                  get: \.rateLimitMaxClients, set: { $0.rateLimitMaxClients = $1 }),
+        .integer("rate_limit_user_per_second", in: 1...10_000_000,
+                 help: "requests per second one signed-in user (all sessions together) may sustain",
+                 get: \.rateLimitUserPerSecond, set: { $0.rateLimitUserPerSecond = $1 }),
+        .integer("rate_limit_user_burst", in: 1...10_000_000,
+                 help: "requests one signed-in user may make at once above the rate",
+                 get: \.rateLimitUserBurst, set: { $0.rateLimitUserBurst = $1 }),
 
         .seconds("storage_probe_interval", help: "seconds between probes of unavailable storage, for recovery",
                  get: \.storageProbeIntervalSeconds, set: { $0.storageProbeIntervalSeconds = $1 }),

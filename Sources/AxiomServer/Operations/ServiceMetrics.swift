@@ -5,6 +5,7 @@ import Glibc
 import HTTPServer
 import Presentation
 import Synchronization
+import UserClient
 
 /// Everything `/metrics` reports, gathered at scrape time from each layer's
 /// own counters: HTTP (exchange reports, open connections), the Axiom
@@ -17,9 +18,13 @@ final class ServiceMetrics: Sendable {
     private let orchestrator: AxiomOrchestrator
     private let startTime: Double
     private let server = Mutex<HTTPServer?>(nil)
+    private let userLimiter: RateLimiter?
+    private let loginDecisions: LoginThrottleCounts
 
-    init(orchestrator: AxiomOrchestrator) {
+    init(orchestrator: AxiomOrchestrator, userLimiter: RateLimiter?, loginDecisions: LoginThrottleCounts) {
         self.orchestrator = orchestrator
+        self.userLimiter = userLimiter
+        self.loginDecisions = loginDecisions
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         startTime = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
@@ -55,21 +60,38 @@ final class ServiceMetrics: Sendable {
                         "Idle connections closed at max_connections to admit a new one.")
             text.sample("axiom_http_connections_reclaimed_total", [], statistics.reclaimed)
         }
-        if let limiter = server.withLock({ $0?.rateLimiter }) {
-            text.family("axiom_http_rate_limit_requests_total", "counter",
-                        "Requests to rate-limited routes, by the limiter's decision (refused: 429 rate_limited).")
-            text.sample("axiom_http_rate_limit_requests_total", [("decision", "allowed")], limiter.allowed)
-            text.sample("axiom_http_rate_limit_requests_total", [("decision", "refused")], limiter.refused)
-            text.family("axiom_http_rate_limit_clients", "gauge",
-                        "Client addresses with a token bucket held now, against rate_limit_max_clients.")
-            text.sample("axiom_http_rate_limit_clients", [], limiter.trackedClients)
-        }
+        writeRateLimits(to: &text)
 
         writeRuntime(to: &text, sessions: sessions)
         writeStorage(to: &text)
         writePasswordHashing(to: &text)
         writeProcess(to: &text)
         return text.text
+    }
+
+    /// One series for every rate-limit policy, by `policy`: the server's
+    /// `per-address` buckets, the `per-user` ones, and sign-in back-off
+    /// (`login`, refusals answered 429 too_many_attempts).
+    private func writeRateLimits(to text: inout PrometheusText) {
+        let limiters = [server.withLock { $0?.rateLimiter }, userLimiter].compactMap { $0 }
+        text.family("axiom_http_rate_limit_requests_total", "counter",
+                    "Requests to rate-limited routes, by policy and the limiter's decision (refused: 429).")
+        for limiter in limiters {
+            text.sample("axiom_http_rate_limit_requests_total",
+                        [("policy", limiter.policy.name), ("decision", "allowed")], limiter.allowed)
+            text.sample("axiom_http_rate_limit_requests_total",
+                        [("policy", limiter.policy.name), ("decision", "refused")], limiter.refused)
+        }
+        text.sample("axiom_http_rate_limit_requests_total", [("policy", "login"), ("decision", "allowed")],
+                    loginDecisions.allowed)
+        text.sample("axiom_http_rate_limit_requests_total", [("policy", "login"), ("decision", "refused")],
+                    loginDecisions.refused)
+        guard !limiters.isEmpty else { return }
+        text.family("axiom_http_rate_limit_clients", "gauge",
+                    "Token buckets held now, by policy (addresses or users), against rate_limit_max_clients each.")
+        for limiter in limiters {
+            text.sample("axiom_http_rate_limit_clients", [("policy", limiter.policy.name)], limiter.trackedClients)
+        }
     }
 
     private func writeRuntime(to text: inout PrometheusText, sessions: SessionRegistry<SessionContext>) {

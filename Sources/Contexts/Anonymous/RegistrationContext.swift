@@ -41,6 +41,31 @@ public actor RegistrationContext: Context {
         return authentication
     }
 
+    /// A one-use ticket, valid 30 s, that opens the live stream of
+    /// `token`'s session (`GET /events?ticket=…`).
+    public nonisolated func issueEventTicket(token: String) async throws -> EventTicket {
+        guard case .eventTicket(let ticket) = try await users.send(.issueEventTicket(token: token))
+        else { throw UnexpectedOutcome() }
+        return ticket
+    }
+
+    /// Who the session of a ticket belongs to; the ticket is used up
+    /// (`invalid_ticket` when unknown, used, expired or its session ended).
+    public nonisolated func redeemEventTicket(_ ticket: String) async throws -> Authentication {
+        guard case .authentication(let caller) = try await users.send(.redeemEventTicket(ticket))
+        else { throw UnexpectedOutcome() }
+        return caller
+    }
+
+    /// The sign-in throttle's numbers and decisions so far (the `login`
+    /// rate-limit policy), read without a hop.
+    /// Quota: the failures one address may make at one account before its
+    /// back-off; window: the seconds after which a run is forgotten.
+    public nonisolated var loginPolicy: (quota: Int, windowSeconds: Int) {
+        (users.client.loginPolicy.pairFreeFailures, users.client.loginPolicy.windowSeconds)
+    }
+    public nonisolated var loginDecisions: LoginThrottleCounts { users.client.loginDecisions }
+
     /// Housekeeping: forgets sessions whose token expired. Returns how many.
     public nonisolated func removeExpiredSessions() async throws -> Int {
         guard case .sessionsRemoved(let count) = try await users.send(.removeExpiredSessions)

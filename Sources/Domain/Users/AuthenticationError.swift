@@ -11,6 +11,9 @@ public enum AuthenticationError: Error, Hashable, Sendable {
     case tooManyAttempts(retryAfterSeconds: Int)
     /// The bearer token is unknown, expired or revoked.
     case invalidToken
+    /// An event-stream ticket is unknown, used, expired, or its session
+    /// ended since it was minted.
+    case invalidTicket
 
     public var code: String {
         switch self {
@@ -18,6 +21,7 @@ public enum AuthenticationError: Error, Hashable, Sendable {
         case .accountSuspended: "account_suspended"
         case .tooManyAttempts: "too_many_attempts"
         case .invalidToken: "invalid_token"
+        case .invalidTicket: "invalid_ticket"
         }
     }
 
@@ -27,6 +31,7 @@ public enum AuthenticationError: Error, Hashable, Sendable {
         case .accountSuspended: "The account is suspended."
         case .tooManyAttempts(let seconds): "Too many failed sign-ins; retry in \(seconds) seconds."
         case .invalidToken: "The bearer token is unknown, expired or revoked."
+        case .invalidTicket: "The ticket is unknown, used or expired, or its session has ended; mint a new one."
         }
     }
 }

@@ -93,13 +93,10 @@ final class ExchangePolicies: Sendable {
         // traceparent itself is written by ResponseHead, beside X-Request-Id.
         if let state = terms.trace.traceState { response.headers.append("tracestate", state) }
         if let rateLimiter, let rate = terms.rate {
+            // Appended after any the handler set (a per-user policy): two
+            // field lines are one list (RFC 9110 5.3), a policy per item.
             response.headers.append("RateLimit-Policy", rateLimiter.policyField)
-            switch rate {
-            case .allowed(let remaining, let reset):
-                response.headers.append("RateLimit", rateLimiter.policy.stateField(remaining: remaining, resetSeconds: reset))
-            case .refused(let retryAfter):
-                response.headers.append("RateLimit", rateLimiter.policy.stateField(remaining: 0, resetSeconds: retryAfter))
-            }
+            response.headers.append("RateLimit", rateLimiter.stateField(for: rate))
         }
         if response.headers["content-type"]?.hasPrefix(ProblemDetails.contentType) == true {
             response.body = ProblemDetails.addingTraceID(String(terms.trace.traceID), to: response.body)

@@ -1,12 +1,17 @@
-/// The server's request rate limit per client: a token bucket of `burst`
-/// requests refilled at `requestsPerSecond`, kept for at most
-/// `maxTrackedClients` clients at once.
+/// A request rate limit: a token bucket of `burst` requests refilled at
+/// `requestsPerSecond`, kept for at most `maxTrackedClients` keys at once.
+/// `name` is the policy's name in the `RateLimit-Policy` and `RateLimit`
+/// fields and the `policy` label in metrics: the server's own limit is
+/// `per-address`; the application adds others (`per-user`) on the same
+/// mechanism.
 public struct RateLimitPolicy: Sendable {
+    public var name: String
     public var requestsPerSecond: Double
     public var burst: Int
     public var maxTrackedClients: Int
 
-    public init(requestsPerSecond: Double, burst: Int, maxTrackedClients: Int = 100_000) {
+    public init(name: String = "per-address", requestsPerSecond: Double, burst: Int, maxTrackedClients: Int = 100_000) {
+        self.name = name
         self.requestsPerSecond = requestsPerSecond
         self.burst = burst
         self.maxTrackedClients = maxTrackedClients
@@ -15,12 +20,23 @@ public struct RateLimitPolicy: Sendable {
     /// `RateLimit-Policy` (draft-ietf-httpapi-ratelimit-headers-11, 4):
     /// quota `q` requests per window `w` seconds; the window is the time an
     /// empty bucket takes to fill.
-    var policyField: String {
-        "\"per-address\";q=\(burst);w=\(max(1, Int((Double(burst) / requestsPerSecond).rounded(.up))))"
+    public var policyField: String {
+        Self.policyField(name: name, quota: burst,
+                         windowSeconds: max(1, Int((Double(burst) / requestsPerSecond).rounded(.up))))
     }
 
     /// `RateLimit` (5): `r` requests remaining, `t` seconds until the quota is whole again.
-    func stateField(remaining: Int, resetSeconds: Int) -> String {
-        "\"per-address\";r=\(remaining);t=\(resetSeconds)"
+    public func stateField(remaining: Int, resetSeconds: Int) -> String {
+        Self.stateField(name: name, remaining: remaining, resetSeconds: resetSeconds)
+    }
+
+    /// The field of any named policy, also one that is no token bucket
+    /// (sign-in back-off states its free attempts per forgetting window).
+    public static func policyField(name: String, quota: Int, windowSeconds: Int) -> String {
+        "\"\(name)\";q=\(quota);w=\(windowSeconds)"
+    }
+
+    public static func stateField(name: String, remaining: Int, resetSeconds: Int) -> String {
+        "\"\(name)\";r=\(remaining);t=\(resetSeconds)"
     }
 }

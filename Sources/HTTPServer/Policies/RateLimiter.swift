@@ -1,7 +1,7 @@
 import Synchronization
 
-/// Token buckets by client key (an address today; a user id can be another
-/// key of the same limiter). Shared by every event loop, so split into
+/// Token buckets by client key (an address for the server's own limit, a
+/// user id for the application's `per-user` one). Shared by every event loop, so split into
 /// shards, each behind its own lock. Memory is bounded: a shard at its
 /// share of `maxTrackedClients` first forgets buckets that have refilled
 /// (a new one would start full anyway), then, if every one is busy, the
@@ -10,7 +10,7 @@ import Synchronization
 public final class RateLimiter: Sendable {
     public let policy: RateLimitPolicy
     /// `policy.policyField`, made once: it is the same on every response.
-    let policyField: String
+    public let policyField: String
     private let shards: [Shard]
     private let perShard: Int
     private let refusedCount = Atomic<Int>(0)
@@ -29,6 +29,20 @@ public final class RateLimiter: Sendable {
 
     /// Buckets held now, across shards.
     public var trackedClients: Int { shards.reduce(0) { $0 + $1.buckets.withLock { $0.count } } }
+
+    /// The `RateLimit` field for `decision` (a refusal has 0 remaining
+    /// until its retry).
+    public func stateField(for decision: TokenBucket.Decision) -> String {
+        switch decision {
+        case .allowed(let remaining, let reset): policy.stateField(remaining: remaining, resetSeconds: reset)
+        case .refused(let retryAfter): policy.stateField(remaining: 0, resetSeconds: retryAfter)
+        }
+    }
+
+    /// `take(_:now:)` on the server's monotonic clock.
+    public func take(_ key: String) -> TokenBucket.Decision {
+        take(key, now: MonotonicClock.nowNanoseconds())
+    }
 
     public func take(_ key: String, now: Int64) -> TokenBucket.Decision {
         let shard = shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]

@@ -18,8 +18,10 @@ public enum ErrorResponses {
             return DomainProblem.httpError(for: .validation(error))
         case let error as AuthenticationError:
             switch error {
-            case .invalidCredentials, .invalidToken:
-                var unauthorized = BearerToken.unauthorized(error.message, error: error == .invalidToken ? "invalid_token" : nil)
+            case .invalidCredentials, .invalidToken, .invalidTicket:
+                // A ticket stands in for the token (RFC 6750 3.1's error names the credential's fault).
+                var unauthorized = BearerToken.unauthorized(error.message,
+                                                            error: error == .invalidCredentials ? nil : "invalid_token")
                 unauthorized.code = error.code
                 return unauthorized
             case .accountSuspended:

@@ -48,9 +48,13 @@ info:
     (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) are
     answered 204 with the path's methods; responses carry
     `Access-Control-Allow-Origin` and `Vary: Origin`; no credentials mode.
-    **Rate limits** per client address on every route but the probes:
-    `RateLimit-Policy` and `RateLimit` on each response, 429
-    `rate_limited` with `Retry-After` beyond the quota.
+    **Rate limits** per client address on every route but the probes
+    (policy `per-address`) and, on every signed-in route, per user across
+    their sessions (policy `per-user`): `RateLimit-Policy` and `RateLimit`
+    on each response, one list item per policy, 429 `rate_limited` with
+    `Retry-After` beyond either quota. Sign-in back-off is the `login`
+    policy of the same mechanism: its 429 (code `too_many_attempts`)
+    carries `Retry-After` and both fields naming `login`.
 servers:
   - url: http://127.0.0.1:8080
 paths:
@@ -148,6 +152,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: Components, live contexts and sessions, capability availability, validation.
           content:
             application/json:
@@ -246,20 +255,40 @@ paths:
         with an `id`; a `: heartbeat` comment every
         15 s. Send the last id back as `Last-Event-ID` to resume; one that
         cannot be resumed gets `event: reset` first (fetch again). The
-        stream ends on logout, when the token is revoked or expires, and at
-        shutdown.
+        stream opens with `retry: 2000` (the reconnection delay). It ends
+        on logout, when the token is revoked or expires, and at shutdown.
+
+        A browser's `EventSource` cannot send `Authorization`: mint a
+        one-use `ticket` with `POST /events/tickets` and open
+        `/events?ticket=…` instead; to resume after a drop, mint a new one
+        and add `last_event_id` (the header wins when both are sent). A
+        ticket used before, expired, or whose session has ended since is
+        401 `invalid_ticket`. Tickets are never logged (the access log
+        names the route, not the request target).
       security:
         - bearer: []
+        - ticket: []
       parameters:
         - name: Last-Event-ID
           in: header
           required: false
           schema:
             type: string
+        - name: last_event_id
+          in: query
+          required: false
+          description: The id to resume after, as `Last-Event-ID` would say it.
+          schema:
+            type: string
       responses:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: |
             The event stream. Each event's `data` is one line of JSON: the
             cart, the order, or for `reset` the reason.
@@ -278,6 +307,36 @@ paths:
                     type: string
                   retry:
                     type: integer
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+  /events/tickets:
+    post:
+      operationId: createEventTicket
+      summary: A one-use ticket that opens this session's event stream from a browser
+      description: |
+        For `GET /events?ticket=…`, where no `Authorization` header can be
+        sent (a browser's `EventSource`). Valid 30 s (never past the
+        session's own expiry) and for one request; bound to this session, so
+        signing out voids it. Shown once: only its hash is kept, in memory
+        (a restart voids outstanding tickets; the page mints another, as
+        it does after any drop). A session holds at most 4 unused tickets
+        (minting a fifth drops its oldest).
+      security:
+        - bearer: []
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "201":
+          description: The ticket.
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/EventTicket"
         "401":
           $ref: "#/components/responses/Unauthorized"
   /health:
@@ -316,6 +375,11 @@ paths:
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: One page of users.
           content:
             application/json:
@@ -408,6 +472,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "204":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: Signed out.
         "401":
           $ref: "#/components/responses/Unauthorized"
@@ -431,6 +500,11 @@ paths:
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The user.
           content:
             application/json:
@@ -466,6 +540,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The user as changed.
           content:
             application/json:
@@ -524,6 +603,11 @@ paths:
                   description: Required with `email` or `password`.
       responses:
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The user as changed.
           content:
             application/json:
@@ -559,6 +643,10 @@ paths:
           $ref: "#/components/responses/StorageUnavailable"
         "200":
           headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
             ETag:
               $ref: "#/components/headers/ETag"
             Cache-Control:
@@ -587,6 +675,10 @@ paths:
           $ref: "#/components/responses/StorageUnavailable"
         "200":
           headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
             ETag:
               $ref: "#/components/headers/ETag"
             Cache-Control:
@@ -607,6 +699,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "204":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The cart is empty.
         "401":
           $ref: "#/components/responses/Unauthorized"
@@ -640,6 +737,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The cart.
           content:
             application/json:
@@ -668,6 +770,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The cart.
           content:
             application/json:
@@ -707,6 +814,10 @@ paths:
         "201":
           description: The order (the first one for a retried key).
           headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
             Location:
               schema:
                 type: string
@@ -744,6 +855,11 @@ paths:
         "503":
           $ref: "#/components/responses/StorageUnavailable"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: One page of orders.
           content:
             application/json:
@@ -784,6 +900,10 @@ paths:
           $ref: "#/components/responses/StorageUnavailable"
         "200":
           headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
             ETag:
               $ref: "#/components/headers/ETag"
             Cache-Control:
@@ -817,6 +937,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The order.
           content:
             application/json:
@@ -858,6 +983,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The cancelled order.
           content:
             application/json:
@@ -906,6 +1036,11 @@ paths:
                   maxLength: 200
       responses:
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The order with its payment.
           content:
             application/json:
@@ -1029,6 +1164,10 @@ paths:
         "201":
           description: The product.
           headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
             Location:
               schema:
                 type: string
@@ -1145,6 +1284,11 @@ paths:
         "429":
           $ref: "#/components/responses/RateLimited"
         "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
           description: The product as changed.
           content:
             application/json:
@@ -1172,6 +1316,14 @@ components:
       type: http
       scheme: bearer
       description: The token from `POST /sessions`.
+    ticket:
+      type: apiKey
+      in: query
+      name: ticket
+      description: >-
+        `GET /events` only: a one-use ticket from `POST /events/tickets`,
+        instead of a bearer token (read only when `Authorization` is
+        absent), for a browser's `EventSource`; used up by the request.
   parameters:
     IfNoneMatch:
       name: If-None-Match
@@ -1266,6 +1418,15 @@ components:
           type: string
           enum: [active, suspended]
         created_at:
+          type: string
+          format: date-time
+    EventTicket:
+      type: object
+      required: [ticket, expires_at]
+      properties:
+        ticket:
+          type: string
+        expires_at:
           type: string
           format: date-time
     Session:
@@ -1552,14 +1713,18 @@ components:
         type: integer
     RateLimitPolicy:
       description: >-
-        The client's quota (draft-ietf-httpapi-ratelimit-headers-11):
-        `"per-address";q=<burst>;w=<seconds to refill>`.
+        The quotas that apply (draft-ietf-httpapi-ratelimit-headers-11),
+        one list item per policy: `"per-address";q=<burst>;w=<seconds to
+        refill>`, on signed-in routes also `"per-user";q=…;w=…`, on a
+        throttled sign-in `"login";q=<free failures>;w=<seconds until
+        failures are forgotten>`.
       schema:
         type: string
     RateLimit:
       description: >-
-        What is left of the quota: `"per-address";r=<remaining>;t=<seconds
-        until whole again>`.
+        What is left of each quota, one item per policy:
+        `"per-address";r=<remaining>;t=<seconds until whole again>` (and
+        `"per-user";…`, `"login";r=0;t=<back-off>`).
       schema:
         type: string
   responses:
@@ -1575,8 +1740,10 @@ components:
     RateLimited:
       description: >-
         Code `rate_limited`: this client address (behind `trusted_proxies`,
-        the nearest untrusted `X-Forwarded-For` hop) spent its token bucket;
-        retry after `Retry-After` seconds. Nothing was done.
+        the nearest untrusted `X-Forwarded-For` hop) or, on a signed-in
+        route, this user (all sessions together) spent its token bucket;
+        `RateLimit` shows `r=0` for the policy that refused. Retry after
+        `Retry-After` seconds. Nothing was done.
       headers:
         Retry-After:
           $ref: "#/components/headers/RetryAfter"
@@ -1601,7 +1768,11 @@ components:
           schema:
             $ref: "#/components/schemas/Problem"
     Unauthorized:
-      description: No, a malformed, or an invalid bearer token; or wrong credentials.
+      description: >-
+        No, a malformed, or an invalid bearer token (`invalid_token`); or
+        wrong credentials (`invalid_credentials`); on `GET /events`, a
+        ticket that is unknown, used, expired or of a session that ended
+        (`invalid_ticket`).
       headers:
         WWW-Authenticate:
           schema:
@@ -1632,10 +1803,15 @@ components:
         20, not for accounts that signed in from that address before). An
         owner at an address that has not been failing is never held by
         another address's failures. No attempt is checked while refused.
+        This is the `login` rate-limit policy: the fields name it.
       headers:
         Retry-After:
           schema:
             type: integer
+        RateLimit-Policy:
+          $ref: "#/components/headers/RateLimitPolicy"
+        RateLimit:
+          $ref: "#/components/headers/RateLimit"
       content:
         application/problem+json:
           schema:

@@ -18,10 +18,14 @@ public struct ProfileRoutes: RouteGroup {
         router.get("/users/me", profile.handler { request in
             try JSONBody.response(request.caller.user)
         })
-        router.patch("/users/me", profile.handler { request in
+        // Wrong current passwords count in the sign-in throttle: its
+        // refusals are the `login` policy's 429 here too.
+        router.patch("/users/me", profile.handler { [login = profile.gate.login] request in
             let patch = try JSONBody.decode(UserProfilePatch.self, from: request.http)
-            return try JSONBody.response(try await request.context.updateProfile(
-                patch, for: request.caller, clientAddress: RegistrationRoutes.clientAddress(of: request.http)))
+            return try await login.guarding {
+                try JSONBody.response(try await request.context.updateProfile(
+                    patch, for: request.caller, clientAddress: RegistrationRoutes.clientAddress(of: request.http)))
+            }
         })
         router.get("/users/{id}", profile.handler { request in
             try JSONBody.response(try await request.context.user(try request.http.parameter("id", as: UserID.self),

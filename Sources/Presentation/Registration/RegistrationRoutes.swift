@@ -9,9 +9,11 @@ public struct RegistrationRoutes: RouteGroup {
     public typealias Bound = RegistrationContext
     public let name = "RegistrationRoutes"
     let registration: SharedBinding<RegistrationContext>
+    let login: LoginRateLimit
 
     public init(_ registration: RegistrationContext) {
         self.registration = SharedBinding(registration)
+        login = LoginRateLimit(quota: registration.loginPolicy.quota, windowSeconds: registration.loginPolicy.windowSeconds)
     }
 
     public func register(on router: inout Router) {
@@ -19,11 +21,13 @@ public struct RegistrationRoutes: RouteGroup {
             let user = try await registration.register(try JSONBody.decode(NewUserRequest.self, from: request))
             return try JSONBody.response(user, status: .created, headers: ["Location": "/users/\(user.id)"])
         })
-        router.post("/sessions", registration.handler { request, registration in
+        router.post("/sessions", registration.handler { [login] request, registration in
             let body = try JSONBody.decode(LoginRequest.self, from: request)
-            let session = try await registration.signIn(email: body.email, password: body.password,
-                                                        clientAddress: Self.clientAddress(of: request))
-            return try JSONBody.response(SessionBody(session), status: .created, headers: ["Cache-Control": "no-store"])
+            return try await login.guarding {
+                let session = try await registration.signIn(email: body.email, password: body.password,
+                                                            clientAddress: Self.clientAddress(of: request))
+                return try JSONBody.response(SessionBody(session), status: .created, headers: ["Cache-Control": "no-store"])
+            }
         })
     }
 

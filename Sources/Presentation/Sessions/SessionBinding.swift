@@ -1,5 +1,6 @@
 import Axiom
 import Contexts
+import Domain
 import HTTPServer
 
 /// Binds a session route group's handlers to its context type: each
@@ -32,16 +33,22 @@ public struct SessionBinding<Bound: Context>: Sendable {
     ) -> HTTPHandler {
         { [gate] request in
             try await ErrorResponses.handling {
-                let (use, caller) = try await gate.beginUse(request)
+                let (use, caller, rate) = try await gate.beginUse(request)
                 do {
                     let context = try await use.context.feature(Bound.self, for: caller)
-                    return try await body(SessionRequest(http: request, context: context, caller: caller), use)
+                    return gate.userLimit.decorate(
+                        try await body(SessionRequest(http: request, context: context, caller: caller), use), rate)
                 } catch {
                     use.end()
                     throw error
                 }
             }
         }
+    }
+
+    /// A one-use ticket that opens `caller`'s session's live stream.
+    public func issueEventTicket(for caller: SessionRequest<Bound>) async throws -> EventTicket {
+        try await gate.issueEventTicket(caller.http)
     }
 
     /// Ends the caller's session here (sign-out): its contexts are released.
