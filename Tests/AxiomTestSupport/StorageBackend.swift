@@ -38,6 +38,15 @@ public enum StorageBackend: String, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Where a test's database lives: `path` itself on SQLite, a URL of a
+    /// fresh schema on PostgreSQL (the same value reopens the same data).
+    public func database(at path: String) async throws -> String {
+        switch self {
+        case .sqlite: path
+        case .postgres: try await Self.freshSchemaURL()
+        }
+    }
+
     /// A URL whose connections use a new, empty schema of the test server
     /// (libpq's `options` parameter sets `search_path`), so tests never see
     /// each other's tables. The schemas go with the throwaway cluster.
