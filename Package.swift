@@ -78,6 +78,8 @@ let package = Package(
         .target(name: "FuzzReplay"),
         // Run by hand: swift run -c release AxiomBenchmarks
         .executableTarget(name: "AxiomBenchmarks", dependencies: ["Axiom"]),
+        // Durable writes/s, 1 vs many writers, SQLite vs PostgreSQL: swift run StorageBenchmarks
+        .executableTarget(name: "StorageBenchmarks", dependencies: ["Capabilities"]),
 
         // --- Tests: one target per source target, in the same order --------
         // A raw-socket HTTP client shared by the test targets.

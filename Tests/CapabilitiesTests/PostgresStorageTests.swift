@@ -38,6 +38,32 @@ struct PostgresStorageTests {
         await storage.close()
     }
 
+    @Test func aSwallowedStatementErrorStillFailsItsRequestAlone() async throws {
+        let storage = try await Self.open()
+        try await storage.writeTransaction { try $0.execute("INSERT INTO items(id, count) VALUES('taken', 1)") }
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for i in 0..<10 {
+                group.addTask {
+                    do {
+                        try await storage.writeTransaction { handle in
+                            // PostgreSQL aborts the savepoint here; SQLite would carry on.
+                            if i == 3 { _ = try? handle.execute("INSERT INTO items(id, count) VALUES('taken', 2)") }
+                            try? handle.execute("INSERT INTO items(id, count) VALUES(?, ?)", "i\(i)", i)
+                        }
+                        return true
+                    } catch {
+                        return (error as? StorageError)?.isUniqueViolation == true ? false : true
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results.filter { !$0 }.count == 1)
+        let ids = try await storage.readTransaction { try $0.query("SELECT id FROM items ORDER BY id").map { try $0.get(0, as: String.self) } }
+        #expect(ids == ["i0", "i1", "i2", "i4", "i5", "i6", "i7", "i8", "i9", "taken"])
+        await storage.close()
+    }
+
     @Test func retriesAreBounded() async throws {
         let storage = try await Self.open(maxRetries: 3)
         let runs = Atomic(0)

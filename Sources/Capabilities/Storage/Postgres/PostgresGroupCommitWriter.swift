@@ -153,46 +153,51 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         }
     }
 
+    /// One try at `batch`. Savepoint control travels with the next step in
+    /// one simple-query round trip ("RELEASE request; SAVEPOINT request",
+    /// "…; COMMIT"): with 64 writers that took the batch from 3 round trips
+    /// per single-statement request to 2 (measured 1514 → 4198 writes/s, docs/postgres.md).
     private func attempt(_ batch: [Request]) -> Attempt {
         let connection: PostgresConnection
         do {
             connection = try connected()
-            try connection.exec("BEGIN")
+            try connection.exec("BEGIN; SAVEPOINT request")
         } catch {
             return lost(error)
         }
         var acknowledged: [@Sendable () -> Void] = []
         var failed: [(Request, any Error)] = []
-        for request in batch {
+        var commitLatency = 0.0
+        for (index, request) in batch.enumerated() {
             let handle = PostgresHandle(connection: connection)
-            let outcome: Result<@Sendable () -> Void, any Error>
+            var outcome = Result { try request.perform(handle) }
+            handle.invalidate()
+            if let batchError = handle.batchError { return abandon(connection, batchError) }
+            if case .success = outcome, let swallowed = handle.failedStatement {
+                // The closure caught a statement error and carried on; the
+                // savepoint is aborted, so the request fails with it.
+                outcome = .failure(StorageError.postgres(swallowed))
+            }
+            var next: String
+            switch outcome {
+            case .success(let deliver):
+                acknowledged.append(deliver)
+                next = "RELEASE request"
+            case .failure(let error):
+                failed.append((request, error))
+                next = "ROLLBACK TO request; RELEASE request"
+            }
+            let isLast = index == batch.count - 1
+            next += isLast ? "; COMMIT" : "; SAVEPOINT request"
             do {
-                try connection.exec("SAVEPOINT request")
-                outcome = Result { try request.perform(handle) }
-                handle.invalidate()
-                if let batchError = handle.batchError { throw batchError }
-                switch outcome {
-                case .success(let deliver):
-                    try connection.exec("RELEASE request")
-                    acknowledged.append(deliver)
-                case .failure(let error):
-                    try connection.exec("ROLLBACK TO request; RELEASE request")
-                    failed.append((request, error))
-                }
-            } catch let error as PostgresError {
-                return abandon(connection, error)
+                let started = ContinuousClock().now
+                try connection.exec(next)
+                if isLast { commitLatency = Self.seconds(ContinuousClock().now - started) }
             } catch {
-                return abandon(connection, PostgresError(sqlState: "XX000", message: "\(error)"))
+                return abandon(connection, error)
             }
         }
-        do {
-            let commitStarted = ContinuousClock().now
-            try connection.exec("COMMIT")
-            let latency = Self.seconds(ContinuousClock().now - commitStarted)
-            health.updateMetrics { $0.commitLatency.record(latency) }
-        } catch {
-            return abandon(connection, error)
-        }
+        health.updateMetrics { $0.commitLatency.record(commitLatency) }
         return .committed(acknowledged: acknowledged, failed: failed)
     }
 

@@ -4,8 +4,9 @@
 /// Valid only inside the closure it was lent to. In a write closure every
 /// statement runs in the batch's transaction, inside this request's
 /// savepoint. Unlike SQLite, PostgreSQL aborts the savepoint at the first
-/// failed statement: a closure that catches a statement error must not run
-/// more statements (they fail with 25P02) and should rethrow.
+/// failed statement: a closure that catches a statement error cannot run
+/// more statements (they fail with 25P02), and its request fails with that
+/// first error even if the closure returns.
 public final class PostgresHandle: StorageHandle {
     private let connection: PostgresConnection
     private var isValid = true
@@ -13,6 +14,9 @@ public final class PostgresHandle: StorageHandle {
     /// connection or a serialization failure / deadlock. It aborts and
     /// retries or fails the whole batch, even if the closure swallowed it.
     private(set) var batchError: PostgresError?
+    /// The first statement that failed: after it the request's savepoint is
+    /// aborted, so the request fails even if its closure returned.
+    private(set) var failedStatement: PostgresError?
 
     init(connection: PostgresConnection) {
         self.connection = connection
@@ -56,6 +60,7 @@ public final class PostgresHandle: StorageHandle {
     }
 
     private func classify(_ error: PostgresError) -> StorageError {
+        if failedStatement == nil { failedStatement = error }
         if error.meansUnavailable || error.isRetryable || !connection.isHealthy {
             if batchError == nil { batchError = error }
         }
