@@ -1,3 +1,4 @@
+import Axiom
 import Capabilities
 import Foundation
 
@@ -44,6 +45,15 @@ public enum StorageBackend: String, Sendable, CustomStringConvertible {
         switch self {
         case .sqlite: path
         case .postgres: try await Self.freshSchemaURL()
+        }
+    }
+
+    /// The storage a ported client gets from the orchestrator's resolver:
+    /// the handle of this backend's capability.
+    public func access(_ resolver: CapabilityResolver) throws -> StorageAccess {
+        switch self {
+        case .sqlite: StorageAccess(try resolver.handle(SQLiteStorage.self))
+        case .postgres: StorageAccess(try resolver.handle(PostgresStorage.self))
         }
     }
 
