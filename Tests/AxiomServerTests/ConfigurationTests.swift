@@ -205,7 +205,7 @@ import Testing
         let process = ServerProcess(environment: ["AXIOM_DATABASE_URL": "postgres://axiom@127.0.0.1:1/axiom", "AXIOM_PORT": "0"])
         let (status, output) = try process.runToExit()
         #expect(status == 1)
-        #expect(output.contains("database_url: clients UserClient, CatalogClient not yet ported to PostgreSQL"))
+        #expect(output.contains("database_url: client CatalogClient not yet ported to PostgreSQL"))
         #expect(!output.contains(#""event":"listening""#))
     }
 

@@ -20,6 +20,14 @@ public struct ClientRun<C: StatefulClient>: Sendable {
         get throws { try orchestrator.capabilityRegistry.resolve(SQLiteStorage.self) }
     }
 
+    /// The storage in place, whichever backend the run is on.
+    public var database: any StorageCapability {
+        get throws {
+            if let postgres = try? orchestrator.capabilityRegistry.resolve(PostgresStorage.self) { return postgres }
+            return try orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+        }
+    }
+
     /// Shuts the orchestrator down (deactivating the client) and closes the database.
     public func stop() async {
         await Self.stop(orchestrator)

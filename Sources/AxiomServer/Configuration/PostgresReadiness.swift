@@ -5,7 +5,7 @@
 /// lists what each client still needs).
 struct PostgresReadiness: Error, CustomStringConvertible {
     /// Clients whose store code and migrations have no PostgreSQL form yet.
-    static let unportedClients = ["UserClient", "CatalogClient"]
+    static let unportedClients = ["CatalogClient"]
 
     let unported: [String]
 
@@ -18,6 +18,6 @@ struct PostgresReadiness: Error, CustomStringConvertible {
     var description: String {
         let names = unported.joined(separator: ", ")
         return "database_url: client\(unported.count == 1 ? "" : "s") \(names) not yet ported to PostgreSQL"
-            + " (PaymentClient, OrderClient and CartClient are; see docs/postgres.md). Use the SQLite database setting until then."
+            + " (the users, carts, orders and payments clients are; see docs/postgres.md). Use the SQLite database setting until then."
     }
 }
