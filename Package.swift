@@ -21,6 +21,8 @@ let package = Package(
         .target(name: "CSystemShims"),
         // gzip content coding (RFC 9110 8.4.1.3) through the system zlib.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // PostgreSQL's C client, for the storage capability's second backend.
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
 
         // --- HTTP: HTTP/1.1 over POSIX sockets and Dispatch. Knows no domain.
         .target(name: "HTTPServer", dependencies: ["CSystemShims", "CZlib"]),
@@ -32,9 +34,9 @@ let package = Package(
         // Value types of the domains. No dependencies.
         .target(name: "Domain"),
 
-        // --- Capabilities: SQLite storage, password hashing, randomness, the
-        // clock. Axiom for the Capability protocol.
-        .target(name: "Capabilities", dependencies: ["CSQLite", "CSodium", "Axiom", "Domain"]),
+        // --- Capabilities: storage (SQLite, PostgreSQL), password hashing,
+        // randomness, the clock. Axiom for the Capability protocol.
+        .target(name: "Capabilities", dependencies: ["CSQLite", "CLibPQ", "CSodium", "Axiom", "Domain"]),
 
         // --- Clients: one target each, so a client cannot import another.
         // Axiom, Domain and Capabilities only.
@@ -76,6 +78,8 @@ let package = Package(
         .target(name: "FuzzReplay"),
         // Run by hand: swift run -c release AxiomBenchmarks
         .executableTarget(name: "AxiomBenchmarks", dependencies: ["Axiom"]),
+        // Durable writes/s, 1 vs many writers, SQLite vs PostgreSQL: swift run StorageBenchmarks
+        .executableTarget(name: "StorageBenchmarks", dependencies: ["Capabilities"]),
 
         // --- Tests: one target per source target, in the same order --------
         // A raw-socket HTTP client shared by the test targets.

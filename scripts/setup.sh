@@ -2,7 +2,7 @@
 # Installs the system packages the build and the scripts need (Debian/Ubuntu),
 # skipping the ones already present. Safe to run again.
 set -euo pipefail
-packages=(libsqlite3-dev libsodium-dev zlib1g-dev wrk curl python3 chromium chromium-driver)
+packages=(libsqlite3-dev libpq-dev postgresql-15 libsodium-dev zlib1g-dev wrk curl python3 chromium chromium-driver)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

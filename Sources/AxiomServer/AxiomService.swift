@@ -188,6 +188,7 @@ final class AxiomService: Sendable {
 
     private static func registerCapabilities(on orchestrator: AxiomOrchestrator, options: ServerOptions,
                                              logger: ServerLogger) async throws {
+        try PostgresReadiness.check(databaseURL: options.databaseURL)
         let storage = StorageConfiguration(path: options.databasePath, createDirectory: true)
         // Every client owns its tables and its own range of migration
         // versions; applied together, in version order, at start-up.

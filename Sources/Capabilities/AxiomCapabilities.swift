@@ -5,6 +5,7 @@ import Axiom
 // declaring the conformance lets the orchestrator register, probe and
 // re-create them (transient, RFC-001 constraint 2.14).
 extension SQLiteStorage: Capability {}
+extension PostgresStorage: Capability {}
 extension SecureRandom: Capability {}
 extension PasswordHasher: Capability {}
 extension MessageAuthenticator: Capability {}

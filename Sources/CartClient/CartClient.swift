@@ -27,7 +27,7 @@ public enum CartUpdate: Sendable, Hashable {
 /// context. Writes follow validate → durable commit → apply → publish →
 /// return; the line order (the order products were added) is kept.
 ///
-/// SQLite holds every cart; the client holds a working set of at most
+/// Storage (SQLite or PostgreSQL) holds every cart; the client holds a working set of at most
 /// `cacheEntries` carts (CLOCK, `WorkingSet`): those of users who asked
 /// lately. A miss reads that user's lines (primary-key range) while
 /// holding the user's turn (below), so no change of that cart can commit
@@ -43,19 +43,32 @@ public actor CartClient: StatefulClient {
                 position   INTEGER NOT NULL,
                 PRIMARY KEY (user_id, product_id)
             ) STRICT;
+            """, postgresSQL: """
+            CREATE TABLE cart_lines (
+                user_id    TEXT NOT NULL,
+                product_id TEXT NOT NULL,
+                quantity   BIGINT NOT NULL CHECK (quantity BETWEEN 1 AND 99),
+                position   BIGINT NOT NULL,
+                PRIMARY KEY (user_id, product_id)
+            );
             """),
         Migration(version: 301, name: "checkouts whose cart was cleared", sql: """
             CREATE TABLE cart_cleared_checkouts (
                 checkout_id TEXT PRIMARY KEY,
                 user_id     TEXT NOT NULL
             ) STRICT;
+            """, postgresSQL: """
+            CREATE TABLE cart_cleared_checkouts (
+                checkout_id TEXT PRIMARY KEY,
+                user_id     TEXT NOT NULL
+            );
             """),
     ]
     public static let defaultCacheEntries = 10_000
 
     public nonisolated let stateBroadcaster = StateBroadcaster<CartUpdate>(bufferLimit: 256)
     private var cache: WorkingSet<UserID, Cart>
-    private let storage: CapabilityHandle<SQLiteStorage>
+    private let storage: StorageAccess
     /// Users whose cart is being changed or read from storage, each with
     /// the changes waiting their turn. Without it two requests of one user
     /// (two sessions, or pipelined) both started from the same cart while
@@ -66,6 +79,11 @@ public actor CartClient: StatefulClient {
 
     /// `cacheEntries`: the most carts kept in memory (at least 1).
     public init(storage: CapabilityHandle<SQLiteStorage>, cacheEntries: Int = CartClient.defaultCacheEntries) {
+        self.init(storage: StorageAccess(storage), cacheEntries: cacheEntries)
+    }
+
+    /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
+    public init(storage: StorageAccess, cacheEntries: Int = CartClient.defaultCacheEntries) {
         self.storage = storage
         self.cache = WorkingSet(capacity: cacheEntries)
     }
@@ -198,7 +216,7 @@ public actor CartClient: StatefulClient {
 
     /// Inserts the line after the user's highest position (or sets the
     /// quantity of the line already there).
-    private static func addLine(_ handle: SQLiteHandle, user: String, product: ProductID, quantity: Int) throws {
+    private static func addLine(_ handle: any StorageHandle, user: String, product: ProductID, quantity: Int) throws {
         try handle.execute("""
             INSERT INTO cart_lines(user_id, product_id, quantity, position)
             VALUES(?1, ?2, ?3, (SELECT COALESCE(MAX(position) + 1, 0) FROM cart_lines WHERE user_id = ?1))

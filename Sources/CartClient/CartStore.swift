@@ -5,7 +5,7 @@ import Domain
 /// their cost follows one user's cart, never the table.
 enum CartStore {
     /// The user's lines in the order they were added.
-    static func lines(_ handle: SQLiteHandle, user: UserID) throws -> [CartLine] {
+    static func lines(_ handle: any StorageHandle, user: UserID) throws -> [CartLine] {
         try handle.query("SELECT product_id, quantity FROM cart_lines WHERE user_id = ? ORDER BY position",
                          user.description).map { row in
             let productText: String = try row.get("product_id")
@@ -17,7 +17,7 @@ enum CartStore {
     }
 
     /// Whether `clearAfterCheckout` committed for this checkout.
-    static func isCleared(_ handle: SQLiteHandle, _ checkoutID: CheckoutID) throws -> Bool {
+    static func isCleared(_ handle: any StorageHandle, _ checkoutID: CheckoutID) throws -> Bool {
         try handle.queryOne("SELECT 1 FROM cart_cleared_checkouts WHERE checkout_id = ?", checkoutID.description) != nil
     }
 }

@@ -43,11 +43,16 @@ public actor OrderClient: StatefulClient {
     /// actor is re-entered while a write waits, so a concurrent duplicate
     /// joins the first placement instead of racing it into the unique index.
     private var placing: [String: Task<Order, any Error>] = [:]
-    private let storage: CapabilityHandle<SQLiteStorage>
+    private let storage: StorageAccess
     /// The clock capability: an order's `created_at` (tests move it).
     private let clock: any TimeSource
 
     public init(storage: CapabilityHandle<SQLiteStorage>, clock: any TimeSource) {
+        self.init(storage: StorageAccess(storage), clock: clock)
+    }
+
+    /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
+    public init(storage: StorageAccess, clock: any TimeSource) {
         self.storage = storage
         self.clock = clock
     }
@@ -172,10 +177,10 @@ public actor OrderClient: StatefulClient {
         return order
     }
 
-    private func write<R: Sendable>(_ body: @escaping @Sendable (SQLiteHandle) throws -> R) async throws -> R {
+    private func write<R: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> R {
         do {
             return try await storage.durableWrite(body)
-        } catch let error as StorageError where error.sqliteError?.isUniqueViolation == true {
+        } catch let error as StorageError where error.isUniqueViolation {
             throw DomainError.duplicate(field: "idempotency_key", value: "")
         }
     }

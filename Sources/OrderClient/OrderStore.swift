@@ -2,7 +2,8 @@ import Capabilities
 import Domain
 import FoundationEssentials
 
-/// The orders client's SQL. Every read is one probe of an index: the
+/// The orders client's SQL, in the subset SQLite and PostgreSQL share
+/// (only the migrations have a PostgreSQL text of their own). Every read is one probe of an index: the
 /// primary key, `checkout_id`'s and `(user_id, idempotency_key)`'s unique
 /// indexes, `orders_by_user_newest` for a user's pages and the partial
 /// `orders_open` for start-up reconciliation; nothing scans the table, so no
@@ -23,6 +24,18 @@ enum OrderStore {
                 UNIQUE (user_id, idempotency_key)
             ) STRICT;
             CREATE INDEX orders_by_user ON orders(user_id, created_at);
+            """, postgresSQL: """
+            CREATE TABLE orders (
+                id              TEXT PRIMARY KEY,
+                user_id         TEXT NOT NULL,
+                status          TEXT NOT NULL,
+                created_at      BIGINT NOT NULL,
+                checkout_id     TEXT NOT NULL UNIQUE,
+                idempotency_key TEXT,
+                document        TEXT NOT NULL,
+                UNIQUE (user_id, idempotency_key)
+            );
+            CREATE INDEX orders_by_user ON orders(user_id, created_at);
             """),
         // Orders are read from storage per request (issue 12): a user's page
         // is a keyset range on this index, newest first with ties by id, so
@@ -37,18 +50,24 @@ enum OrderStore {
             ALTER TABLE orders ADD COLUMN open INTEGER NOT NULL DEFAULT 0 CHECK (open IN (0, 1));
             UPDATE orders SET open = 1;
             CREATE INDEX orders_open ON orders(created_at) WHERE open = 1;
+            """, postgresSQL: """
+            DROP INDEX orders_by_user;
+            CREATE INDEX orders_by_user_newest ON orders(user_id, created_at, id);
+            ALTER TABLE orders ADD COLUMN open BIGINT NOT NULL DEFAULT 0 CHECK (open IN (0, 1));
+            UPDATE orders SET open = 1;
+            CREATE INDEX orders_open ON orders(created_at) WHERE open = 1;
             """),
     ]
 
-    static func order(_ handle: SQLiteHandle, id: OrderID) throws -> Order? {
+    static func order(_ handle: any StorageHandle, id: OrderID) throws -> Order? {
         try handle.queryOne("SELECT document FROM orders WHERE id = ?", id.description).map(decode)
     }
 
-    static func order(_ handle: SQLiteHandle, checkout: CheckoutID) throws -> Order? {
+    static func order(_ handle: any StorageHandle, checkout: CheckoutID) throws -> Order? {
         try handle.queryOne("SELECT document FROM orders WHERE checkout_id = ?", checkout.description).map(decode)
     }
 
-    static func order(_ handle: SQLiteHandle, user: UserID, key: String) throws -> Order? {
+    static func order(_ handle: any StorageHandle, user: UserID, key: String) throws -> Order? {
         try handle.queryOne("SELECT document FROM orders WHERE user_id = ? AND idempotency_key = ?",
                             user.description, key).map(decode)
     }
@@ -56,7 +75,7 @@ enum OrderStore {
     /// Up to `limit + 1` of the user's orders, newest first (ties by id
     /// descending), after `position` (the created_at and id of the last
     /// order of the previous page).
-    static func page(_ handle: SQLiteHandle, user: UserID, after position: (Int64, String)?,
+    static func page(_ handle: any StorageHandle, user: UserID, after position: (Int64, String)?,
                      limit: Int) throws -> [Order] {
         let rows: [SQLiteRow]
         if let (createdAt, id) = position {
@@ -74,18 +93,18 @@ enum OrderStore {
 
     /// Where a cursor (an order id) stands in its user's list; nil when it
     /// names no order of that user.
-    static func position(_ handle: SQLiteHandle, user: UserID, cursor: String) throws -> (Int64, String)? {
+    static func position(_ handle: any StorageHandle, user: UserID, cursor: String) throws -> (Int64, String)? {
         guard let row = try handle.queryOne("SELECT created_at, id FROM orders WHERE id = ? AND user_id = ?",
                                             cursor, user.description) else { return nil }
         return (try row.get("created_at"), try row.get("id"))
     }
 
     /// The oldest `limit` open orders (through the partial index).
-    static func open(_ handle: SQLiteHandle, limit: Int) throws -> [Order] {
+    static func open(_ handle: any StorageHandle, limit: Int) throws -> [Order] {
         try handle.query("SELECT document FROM orders WHERE open = 1 ORDER BY created_at LIMIT ?", limit).map(decode)
     }
 
-    static func insert(_ handle: SQLiteHandle, _ order: Order, checkoutID: CheckoutID, key: String?,
+    static func insert(_ handle: any StorageHandle, _ order: Order, checkoutID: CheckoutID, key: String?,
                        document: String) throws {
         try handle.execute("""
             INSERT INTO orders(id, user_id, status, created_at, checkout_id, idempotency_key, document, open)
@@ -97,7 +116,7 @@ enum OrderStore {
     /// Moves the stored order to `status` (read in this transaction, so two
     /// transitions of one order cannot both start from the same status). A
     /// cancellation opens the order again: its stock is still to return.
-    static func transition(_ handle: SQLiteHandle, id: OrderID, to status: OrderStatus,
+    static func transition(_ handle: any StorageHandle, id: OrderID, to status: OrderStatus,
                            by actor: OrderActor) throws -> Order {
         guard let stored = try order(handle, id: id) else {
             throw DomainError.notFound(entity: "order", id: id.description)
@@ -112,7 +131,7 @@ enum OrderStore {
     }
 
     /// Marks the order's work in other clients done; nil when there is no such order.
-    static func settle(_ handle: SQLiteHandle, id: OrderID) throws -> Order? {
+    static func settle(_ handle: any StorageHandle, id: OrderID) throws -> Order? {
         try handle.execute("UPDATE orders SET open = 0 WHERE id = ?", id.description)
         return try order(handle, id: id)
     }

@@ -7,8 +7,8 @@ import FoundationEssentials
 /// order, made at checkout; afterwards only its status (and, for a manual
 /// payment, its method and reference) moves, along `Payment.applying`.
 ///
-/// Payments are read from SQLite per request through indexes and none is
-/// held in memory (issue 12: nothing a client holds grows with the shop's
+/// Payments are read from storage (SQLite or PostgreSQL) per request
+/// through indexes and none is held in memory (issue 12: nothing a client holds grows with the shop's
 /// history). Every change commits (`durableWrite`) before it is published
 /// or answered; a provider event's id is inserted in the same transaction as
 /// the change it causes, so a replay changes nothing (`payment_events`'s
@@ -21,16 +21,22 @@ public actor PaymentClient: StatefulClient {
     public nonisolated let stateBroadcaster = StateBroadcaster<PaymentUpdate>(bufferLimit: 256)
     public private(set) var state = PaymentState()
     public nonisolated let settings: PaymentSettings
-    private let storage: CapabilityHandle<SQLiteStorage>
+    private let storage: StorageAccess
     private let authenticator: CapabilityHandle<MessageAuthenticator>
     private let clock: any TimeSource
 
-    public init(storage: CapabilityHandle<SQLiteStorage>, authenticator: CapabilityHandle<MessageAuthenticator>,
+    /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
+    public init(storage: StorageAccess, authenticator: CapabilityHandle<MessageAuthenticator>,
                 clock: any TimeSource, settings: PaymentSettings) {
         self.storage = storage
         self.authenticator = authenticator
         self.clock = clock
         self.settings = settings
+    }
+
+    public init(storage: CapabilityHandle<SQLiteStorage>, authenticator: CapabilityHandle<MessageAuthenticator>,
+                clock: any TimeSource, settings: PaymentSettings) {
+        self.init(storage: StorageAccess(storage), authenticator: authenticator, clock: clock, settings: settings)
     }
 
     /// Reads nothing: payments are read when asked for.
@@ -149,7 +155,7 @@ public actor PaymentClient: StatefulClient {
                 try PaymentStore.update(handle, changed, at: now)
                 return (PaymentReceipt(payment: changed, effect: .applied), stored.status)
             }
-        } catch let error as StorageError where error.sqliteError?.isUniqueViolation == true {
+        } catch let error as StorageError where error.isUniqueViolation {
             // The check above runs in the writer's transaction, so this is a
             // backstop: the event id's primary key refused a second insert.
             return PaymentReceipt(payment: try await payment(event.paymentID), effect: .duplicate)

@@ -2,7 +2,8 @@ import Capabilities
 import Domain
 import FoundationEssentials
 
-/// The payments client's SQL (migrations 500-599). Every read is one probe
+/// The payments client's SQL (migrations 500-599), in the portable subset
+/// both backends run; only the migration has a PostgreSQL text of its own. Every read is one probe
 /// of an index: the primary key, the unique `order_id`, `payments_due`
 /// (status, expires_at) for the expiry sweep and the partial `payments_open`
 /// for start-up reconciliation; nothing scans the table. Write functions run
@@ -37,22 +38,44 @@ enum PaymentStore {
                 type        TEXT NOT NULL,
                 received_at INTEGER NOT NULL
             ) STRICT;
+            """, postgresSQL: """
+            CREATE TABLE payments (
+                id          TEXT PRIMARY KEY,
+                order_id    TEXT NOT NULL UNIQUE,
+                user_id     TEXT NOT NULL,
+                status      TEXT NOT NULL,
+                amount      BIGINT NOT NULL,
+                currency    TEXT NOT NULL,
+                method      TEXT NOT NULL,
+                reference   TEXT,
+                expires_at  BIGINT NOT NULL,
+                updated_at  BIGINT NOT NULL,
+                open        BIGINT NOT NULL DEFAULT 0 CHECK (open IN (0, 1))
+            );
+            CREATE INDEX payments_due ON payments(status, expires_at);
+            CREATE INDEX payments_open ON payments(updated_at) WHERE open = 1;
+            CREATE TABLE payment_events (
+                id          TEXT PRIMARY KEY,
+                payment_id  TEXT NOT NULL,
+                type        TEXT NOT NULL,
+                received_at BIGINT NOT NULL
+            );
             """),
     ]
 
     private static let columns = "id, order_id, user_id, status, amount, currency, method, reference, expires_at"
 
-    static func payment(_ handle: SQLiteHandle, id: PaymentID) throws -> Payment? {
+    static func payment(_ handle: any StorageHandle, id: PaymentID) throws -> Payment? {
         try handle.queryOne("SELECT \(columns) FROM payments WHERE id = ?", id.description).map(decode)
     }
 
-    static func payment(_ handle: SQLiteHandle, order: OrderID) throws -> Payment? {
+    static func payment(_ handle: any StorageHandle, order: OrderID) throws -> Payment? {
         try handle.queryOne("SELECT \(columns) FROM payments WHERE order_id = ?", order.description).map(decode)
     }
 
     /// Unpaid payments whose deadline is at or before `now`, oldest first
     /// (a range of `payments_due`).
-    static func due(_ handle: SQLiteHandle, now: Int64, limit: Int) throws -> [Payment] {
+    static func due(_ handle: any StorageHandle, now: Int64, limit: Int) throws -> [Payment] {
         try handle.query("""
             SELECT \(columns) FROM payments WHERE status = 'requires_payment' AND expires_at <= ?
             ORDER BY expires_at LIMIT ?
@@ -60,28 +83,28 @@ enum PaymentStore {
     }
 
     /// The earliest deadline of an unpaid payment (one probe of `payments_due`).
-    static func nextDeadline(_ handle: SQLiteHandle) throws -> Int64? {
+    static func nextDeadline(_ handle: any StorageHandle) throws -> Int64? {
         try handle.queryOne("""
             SELECT expires_at FROM payments WHERE status = 'requires_payment' ORDER BY expires_at LIMIT 1
             """).map { try $0.get("expires_at") }
     }
 
-    static func open(_ handle: SQLiteHandle, limit: Int) throws -> [Payment] {
+    static func open(_ handle: any StorageHandle, limit: Int) throws -> [Payment] {
         try handle.query("SELECT \(columns) FROM payments WHERE open = 1 ORDER BY updated_at LIMIT ?", limit)
             .map(decode)
     }
 
-    static func hasEvent(_ handle: SQLiteHandle, id: String) throws -> Bool {
+    static func hasEvent(_ handle: any StorageHandle, id: String) throws -> Bool {
         try handle.queryOne("SELECT 1 AS seen FROM payment_events WHERE id = ?", id) != nil
     }
 
-    static func insertEvent(_ handle: SQLiteHandle, _ event: PaymentEvent, at now: Int64) throws {
+    static func insertEvent(_ handle: any StorageHandle, _ event: PaymentEvent, at now: Int64) throws {
         try handle.execute("INSERT INTO payment_events(id, payment_id, type, received_at) VALUES(?, ?, ?, ?)",
                            event.id, event.paymentID.description, event.type.rawValue, now)
     }
 
     /// A new payment, open until its checkout finished with it.
-    static func insert(_ handle: SQLiteHandle, _ payment: Payment, at now: Int64) throws {
+    static func insert(_ handle: any StorageHandle, _ payment: Payment, at now: Int64) throws {
         try handle.execute("""
             INSERT INTO payments(id, order_id, user_id, status, amount, currency, method, reference, expires_at,
                                  updated_at, open)
@@ -93,13 +116,13 @@ enum PaymentStore {
 
     /// Stores a changed payment and marks it open: its order and stock are
     /// still to follow.
-    static func update(_ handle: SQLiteHandle, _ payment: Payment, at now: Int64) throws {
+    static func update(_ handle: any StorageHandle, _ payment: Payment, at now: Int64) throws {
         try handle.execute("""
             UPDATE payments SET status = ?, method = ?, reference = ?, updated_at = ?, open = 1 WHERE id = ?
             """, payment.status.rawValue, payment.method.rawValue, payment.reference, now, payment.id.description)
     }
 
-    static func settle(_ handle: SQLiteHandle, id: PaymentID, status: PaymentStatus) throws {
+    static func settle(_ handle: any StorageHandle, id: PaymentID, status: PaymentStatus) throws {
         try handle.execute("UPDATE payments SET open = 0 WHERE id = ? AND status = ?", id.description, status.rawValue)
     }
 

@@ -81,7 +81,7 @@ public actor UserClient: StatefulClient {
 
     public nonisolated let stateBroadcaster = StateBroadcaster<UserUpdate>(bufferLimit: 256)
 
-    let storage: CapabilityHandle<SQLiteStorage>
+    let storage: StorageAccess
     let hasher: CapabilityHandle<PasswordHasher>
     let random: CapabilityHandle<SecureRandom>
     let clock: any TimeSource
@@ -110,6 +110,17 @@ public actor UserClient: StatefulClient {
     /// `userCacheEntries` / `sessionCacheEntries`: the most users / sessions
     /// kept in memory (at least 1 each).
     public init(storage: CapabilityHandle<SQLiteStorage>, hasher: CapabilityHandle<PasswordHasher>,
+                random: CapabilityHandle<SecureRandom>, clock: any TimeSource,
+                sessionLifetime: Duration = .seconds(24 * 3600), throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
+                userCacheEntries: Int = UserClient.defaultCacheEntries,
+                sessionCacheEntries: Int = UserClient.defaultCacheEntries) {
+        self.init(storage: StorageAccess(storage), hasher: hasher, random: random, clock: clock,
+                  sessionLifetime: sessionLifetime, throttle: throttle,
+                  userCacheEntries: userCacheEntries, sessionCacheEntries: sessionCacheEntries)
+    }
+
+    /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
+    public init(storage: StorageAccess, hasher: CapabilityHandle<PasswordHasher>,
                 random: CapabilityHandle<SecureRandom>, clock: any TimeSource,
                 sessionLifetime: Duration = .seconds(24 * 3600), throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
                 userCacheEntries: Int = UserClient.defaultCacheEntries,
@@ -274,7 +285,7 @@ public actor UserClient: StatefulClient {
             do {
                 try handle.execute("UPDATE users SET name = ?, email = ?, email_key = ? WHERE id = ?",
                                    user.name, user.email.address, user.email.normalized, id.description)
-            } catch let error as StorageError where error.sqliteError?.isUniqueViolation == true {
+            } catch let error as StorageError where error.isUniqueViolation {
                 throw DomainError.duplicate(field: "email", value: user.email.address)
             }
             guard let hash else { return [] }
@@ -307,7 +318,7 @@ public actor UserClient: StatefulClient {
     /// the user's turn, and keeps the row read back: the cached user is the
     /// one this commit left, and no other change of the user can land in
     /// between. Returns it and what `body` returned.
-    func writeUser<R: Sendable>(_ id: UserID, _ body: @escaping @Sendable (SQLiteHandle) throws -> R)
+    func writeUser<R: Sendable>(_ id: UserID, _ body: @escaping @Sendable (any StorageHandle) throws -> R)
         async throws -> (User, R) {
         await enterTurn(id)
         defer { turns.leave(id) }

@@ -2,6 +2,7 @@ import Capabilities
 
 /// The users client's tables (migration versions 100–199). Passwords are
 /// stored only as argon2id strings, bearer tokens only as SHA-256 hex.
+/// Each migration in SQLite's and PostgreSQL's dialect.
 enum UserSchema {
     static let migrations: [Migration] = [
         Migration(version: 100, name: "users and sessions", sql: """
@@ -23,14 +24,37 @@ enum UserSchema {
                 expires_at INTEGER NOT NULL
             ) STRICT;
             CREATE INDEX sessions_by_user ON sessions(user_id);
+            """, postgresSQL: """
+            CREATE TABLE users (
+                id            TEXT PRIMARY KEY,
+                name          TEXT NOT NULL,
+                email         TEXT NOT NULL,
+                email_key     TEXT NOT NULL UNIQUE,
+                password_hash TEXT NOT NULL,
+                role          TEXT NOT NULL CHECK (role IN ('customer', 'admin')),
+                status        TEXT NOT NULL CHECK (status IN ('active', 'suspended')),
+                created_at    BIGINT NOT NULL
+            );
+            CREATE TABLE sessions (
+                id         TEXT PRIMARY KEY,
+                user_id    TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                token_hash TEXT NOT NULL UNIQUE,
+                created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL
+            );
+            CREATE INDEX sessions_by_user ON sessions(user_id);
             """),
         // The periodic sweep of expired sessions finds them by expiry.
         Migration(version: 101, name: "sessions by expiry", sql: """
+            CREATE INDEX sessions_by_expiry ON sessions(expires_at);
+            """, postgresSQL: """
             CREATE INDEX sessions_by_expiry ON sessions(expires_at);
             """),
         // Users are read from storage on a miss, and listed by keyset on
         // this index (issue 12: every user was loaded at start-up).
         Migration(version: 102, name: "users by creation", sql: """
+            CREATE INDEX users_by_creation ON users(created_at, id);
+            """, postgresSQL: """
             CREATE INDEX users_by_creation ON users(created_at, id);
             """),
     ]

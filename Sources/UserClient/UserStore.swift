@@ -22,18 +22,18 @@ enum UserStore {
     /// client reads grows with the tables (issue 12).
     static let userColumns = "id, name, email, role, status, created_at, password_hash"
 
-    static func user(_ handle: SQLiteHandle, id: UserID) throws -> StoredUser? {
+    static func user(_ handle: any StorageHandle, id: UserID) throws -> StoredUser? {
         try handle.queryOne("SELECT \(userColumns) FROM users WHERE id = ?", id.description).map(storedUser)
     }
 
     /// By any spelling of the address (`Email.normalizedKey`).
-    static func user(_ handle: SQLiteHandle, emailKey: String) throws -> StoredUser? {
+    static func user(_ handle: any StorageHandle, emailKey: String) throws -> StoredUser? {
         try handle.queryOne("SELECT \(userColumns) FROM users WHERE email_key = ?", emailKey).map(storedUser)
     }
 
     /// Up to `limit + 1` users in creation order (ties by id) after
     /// `position` (created_at and id of the previous page's last user).
-    static func page(_ handle: SQLiteHandle, after position: (Int64, String)?, limit: Int) throws -> [User] {
+    static func page(_ handle: any StorageHandle, after position: (Int64, String)?, limit: Int) throws -> [User] {
         let rows: [SQLiteRow]
         if let (createdAt, id) = position {
             rows = try handle.query("""
@@ -46,13 +46,13 @@ enum UserStore {
     }
 
     /// Where a cursor (a user id) stands in the list; nil when it names no user.
-    static func position(_ handle: SQLiteHandle, cursor: String) throws -> (Int64, String)? {
+    static func position(_ handle: any StorageHandle, cursor: String) throws -> (Int64, String)? {
         guard let row = try handle.queryOne("SELECT created_at, id FROM users WHERE id = ?", cursor) else { return nil }
         return (try row.get("created_at"), try row.get("id"))
     }
 
     /// The unexpired session with this token hash, and its user.
-    static func session(_ handle: SQLiteHandle, tokenHash: String, now: Int64) throws -> (StoredSession, StoredUser)? {
+    static func session(_ handle: any StorageHandle, tokenHash: String, now: Int64) throws -> (StoredSession, StoredUser)? {
         guard let row = try handle.queryOne("""
             SELECT id, user_id, token_hash, expires_at FROM sessions WHERE token_hash = ? AND expires_at > ?
             """, tokenHash, now) else { return nil }
@@ -76,37 +76,37 @@ enum UserStore {
     }
 
     /// `duplicate(email)` when the address is taken in any spelling.
-    static func insert(_ handle: SQLiteHandle, _ user: User, passwordHash: String) throws {
+    static func insert(_ handle: any StorageHandle, _ user: User, passwordHash: String) throws {
         do {
             try handle.execute("""
                 INSERT INTO users(id, name, email, email_key, password_hash, role, status, created_at)
                 VALUES(?, ?, ?, ?, ?, ?, ?, ?)
                 """, user.id.description, user.name, user.email.address, user.email.normalized, passwordHash,
                 user.role.rawValue, user.status.rawValue, user.createdAt.millisecondsSince1970)
-        } catch let error as StorageError where error.sqliteError?.isUniqueViolation == true {
+        } catch let error as StorageError where error.isUniqueViolation {
             throw DomainError.duplicate(field: "email", value: user.email.address)
         }
     }
 
     /// Read inside the write transaction that changes the user, so the
     /// answer is the committed one, not a copy from before an await.
-    static func isActiveAdmin(_ handle: SQLiteHandle, id: UserID) throws -> Bool {
+    static func isActiveAdmin(_ handle: any StorageHandle, id: UserID) throws -> Bool {
         try !handle.query("SELECT 1 FROM users WHERE id = ? AND role = 'admin' AND status = 'active'",
                           id.description).isEmpty
     }
 
-    static func activeAdminCount(_ handle: SQLiteHandle) throws -> Int {
+    static func activeAdminCount(_ handle: any StorageHandle) throws -> Int {
         try handle.query("SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND status = 'active'")
             .map { row -> Int in try row.get("n") }.first ?? 0
     }
 
-    static func insert(_ handle: SQLiteHandle, _ session: StoredSession, createdAt: Int64) throws {
+    static func insert(_ handle: any StorageHandle, _ session: StoredSession, createdAt: Int64) throws {
         try handle.execute("INSERT INTO sessions(id, user_id, token_hash, created_at, expires_at) VALUES(?, ?, ?, ?, ?)",
                            session.id, session.userID.description, session.tokenHash, createdAt, session.expiresAt)
     }
 
     /// Deletes the session; returns its token hash (nil if it was gone).
-    static func deleteSession(_ handle: SQLiteHandle, id: String) throws -> String? {
+    static func deleteSession(_ handle: any StorageHandle, id: String) throws -> String? {
         let tokenHash = try handle.queryOne("SELECT token_hash FROM sessions WHERE id = ?", id)
             .map { row -> String in try row.get("token_hash") }
         try handle.execute("DELETE FROM sessions WHERE id = ?", id)
@@ -116,18 +116,18 @@ enum UserStore {
     /// Deletes every session of `user` but `kept`; returns them, so the
     /// client can forget the ones it holds and end every one's streams
     /// (held or not).
-    static func deleteSessions(_ handle: SQLiteHandle, user: UserID, except kept: String?) throws -> [StoredSession] {
+    static func deleteSessions(_ handle: any StorageHandle, user: UserID, except kept: String?) throws -> [StoredSession] {
         let sessions = try handle.query("""
-            SELECT id, token_hash, expires_at FROM sessions WHERE user_id = ? AND id IS NOT ?
+            SELECT id, token_hash, expires_at FROM sessions WHERE user_id = ? AND id IS DISTINCT FROM ?
             """, user.description, kept).map { row in
             StoredSession(id: try row.get("id"), userID: user, tokenHash: try row.get("token_hash"),
                           expiresAt: try row.get("expires_at"))
         }
-        try handle.execute("DELETE FROM sessions WHERE user_id = ? AND id IS NOT ?", user.description, kept)
+        try handle.execute("DELETE FROM sessions WHERE user_id = ? AND id IS DISTINCT FROM ?", user.description, kept)
         return sessions
     }
 
-    static func deleteExpiredSessions(_ handle: SQLiteHandle, now: Int64) throws {
+    static func deleteExpiredSessions(_ handle: any StorageHandle, now: Int64) throws {
         try handle.execute("DELETE FROM sessions WHERE expires_at <= ?", now)
     }
 }

@@ -179,7 +179,35 @@ import Testing
         #expect(!text.contains("secret secret"))
     }
 
+    @Test func databaseAndDatabaseURLTogetherAreRefusedFromAnySource() throws {
+        let url = "postgres://axiom:pw@127.0.0.1:5432/axiom"
+        let both = "database and database_url are both set: use database for SQLite or database_url for PostgreSQL, not both"
+        #expect(refusal(["--database", "/tmp/a.db", "--database-url", url]) == both)
+        #expect(refusal(environment: ["AXIOM_DATABASE": "/tmp/a.db", "AXIOM_DATABASE_URL": url]) == both)
+        #expect(refusal(["--config", "/config.json", "--database-url", url], file: #"{"database": "/tmp/a.db"}"#) == both)
+        // One of them alone is fine; database keeps its default beside a URL.
+        let options = try load(environment: ["AXIOM_DATABASE_URL": url])
+        #expect(options.databaseURL == url)
+        #expect(options.databasePath == "./data/axiom.db")
+        #expect(refusal(["--database-url", "mysql://x@y/z"]) == "database_url must be a postgres:// or postgresql:// URL")
+    }
+
+    @Test func printedConfigurationMasksTheDatabasePassword() throws {
+        let options = try load(["--database-url", "postgres://axiom:hunter22@db:5432/shop"])
+        let text = options.renderJSON()
+        #expect(text.contains(#""database_url": "postgres://axiom:********@db:5432/shop""#))
+        #expect(!text.contains("hunter22"))
+    }
+
     // MARK: The real binary
+
+    @Test func theBinaryRefusesToStartOnPostgresUntilEveryClientIsPorted() throws {
+        let process = ServerProcess(environment: ["AXIOM_DATABASE_URL": "postgres://axiom@127.0.0.1:1/axiom", "AXIOM_PORT": "0"])
+        let (status, output) = try process.runToExit()
+        #expect(status == 1)
+        #expect(output.contains("database_url: client CatalogClient not yet ported to PostgreSQL"))
+        #expect(!output.contains(#""event":"listening""#))
+    }
 
     @Test func theBinaryRefusesABadFileWithStatus2NamingTheKey() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-config-\(UUID().uuidString)")

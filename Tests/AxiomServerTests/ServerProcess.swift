@@ -23,6 +23,7 @@ final class ServerProcess: @unchecked Sendable {
             .appendingPathComponent("axiom-process-\(UUID().uuidString)")
         process.executableURL = Self.binaryURL
         let namesDatabase = arguments.contains { $0.hasPrefix("--database") } || environment["AXIOM_DATABASE"] != nil
+            || environment["AXIOM_DATABASE_URL"] != nil
             || arguments.first == "healthcheck"
         process.arguments = namesDatabase ? arguments
             : arguments + ["--database", databaseDirectory.appendingPathComponent("axiom.db").path]

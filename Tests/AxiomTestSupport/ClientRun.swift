@@ -2,7 +2,8 @@ import Axiom
 import Capabilities
 import Synchronization
 
-/// One "process run" of a stateful client on a SQLite file, as the
+/// One "process run" of a stateful client on a SQLite file (or, for a
+/// client ported to `StorageHandle`, a PostgreSQL schema: `backend`), as the
 /// composition root makes it: the process's orchestrator (a singleton:
 /// waited for while another test's lives), the storage capability on
 /// `path` with the client's migrations, any other capabilities the test
@@ -19,25 +20,46 @@ public struct ClientRun<C: StatefulClient>: Sendable {
         get throws { try orchestrator.capabilityRegistry.resolve(SQLiteStorage.self) }
     }
 
+    /// The storage in place, whichever backend the run is on.
+    public var database: any StorageCapability {
+        get throws {
+            if let postgres = try? orchestrator.capabilityRegistry.resolve(PostgresStorage.self) { return postgres }
+            return try orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+        }
+    }
+
     /// Shuts the orchestrator down (deactivating the client) and closes the database.
     public func stop() async {
         await Self.stop(orchestrator)
     }
 
-    public static func start(path: String, migrations: [Migration], readerCount: Int = 1,
+    /// `path` is the database file on SQLite, the URL on PostgreSQL
+    /// (`StorageBackend.database(at:)` makes either).
+    public static func start(path: String, backend: StorageBackend = .sqlite, migrations: [Migration], readerCount: Int = 1,
                              clock: ManualClock = ManualClock(),
                              capabilities: (AxiomOrchestrator) async throws -> Void = { _ in },
                              dependencies: [any Capability.Type] = [],
                              make: @escaping @Sendable (CapabilityResolver) throws -> C) async throws -> ClientRun<C> {
         let orchestrator = try await acquireOrchestrator()
         do {
-            let configuration = StorageConfiguration(path: path, readerCount: readerCount, createDirectory: true)
-            try await orchestrator.registerCapability(SQLiteStorage.self) {
-                try await SQLiteStorage.open(configuration, migrations: migrations)
+            let storageType: any Capability.Type
+            switch backend {
+            case .sqlite:
+                let configuration = StorageConfiguration(path: path, readerCount: readerCount, createDirectory: true)
+                try await orchestrator.registerCapability(SQLiteStorage.self) {
+                    try await SQLiteStorage.open(configuration, migrations: migrations)
+                }
+                storageType = SQLiteStorage.self
+            case .postgres:
+                let configuration = PostgresConfiguration(url: path, readerCount: readerCount)
+                try await orchestrator.registerCapability(PostgresStorage.self) {
+                    try await PostgresStorage.open(configuration, migrations: migrations)
+                }
+                storageType = PostgresStorage.self
             }
             try await capabilities(orchestrator)
             let made = Made<C>()
-            try orchestrator.registerClient(C.self, dependencies: [SQLiteStorage.self] + dependencies) { resolver in
+            try orchestrator.registerClient(C.self, dependencies: [storageType] + dependencies) { resolver in
                 let client = try make(resolver)
                 made.client.withLock { $0 = client }
                 return client
@@ -52,9 +74,11 @@ public struct ClientRun<C: StatefulClient>: Sendable {
     }
 
     private static func stop(_ orchestrator: AxiomOrchestrator) async {
-        let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+        let sqlite = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+        let postgres = try? orchestrator.capabilityRegistry.resolve(PostgresStorage.self)
         await orchestrator.shutdown()
-        await storage?.close()
+        await sqlite?.close()
+        await postgres?.close()
     }
 }
 

@@ -11,9 +11,10 @@ import Testing
 typealias CartRun = ClientRun<CartClient>
 
 extension ClientRun where C == CartClient {
-    static func start(_ path: String, cacheEntries: Int = CartClient.defaultCacheEntries) async throws -> CartRun {
-        try await start(path: path, migrations: CartClient.migrations) { resolver in
-            CartClient(storage: try resolver.handle(SQLiteStorage.self), cacheEntries: cacheEntries)
+    static func start(_ path: String, backend: StorageBackend = .sqlite,
+                      cacheEntries: Int = CartClient.defaultCacheEntries) async throws -> CartRun {
+        try await start(path: path, backend: backend, migrations: CartClient.migrations) { resolver in
+            CartClient(storage: try backend.access(resolver), cacheEntries: cacheEntries)
         }
     }
 }
@@ -25,9 +26,10 @@ extension ClientRun where C == CartClient {
     let mug = ProductID(UUID())
     let pen = ProductID(UUID())
 
-    @Test func linesKeepTheirOrderAndSurviveARestart() async throws {
+    @Test(arguments: StorageBackend.all) func linesKeepTheirOrderAndSurviveARestart(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        var run = try await CartRun.start(path)
+        let database = try await backend.database(at: path)
+        var run = try await CartRun.start(database, backend: backend)
         _ = try await run.client.send(.setQuantity(user, mug, 2))
         _ = try await run.client.send(.setQuantity(user, pen, 1))
         let updated = try await run.client.send(.setQuantity(user, mug, 5))
@@ -35,7 +37,7 @@ extension ClientRun where C == CartClient {
         #expect(updated.quantity(of: mug) == 5)
         await run.stop()
 
-        run = try await CartRun.start(path)
+        run = try await CartRun.start(database, backend: backend)
         let reloaded = try await run.client.cart(for: user)
         #expect(reloaded == updated)
         let removed = try await run.client.send(.remove(user, mug))
@@ -43,14 +45,15 @@ extension ClientRun where C == CartClient {
         #expect(try await run.client.send(.clear(user)).isEmpty)
         await run.stop()
 
-        run = try await CartRun.start(path)
+        run = try await CartRun.start(database, backend: backend)
         #expect(try await run.client.cart(for: user).isEmpty)
         await run.stop()
     }
 
-    @Test func concurrentChangesOfOneUserAreAllKept() async throws {
+    @Test(arguments: StorageBackend.all) func concurrentChangesOfOneUserAreAllKept(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        var run = try await CartRun.start(path)
+        let database = try await backend.database(at: path)
+        var run = try await CartRun.start(database, backend: backend)
         let products = (0..<40).map { _ in ProductID(UUID()) }
         let client = run.client
         let user = self.user
@@ -66,15 +69,16 @@ extension ClientRun where C == CartClient {
         #expect(Set(cart.lines.map(\.productID)) == Set(products))
         await run.stop()
 
-        run = try await CartRun.start(path)
+        run = try await CartRun.start(database, backend: backend)
         #expect(try await run.client.cart(for: user) == cart)
         await run.stop()
     }
 
-    @Test func orderIsKeptAcrossRemovalsAndRestarts() async throws {
+    @Test(arguments: StorageBackend.all) func orderIsKeptAcrossRemovalsAndRestarts(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try await backend.database(at: path)
         let cup = ProductID(UUID())
-        var run = try await CartRun.start(path)
+        var run = try await CartRun.start(database, backend: backend)
         _ = try await run.client.send(.setQuantity(user, mug, 1))
         _ = try await run.client.send(.setQuantity(user, pen, 2))
         _ = try await run.client.send(.remove(user, mug))
@@ -83,14 +87,15 @@ extension ClientRun where C == CartClient {
         #expect(cart.lines.map(\.productID) == [pen, cup, mug])
         await run.stop()
 
-        run = try await CartRun.start(path)
+        run = try await CartRun.start(database, backend: backend)
         #expect(try await run.client.cart(for: user) == cart)
         await run.stop()
     }
 
-    @Test func clearingAfterACheckoutHappensOnceEvenAcrossARestart() async throws {
+    @Test(arguments: StorageBackend.all) func clearingAfterACheckoutHappensOnceEvenAcrossARestart(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        var run = try await CartRun.start(path)
+        let database = try await backend.database(at: path)
+        var run = try await CartRun.start(database, backend: backend)
         let checkout = CheckoutID(UUID()), unfinished = CheckoutID(UUID())
         let ordered = [CartLine(productID: mug, quantity: 2)]
         _ = try await run.client.send(.setQuantity(user, mug, 2))
@@ -102,7 +107,7 @@ extension ClientRun where C == CartClient {
         #expect(again.lines.map(\.productID) == [pen])
         await run.stop()
 
-        run = try await CartRun.start(path)
+        run = try await CartRun.start(database, backend: backend)
         #expect(try await run.client.unclearedCheckouts(among: [checkout, unfinished]) == [unfinished])
         let afterRestart = try await run.client.send(.clearAfterCheckout(user, checkout, ordered: ordered))
         #expect(afterRestart.lines.map(\.productID) == [pen])
@@ -110,9 +115,10 @@ extension ClientRun where C == CartClient {
         await run.stop()
     }
 
-    @Test func clearingAfterACheckoutKeepsWhatTheOrderDoesNotHold() async throws {
+    @Test(arguments: StorageBackend.all) func clearingAfterACheckoutKeepsWhatTheOrderDoesNotHold(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await CartRun.start(path)
+        let database = try await backend.database(at: path)
+        let run = try await CartRun.start(database, backend: backend)
         let cup = ProductID(UUID())
         _ = try await run.client.send(.setQuantity(user, mug, 2))
         _ = try await run.client.send(.setQuantity(user, pen, 1))
@@ -123,14 +129,15 @@ extension ClientRun where C == CartClient {
         let after = try await run.client.send(.clearAfterCheckout(user, CheckoutID(UUID()), ordered: ordered))
         #expect(after.lines == [CartLine(productID: pen, quantity: 1), CartLine(productID: cup, quantity: 4)])
         await run.stop()
-        let again = try await CartRun.start(path)
+        let again = try await CartRun.start(database, backend: backend)
         #expect(try await again.client.cart(for: user) == after)
         await again.stop()
     }
 
-    @Test func quantityOutsideOneToNinetyNineIsRefusedAndNothingIsStored() async throws {
+    @Test(arguments: StorageBackend.all) func quantityOutsideOneToNinetyNineIsRefusedAndNothingIsStored(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await CartRun.start(path)
+        let database = try await backend.database(at: path)
+        let run = try await CartRun.start(database, backend: backend)
         for quantity in [0, -1, 100] {
             await #expect(throws: DomainError.self) { _ = try await run.client.send(.setQuantity(user, mug, quantity)) }
         }
@@ -138,9 +145,10 @@ extension ClientRun where C == CartClient {
         await run.stop()
     }
 
-    @Test func everyObserverSeesTheChange() async throws {
+    @Test(arguments: StorageBackend.all) func everyObserverSeesTheChange(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await CartRun.start(path)
+        let database = try await backend.database(at: path)
+        let run = try await CartRun.start(database, backend: backend)
         let first = run.client.stateUpdates
         let second = run.client.stateUpdates
         let cart = try await run.client.send(.setQuantity(user, mug, 3))

@@ -1,4 +1,5 @@
 import Axiom
+import AxiomTestSupport
 import Capabilities
 import CartClient
 import Domain
@@ -11,9 +12,10 @@ extension CartClientTests {
     /// With room for one cart, every change of one user's cart (two
     /// "sessions" at once) races changes of another user's, which evict it:
     /// each change must still start from the cart the previous one left.
-    @Test func aCartEditedFromTwoSessionsWhileItIsEvictedKeepsEveryChange() async throws {
+    @Test(arguments: StorageBackend.all) func aCartEditedFromTwoSessionsWhileItIsEvictedKeepsEveryChange(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        var run = try await CartRun.start(path, cacheEntries: 1)
+        let database = try await backend.database(at: path)
+        var run = try await CartRun.start(database, backend: backend, cacheEntries: 1)
         let client = run.client
         let (user, other) = (self.user, UserID(UUID()))
         let products = (0..<30).map { _ in ProductID(UUID()) }
@@ -40,20 +42,21 @@ extension CartClientTests {
         #expect(try await run.client.cart(for: other).lines.map(\.productID) == products)
         await run.stop()
 
-        run = try await CartRun.start(path)
+        run = try await CartRun.start(database, backend: backend)
         #expect(try await run.client.cart(for: user) == cart)
         await run.stop()
     }
 
-    @Test func startUpReadsNoCartAndAMissReadsOnlyItsUsers() async throws {
+    @Test(arguments: StorageBackend.all) func startUpReadsNoCartAndAMissReadsOnlyItsUsers(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        var run = try await CartRun.start(path)
+        let database = try await backend.database(at: path)
+        var run = try await CartRun.start(database, backend: backend)
         let users = (0..<200).map { _ in UserID(UUID()) }
         for user in users { _ = try await run.client.send(.setQuantity(user, mug, 3)) }
         #expect(await run.client.cachedCount == 200)
         await run.stop()
 
-        run = try await CartRun.start(path, cacheEntries: 50)
+        run = try await CartRun.start(database, backend: backend, cacheEntries: 50)
         #expect(await run.client.cachedCount == 0)
         #expect(await run.client.state.count == 0)
         #expect(try await run.client.cart(for: users[7]).quantity(of: mug) == 3)

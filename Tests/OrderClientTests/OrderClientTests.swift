@@ -12,10 +12,10 @@ import Testing
 typealias OrderRun = ClientRun<OrderClient>
 
 extension ClientRun where C == OrderClient {
-    static func start(_ path: String) async throws -> OrderRun {
+    static func start(_ path: String, backend: StorageBackend = .sqlite) async throws -> OrderRun {
         let clock = ManualClock()
-        return try await start(path: path, migrations: OrderClient.migrations, clock: clock) { resolver in
-            OrderClient(storage: try resolver.handle(SQLiteStorage.self), clock: clock)
+        return try await start(path: path, backend: backend, migrations: OrderClient.migrations, clock: clock) { resolver in
+            OrderClient(storage: try backend.access(resolver), clock: clock)
         }
     }
 }
@@ -30,9 +30,10 @@ extension ClientRun where C == OrderClient {
                                           unitPrice: Money(amount: amount, currency: .usd))], currency: .usd)
     }
 
-    @Test func placingIsIdempotentByCheckoutAndByKey() async throws {
+    @Test(arguments: StorageBackend.all) func placingIsIdempotentByCheckoutAndByKey(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await OrderRun.start(path)
+        let database = try await backend.database(at: path)
+        let run = try await OrderRun.start(database, backend: backend)
         let checkout = CheckoutID(UUID())
         let placed = try await run.client.send(.place(checkoutID: checkout, userID: user, cart: try cart(), idempotencyKey: "k"))
         #expect(placed.status == .pending)
@@ -45,9 +46,10 @@ extension ClientRun where C == OrderClient {
         await run.stop()
     }
 
-    @Test func twentyConcurrentPlacementsWithOneKeyMakeOneOrder() async throws {
+    @Test(arguments: StorageBackend.all) func twentyConcurrentPlacementsWithOneKeyMakeOneOrder(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await OrderRun.start(path)
+        let database = try await backend.database(at: path)
+        let run = try await OrderRun.start(database, backend: backend)
         let client = run.client
         let priced = try cart()
         let buyer = user
@@ -64,15 +66,16 @@ extension ClientRun where C == OrderClient {
         #expect(ids.count == 1)
         #expect(try await client.orders(for: buyer, limit: 100, after: nil).items.count == 1)
         await run.stop()
-        let reopened = try await OrderRun.start(path)
+        let reopened = try await OrderRun.start(database, backend: backend)
         #expect(try await reopened.client.orders(for: buyer, limit: 100, after: nil).items.map(\.id) == Array(ids))
         #expect(try await reopened.client.order(userID: buyer, idempotencyKey: "retry")?.id == ids.first)
         await reopened.stop()
     }
 
-    @Test func statusMovesOnlyAlongTheTableAndSurvivesARestart() async throws {
+    @Test(arguments: StorageBackend.all) func statusMovesOnlyAlongTheTableAndSurvivesARestart(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        var run = try await OrderRun.start(path)
+        let database = try await backend.database(at: path)
+        var run = try await OrderRun.start(database, backend: backend)
         let order = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(), idempotencyKey: nil))
         await #expect(throws: DomainError.self) { _ = try await run.client.send(.transition(order.id, to: .shipped, by: .admin)) }
         _ = try await run.client.send(.transition(order.id, to: .confirmed, by: .system))
@@ -80,7 +83,7 @@ extension ClientRun where C == OrderClient {
         let shipped = try await run.client.send(.transition(order.id, to: .shipped, by: .admin))
         await run.stop()
 
-        run = try await OrderRun.start(path)
+        run = try await OrderRun.start(database, backend: backend)
         #expect(try await run.client.order(order.id) == shipped)
         #expect(try await run.client.openOrders().map(\.status) == [.shipped], "placed, not yet settled: open")
         _ = try await run.client.send(.settle(order.id))
@@ -88,9 +91,10 @@ extension ClientRun where C == OrderClient {
         await run.stop()
     }
 
-    @Test func oneHundredTwentyOrdersPageNewestFirstWithoutGapsOrRepeats() async throws {
+    @Test(arguments: StorageBackend.all) func oneHundredTwentyOrdersPageNewestFirstWithoutGapsOrRepeats(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await OrderRun.start(path)
+        let database = try await backend.database(at: path)
+        let run = try await OrderRun.start(database, backend: backend)
         var placed: Set<OrderID> = []
         for _ in 0..<120 {
             placed.insert(try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
@@ -113,9 +117,10 @@ extension ClientRun where C == OrderClient {
         await run.stop()
     }
 
-    @Test func listsNewestFirstAPageAtATime() async throws {
+    @Test(arguments: StorageBackend.all) func listsNewestFirstAPageAtATime(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await OrderRun.start(path)
+        let database = try await backend.database(at: path)
+        let run = try await OrderRun.start(database, backend: backend)
         var placed: [OrderID] = []
         for _ in 0..<7 {
             placed.append(try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),

@@ -1,4 +1,5 @@
 import Axiom
+import AxiomTestSupport
 import Capabilities
 import Domain
 import Foundation
@@ -8,9 +9,10 @@ import Testing
 /// Orders read from SQLite per request (issue 12): nothing loaded at start,
 /// idempotency by the unique index, pages as the in-memory list gave them.
 extension OrderClientTests {
-    @Test func aRetriedKeyGetsTheFirstOrderAfterARestartThatLoadedNothing() async throws {
+    @Test(arguments: StorageBackend.all) func aRetriedKeyGetsTheFirstOrderAfterARestartThatLoadedNothing(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        var run = try await OrderRun.start(path)
+        let database = try await backend.database(at: path)
+        var run = try await OrderRun.start(database, backend: backend)
         let first = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
                                                      idempotencyKey: "once"))
         for _ in 0..<40 {
@@ -20,7 +22,7 @@ extension OrderClientTests {
         }
         await run.stop()
 
-        run = try await OrderRun.start(path)
+        run = try await OrderRun.start(database, backend: backend)
         #expect(await run.client.state.count == 0)
         // Only the unsettled order is open: reconciliation reads one row, not 41.
         #expect(try await run.client.openOrders().map(\.id) == [first.id])
@@ -38,9 +40,10 @@ extension OrderClientTests {
     /// The pages from storage equal `Page.slice` over the list the client
     /// used to keep (`OrderState.orders(for:)`), also with equal creation
     /// times (ties broken by id), at every page size.
-    @Test func pagesFromStorageEqualTheInMemoryListsPages() async throws {
+    @Test(arguments: StorageBackend.all) func pagesFromStorageEqualTheInMemoryListsPages(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await OrderRun.start(path)
+        let database = try await backend.database(at: path)
+        let run = try await OrderRun.start(database, backend: backend)
         var placed: [Order] = []
         for _ in 0..<25 {
             placed.append(try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),

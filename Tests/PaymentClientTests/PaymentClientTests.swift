@@ -1,4 +1,5 @@
 import Axiom
+import AxiomTestSupport
 import Capabilities
 import Domain
 import Foundation
@@ -29,9 +30,10 @@ import Testing
         return receipt
     }
 
-    @Test func openingIsIdempotentByOrderAndDueAfterTheTimeout() async throws {
+    @Test(arguments: StorageBackend.all) func openingIsIdempotentByOrderAndDueAfterTheTimeout(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await PaymentRun.start(path, timeoutSeconds: 60)
+        let database = try await backend.database(at: path)
+        let run = try await PaymentRun.start(database, backend: backend, timeoutSeconds: 60)
         let placed = try order()
         let payment = try await open(run, placed)
         #expect(payment.status == .requiresPayment)
@@ -46,9 +48,10 @@ import Testing
         await run.stop()
     }
 
-    @Test func signaturesAreCheckedOverTheRawBodyWithinTheTolerance() async throws {
+    @Test(arguments: StorageBackend.all) func signaturesAreCheckedOverTheRawBodyWithinTheTolerance(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await PaymentRun.start(path)
+        let database = try await backend.database(at: path)
+        let run = try await PaymentRun.start(database, backend: backend)
         let body = Array(#"{"id":"evt_1","type":"payment.succeeded"}"#.utf8)
         let now = run.clock.wallClockNow().components.seconds
         try run.client.verify(signature: try PaymentRun.signature(body, t: now), body: body)
@@ -79,16 +82,17 @@ import Testing
         }
         await run.stop()
 
-        let unconfigured = try await PaymentRun.start(path, secret: nil)
+        let unconfigured = try await PaymentRun.start(database, backend: backend, secret: nil)
         #expect(throws: PaymentError.notConfigured) {
             try unconfigured.client.verify(signature: try PaymentRun.signature(body, t: now), body: body)
         }
         await unconfigured.stop()
     }
 
-    @Test func anEventAppliesOnceEvenWhenDeliveredTwentyTimesAtOnce() async throws {
+    @Test(arguments: StorageBackend.all) func anEventAppliesOnceEvenWhenDeliveredTwentyTimesAtOnce(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await PaymentRun.start(path)
+        let database = try await backend.database(at: path)
+        let run = try await PaymentRun.start(database, backend: backend)
         let payment = try await open(run, try order())
         let success = event("evt_once", .paymentSucceeded, payment)
         let effects = try await withThrowingTaskGroup(of: PaymentReceipt.Effect.self) { group in
@@ -104,9 +108,10 @@ import Testing
         await run.stop()
     }
 
-    @Test func aMismatchedAmountChangesNothingAndIsNotRemembered() async throws {
+    @Test(arguments: StorageBackend.all) func aMismatchedAmountChangesNothingAndIsNotRemembered(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await PaymentRun.start(path)
+        let database = try await backend.database(at: path)
+        let run = try await PaymentRun.start(database, backend: backend)
         let payment = try await open(run, try order())
         let short = Money(amount: payment.amount.amount - 1, currency: .usd)
         let euros = Money(amount: payment.amount.amount, currency: .eur)
@@ -126,9 +131,10 @@ import Testing
         await run.stop()
     }
 
-    @Test func unpaidPaymentsExpireWhenTheClockPassesTheirDeadline() async throws {
+    @Test(arguments: StorageBackend.all) func unpaidPaymentsExpireWhenTheClockPassesTheirDeadline(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await PaymentRun.start(path, timeoutSeconds: 900)
+        let database = try await backend.database(at: path)
+        let run = try await PaymentRun.start(database, backend: backend, timeoutSeconds: 900)
         let first = try await open(run, try order())
         run.clock.advance(by: .seconds(10))
         let second = try await open(run, try order())
@@ -154,9 +160,10 @@ import Testing
         await run.stop()
     }
 
-    @Test func cancellingRefundsAPaidPaymentAndSettlingNeedsTheSameStatus() async throws {
+    @Test(arguments: StorageBackend.all) func cancellingRefundsAPaidPaymentAndSettlingNeedsTheSameStatus(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await PaymentRun.start(path)
+        let database = try await backend.database(at: path)
+        let run = try await PaymentRun.start(database, backend: backend)
         let waiting = try await open(run, try order())
         let paid = try await open(run, try order())
         _ = try await apply(run, event("evt_paid", .paymentSucceeded, paid))
@@ -182,9 +189,10 @@ import Testing
         await run.stop()
     }
 
-    @Test func aManualPaymentKeepsItsReferenceAndRefusesAClosedPayment() async throws {
+    @Test(arguments: StorageBackend.all) func aManualPaymentKeepsItsReferenceAndRefusesAClosedPayment(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await PaymentRun.start(path)
+        let database = try await backend.database(at: path)
+        let run = try await PaymentRun.start(database, backend: backend)
         let waiting = try await open(run, try order())
         guard case .payment(let manual?) = try await run.client.send(.recordManual(waiting.orderID, reference: "TR-1"))
         else { throw CancellationError() }

@@ -10,31 +10,54 @@ private final class ClientBox: Sendable {
     let client = Mutex<PaymentClient?>(nil)
 }
 
-/// A payments client over a real SQLite file, made by a real orchestrator.
+/// A payments client over a real SQLite file or a real PostgreSQL schema,
+/// made by a real orchestrator.
 struct PaymentRun {
     let orchestrator: AxiomOrchestrator
     let client: PaymentClient
     let clock: ManualClock
 
+    let backend: StorageBackend
+
     func stop() async {
-        let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+        let storage: (any StorageCapability)? = switch backend {
+        case .sqlite: try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+        case .postgres: try? orchestrator.capabilityRegistry.resolve(PostgresStorage.self)
+        }
         await orchestrator.shutdown()
         await storage?.close()
     }
 
-    static func start(_ path: String, secret: String? = PaymentRun.secret, timeoutSeconds: Int64 = 900,
-                      clock: ManualClock = ManualClock()) async throws -> PaymentRun {
+    /// `database` is a file path on SQLite, a URL on PostgreSQL
+    /// (`StorageBackend.database(at:)` makes either).
+    static func start(_ database: String, backend: StorageBackend = .sqlite, secret: String? = PaymentRun.secret,
+                      timeoutSeconds: Int64 = 900, clock: ManualClock = ManualClock()) async throws -> PaymentRun {
         let orchestrator = try await acquireOrchestrator()
-        let configuration = StorageConfiguration(path: path, readerCount: 1, createDirectory: true)
-        try await orchestrator.registerCapability(SQLiteStorage.self) {
-            try await SQLiteStorage.open(configuration, migrations: PaymentClient.migrations)
+        let storageType: any Capability.Type
+        switch backend {
+        case .sqlite:
+            let configuration = StorageConfiguration(path: database, readerCount: 1, createDirectory: true)
+            try await orchestrator.registerCapability(SQLiteStorage.self) {
+                try await SQLiteStorage.open(configuration, migrations: PaymentClient.migrations)
+            }
+            storageType = SQLiteStorage.self
+        case .postgres:
+            try await orchestrator.registerCapability(PostgresStorage.self) {
+                try await PostgresStorage.open(PostgresConfiguration(url: database, readerCount: 1),
+                                               migrations: PaymentClient.migrations)
+            }
+            storageType = PostgresStorage.self
         }
         try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
         let settings = PaymentSettings(webhookSecret: secret, webhookToleranceSeconds: 300, timeoutSeconds: timeoutSeconds)
         let box = ClientBox()
-        try orchestrator.registerClient(PaymentClient.self, dependencies: [SQLiteStorage.self, MessageAuthenticator.self]) {
+        try orchestrator.registerClient(PaymentClient.self, dependencies: [storageType, MessageAuthenticator.self]) {
             resolver in
-            let client = PaymentClient(storage: try resolver.handle(SQLiteStorage.self),
+            let storage = switch backend {
+            case .sqlite: StorageAccess(try resolver.handle(SQLiteStorage.self))
+            case .postgres: StorageAccess(try resolver.handle(PostgresStorage.self))
+            }
+            let client = PaymentClient(storage: storage,
                                        authenticator: try resolver.handle(MessageAuthenticator.self),
                                        clock: clock, settings: settings)
             box.client.withLock { $0 = client }
@@ -42,7 +65,7 @@ struct PaymentRun {
         }
         try await orchestrator.start()
         guard let client = box.client.withLock({ $0 }) else { throw CancellationError() }
-        return PaymentRun(orchestrator: orchestrator, client: client, clock: clock)
+        return PaymentRun(orchestrator: orchestrator, client: client, clock: clock, backend: backend)
     }
 
     static let secret = "whsec_test_secret"

@@ -8,26 +8,27 @@ import UserClient
 
 /// What a stolen token or a second admin cannot do to an account, and that
 /// whether an email is registered costs no different work, against a real
-/// SQLite file and the real hasher.
+/// SQLite file or PostgreSQL schema and the real hasher.
 @Suite(.serialized) struct AccountSafetyTests {
     static let password = "correct horse battery"
 
     private func sessionIDs(_ run: UserRun) async throws -> Set<String> {
-        Set(try await run.storage.read { handle in
+        Set(try await run.database.readTransaction { handle in
             try handle.query("SELECT id FROM sessions").map { row -> String in try row.get("id") }
         })
     }
 
     private func activeAdmins(_ run: UserRun) async throws -> Int {
-        try await run.storage.read { handle in
+        try await run.database.readTransaction { handle in
             try handle.query("SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND status = 'active'")
                 .map { row -> Int in try row.get("n") }.first ?? -1
         }
     }
 
-    @Test func aPasswordChangeRevokesEveryOtherSessionAndKeepsTheCurrentOne() async throws {
+    @Test(arguments: StorageBackend.all) func aPasswordChangeRevokesEveryOtherSessionAndKeepsTheCurrentOne(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        var run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        var run = try await UserRun.start(database, backend: backend)
         let user = try await run.client.register(NewUserRequest(name: "Kim", email: "kim@example.com", password: Self.password))
         let current = try await run.client.login(email: "kim@example.com", password: Self.password, clientAddress: "a")
         let leaked = try await run.client.login(email: "kim@example.com", password: Self.password, clientAddress: "b")
@@ -52,15 +53,16 @@ import UserClient
         #expect(heard == .sessionEnded(sessionID: leaked.sessionID))
         await run.stop()
 
-        run = try await UserRun.start(directory)
+        run = try await UserRun.start(database, backend: backend)
         await #expect(throws: AuthenticationError.invalidToken) { _ = try await run.client.authenticate(token: leaked.token) }
         #expect(try await run.client.authenticate(token: current.token).user.id == user.id)
         await run.stop()
     }
 
-    @Test func anEmailChangeNeedsTheCurrentPassword() async throws {
+    @Test(arguments: StorageBackend.all) func anEmailChangeNeedsTheCurrentPassword(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend)
         let user = try await run.client.register(NewUserRequest(name: "Max", email: "max@example.com", password: Self.password))
         do {
             _ = try await run.client.updateProfile(user.id, UserProfilePatch(email: "thief@example.com"))
@@ -96,9 +98,10 @@ import UserClient
         await run.stop()
     }
 
-    @Test func theLastActiveAdminCanBeNeitherDemotedNorSuspended() async throws {
+    @Test(arguments: StorageBackend.all) func theLastActiveAdminCanBeNeitherDemotedNorSuspended(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend)
         let root = try await run.client.ensureAdmin(name: "Root", email: "root@example.com", password: Self.password)
         for patch in [UserAdminPatch(role: UserRole.customer), UserAdminPatch(status: UserStatus.suspended),
                       UserAdminPatch(status: UserStatus.suspended, role: UserRole.customer)] {
@@ -123,9 +126,10 @@ import UserClient
     /// Two admins demoting each other at the same moment: without the count
     /// inside the write transaction both passed their check and no admin
     /// was left.
-    @Test func adminsDemotingEachOtherAtOnceLeaveOneAdmin() async throws {
+    @Test(arguments: StorageBackend.all) func adminsDemotingEachOtherAtOnceLeaveOneAdmin(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend)
         var admins: [User] = []
         for index in 0..<2 {
             let user = try await run.client.register(NewUserRequest(name: "A\(index)", email: "a\(index)@example.com",
@@ -152,9 +156,10 @@ import UserClient
     }
 
     /// Counted, not timed: the hasher's operations are what the time is.
-    @Test func anUnknownEmailCostsOneVerificationLikeAWrongPassword() async throws {
+    @Test(arguments: StorageBackend.all) func anUnknownEmailCostsOneVerificationLikeAWrongPassword(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend)
         _ = try await run.client.register(NewUserRequest(name: "Ann", email: "ann@example.com", password: Self.password))
         for email in ["ann@example.com", "nobody@example.com"] {
             let before = (try run.hasher).statistics
@@ -170,9 +175,10 @@ import UserClient
 
     /// Before: a taken email was refused before the password was hashed
     /// (0.7 ms against 80 ms for a new one).
-    @Test func registeringATakenEmailHashesThePasswordLikeANewOne() async throws {
+    @Test(arguments: StorageBackend.all) func registeringATakenEmailHashesThePasswordLikeANewOne(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend)
         for email in ["new@example.com", "NEW@example.com"] {
             let before = (try run.hasher).statistics.hashes
             _ = try? await run.client.register(NewUserRequest(name: "New", email: email, password: Self.password))

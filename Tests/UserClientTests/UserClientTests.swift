@@ -9,9 +9,10 @@ import UserClient
 @Suite(.serialized) struct UserClientTests {
     static let alice = NewUserRequest(name: "Alice", email: "Alice@Example.com", password: "correct horse battery")
 
-    @Test func registrationValidatesEveryFieldAndRefusesADuplicateInAnyCase() async throws {
+    @Test(arguments: StorageBackend.all) func registrationValidatesEveryFieldAndRefusesADuplicateInAnyCase(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend)
         let user = try await run.client.register(Self.alice)
         #expect(user.role == .customer)
         #expect(user.status == .active)
@@ -27,9 +28,10 @@ import UserClient
         await run.stop()
     }
 
-    @Test func loginIssuesATokenStoredOnlyAsItsHash() async throws {
+    @Test(arguments: StorageBackend.all) func loginIssuesATokenStoredOnlyAsItsHash(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend)
         let user = try await run.client.register(Self.alice)
         let session = try await run.client.login(email: "alice@example.com", password: "correct horse battery",
                                                  clientAddress: "127.0.0.1")
@@ -39,21 +41,22 @@ import UserClient
         #expect(authentication.user.id == user.id)
         #expect(authentication.sessionID == session.sessionID)
         let token = session.token
-        let stored = try await run.storage.read { handle in
+        let stored = try await run.database.readTransaction { handle in
             try handle.query("SELECT token_hash FROM sessions").map { row -> String in try row.get("token_hash") }
         }
         #expect(stored == [TokenDigest.sha256Hex(token)])
         #expect(!stored.contains(token))
-        let hashes = try await run.storage.read { handle in
+        let hashes = try await run.database.readTransaction { handle in
             try handle.query("SELECT password_hash FROM users").map { row -> String in try row.get("password_hash") }
         }
         #expect(hashes.allSatisfy { $0.hasPrefix("$argon2id$") })
         await run.stop()
     }
 
-    @Test func wrongPasswordAndUnknownEmailGetTheSameError() async throws {
+    @Test(arguments: StorageBackend.all) func wrongPasswordAndUnknownEmailGetTheSameError(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend)
         _ = try await run.client.register(Self.alice)
         await #expect(throws: AuthenticationError.invalidCredentials) {
             _ = try await run.client.login(email: "alice@example.com", password: "wrong password!", clientAddress: "a")
@@ -67,9 +70,10 @@ import UserClient
 
     /// Before: 5 failures from one address locked the account for 15 min
     /// from every address, the owner's included.
-    @Test func anAttackersFailuresDoNotHoldTheOwnerAtAnotherAddress() async throws {
+    @Test(arguments: StorageBackend.all) func anAttackersFailuresDoNotHoldTheOwnerAtAnotherAddress(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend)
         _ = try await run.client.register(Self.alice)
         var refused = 0
         for attempt in 0..<12 {
@@ -98,22 +102,23 @@ import UserClient
         await run.stop()
     }
 
-    @Test func sessionsSurviveARestartAndLogoutRevokes() async throws {
+    @Test(arguments: StorageBackend.all) func sessionsSurviveARestartAndLogoutRevokes(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        var run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        var run = try await UserRun.start(database, backend: backend)
         _ = try await run.client.register(Self.alice)
         let first = try await run.client.login(email: "alice@example.com", password: "correct horse battery", clientAddress: "x")
         let second = try await run.client.login(email: "alice@example.com", password: "correct horse battery", clientAddress: "x")
         await run.stop()
 
-        run = try await UserRun.start(directory)
+        run = try await UserRun.start(database, backend: backend)
         #expect(try await run.client.authenticate(token: first.token).user.email.normalized == "alice@example.com")
         _ = try await run.client.logout(sessionID: first.sessionID)
         await #expect(throws: AuthenticationError.invalidToken) { _ = try await run.client.authenticate(token: first.token) }
         #expect(try await run.client.authenticate(token: second.token).sessionID == second.sessionID)
         await run.stop()
 
-        run = try await UserRun.start(directory)
+        run = try await UserRun.start(database, backend: backend)
         // Nothing is loaded at start: the surviving token is read by its hash's index.
         #expect(await run.client.liveSessionCount == 0)
         await #expect(throws: AuthenticationError.invalidToken) { _ = try await run.client.authenticate(token: first.token) }
@@ -122,9 +127,10 @@ import UserClient
         await run.stop()
     }
 
-    @Test func adminBootstrapIsIdempotent() async throws {
+    @Test(arguments: StorageBackend.all) func adminBootstrapIsIdempotent(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend)
         let admin = try await run.client.ensureAdmin(name: "Root", email: "root@example.com", password: "a very long secret")
         #expect(admin.role == .admin)
         let again = try await run.client.ensureAdmin(name: "Other", email: "ROOT@example.com", password: "a different secret")

@@ -24,7 +24,15 @@ extension ClientRun where C == UserClient {
     static func start(_ directory: TempDirectory, throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
                       sessionLifetime: Duration = .seconds(3600), clock: ManualClock = ManualClock(),
                       cacheEntries: Int = UserClient.defaultCacheEntries) async throws -> UserRun {
-        try await start(path: directory.databasePath, migrations: UserClient.migrations, clock: clock,
+        try await start(directory.databasePath, backend: .sqlite, throttle: throttle, sessionLifetime: sessionLifetime,
+                        clock: clock, cacheEntries: cacheEntries)
+    }
+
+    /// `database`: a file path on SQLite, a URL on PostgreSQL (`StorageBackend.database(at:)`).
+    static func start(_ database: String, backend: StorageBackend, throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
+                      sessionLifetime: Duration = .seconds(3600), clock: ManualClock = ManualClock(),
+                      cacheEntries: Int = UserClient.defaultCacheEntries) async throws -> UserRun {
+        try await start(path: database, backend: backend, migrations: UserClient.migrations, clock: clock,
                         capabilities: { orchestrator in
                             try await orchestrator.registerCapability(PasswordHasher.self) {
                                 try PasswordHasher(parameters: .minimum)
@@ -32,7 +40,7 @@ extension ClientRun where C == UserClient {
                             try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
                         },
                         dependencies: [PasswordHasher.self, SecureRandom.self]) { resolver in
-            UserClient(storage: try resolver.handle(SQLiteStorage.self), hasher: try resolver.handle(PasswordHasher.self),
+            UserClient(storage: try backend.access(resolver), hasher: try resolver.handle(PasswordHasher.self),
                        random: try resolver.handle(SecureRandom.self), clock: clock,
                        sessionLifetime: sessionLifetime, throttle: throttle,
                        userCacheEntries: cacheEntries, sessionCacheEntries: cacheEntries)

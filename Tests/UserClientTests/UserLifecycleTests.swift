@@ -12,14 +12,15 @@ import UserClient
     static let password = "correct horse battery"
 
     private func sessionCount(_ run: UserRun) async throws -> Int {
-        try await run.storage.read { handle in
+        try await run.database.readTransaction { handle in
             try handle.query("SELECT COUNT(*) AS n FROM sessions").map { row -> Int in try row.get("n") }.first ?? -1
         }
     }
 
-    @Test func suspensionRevokesEverySessionAndRefusesSignInUntilReactivated() async throws {
+    @Test(arguments: StorageBackend.all) func suspensionRevokesEverySessionAndRefusesSignInUntilReactivated(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend)
         let user = try await run.client.register(NewUserRequest(name: "Sam", email: "sam@example.com", password: Self.password))
         let first = try await run.client.login(email: "sam@example.com", password: Self.password, clientAddress: "a")
         let second = try await run.client.login(email: "sam@example.com", password: Self.password, clientAddress: "b")
@@ -40,9 +41,10 @@ import UserClient
         await run.stop()
     }
 
-    @Test func aPasswordChangeNeedsTheCurrentOneAndSurvivesARestart() async throws {
+    @Test(arguments: StorageBackend.all) func aPasswordChangeNeedsTheCurrentOneAndSurvivesARestart(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        var run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        var run = try await UserRun.start(database, backend: backend)
         let user = try await run.client.register(NewUserRequest(name: "Pat", email: "pat@example.com", password: Self.password))
         await #expect(throws: AuthenticationError.invalidCredentials) {
             _ = try await run.client.updateProfile(user.id, UserProfilePatch(password: "a brand new secret",
@@ -52,7 +54,7 @@ import UserClient
                                                                          currentPassword: Self.password))
         await run.stop()
 
-        run = try await UserRun.start(directory)
+        run = try await UserRun.start(database, backend: backend)
         await #expect(throws: AuthenticationError.invalidCredentials) {
             _ = try await run.client.login(email: "pat@example.com", password: Self.password, clientAddress: "a")
         }
@@ -61,9 +63,10 @@ import UserClient
         await run.stop()
     }
 
-    @Test func adminsPage250UsersWithoutGapsOrRepeats() async throws {
+    @Test(arguments: StorageBackend.all) func adminsPage250UsersWithoutGapsOrRepeats(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend)
         var registered: [User] = []
         for index in 0..<250 {
             registered.append(try await run.client.register(NewUserRequest(name: "U\(index)", email: "u\(index)@example.com",
@@ -91,9 +94,10 @@ import UserClient
         await run.stop()
     }
 
-    @Test func expiredSessionsAreRemovedFromStorageAndMemory() async throws {
+    @Test(arguments: StorageBackend.all) func expiredSessionsAreRemovedFromStorageAndMemory(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory, sessionLifetime: .seconds(300))
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend, sessionLifetime: .seconds(300))
         _ = try await run.client.register(NewUserRequest(name: "Eve", email: "eve@example.com", password: Self.password))
         let expiring = try await run.client.login(email: "eve@example.com", password: Self.password, clientAddress: "a")
         #expect(try await run.client.removeExpiredSessions() == 0)

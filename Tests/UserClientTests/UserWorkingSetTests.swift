@@ -14,9 +14,10 @@ import UserClient
         try await run.client.register(NewUserRequest(name: name, email: "\(name)@example.com", password: Self.password))
     }
 
-    @Test func aUserChangedWhileEvictedIsReadFresh() async throws {
+    @Test(arguments: StorageBackend.all) func aUserChangedWhileEvictedIsReadFresh(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory, cacheEntries: 1)
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend, cacheEntries: 1)
         let ann = try await register(run, "ann")
         let bob = try await register(run, "bob")
         #expect(await run.client.cachedUserCount == 1)
@@ -39,9 +40,10 @@ import UserClient
         await run.stop()
     }
 
-    @Test func aRevokedSessionIsRefusedAfterEvictionAndAfterARestart() async throws {
+    @Test(arguments: StorageBackend.all) func aRevokedSessionIsRefusedAfterEvictionAndAfterARestart(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        var run = try await UserRun.start(directory, cacheEntries: 1)
+        let database = try await backend.database(at: directory.databasePath)
+        var run = try await UserRun.start(database, backend: backend, cacheEntries: 1)
         let ann = try await register(run, "ann")
         let loggedOut = try await run.client.login(email: "ann@example.com", password: Self.password, clientAddress: "a")
         let changed = try await run.client.login(email: "ann@example.com", password: Self.password, clientAddress: "a")
@@ -63,7 +65,7 @@ import UserClient
         #expect(try await run.client.authenticate(token: kept.token).sessionID == kept.sessionID)
         await run.stop()
 
-        run = try await UserRun.start(directory, cacheEntries: 1)
+        run = try await UserRun.start(database, backend: backend, cacheEntries: 1)
         for token in [loggedOut.token, changed.token] {
             await #expect(throws: AuthenticationError.invalidToken) { _ = try await run.client.authenticate(token: token) }
         }
@@ -74,9 +76,10 @@ import UserClient
         await run.stop()
     }
 
-    @Test func aStartOnAFileWithManyUsersAndSessionsHoldsNone() async throws {
+    @Test(arguments: StorageBackend.all) func aStartOnAFileWithManyUsersAndSessionsHoldsNone(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        var run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        var run = try await UserRun.start(database, backend: backend)
         var tokens: [String] = []
         for index in 0..<60 {
             _ = try await register(run, "user\(index)")
@@ -86,7 +89,7 @@ import UserClient
         #expect(await run.client.cachedUserCount == 60)
         await run.stop()
 
-        run = try await UserRun.start(directory, cacheEntries: 10)
+        run = try await UserRun.start(database, backend: backend, cacheEntries: 10)
         #expect(await run.client.cachedUserCount == 0)
         #expect(await run.client.liveSessionCount == 0)
         for token in tokens { _ = try await run.client.authenticate(token: token) }

@@ -11,9 +11,10 @@ import Testing
 @Suite(.serialized) struct VerifiedTokensTests {
     static let password = "correct horse battery"
 
-    @Test func answersWhatAuthenticateAnsweredAndForgetsItOnEveryChange() async throws {
+    @Test(arguments: StorageBackend.all) func answersWhatAuthenticateAnsweredAndForgetsItOnEveryChange(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory, sessionLifetime: .seconds(600))
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend, sessionLifetime: .seconds(600))
         let eve = try await run.client.register(NewUserRequest(name: "Eve", email: "eve@example.com",
                                                                password: Self.password))
         let session = try await run.client.login(email: "eve@example.com", password: Self.password, clientAddress: "a")
@@ -34,9 +35,10 @@ import Testing
         await run.stop()
     }
 
-    @Test func signOutForgetsTheSessionAndOnlyIt() async throws {
+    @Test(arguments: StorageBackend.all) func signOutForgetsTheSessionAndOnlyIt(backend: StorageBackend) async throws {
         let directory = try TempDirectory()
-        let run = try await UserRun.start(directory)
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend)
         _ = try await run.client.register(NewUserRequest(name: "Eve", email: "eve@example.com", password: Self.password))
         let phone = try await run.client.login(email: "eve@example.com", password: Self.password, clientAddress: "a")
         let laptop = try await run.client.login(email: "eve@example.com", password: Self.password, clientAddress: "a")

@@ -61,12 +61,18 @@ enum ConfigurationLoader {
         }
 
         var options = ServerOptions()
+        var explicitlySet = Set(winners.keys)
         if let configPath {
             guard !configPath.isEmpty else { throw ConfigurationError("--config needs a file path; got an empty value") }
-            try applyFile(at: configPath, to: &options, readFile: readFile)
+            explicitlySet.formUnion(try applyFile(at: configPath, to: &options, readFile: readFile))
         }
         for setting in ServerOptions.settings {
             if let value = winners[setting.key] { try setting.apply(&options, value) }
+        }
+        // Two databases named is a mistake to refuse, not a choice to guess
+        // (issue 13): the SQLite file or PostgreSQL, one of them.
+        if explicitlySet.contains("database"), options.databaseURL != nil {
+            throw ConfigurationError("database and database_url are both set: use database for SQLite or database_url for PostgreSQL, not both")
         }
         try options.checkConsistency()
         if printOnly { return .printConfiguration(options) }
@@ -75,8 +81,9 @@ enum ConfigurationLoader {
         })
     }
 
+    /// Returns the keys the file set.
     private static func applyFile(at path: String, to options: inout ServerOptions,
-                                  readFile: (String) throws -> Data) throws {
+                                  readFile: (String) throws -> Data) throws -> Set<String> {
         let data: Data
         do {
             data = try readFile(path)
@@ -100,6 +107,7 @@ enum ConfigurationLoader {
             }
             try setting.apply(&options, ConfigValue(payload: .json(value), source: "config file \(path)"))
         }
+        return Set(members.keys)
     }
 
     /// `AXIOM_*` variables that name no setting: most likely a typo, which
@@ -177,9 +185,20 @@ extension ServerOptions {
         let lines = Self.settings.map { setting -> String in
             var value = setting.current(self)
             if maskSecrets, ["admin_password", "metrics_token", "payment_webhook_secret"].contains(setting.key), value != .null { value = .string("********") }
+            if maskSecrets, setting.key == "database_url", case .string(let url) = value { value = .string(Self.maskingPassword(url)) }
             return "  \"\(setting.key)\": \(value.jsonText)"
         }
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
+    }
+}
+
+extension ServerOptions {
+    /// `postgres://user:secret@host/db` → `postgres://user:********@host/db`.
+    static func maskingPassword(_ url: String) -> String {
+        let parts = url.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let schemeEnd = parts[0].firstIndex(of: "/"),
+              let colon = parts[0][schemeEnd...].firstIndex(of: ":") else { return url }
+        return String(parts[0][...colon]) + "********@" + String(parts[1])
     }
 }
 

@@ -12,6 +12,8 @@ struct ServerOptions: Sendable {
     var host = "127.0.0.1"
     var port = 8080
     var databasePath = "./data/axiom.db"
+    /// PostgreSQL instead of the SQLite file (`database`); never both.
+    var databaseURL: String?
     var currency = Currency.usd
     var logLevel = ServerLogger.Level.info
 
@@ -159,6 +161,9 @@ struct ServerOptions: Sendable {
                  get: \.port, set: { $0.port = $1 }),
         .text("database", accepted: "a file path", help: "SQLite database file; its directory is created on first start",
               check: { !$0.isEmpty }, get: \.databasePath, set: { $0.databasePath = $1 }),
+        .optionalText("database_url",
+                      help: "PostgreSQL instead of SQLite, postgres://user:pass@host:port/db (null: the database file; not with database)",
+                      get: \.databaseURL, set: { $0.databaseURL = $1 }),
         .text("currency", accepted: "an ISO 4217 code of three capital letters", help: "currency of every price",
               check: { (try? Currency($0)) != nil }, get: \.currency.code, set: { $0.currency = try! Currency($1) }),
         .text("log_level", accepted: "one of debug, info, notice, warning, error", help: "lowest level logged",
@@ -314,6 +319,9 @@ struct ServerOptions: Sendable {
         if maxBufferedBodyBytes < maxBodyBytes {
             throw ConfigurationError("max_buffered_body_bytes (\(maxBufferedBodyBytes)) must be at least max_body_bytes"
                                      + " (\(maxBodyBytes)), or a largest body could never be read")
+        }
+        if let databaseURL, !(databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://")) {
+            throw ConfigurationError("database_url must be a postgres:// or postgresql:// URL")
         }
         if (adminEmail == nil) != (adminPassword == nil) {
             throw ConfigurationError("admin_email and admin_password must be set together (or neither)")

@@ -3,15 +3,21 @@
 /// transaction control (each migration already runs in its own transaction,
 /// so a failure leaves no trace of it). Callers are expected to declare their
 /// tables `STRICT`.
+///
+/// `postgresSQL` is the same change in PostgreSQL's dialect (BIGINT for
+/// INTEGER, no `STRICT`, BYTEA for BLOB, …); a client whose migrations all
+/// have it can run on `PostgresStorage`, which refuses to open otherwise.
 public struct Migration: Sendable, Hashable {
     public let version: Int64
     public let name: String
     public let sql: String
+    public let postgresSQL: String?
 
-    public init(version: Int64, name: String, sql: String) {
+    public init(version: Int64, name: String, sql: String, postgresSQL: String? = nil) {
         self.version = version
         self.name = name
         self.sql = sql
+        self.postgresSQL = postgresSQL
     }
 }
 

@@ -1,9 +1,18 @@
-/// What a client needs from storage: transactional writes acknowledged only
-/// when durable, snapshot reads, and availability reporting (the members of
-/// Axiom's `Capability` protocol). `SQLiteStorage` is the implementation.
+/// What a client needs from storage, whichever backend holds it:
+/// transactional writes acknowledged only when durable, snapshot reads, and
+/// availability reporting (the members of Axiom's `Capability` protocol).
+/// `SQLiteStorage` and `PostgresStorage` implement it.
+///
+/// Write closures may run more than once (SQLite re-runs a batch another
+/// request aborted; PostgreSQL retries serialization failures and
+/// deadlocks), so they must be pure over the handle.
 public protocol StorageCapability: AnyObject, Sendable {
     var isAvailable: Bool { get }
     func checkAvailability() async -> Bool
-    func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteHandle) throws -> T) async throws -> T
-    func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteHandle) throws -> T) async throws -> T
+    /// A durable write transaction (group-committed with concurrent ones).
+    func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> T
+    /// A read on one consistent snapshot.
+    func readTransaction<T: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> T
+    /// Finishes queued writes and closes every connection.
+    func close() async
 }

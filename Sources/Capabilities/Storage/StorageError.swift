@@ -58,6 +58,9 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     case unavailable(reason: String, sqlite: SQLiteError?)
     /// Any other SQLite failure (constraint violation, syntax error, …).
     case sqlite(SQLiteError)
+    /// Any other PostgreSQL failure (constraint violation, syntax error, a
+    /// serialization failure still failing after the retries, …).
+    case postgres(PostgresError)
     /// A column held a value of another storage class than requested.
     case typeMismatch(column: String, expected: String, actual: String)
     /// No such column in the row.
@@ -68,6 +71,8 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     case multipleStatements(sql: String)
     /// Migration `version` failed; it was rolled back and nothing of it remains.
     case migrationFailed(version: Int64, name: String, underlying: SQLiteError)
+    /// PostgreSQL migration `version` failed; it was rolled back.
+    case postgresMigrationFailed(version: Int64, name: String, underlying: PostgresError)
     /// The migration list is malformed or disagrees with what the database recorded.
     case invalidMigrations(String)
     /// A handle was used outside the closure it was lent to.
@@ -79,6 +84,21 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     public var isUnavailable: Bool {
         if case .unavailable = self { return true }
         return false
+    }
+
+    /// A UNIQUE or PRIMARY KEY constraint failed, on either backend.
+    public var isUniqueViolation: Bool {
+        if case .postgres(let e) = self { return e.isUniqueViolation }
+        return sqliteError?.isUniqueViolation == true
+    }
+
+    /// The PostgreSQL error behind this one, if any.
+    public var postgresError: PostgresError? {
+        switch self {
+        case .postgres(let e): e
+        case .postgresMigrationFailed(_, _, let e): e
+        default: nil
+        }
     }
 
     /// The SQLite error behind this one, if any.
@@ -96,6 +116,8 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
         case .unavailable(let reason, let e):
             "storage unavailable: \(reason)" + (e.map { " (\($0))" } ?? "")
         case .sqlite(let e): e.description
+        case .postgres(let e): e.description
+        case .postgresMigrationFailed(let v, let n, let e): "migration \(v) \(n) failed: \(e)"
         case .typeMismatch(let c, let expected, let actual):
             "column \(c): expected \(expected), found \(actual)"
         case .columnNotFound(let c): "no column \(c)"

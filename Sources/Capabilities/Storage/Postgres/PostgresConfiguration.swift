@@ -1,0 +1,24 @@
+/// How `PostgresStorage` connects and batches.
+public struct PostgresConfiguration: Sendable {
+    /// A libpq connection URI, `postgres://user:pass@host:port/db`.
+    public var url: String
+    /// Read connections, each on its own queue, connected on first use.
+    public var readerCount: Int
+    /// Most durable writes committed in one transaction.
+    public var maxBatchSize: Int
+    /// Prepared statements kept per connection; statements beyond it run
+    /// unprepared (`PQexecParams`).
+    public var statementCacheCapacity: Int
+    /// How often a batch that hit a serialization failure (40001) or a
+    /// deadlock (40P01) is run again before its requests fail.
+    public var maxRetries: Int
+
+    public init(url: String, readerCount: Int = 3, maxBatchSize: Int = 256,
+                statementCacheCapacity: Int = 128, maxRetries: Int = 5) {
+        self.url = url
+        self.readerCount = readerCount
+        self.maxBatchSize = maxBatchSize
+        self.statementCacheCapacity = statementCacheCapacity
+        self.maxRetries = maxRetries
+    }
+}

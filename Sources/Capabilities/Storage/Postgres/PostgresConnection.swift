@@ -1,0 +1,101 @@
+import CLibPQ
+
+/// One libpq connection. Not thread-safe: each is confined to one serial
+/// Dispatch queue (a pool slot or the writer), so its blocking calls never
+/// run on the event loop or the Swift concurrency pool.
+///
+/// Statements are prepared once per connection and then run by name
+/// (`PQprepare` / `PQexecPrepared`); values are always bound parameters,
+/// never spliced into the SQL text.
+final class PostgresConnection {
+    private let connection: OpaquePointer
+    /// SQL text (already in `$n` form) → prepared statement name.
+    private var prepared: [String: String] = [:]
+    private let statementCacheCapacity: Int
+
+    /// Connects (blocking). Throws `.unavailable` when the server cannot be reached.
+    init(url: String, statementCacheCapacity: Int) throws {
+        guard let connection = PQconnectdb(url) else {
+            throw StorageError.unavailable(reason: "libpq could not allocate a connection", sqlite: nil)
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.message(connection)
+            PQfinish(connection)
+            throw StorageError.unavailable(reason: "cannot connect to PostgreSQL: \(message)", sqlite: nil)
+        }
+        // libpq prints server notices ("relation … already exists,
+        // skipping") to stderr by default; they are not errors, drop them.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        self.connection = connection
+        self.statementCacheCapacity = statementCacheCapacity
+    }
+
+    deinit { PQfinish(connection) }
+
+    /// False once libpq has seen the connection break.
+    var isHealthy: Bool { PQstatus(connection) == CONNECTION_OK }
+
+    /// Runs `sql` (placeholders `$1`…) with `arguments` bound, as a prepared
+    /// statement while the per-connection cache has room.
+    func run(_ sql: String, _ arguments: [SQLiteValue]) throws(PostgresError) -> PostgresResult {
+        let parameters = PostgresParameters(arguments)
+        defer { parameters.release() }
+        if let name = try preparedName(for: sql, parameterCount: arguments.count) {
+            return try check(parameters.withArrays { values, lengths, formats in
+                PQexecPrepared(connection, name, Int32(arguments.count), values, lengths, formats, 0)
+            }, sql: sql)
+        }
+        return try check(parameters.withArrays { values, lengths, formats in
+            PQexecParams(connection, sql, Int32(arguments.count), nil, values, lengths, formats, 0)
+        }, sql: sql)
+    }
+
+    /// Runs SQL without parameters, possibly several statements (migrations,
+    /// transaction control). Uses the simple query protocol.
+    func exec(_ sql: String) throws(PostgresError) {
+        _ = try check(PQexec(connection, sql), sql: sql)
+    }
+
+    private func preparedName(for sql: String, parameterCount: Int) throws(PostgresError) -> String? {
+        if let name = prepared[sql] { return name }
+        guard prepared.count < statementCacheCapacity else { return nil }
+        let name = "axiom_\(prepared.count)"
+        _ = try check(PQprepare(connection, name, sql, Int32(parameterCount), nil), sql: sql)
+        prepared[sql] = name
+        return name
+    }
+
+    private func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) -> PostgresResult {
+        guard let result else {
+            throw PostgresError(sqlState: PostgresError.connectionLost, message: Self.message(connection), sql: sql)
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return PostgresResult(result)
+        default:
+            let state = PQresultErrorField(result, Self.sqlStateField).map { String(cString: $0) }
+            var message = PQresultErrorMessage(result).map { String(cString: $0) } ?? ""
+            if message.isEmpty { message = Self.message(connection) }
+            PQclear(result)
+            let lost = !isHealthy
+            throw PostgresError(sqlState: state ?? (lost ? PostgresError.connectionLost : "XX000"),
+                                message: message.trimmingWhitespace(), sql: sql)
+        }
+    }
+
+    // PG_DIAG_SQLSTATE is the character 'C' (postgres_ext.h), a macro Swift
+    // does not import as a constant.
+    private static let sqlStateField = Int32(UInt8(ascii: "C"))
+
+    private static func message(_ connection: OpaquePointer) -> String {
+        PQerrorMessage(connection).map { String(cString: $0) }?.trimmingWhitespace() ?? "unknown libpq error"
+    }
+}
+
+extension String {
+    fileprivate func trimmingWhitespace() -> String {
+        var text = Substring(self)
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,234 @@
+import Dispatch
+import Synchronization
+
+/// The write connection, on its own serial Dispatch queue, with group
+/// commit: the queued requests become one transaction (`BEGIN … COMMIT`),
+/// each request inside a SAVEPOINT of its own, so one PostgreSQL commit
+/// (one WAL flush, one round trip) acknowledges them all. As with
+/// `GroupCommitWriter`, batching is not timed: requests that arrive while a
+/// COMMIT is in flight form the next batch.
+///
+/// A serialization failure (40001) or deadlock (40P01) rolls the batch back
+/// and runs it again, up to `maxRetries` times. A lost connection fails the
+/// batch with `.unavailable` and marks storage unavailable; the next batch
+/// (a probe while unavailable) connects again. A COMMIT whose answer was
+/// lost with the connection is reported as failed: its outcome is unknown
+/// and nothing was acknowledged.
+final class PostgresGroupCommitWriter: @unchecked Sendable {
+    // @unchecked: `connection` is confined to `queue`; the rest is immutable
+    // or behind a Mutex.
+
+    struct Request: Sendable {
+        let isProbe: Bool
+        /// Runs the caller's closure; returns the delivery, called after COMMIT.
+        let perform: @Sendable (PostgresHandle) throws -> @Sendable () -> Void
+        let fail: @Sendable (any Error) -> Void
+    }
+
+    private struct Pending {
+        var requests: [Request] = []
+        var draining = false
+        var closed = false
+    }
+
+    /// How one attempt at a batch ended.
+    private enum Attempt {
+        case committed(acknowledged: [@Sendable () -> Void], failed: [(Request, any Error)])
+        case retry(PostgresError)
+        case failed(StorageError)
+    }
+
+    private let queue = DispatchQueue(label: "axiom.storage.postgres.writer", qos: .userInitiated)
+    private var connection: PostgresConnection?
+    private let pending = Mutex(Pending())
+    private let health: StorageHealth
+    private let configuration: PostgresConfiguration
+
+    init(configuration: PostgresConfiguration, health: StorageHealth) {
+        self.configuration = configuration
+        self.health = health
+    }
+
+    /// Connects and applies migrations, on the writer queue.
+    func open(migrations: [Migration]) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            queue.async {
+                continuation.resume(with: Result {
+                    let connection = try self.connected()
+                    try PostgresMigrationRunner.apply(migrations, on: connection)
+                })
+            }
+        }
+    }
+
+    func submit(_ request: Request) {
+        let startDrain: Bool? = pending.withLock { state in
+            if state.closed { return nil }
+            state.requests.append(request)
+            if state.draining { return false }
+            state.draining = true
+            return true
+        }
+        switch startDrain {
+        case .none: request.fail(StorageError.closed)
+        case .some(true): queue.async { self.drain() }
+        case .some(false): break
+        }
+    }
+
+    func close() async {
+        pending.withLock { $0.closed = true }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                self.drain()
+                self.connection = nil
+                continuation.resume()
+            }
+        }
+    }
+
+    // MARK: - Writer queue only
+
+    private func connected() throws -> PostgresConnection {
+        if let connection, connection.isHealthy { return connection }
+        connection = nil
+        let fresh = try PostgresConnection(url: configuration.url,
+                                           statementCacheCapacity: configuration.statementCacheCapacity)
+        connection = fresh
+        return fresh
+    }
+
+    private func drain() {
+        while let batch = nextBatch() { run(batch) }
+    }
+
+    private func nextBatch() -> [Request]? {
+        pending.withLock { state in
+            if state.requests.isEmpty {
+                state.draining = false
+                return nil
+            }
+            let count = min(max(1, configuration.maxBatchSize), state.requests.count)
+            defer { state.requests.removeFirst(count) }
+            return Array(state.requests.prefix(count))
+        }
+    }
+
+    private func run(_ batch: [Request]) {
+        var batch = batch
+        if let unavailable = health.unavailableError {
+            reject(batch.filter { !$0.isProbe }, with: unavailable)
+            batch = batch.filter(\.isProbe)
+            if batch.isEmpty { return }
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        var retries = 0
+        while true {
+            switch attempt(batch) {
+            case .committed(let acknowledged, let failed):
+                let finished = clock.now
+                health.updateMetrics { m in
+                    if !acknowledged.isEmpty {
+                        m.commits += 1
+                        m.batchSizes.record(Double(batch.count))
+                        m.batchLatency.record(Self.seconds(finished - started))
+                    }
+                    m.writesAcknowledged += acknowledged.count
+                    m.writesFailed += failed.count
+                }
+                for deliver in acknowledged { deliver() }
+                for (request, error) in failed { request.fail(error) }
+                return
+            case .retry(let error):
+                retries += 1
+                if retries > configuration.maxRetries {
+                    reject(batch, with: .postgres(error))
+                    return
+                }
+            case .failed(let error):
+                reject(batch, with: error)
+                return
+            }
+        }
+    }
+
+    /// One try at `batch`. Savepoint control travels with the next step in
+    /// one simple-query round trip ("RELEASE request; SAVEPOINT request",
+    /// "…; COMMIT"): with 64 writers that took the batch from 3 round trips
+    /// per single-statement request to 2 (measured 1514 → 4198 writes/s, docs/postgres.md).
+    private func attempt(_ batch: [Request]) -> Attempt {
+        let connection: PostgresConnection
+        do {
+            connection = try connected()
+            try connection.exec("BEGIN; SAVEPOINT request")
+        } catch {
+            return lost(error)
+        }
+        var acknowledged: [@Sendable () -> Void] = []
+        var failed: [(Request, any Error)] = []
+        var commitLatency = 0.0
+        for (index, request) in batch.enumerated() {
+            let handle = PostgresHandle(connection: connection)
+            var outcome = Result { try request.perform(handle) }
+            handle.invalidate()
+            if let batchError = handle.batchError { return abandon(connection, batchError) }
+            if case .success = outcome, let swallowed = handle.failedStatement {
+                // The closure caught a statement error and carried on; the
+                // savepoint is aborted, so the request fails with it.
+                outcome = .failure(StorageError.postgres(swallowed))
+            }
+            var next: String
+            switch outcome {
+            case .success(let deliver):
+                acknowledged.append(deliver)
+                next = "RELEASE request"
+            case .failure(let error):
+                failed.append((request, error))
+                next = "ROLLBACK TO request; RELEASE request"
+            }
+            let isLast = index == batch.count - 1
+            next += isLast ? "; COMMIT" : "; SAVEPOINT request"
+            do {
+                let started = ContinuousClock().now
+                try connection.exec(next)
+                if isLast { commitLatency = Self.seconds(ContinuousClock().now - started) }
+            } catch {
+                return abandon(connection, error)
+            }
+        }
+        health.updateMetrics { $0.commitLatency.record(commitLatency) }
+        return .committed(acknowledged: acknowledged, failed: failed)
+    }
+
+    /// Rolls back what the batch did and says whether to retry or fail it.
+    private func abandon(_ connection: PostgresConnection, _ error: PostgresError) -> Attempt {
+        if connection.isHealthy { try? connection.exec("ROLLBACK") }
+        if error.isRetryable { return .retry(error) }
+        if error.meansUnavailable || !connection.isHealthy { return lost(error) }
+        return .failed(.postgres(error))
+    }
+
+    private func lost(_ error: any Error) -> Attempt {
+        connection = nil
+        let reason = (error as? PostgresError).map { "PostgreSQL reported \($0.message)" } ?? "\(error)"
+        if case StorageError.unavailable(let why, _) = error {
+            health.markUnavailable(reason: why, sqlite: nil)
+        } else {
+            health.markUnavailable(reason: reason, sqlite: nil)
+        }
+        return .failed(health.unavailableError ?? .unavailable(reason: reason, sqlite: nil))
+    }
+
+    private func reject(_ requests: [Request], with error: StorageError) {
+        health.updateMetrics { m in
+            if error.isUnavailable { m.writesRejectedUnavailable += requests.count } else { m.writesFailed += requests.count }
+        }
+        for request in requests { request.fail(error) }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,127 @@
+/// The PostgreSQL storage capability (through libpq): a group-committing
+/// writer connection and a bounded pool of lazily connected readers, each on
+/// a Dispatch queue of its own, so no Swift concurrency thread waits for
+/// the network. Same contract as `SQLiteStorage`: a write is acknowledged
+/// only after its COMMIT returned (PostgreSQL's `synchronous_commit=on`
+/// default flushed the WAL by then), reads see one snapshot.
+///
+/// ## Availability
+/// A lost connection, or a server that refuses work (shutting down, disk
+/// full, too many connections), fails the write with `.unavailable` and
+/// turns `isAvailable` false; later writes are refused at once.
+/// `checkAvailability()` connects again and commits a probe write; when it
+/// succeeds the instance is usable again, so the owner's recovery loop
+/// needs no `reopen` (it still works: a fresh instance on the same URL).
+public final class PostgresStorage: StorageCapability {
+    public let configuration: PostgresConfiguration
+    public let migrations: [Migration]
+    private let health = StorageHealth()
+    private let writer: PostgresGroupCommitWriter
+    private let readers: PostgresReaderPool
+
+    private init(configuration: PostgresConfiguration, migrations: [Migration]) {
+        self.configuration = configuration
+        self.migrations = migrations
+        writer = PostgresGroupCommitWriter(configuration: configuration, health: health)
+        readers = PostgresReaderPool(configuration: configuration)
+    }
+
+    /// Connects the writer and applies the pending migrations (their
+    /// `postgresSQL`). Readers connect on first use.
+    public static func open(_ configuration: PostgresConfiguration, migrations: [Migration] = []) async throws -> PostgresStorage {
+        try MigrationRunner.validate(migrations)
+        let storage = PostgresStorage(configuration: configuration, migrations: migrations)
+        do {
+            try await storage.writer.open(migrations: migrations)
+        } catch {
+            await storage.close()
+            throw error
+        }
+        return storage
+    }
+
+    public func reopen() async throws -> PostgresStorage {
+        let fresh = try await PostgresStorage.open(configuration, migrations: migrations)
+        await close()
+        return fresh
+    }
+
+    public var isAvailable: Bool { health.unavailableError == nil }
+
+    public var unavailableReason: String? { health.unavailableError?.description }
+
+    public var metrics: StorageMetrics { health.metrics }
+
+    public func checkAvailability() async -> Bool {
+        do {
+            _ = try await submitWrite(isProbe: true) { handle in
+                try handle.execute("""
+                    INSERT INTO storage_probe(id, probe_count) VALUES(1, 1)
+                    ON CONFLICT(id) DO UPDATE SET probe_count = storage_probe.probe_count + 1
+                    """)
+            }
+            health.markAvailable()
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    @discardableResult
+    public func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> T {
+        try await submitWrite(isProbe: false, body)
+    }
+
+    /// Runs `body` on a reader connection in one `REPEATABLE READ, READ ONLY`
+    /// transaction: all its queries see the same snapshot.
+    @discardableResult
+    public func readTransaction<T: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> T {
+        let health = self.health
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            readers.submit { slot in
+                guard let slot else {
+                    continuation.resume(throwing: StorageError.closed)
+                    return
+                }
+                health.updateMetrics { $0.reads += 1 }
+                continuation.resume(with: Result { try Self.runRead(on: slot, health: health, body) })
+            }
+        }
+    }
+
+    public func close() async {
+        await writer.close()
+        await readers.close()
+    }
+
+    private func submitWrite<T: Sendable>(isProbe: Bool, _ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            writer.submit(PostgresGroupCommitWriter.Request(
+                isProbe: isProbe,
+                perform: { handle in
+                    let value = try body(handle)
+                    return { continuation.resume(returning: value) }
+                },
+                fail: { continuation.resume(throwing: $0) }
+            ))
+        }
+    }
+
+    private static func runRead<T>(on slot: PostgresReaderPool.Slot, health: StorageHealth,
+                                   _ body: (any StorageHandle) throws -> T) throws -> T {
+        let connection: PostgresConnection
+        do {
+            connection = try slot.connected()
+            try connection.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        } catch let error as PostgresError {
+            slot.disconnect()
+            throw StorageError.unavailable(reason: "PostgreSQL reported \(error.message)", sqlite: nil)
+        }
+        let handle = PostgresHandle(connection: connection)
+        defer {
+            handle.invalidate()
+            if connection.isHealthy { try? connection.exec("COMMIT") } else { slot.disconnect() }
+        }
+        return try body(handle)
+    }
+}

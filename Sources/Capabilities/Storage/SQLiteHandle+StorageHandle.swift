@@ -1,0 +1,5 @@
+// SQLiteHandle already has the protocol's members (its own variadic
+// overloads take precedence over the protocol extension's on the concrete type).
+extension SQLiteHandle: StorageHandle {
+    public var dialect: SQLDialect { .sqlite }
+}

@@ -1,0 +1,63 @@
+import Axiom
+
+/// How a client written against `StorageHandle` reaches storage without
+/// knowing the backend: the capability handle of whichever storage the
+/// composition root registered (SQLite or PostgreSQL), read at each call so
+/// a re-created instance takes over. Failures that mean "cannot serve this
+/// now" become `AxiomError.capabilityUnavailable` (503 `storage_unavailable`),
+/// as in `CapabilityHandle<SQLiteStorage>.durableWrite`.
+public struct StorageAccess: Sendable {
+    private enum Backend: Sendable {
+        case sqlite(CapabilityHandle<SQLiteStorage>)
+        case postgres(CapabilityHandle<PostgresStorage>)
+    }
+
+    private let backend: Backend
+
+    public init(_ handle: CapabilityHandle<SQLiteStorage>) { backend = .sqlite(handle) }
+
+    public init(_ handle: CapabilityHandle<PostgresStorage>) { backend = .postgres(handle) }
+
+    /// A durable write transaction; refused at once while storage is known
+    /// to be unavailable.
+    public func durableWrite<R: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> R {
+        switch backend {
+        case .sqlite(let handle): try await Self.write(handle, body)
+        case .postgres(let handle): try await Self.write(handle, body)
+        }
+    }
+
+    /// A read transaction on the instance in place now.
+    public func storedRead<R: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> R {
+        switch backend {
+        case .sqlite(let handle): try await Self.read(handle, body)
+        case .postgres(let handle): try await Self.read(handle, body)
+        }
+    }
+
+    private static func write<S: StorageCapability & Capability, R: Sendable>(
+        _ handle: CapabilityHandle<S>, _ body: @escaping @Sendable (any StorageHandle) throws -> R
+    ) async throws -> R {
+        let instance: S
+        do {
+            instance = try handle.available()
+        } catch {
+            throw AxiomError.capabilityUnavailable(String(reflecting: S.self))
+        }
+        do {
+            return try await instance.writeTransaction(body)
+        } catch let error as StorageError where error.meansUnavailable {
+            throw AxiomError.capabilityUnavailable(String(reflecting: S.self))
+        }
+    }
+
+    private static func read<S: StorageCapability & Capability, R: Sendable>(
+        _ handle: CapabilityHandle<S>, _ body: @escaping @Sendable (any StorageHandle) throws -> R
+    ) async throws -> R {
+        do {
+            return try await handle.current.readTransaction(body)
+        } catch let error as StorageError where error.meansUnavailable {
+            throw AxiomError.capabilityUnavailable(String(reflecting: S.self))
+        }
+    }
+}

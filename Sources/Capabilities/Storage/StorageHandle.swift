@@ -1,0 +1,45 @@
+/// What a read or write closure gets, on either backend: statements with
+/// bound values (`?` placeholders, values as `SQLiteValue`s), rows copied out
+/// as `SQLiteRow`s, and the dialect, for the few statements that differ.
+///
+/// `SQLiteHandle` and `PostgresHandle` implement it; store code written
+/// against `any StorageHandle` runs on both (see docs/postgres.md for the
+/// rules such code keeps: portable SQL, no use of a connection after a
+/// failed statement, no `lastInsertRowID`).
+public protocol StorageHandle: AnyObject {
+    /// Which SQL dialect the statements run in.
+    var dialect: SQLDialect { get }
+
+    /// Runs one statement and returns the number of rows it changed.
+    @discardableResult
+    func execute(_ sql: String, arguments: [SQLiteValue]) throws -> Int
+
+    /// Runs one query and returns all its rows.
+    func query(_ sql: String, arguments: [SQLiteValue]) throws -> [SQLiteRow]
+
+    /// Runs several `;`-separated statements without arguments (e.g. DDL).
+    func executeScript(_ sql: String) throws
+}
+
+extension StorageHandle {
+    /// Runs one statement and returns the number of rows it changed.
+    @discardableResult
+    public func execute(_ sql: String, _ arguments: any SQLiteValueConvertible...) throws -> Int {
+        try execute(sql, arguments: arguments.map(\.sqliteValue))
+    }
+
+    /// Runs one query and returns all its rows.
+    public func query(_ sql: String, _ arguments: any SQLiteValueConvertible...) throws -> [SQLiteRow] {
+        try query(sql, arguments: arguments.map(\.sqliteValue))
+    }
+
+    /// Runs one query and returns its first row, or nil when it has none.
+    public func queryOne(_ sql: String, _ arguments: any SQLiteValueConvertible...) throws -> SQLiteRow? {
+        try query(sql, arguments: arguments.map(\.sqliteValue)).first
+    }
+
+    /// Runs one query and returns its first row, or nil when it has none.
+    public func queryOne(_ sql: String, arguments: [SQLiteValue]) throws -> SQLiteRow? {
+        try query(sql, arguments: arguments).first
+    }
+}

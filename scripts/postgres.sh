@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL 15 cluster for the tests and CI: its own data
+# directory in a temp dir, run by a non-root user (the server refuses to run
+# as root; CI runs as root, so we switch to Debian's `postgres` user, or to
+# the invoking user when that is not root), listening on 127.0.0.1 only with
+# trust authentication (nothing else can reach a loopback port's cluster).
+#
+#   scripts/postgres.sh start   # initdb + start; prints the URL
+#   scripts/postgres.sh url     # prints the URL of the running cluster
+#   scripts/postgres.sh stop    # stops it and removes its data directory
+#
+# State lives in $AXIOM_PG_STATE (default /tmp/axiom-pg-$UID): data/, the
+# port and the log. PGPORT picks the port (default 54329).
+set -euo pipefail
+state=${AXIOM_PG_STATE:-/tmp/axiom-pg-$(id -u)}
+port=${PGPORT:-54329}
+bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+[ -x "$bin/initdb" ] || { echo "postgres.sh: PostgreSQL server binaries not found (scripts/setup.sh installs postgresql-15)" >&2; exit 1; }
+
+as_owner() {
+  if [ "$(id -u)" -eq 0 ]; then
+    runuser -u postgres -- "$@"
+  else
+    "$@"
+  fi
+}
+
+url() { echo "postgres://axiom@127.0.0.1:$(cat "$state/port")/axiom"; }
+
+case "${1:-}" in
+  start)
+    if [ -f "$state/data/postmaster.pid" ]; then url; exit 0; fi
+    rm -rf "$state"
+    mkdir -p "$state"
+    [ "$(id -u)" -eq 0 ] && chown postgres: "$state"
+    # --no-sync: the template files of a throwaway cluster need no fsync.
+    as_owner "$bin/initdb" --no-sync -D "$state/data" -U axiom --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$state/initdb.log"
+    # Loopback only; no Unix socket in a shared directory; durability as in
+    # production (fsync on), since the tests check acknowledged writes.
+    as_owner "$bin/pg_ctl" -D "$state/data" -l "$state/server.log" -w -t 30 \
+      -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories='$state' -c max_connections=200" start >/dev/null
+    echo "$port" >"$state/port"
+    as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U axiom axiom
+    url
+    ;;
+  url)
+    [ -f "$state/data/postmaster.pid" ] || { echo "postgres.sh: no cluster running in $state" >&2; exit 1; }
+    url
+    ;;
+  stop)
+    if [ -f "$state/data/postmaster.pid" ]; then
+      as_owner "$bin/pg_ctl" -D "$state/data" -m fast -w stop >/dev/null
+    fi
+    rm -rf "$state"
+    ;;
+  *)
+    echo "usage: $0 start|stop|url" >&2
+    exit 2
+    ;;
+esac
