@@ -15,19 +15,19 @@ public struct ProfileRoutes: RouteGroup {
     }
 
     public func register(on router: inout Router) {
-        router.get("/users/me", profile.handler { request in
+        router.get("/users/me", policy: .accountRead, profile.handler { request in
             try JSONBody.response(request.caller.user)
         })
-        router.patch("/users/me", profile.handler { request in
+        router.patch("/users/me", policy: .accountData, profile.handler { request in
             let patch = try JSONBody.decode(UserProfilePatch.self, from: request.http)
             return try JSONBody.response(try await request.context.updateProfile(
                 patch, for: request.caller, clientAddress: RegistrationRoutes.clientAddress(of: request.http)))
         })
-        router.get("/users/{id}", profile.handler { request in
+        router.get("/users/{id}", policy: .accountData, profile.handler { request in
             try JSONBody.response(try await request.context.user(try request.http.parameter("id", as: UserID.self),
                                                                  for: request.caller))
         })
-        router.delete("/sessions/current", profile.handler { [profile] request in
+        router.delete("/sessions/current", policy: .accountData, profile.handler { [profile] request in
             try await request.context.signOut(request.caller)
             await profile.endSession(of: request)
             return HTTPResponse(status: .noContent)

@@ -15,11 +15,11 @@ public struct RegistrationRoutes: RouteGroup {
     }
 
     public func register(on router: inout Router) {
-        router.post("/users", registration.handler { request, registration in
+        router.post("/users", policy: .accountData, registration.handler { request, registration in
             let user = try await registration.register(try JSONBody.decode(NewUserRequest.self, from: request))
             return try JSONBody.response(user, status: .created, headers: ["Location": "/users/\(user.id)"])
         })
-        router.post("/sessions", registration.handler { request, registration in
+        router.post("/sessions", policy: .accountData, registration.handler { request, registration in
             let body = try JSONBody.decode(LoginRequest.self, from: request)
             let session = try await registration.signIn(email: body.email, password: body.password,
                                                         clientAddress: Self.clientAddress(of: request))
