@@ -81,6 +81,12 @@ final class ExchangePolicies: Sendable {
            let encoded = Gzip.compress(body, level: level) {
             response.body = .bytes(encoded)
             response.headers.set("Content-Encoding", "gzip")
+            // A write's answer carries the tag its handler set for the
+            // identity coding (reads got theirs above): the gzip-coded
+            // representation is another one (8.8.3).
+            if terms.method != .get && terms.method != .head, let tag = response.headers["etag"] {
+                response.headers.set("ETag", EntityTag.gzipVariant(of: tag))
+            }
         }
         if cors != nil {
             vary.append("Origin")

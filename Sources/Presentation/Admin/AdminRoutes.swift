@@ -29,7 +29,9 @@ public struct AdminRoutes: RouteGroup {
         router.patch("/products/{id}", admin.handler { request in
             let patch = try JSONBody.decode(ProductPatch.self, from: request.http)
             let id = try request.http.parameter("id", as: ProductID.self)
-            return try JSONBody.response(try await request.context.updateProduct(id, patch, by: request.caller))
+            let ifMatch = ConditionalWrite.condition(request.http) { (product: Product) in try JSONBody.encode(product) }
+            return ConditionalWrite.response(try JSONBody.encode(
+                try await request.context.updateProduct(id, patch, by: request.caller, ifMatch: ifMatch)))
         })
         router.get("/users", policy: .accountData, admin.handler { request in
             let page = try PageRequest.from(request.http)

@@ -39,12 +39,15 @@ public struct CartRoutes: RouteGroup {
         router.put("/cart/items/{product_id}", policy: .accountData, cart.handler { request in
             let body = try QuantityBody.from(request.http)
             let productID = try request.http.parameter("product_id", as: ProductID.self)
-            return .json(.ok, CartJSON.bytes(try await request.context.setQuantity(body.quantity, of: productID,
-                                                                                   for: request.caller)))
+            let ifMatch = ConditionalWrite.condition(request.http) { (quote: CartQuote) in CartJSON.bytes(quote) }
+            return ConditionalWrite.response(CartJSON.bytes(try await request.context.setQuantity(
+                body.quantity, of: productID, for: request.caller, ifMatch: ifMatch)))
         })
         router.delete("/cart/items/{product_id}", policy: .accountData, cart.handler { request in
             let productID = try request.http.parameter("product_id", as: ProductID.self)
-            return .json(.ok, CartJSON.bytes(try await request.context.removeLine(productID, for: request.caller)))
+            let ifMatch = ConditionalWrite.condition(request.http) { (quote: CartQuote) in CartJSON.bytes(quote) }
+            return ConditionalWrite.response(CartJSON.bytes(try await request.context.removeLine(
+                productID, for: request.caller, ifMatch: ifMatch)))
         })
         router.delete("/cart", policy: .accountData, cart.handler { request in
             try await request.context.clear(for: request.caller)

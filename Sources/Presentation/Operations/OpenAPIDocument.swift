@@ -44,6 +44,11 @@ info:
     allows gzip, and carry `Vary: Accept-Encoding`. **Conditional reads**:
     `GET /products`, `/products/{id}`, `/cart`, `/orders/{id}` and
     `/users/me` carry a strong `ETag`; a matching `If-None-Match` is 304.
+    **Conditional writes**: `PATCH /products/{id}`, `PATCH /users/me`,
+    `PUT` and `DELETE /cart/items/{product_id}` take `If-Match` with the
+    tag a `GET` gave (strong comparison; `*` for any current state) and
+    answer 412 `precondition_failed`, changing nothing, when the resource
+    changed since; their 200 carries the new `ETag`.
     **CORS** for the origins in `cors_allowed_origins`: preflights
     (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) are
     answered 204 with the path's methods; responses carry
@@ -506,6 +511,8 @@ paths:
         stays signed in.
       security:
         - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/IfMatch"
       requestBody:
         required: true
         content:
@@ -523,7 +530,12 @@ paths:
                   type: string
                   description: Required with `email` or `password`.
       responses:
+        "412":
+          $ref: "#/components/responses/PreconditionFailed"
         "200":
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
           description: The user as changed.
           content:
             application/json:
@@ -624,6 +636,8 @@ paths:
       summary: Set a line's quantity (1 to 99)
       security:
         - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/IfMatch"
       requestBody:
         required: true
         content:
@@ -639,7 +653,12 @@ paths:
       responses:
         "429":
           $ref: "#/components/responses/RateLimited"
+        "412":
+          $ref: "#/components/responses/PreconditionFailed"
         "200":
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
           description: The cart.
           content:
             application/json:
@@ -664,10 +683,17 @@ paths:
       summary: Remove a line
       security:
         - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/IfMatch"
       responses:
         "429":
           $ref: "#/components/responses/RateLimited"
+        "412":
+          $ref: "#/components/responses/PreconditionFailed"
         "200":
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
           description: The cart.
           content:
             application/json:
@@ -1135,6 +1161,7 @@ paths:
         - bearer: []
       parameters:
         - $ref: "#/components/parameters/ProductID"
+        - $ref: "#/components/parameters/IfMatch"
       requestBody:
         required: true
         content:
@@ -1144,7 +1171,12 @@ paths:
       responses:
         "429":
           $ref: "#/components/responses/RateLimited"
+        "412":
+          $ref: "#/components/responses/PreconditionFailed"
         "200":
+          headers:
+            ETag:
+              $ref: "#/components/headers/ETag"
           description: The product as changed.
           content:
             application/json:
@@ -1173,6 +1205,21 @@ components:
       scheme: bearer
       description: The token from `POST /sessions`.
   parameters:
+    IfMatch:
+      name: If-Match
+      in: header
+      required: false
+      description: >-
+        Make the write conditional (RFC 9110 13.1.1): the `ETag` of the
+        resource as last read, or `*`. Compared strongly (a weak `W/` tag
+        never matches) with the tag of the current state's identity-coded
+        JSON, the tag `GET` answers without compression; the `-gzip` tag of
+        the compressed answer names the same state and is accepted too. No
+        match: 412 `precondition_failed` and nothing is changed. The
+        comparison is made in the write itself, so of two writers holding
+        one tag, one succeeds and the other gets 412.
+      schema:
+        type: string
     IfNoneMatch:
       name: If-None-Match
       in: header
@@ -1563,6 +1610,15 @@ components:
       schema:
         type: string
   responses:
+    PreconditionFailed:
+      description: >-
+        Code `precondition_failed`: the resource changed since the `ETag`
+        sent in `If-Match` was issued (or the tag was weak or unknown).
+        Nothing was changed; read it again and retry with the new tag.
+      content:
+        application/problem+json:
+          schema:
+            $ref: "#/components/schemas/Problem"
     NotModified:
       description: >-
         The representation matching `If-None-Match` is still current: no

@@ -20,8 +20,10 @@ public struct ProfileRoutes: RouteGroup {
         })
         router.patch("/users/me", policy: .accountData, profile.handler { request in
             let patch = try JSONBody.decode(UserProfilePatch.self, from: request.http)
-            return try JSONBody.response(try await request.context.updateProfile(
-                patch, for: request.caller, clientAddress: RegistrationRoutes.clientAddress(of: request.http)))
+            let ifMatch = ConditionalWrite.condition(request.http) { (user: User) in try JSONBody.encode(user) }
+            return ConditionalWrite.response(try JSONBody.encode(try await request.context.updateProfile(
+                patch, for: request.caller, clientAddress: RegistrationRoutes.clientAddress(of: request.http),
+                ifMatch: ifMatch)))
         })
         router.get("/users/{id}", policy: .accountData, profile.handler { request in
             try JSONBody.response(try await request.context.user(try request.http.parameter("id", as: UserID.self),
