@@ -19,10 +19,8 @@ public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatabl
         if let cached = entries.withLock({ $0[key] }), cached.value == value {
             return cached.bytes
         }
-        let encoder = JSONEncoder()
-        // sortedKeys: the same bytes (and so the same ETag) after re-encoding (JSONBody.encode).
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        let bytes = Array(try encoder.encode(value))
+        // The same bytes (and so the same ETag) as every other encoding of it.
+        let bytes = try JSONBody.encode(value)
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = (value, bytes)

@@ -53,9 +53,11 @@ public struct RegistrationRoutes: RouteGroup {
             user = session.user
         }
 
+        /// In openapi.yaml's order (the encoder writes members in this order).
         enum CodingKeys: String, CodingKey {
-            case token, user
+            case token
             case expiresAt = "expires_at"
+            case user
         }
     }
 }
