@@ -30,7 +30,7 @@ public struct CatalogRoutes: RouteGroup {
         })
         router.get("/products/{id}", policy: policy, storefront.handler { request, storefront in
             let id = try request.parameter("id", as: ProductID.self)
-            return .json(.ok, try representations.bytes(for: id, value: try await storefront.product(id)))
+            return try representations.response(for: id, value: try await storefront.product(id))
         })
     }
 }
