@@ -19,8 +19,9 @@ import UserClient
 final class AxiomService: Sendable {
     let options: ServerOptions
     let logger: ServerLogger
-    /// Every route served, as (method, pattern): checked against openapi.yaml.
-    let routes: [(method: String, pattern: String)]
+    /// Every route served with its policy: checked against openapi.yaml and
+    /// the policy table (RoutePolicyTableTests).
+    let routes: [Router.Route]
     private let orchestrator: AxiomOrchestrator
     private let server: HTTPServer
     /// The operations listener (`ops_port`), when configured.
@@ -94,7 +95,7 @@ final class AxiomService: Sendable {
         // Every route group, each bound to its one context type (RFC-001
         // 2.4): declared to the orchestrator and registered from this list.
         let groups: [any RouteGroup] = [
-            CatalogRoutes(storefront, cachedProducts: options.catalogCacheEntries),
+            CatalogRoutes(storefront, cachedProducts: options.catalogCacheEntries, maxAge: options.catalogMaxAgeSeconds),
             RegistrationRoutes(registration),
             ProfileRoutes(gate: gate),
             CartRoutes(gate: gate),
@@ -136,13 +137,11 @@ final class AxiomService: Sendable {
             var ops = Router()
             registerProbes(on: &ops)
             registerOperations(on: &ops)
-            RoutePolicies.attach(to: &ops, catalogMaxAge: options.catalogMaxAgeSeconds)
             opsRouter = ops
         } else {
             registerOperations(on: &router)
         }
         for group in groups where group.listener == .main { group.register(on: &router) }
-        RoutePolicies.attach(to: &router, catalogMaxAge: options.catalogMaxAgeSeconds)
         let access = accessLog.map { AccessLog(minimumLevel: options.logLevel, output: $0) }
         let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger) { exchange in
             metrics.requests.record(exchange)
@@ -168,13 +167,13 @@ final class AxiomService: Sendable {
             Task { await StorageRecovery(orchestrator: orchestrator, logger: logger).run(every: options.storageProbeInterval) },
             Task { await expirePayments(notifications: notifications, logger: logger, every: .milliseconds(500)) },
         ]
-        let routes = (router.routes + (opsRouter?.routes ?? [])).map { ($0.method.rawValue, $0.pattern) }
+        let routes = router.routes + (opsRouter?.routes ?? [])
         return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server,
                             opsServer: opsServer, routes: routes, background: background, lifecycle: lifecycle)
     }
 
     private init(options: ServerOptions, logger: ServerLogger, orchestrator: AxiomOrchestrator, server: HTTPServer,
-                 opsServer: HTTPServer?, routes: [(method: String, pattern: String)], background: [Task<Void, Never>],
+                 opsServer: HTTPServer?, routes: [Router.Route], background: [Task<Void, Never>],
                  lifecycle: Lifecycle) {
         self.opsServer = opsServer
         self.background = background

@@ -3,8 +3,10 @@ import Capabilities
 import Domain
 
 public enum CartAction: Sendable {
-    case setQuantity(UserID, ProductID, Int)
-    case remove(UserID, ProductID)
+    /// With `unchangedFrom`, the change is made only while the user's cart
+    /// is still that cart (`precondition_failed` otherwise: `If-Match`).
+    case setQuantity(UserID, ProductID, Int, unchangedFrom: Cart? = nil)
+    case remove(UserID, ProductID, unchangedFrom: Cart? = nil)
     case clear(UserID)
     /// Takes a finished checkout's ordered lines out of the user's cart
     /// (`Cart.removingOrdered`: what was changed since the checkout read the
@@ -111,12 +113,18 @@ public actor CartClient: StatefulClient {
         await startWriting(for: user)
         defer { finishWriting(for: user) }
         let cart = try await loaded(user)
+        // If-Match, in the user's turn: no other change of this cart can
+        // commit between this comparison and the change below, so of two
+        // requests that saw the same cart one wins and one is refused.
+        if let unchangedFrom = action.unchangedFrom, cart != unchangedFrom {
+            throw DomainError.preconditionFailed(entity: "cart")
+        }
         switch action {
-        case .setQuantity(_, let product, let quantity):
+        case .setQuantity(_, let product, let quantity, _):
             let change: LineChange = cart.quantity(of: product) == nil ? .addLine(product, quantity)
                                                                         : .setQuantity(product, quantity)
             return try await apply(try cart.settingQuantity(quantity, for: product), change)
-        case .remove(_, let product):
+        case .remove(_, let product, _):
             return try await apply(cart.removing(product), .remove(product))
         case .clear:
             return try await apply(cart.cleared(), .clear)
@@ -237,7 +245,14 @@ public actor CartClient: StatefulClient {
 extension CartAction {
     var user: UserID {
         switch self {
-        case .setQuantity(let user, _, _), .remove(let user, _), .clear(let user), .clearAfterCheckout(let user, _, _): user
+        case .setQuantity(let user, _, _, _), .remove(let user, _, _), .clear(let user), .clearAfterCheckout(let user, _, _): user
+        }
+    }
+
+    var unchangedFrom: Cart? {
+        switch self {
+        case .setQuantity(_, _, _, let cart), .remove(_, _, let cart): cart
+        case .clear, .clearAfterCheckout: nil
         }
     }
 }

@@ -5,8 +5,10 @@ import Domain
 public enum CatalogAction: Sendable {
     /// Adds a product → `.product`.
     case create(ProductDraft)
-    /// Changes name, description, price, stock, active → `.product`.
-    case update(ProductID, ProductPatch)
+    /// Changes name, description, price, stock, active → `.product`; with
+    /// `unchangedFrom`, only while the product is still that value
+    /// (`precondition_failed` otherwise: `If-Match`).
+    case update(ProductID, ProductPatch, unchangedFrom: Product? = nil)
     /// Takes stock for a checkout, all lines or none → `.products` (after).
     case reserve(CheckoutID, [StockLine])
     /// The checkout's order exists: its reservation is final → `.committed`.

@@ -121,7 +121,7 @@ public actor CatalogClient: StatefulClient {
     public func send(_ action: CatalogAction) async throws -> CatalogOutcome {
         switch action {
         case .create(let draft): .product(try await create(draft))
-        case .update(let id, let patch): .product(try await update(id, patch))
+        case .update(let id, let patch, let unchangedFrom): .product(try await update(id, patch, unchangedFrom: unchangedFrom))
         case .reserve(let checkoutID, let lines): .products(try await reserve(checkoutID: checkoutID, lines: lines))
         case .commitReservation(let checkoutID): .committed(lines: try await commitReservation(checkoutID))
         case .releaseReservation(let checkoutID): .products(try await releaseReservation(checkoutID))
@@ -142,14 +142,20 @@ public actor CatalogClient: StatefulClient {
 
     /// Applies `patch` (any of name, description, price, stock, active),
     /// all or nothing. `product_not_found`, `validation_failed` (every field).
-    /// An empty patch returns the product unchanged.
-    public func update(_ id: ProductID, _ patch: ProductPatch) async throws -> Product {
+    /// An empty patch returns the product unchanged. With `unchangedFrom`,
+    /// `precondition_failed` unless the product is that value when the
+    /// change commits: compared inside the write's transaction, so of two
+    /// writers that read the same product one wins and one is refused.
+    public func update(_ id: ProductID, _ patch: ProductPatch, unchangedFrom: Product? = nil) async throws -> Product {
         let current = try await product(id)
+        if let unchangedFrom, current != unchangedFrom { throw DomainError.preconditionFailed(entity: "product") }
         let expected = try CatalogRules.patched(current, with: patch, currency: currency)
         if patch.isEmpty || expected == current { return current }
         let currency = self.currency
         let started = cache.withLock { $0.generation }
-        let row = try await write { try CatalogStore.update($0, id, patch, currency: currency) }
+        let row = try await write {
+            try CatalogStore.update($0, id, patch, currency: currency, unchangedFrom: unchangedFrom)
+        }
         // The indexed text (name, description; the SKU is not patchable)
         // changed: every kept ranking may be wrong. Other fields are read
         // fresh by each page.

@@ -55,9 +55,14 @@ enum CatalogStore {
     /// Applies an admin's patch to the stored product. `product_not_found`;
     /// validation lists every failing field (the currency included).
     static func update(_ handle: SQLiteHandle, _ id: ProductID, _ patch: ProductPatch,
-                       currency: Currency) throws -> VersionedProduct {
+                       currency: Currency, unchangedFrom: Product? = nil) throws -> VersionedProduct {
         guard let current = try fetch(handle, id) else {
             throw DomainError.notFound(entity: "product", id: id.description)
+        }
+        // If-Match, in the transaction that makes the change (RFC 9110
+        // 13.1.1): a change committed since the caller's read fails it.
+        if let unchangedFrom, current.product != unchangedFrom {
+            throw DomainError.preconditionFailed(entity: "product")
         }
         let next = try CatalogRules.patched(current.product, with: patch, currency: currency)
         if patch.isEmpty || next == current.product { return current }

@@ -21,7 +21,10 @@ public enum UserAction: Sendable {
     /// password only with the current password, whose wrong guesses are
     /// throttled like sign-ins). A new password revokes every session of
     /// the user but `keepingSession`.
-    case updateProfile(UserID, UserProfilePatch, keepingSession: String?, clientAddress: String)
+    /// With `unchangedFrom`, only while the user is still that value
+    /// (`precondition_failed` otherwise: `If-Match`).
+    case updateProfile(UserID, UserProfilePatch, keepingSession: String?, clientAddress: String,
+                       unchangedFrom: User? = nil)
     /// Deletes every session whose token has expired.
     case removeExpiredSessions
 }
@@ -170,8 +173,9 @@ public actor UserClient: StatefulClient {
         case .redeemEventTicket(let ticket): .authentication(try await redeemEventTicket(ticket))
         case .logout(let sessionID): try await logout(sessionID: sessionID)
         case .adminUpdate(let id, let patch): .user(try await adminUpdate(id, patch))
-        case .updateProfile(let id, let patch, let keep, let address):
-            .user(try await updateProfile(id, patch, keepingSession: keep, clientAddress: address))
+        case .updateProfile(let id, let patch, let keep, let address, let unchangedFrom):
+            .user(try await updateProfile(id, patch, keepingSession: keep, clientAddress: address,
+                                          unchangedFrom: unchangedFrom))
         case .removeExpiredSessions: .sessionsRemoved(try await removeExpiredSessions())
         }
     }
@@ -263,8 +267,10 @@ public actor UserClient: StatefulClient {
     /// leaked token out. Wrong current passwords count in the sign-in
     /// throttle for this account and `clientAddress`: a leaked token must
     /// not be a way to guess the password unthrottled.
+    /// With `unchangedFrom`, `precondition_failed` unless the stored user is
+    /// that value inside the write's transaction (and the user's turn).
     public func updateProfile(_ id: UserID, _ patch: UserProfilePatch, keepingSession: String? = nil,
-                              clientAddress: String = "local") async throws -> User {
+                              clientAddress: String = "local", unchangedFrom: User? = nil) async throws -> User {
         let before = try await user(id)
         _ = try patch.applied(to: before)
         if patch.needsCurrentPassword {
@@ -282,6 +288,9 @@ public actor UserClient: StatefulClient {
         let user = try patch.applied(to: try await self.user(id))
         let hash = newHash
         let (current, revoked) = try await writeUser(id) { handle -> [UserStore.StoredSession] in
+            if let unchangedFrom, try UserStore.user(handle, id: id)?.user != unchangedFrom {
+                throw DomainError.preconditionFailed(entity: "user")
+            }
             do {
                 try handle.execute("UPDATE users SET name = ?, email = ?, email_key = ? WHERE id = ?",
                                    user.name, user.email.address, user.email.normalized, id.description)

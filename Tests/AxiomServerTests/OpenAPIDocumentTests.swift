@@ -46,7 +46,7 @@ import Testing
             }
         }
         let service = started!
-        let served = Set(service.routes.map { "\($0.method) \($0.pattern)" })
+        let served = Set(service.routes.map { "\($0.method.rawValue) \($0.pattern)" })
         await service.shutdown()
 
         let documented = try Self.documentedOperations()

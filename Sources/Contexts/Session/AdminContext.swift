@@ -34,10 +34,20 @@ public actor AdminContext: Context {
         return product
     }
 
-    public nonisolated func updateProduct(_ id: ProductID, _ patch: ProductPatch,
-                                          by caller: Authentication) async throws -> Product {
+    /// `ifMatch` (the caller's `If-Match`) is asked of the product as it
+    /// is now; the change then commits only while the product is still
+    /// that value (compared in the write's transaction).
+    public nonisolated func updateProduct(_ id: ProductID, _ patch: ProductPatch, by caller: Authentication,
+                                          ifMatch: (@Sendable (Product) -> Bool)? = nil) async throws -> Product {
         try Self.requireAdmin(caller)
-        guard case .product(let product) = try await catalog.send(.update(id, patch)) else { throw UnexpectedOutcome() }
+        var seen: Product?
+        if let ifMatch {
+            let current = try await catalog.client.product(id)
+            guard ifMatch(current) else { throw DomainError.preconditionFailed(entity: "product") }
+            seen = current
+        }
+        guard case .product(let product) = try await catalog.send(.update(id, patch, unchangedFrom: seen))
+        else { throw UnexpectedOutcome() }
         return product
     }
 

@@ -37,17 +37,36 @@ public actor CartContext: Context {
     /// impossible by construction (unit price ≤ 10^12 minor units, ≤ 100
     /// lines of ≤ 99 units: no total passes 9.9e15; InputBoundsTests prices
     /// that largest cart), so no second pricing pass runs before the write.
-    public nonisolated func setQuantity(_ quantity: Int, of productID: ProductID,
-                                        for caller: Authentication) async throws -> CartQuote {
+    ///
+    /// `ifMatch` (the caller's `If-Match`) is asked of the cart as priced
+    /// now; the change then commits only while the cart's lines are still
+    /// those it was asked of (compared in the cart client's turn for the
+    /// user, `precondition_failed` otherwise).
+    public nonisolated func setQuantity(_ quantity: Int, of productID: ProductID, for caller: Authentication,
+                                        ifMatch: (@Sendable (CartQuote) -> Bool)? = nil) async throws -> CartQuote {
         guard let product = try await catalog.client.lookup(productID) else {
             throw DomainError.notFound(entity: "product", id: productID.description)
         }
         guard product.active else { throw DomainError.productInactive(productID) }
-        return try await quote(try await carts.send(.setQuantity(caller.user.id, productID, quantity)))
+        let seen = try await cartMatching(ifMatch, of: caller)
+        return try await quote(try await carts.send(.setQuantity(caller.user.id, productID, quantity, unchangedFrom: seen)))
     }
 
-    public nonisolated func removeLine(_ productID: ProductID, for caller: Authentication) async throws -> CartQuote {
-        try await quote(try await carts.send(.remove(caller.user.id, productID)))
+    /// Takes a product's line out; `ifMatch` as for `setQuantity`.
+    public nonisolated func removeLine(_ productID: ProductID, for caller: Authentication,
+                                       ifMatch: (@Sendable (CartQuote) -> Bool)? = nil) async throws -> CartQuote {
+        let seen = try await cartMatching(ifMatch, of: caller)
+        return try await quote(try await carts.send(.remove(caller.user.id, productID, unchangedFrom: seen)))
+    }
+
+    /// The cart `ifMatch` holds for (nil without a condition), or
+    /// `precondition_failed`.
+    private nonisolated func cartMatching(_ ifMatch: (@Sendable (CartQuote) -> Bool)?,
+                                          of caller: Authentication) async throws -> Cart? {
+        guard let ifMatch else { return nil }
+        let cart = try await carts.client.cart(for: caller.user.id)
+        guard ifMatch(try await quote(cart)) else { throw DomainError.preconditionFailed(entity: "cart") }
+        return cart
     }
 
     public nonisolated func clear(for caller: Authentication) async throws {

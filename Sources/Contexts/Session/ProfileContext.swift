@@ -24,11 +24,21 @@ public actor ProfileContext: Context {
 
     /// The signed-in user's own name, email or password. A new password
     /// keeps this session and ends every other one of the user.
-    public nonisolated func updateProfile(_ patch: UserProfilePatch, for caller: Authentication,
-                                          clientAddress: String) async throws -> User {
+    /// `ifMatch` (the caller's `If-Match`) is asked of the user as it is
+    /// now; the change then commits only while the user is still that
+    /// value (compared in the write's transaction).
+    public nonisolated func updateProfile(_ patch: UserProfilePatch, for caller: Authentication, clientAddress: String,
+                                          ifMatch: (@Sendable (User) -> Bool)? = nil) async throws -> User {
+        var seen: User?
+        if let ifMatch {
+            let current = try await users.client.user(caller.user.id)
+            guard ifMatch(current) else { throw DomainError.preconditionFailed(entity: "user") }
+            seen = current
+        }
         guard case .user(let updated) = try await users.send(.updateProfile(caller.user.id, patch,
                                                                              keepingSession: caller.sessionID,
-                                                                             clientAddress: clientAddress))
+                                                                             clientAddress: clientAddress,
+                                                                             unchangedFrom: seen))
         else { throw UnexpectedOutcome() }
         return updated
     }

@@ -25,9 +25,12 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The change would leave no active admin (demoting or suspending the
     /// last one): nobody could administer the shop afterwards.
     case lastAdmin(UserID)
+    /// The caller made the change conditional on the state it last saw
+    /// (`If-Match`), and the state is another now: nothing was changed.
+    case preconditionFailed(entity: String)
 
     public enum Category: String, Sendable {
-        case invalid, conflict, notFound = "not_found"
+        case invalid, conflict, notFound = "not_found", preconditionFailed = "precondition_failed"
     }
 
     public var code: String {
@@ -43,6 +46,7 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notFound(let entity, _): "\(entity)_not_found"
         case .userSuspended: "user_suspended"
         case .lastAdmin: "last_admin"
+        case .preconditionFailed: "precondition_failed"
         }
     }
 
@@ -52,6 +56,7 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
         case .insufficientStock, .productInactive, .illegalTransition, .emptyCart, .duplicate, .userSuspended,
              .lastAdmin: .conflict
         case .notFound: .notFound
+        case .preconditionFailed: .preconditionFailed
         }
     }
 
@@ -81,6 +86,8 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
             "the account is suspended"
         case .lastAdmin(let id):
             "user \(id) is the last active admin and cannot be demoted or suspended"
+        case .preconditionFailed(let entity):
+            "the \(entity) changed since the ETag in If-Match was issued; read it again and retry"
         }
     }
 

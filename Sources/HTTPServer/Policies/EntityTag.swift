@@ -12,7 +12,7 @@ public enum EntityTag {
     /// vectorised checksums, about 64 bits together; far cheaper than a
     /// cryptographic hash on a 20 KB list, and a validator only has to tell
     /// one resource's versions apart).
-    static func of(_ body: [UInt8]) -> String {
+    public static func of(_ body: [UInt8]) -> String {
         let (crc, adler) = body.withUnsafeBufferPointer { buffer -> (UInt, UInt) in
             (UInt(crc32(0, buffer.baseAddress, uInt(buffer.count))),
              UInt(adler32(1, buffer.baseAddress, uInt(buffer.count))))
@@ -46,6 +46,24 @@ public enum EntityTag {
                 let candidate = member.trimmingSpaces
                 if candidate == "*" { return true }
                 if opaque(candidate) == ours { return true }
+            }
+        }
+        return false
+    }
+
+    /// Whether `If-Match` (every field value) holds for the current
+    /// representation, whose identity-coded tag is `tag`: `*`, or a listed
+    /// tag equal under the strong comparison (13.1.1: a weak tag never
+    /// matches). The tag we sent for the gzip-coded representation of the
+    /// same state (``gzipVariant(of:)``) is accepted as well: a browser that
+    /// read the resource compressed holds only that tag, and it names the
+    /// same state of the resource as the identity tag it was made from.
+    public static func matchHits(_ values: [String], tag: String) -> Bool {
+        let gzipTag = gzipVariant(of: tag)
+        for value in values {
+            for member in value.split(separator: ",") {
+                let candidate = member.trimmingSpaces
+                if candidate == "*" || candidate == tag || candidate == gzipTag { return true }
             }
         }
         return false

@@ -22,7 +22,7 @@ final class ExchangePolicies: Sendable {
         var terms = ExchangeTerms(trace: TraceContext.make(from: head.headers, ids: &ids))
         terms.method = head.method
         terms.origin = cors?.allowedOrigin(head.headers)
-        if compression != nil { terms.acceptsGzip = AcceptEncoding.allowsGzip(head.headers.values(for: "accept-encoding")) }
+        if compression != nil { terms.acceptsGzip = AcceptEncoding.allowsGzip(head.headers) }
         if head.method == .get || head.method == .head { terms.ifNoneMatch = head.headers.values(for: "if-none-match") }
         return terms
     }
@@ -62,8 +62,12 @@ final class ExchangePolicies: Sendable {
             }
             if case .bytes(let body) = response.body, response.status == .ok,
                terms.method == .get || terms.method == .head {
-                let tag = response.headers["etag"] ?? (policy.entityTag ? EntityTag.of(body) : nil)
-                if let tag {
+                // A handler's own tag (a cached representation keeps one)
+                // is left in place unless the coding changes it.
+                if let tag = response.headers["etag"] {
+                    if gzip { response.headers.set("ETag", EntityTag.gzipVariant(of: tag)) }
+                } else if policy.entityTag {
+                    let tag = EntityTag.of(body)
                     response.headers.set("ETag", gzip ? EntityTag.gzipVariant(of: tag) : tag)
                 }
                 // RFC 9110 13.2.2: If-None-Match is evaluated for a 2xx
@@ -81,6 +85,12 @@ final class ExchangePolicies: Sendable {
            let encoded = Gzip.compress(body, level: level) {
             response.body = .bytes(encoded)
             response.headers.set("Content-Encoding", "gzip")
+            // A write's answer carries the tag its handler set for the
+            // identity coding (reads got theirs above): the gzip-coded
+            // representation is another one (8.8.3).
+            if terms.method != .get && terms.method != .head, let tag = response.headers["etag"] {
+                response.headers.set("ETag", EntityTag.gzipVariant(of: tag))
+            }
         }
         if cors != nil {
             vary.append("Origin")

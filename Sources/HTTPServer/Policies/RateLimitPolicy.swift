@@ -36,7 +36,42 @@ public struct RateLimitPolicy: Sendable {
         "\"\(name)\";q=\(quota);w=\(windowSeconds)"
     }
 
+    /// Written into one string of its final size: the interpolation made
+    /// two allocations on every rate-limited response (scripts/alloc-count.sh
+    /// on GET /products/{id}).
     public static func stateField(name: String, remaining: Int, resetSeconds: Int) -> String {
-        "\"\(name)\";r=\(remaining);t=\(resetSeconds)"
+        String(unsafeUninitializedCapacity: name.utf8.count + 2 * 20 + 8) { buffer in
+            var at = 0
+            func append(_ bytes: some Sequence<UInt8>) {
+                for byte in bytes {
+                    buffer[at] = byte
+                    at += 1
+                }
+            }
+            append(CollectionOfOne(UInt8(ascii: "\"")))
+            append(name.utf8)
+            append("\";r=".utf8)
+            writeDecimal(remaining, into: buffer, at: &at)
+            append(";t=".utf8)
+            writeDecimal(resetSeconds, into: buffer, at: &at)
+            return at
+        }
+    }
+
+    /// `value` (clamped at 0: neither field can be negative) in decimal.
+    private static func writeDecimal(_ value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at: inout Int) {
+        var rest = UInt(max(0, value))
+        let start = at
+        repeat {
+            buffer[at] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            at += 1
+        } while rest > 0
+        var (low, high) = (start, at - 1)
+        while low < high {
+            buffer.swapAt(low, high)
+            low += 1
+            high -= 1
+        }
     }
 }

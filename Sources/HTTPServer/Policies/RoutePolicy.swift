@@ -1,7 +1,7 @@
 /// What the server does around one route's handler, beyond calling it:
 /// attached to routes at start-up (`Router.attach`), so a route group can
 /// state its caching and limits without code in its handlers.
-public struct RoutePolicy: Sendable {
+public struct RoutePolicy: Sendable, Equatable {
     /// Compute a strong `ETag` from the representation when the handler set
     /// none, and answer a matching `If-None-Match` with 304.
     public var entityTag: Bool

@@ -14,7 +14,7 @@ public struct Router: Sendable {
         /// to `Expect: 100-continue`: `100 Continue` only when true.
         public let readsBody: Bool
         /// Caching, validators and limits around the handler (``attach(_:to:_:)``).
-        public internal(set) var policy = RoutePolicy.standard
+        public internal(set) var policy: RoutePolicy
         let handler: HTTPHandler
     }
 
@@ -23,10 +23,11 @@ public struct Router: Sendable {
 
     public init() {}
 
-    /// Registers `handler` for `method` on `pattern`. `readsBody` defaults to
+    /// Registers `handler` for `method` on `pattern` with its `policy` (a
+    /// route group states it beside the route). `readsBody` defaults to
     /// true for POST, PUT and PATCH.
     public mutating func on(_ method: HTTPMethod, _ pattern: String, readsBody: Bool? = nil,
-                            _ handler: @escaping HTTPHandler) {
+                            policy: RoutePolicy = .standard, _ handler: @escaping HTTPHandler) {
         precondition(pattern.hasPrefix("/"), "route patterns start with '/': \(pattern)")
         var index = 0
         for segment in RoutePattern.segments(of: pattern) {
@@ -49,7 +50,7 @@ public struct Router: Sendable {
         }
         precondition(nodes[index].routes[method] == nil, "duplicate route \(method) \(pattern)")
         let reads = readsBody ?? [.post, .put, .patch].contains(method)
-        let route = Route(method: method, pattern: pattern, readsBody: reads, handler: handler)
+        let route = Route(method: method, pattern: pattern, readsBody: reads, policy: policy, handler: handler)
         nodes[index].routes[method] = route
         routes.append(route)
     }
@@ -74,11 +75,21 @@ public struct Router: Sendable {
         for route in routes { attach(policy, to: route.method, route.pattern) }
     }
 
-    public mutating func get(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.get, pattern, handler) }
-    public mutating func post(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.post, pattern, handler) }
-    public mutating func put(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.put, pattern, handler) }
-    public mutating func patch(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.patch, pattern, handler) }
-    public mutating func delete(_ pattern: String, _ handler: @escaping HTTPHandler) { on(.delete, pattern, handler) }
+    public mutating func get(_ pattern: String, policy: RoutePolicy = .standard, _ handler: @escaping HTTPHandler) {
+        on(.get, pattern, policy: policy, handler)
+    }
+    public mutating func post(_ pattern: String, policy: RoutePolicy = .standard, _ handler: @escaping HTTPHandler) {
+        on(.post, pattern, policy: policy, handler)
+    }
+    public mutating func put(_ pattern: String, policy: RoutePolicy = .standard, _ handler: @escaping HTTPHandler) {
+        on(.put, pattern, policy: policy, handler)
+    }
+    public mutating func patch(_ pattern: String, policy: RoutePolicy = .standard, _ handler: @escaping HTTPHandler) {
+        on(.patch, pattern, policy: policy, handler)
+    }
+    public mutating func delete(_ pattern: String, policy: RoutePolicy = .standard, _ handler: @escaping HTTPHandler) {
+        on(.delete, pattern, policy: policy, handler)
+    }
 
     public enum Match: Sendable {
         case found(Route, parameters: [String: String])

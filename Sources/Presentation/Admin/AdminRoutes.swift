@@ -29,24 +29,26 @@ public struct AdminRoutes: RouteGroup {
         router.patch("/products/{id}", admin.handler { request in
             let patch = try JSONBody.decode(ProductPatch.self, from: request.http)
             let id = try request.http.parameter("id", as: ProductID.self)
-            return try JSONBody.response(try await request.context.updateProduct(id, patch, by: request.caller))
+            let ifMatch = ConditionalWrite.condition(request.http) { (product: Product) in try JSONBody.encode(product) }
+            return ConditionalWrite.response(try JSONBody.encode(
+                try await request.context.updateProduct(id, patch, by: request.caller, ifMatch: ifMatch)))
         })
-        router.get("/users", admin.handler { request in
+        router.get("/users", policy: .accountData, admin.handler { request in
             let page = try PageRequest.from(request.http)
             return try JSONBody.response(try await request.context.users(limit: page.limit, cursor: page.cursor,
                                                                          by: request.caller))
         })
-        router.patch("/users/{id}", admin.handler { request in
+        router.patch("/users/{id}", policy: .accountData, admin.handler { request in
             let patch = try JSONBody.decode(UserAdminPatch.self, from: request.http)
             let id = try request.http.parameter("id", as: UserID.self)
             return try JSONBody.response(try await request.context.updateUser(id, patch, by: request.caller))
         })
-        router.patch("/orders/{id}", admin.handler { request in
+        router.patch("/orders/{id}", policy: .accountData, admin.handler { request in
             let body = try JSONBody.decode(StatusBody.self, from: request.http)
             let id = try request.http.parameter("id", as: OrderID.self)
             return try JSONBody.response(try await request.context.moveOrder(id, to: body.status, by: request.caller))
         })
-        router.post("/orders/{id}/payment", admin.handler { request in
+        router.post("/orders/{id}/payment", policy: .accountData, admin.handler { request in
             let body = try ManualPaymentBody.decode(from: request.http)
             let id = try request.http.parameter("id", as: OrderID.self)
             return try JSONBody.response(try await request.context.recordManualPayment(id, reference: body.reference,

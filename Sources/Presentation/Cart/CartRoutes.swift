@@ -33,20 +33,23 @@ public struct CartRoutes: RouteGroup {
     }
 
     public func register(on router: inout Router) {
-        router.get("/cart", cart.handler { request in
+        router.get("/cart", policy: .accountRead, cart.handler { request in
             .json(.ok, CartJSON.bytes(try await request.context.cart(of: request.caller)))
         })
-        router.put("/cart/items/{product_id}", cart.handler { request in
+        router.put("/cart/items/{product_id}", policy: .accountData, cart.handler { request in
             let body = try QuantityBody.from(request.http)
             let productID = try request.http.parameter("product_id", as: ProductID.self)
-            return .json(.ok, CartJSON.bytes(try await request.context.setQuantity(body.quantity, of: productID,
-                                                                                   for: request.caller)))
+            let ifMatch = ConditionalWrite.condition(request.http) { (quote: CartQuote) in CartJSON.bytes(quote) }
+            return ConditionalWrite.response(CartJSON.bytes(try await request.context.setQuantity(
+                body.quantity, of: productID, for: request.caller, ifMatch: ifMatch)))
         })
-        router.delete("/cart/items/{product_id}", cart.handler { request in
+        router.delete("/cart/items/{product_id}", policy: .accountData, cart.handler { request in
             let productID = try request.http.parameter("product_id", as: ProductID.self)
-            return .json(.ok, CartJSON.bytes(try await request.context.removeLine(productID, for: request.caller)))
+            let ifMatch = ConditionalWrite.condition(request.http) { (quote: CartQuote) in CartJSON.bytes(quote) }
+            return ConditionalWrite.response(CartJSON.bytes(try await request.context.removeLine(
+                productID, for: request.caller, ifMatch: ifMatch)))
         })
-        router.delete("/cart", cart.handler { request in
+        router.delete("/cart", policy: .accountData, cart.handler { request in
             try await request.context.clear(for: request.caller)
             return HTTPResponse(status: .noContent)
         })

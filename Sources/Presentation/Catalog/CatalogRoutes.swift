@@ -12,10 +12,13 @@ public struct CatalogRoutes: RouteGroup {
     /// bound (`catalog_cache_entries`), so memory stays bounded by
     /// configuration rather than by the catalogue's size.
     let cachedProducts: Int
+    /// Both routes' caching: `no-cache`, or `max-age` from `catalog_max_age`.
+    let policy: RoutePolicy
 
-    public init(_ storefront: StorefrontContext, cachedProducts: Int) {
+    public init(_ storefront: StorefrontContext, cachedProducts: Int, maxAge: Int = 0) {
         self.storefront = SharedBinding(storefront)
         self.cachedProducts = cachedProducts
+        policy = .catalog(maxAge: maxAge)
     }
 
     public func register(on router: inout Router) {
@@ -23,14 +26,14 @@ public struct CatalogRoutes: RouteGroup {
         // most of this route's traffic, and JSONEncoder was its largest cost.
         let representations = RepresentationCache<ProductID, Product>(capacity: cachedProducts,
                                                                     encode: ProductJSON.bytes)
-        router.get("/products", storefront.handler { request, storefront in
+        router.get("/products", policy: policy, storefront.handler { request, storefront in
             let page = try PageRequest.from(request)
             let query = ProductQuery(text: request.query["q"], limit: page.limit, cursor: page.cursor)
             return .json(.ok, ProductJSON.page(try await storefront.products(query)))
         })
-        router.get("/products/{id}", storefront.handler { request, storefront in
+        router.get("/products/{id}", policy: policy, storefront.handler { request, storefront in
             let id = try request.parameter("id", as: ProductID.self)
-            return .json(.ok, try representations.bytes(for: id, value: try await storefront.product(id)))
+            return try representations.response(for: id, value: try await storefront.product(id))
         })
     }
 }

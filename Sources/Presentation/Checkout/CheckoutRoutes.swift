@@ -14,7 +14,7 @@ public struct CheckoutRoutes: RouteGroup {
     }
 
     public func register(on router: inout Router) {
-        router.on(.post, "/checkout", readsBody: false, checkout.handler { request in
+        router.on(.post, "/checkout", readsBody: false, policy: .accountData, checkout.handler { request in
             let key = try Self.idempotencyKey(request.http)
             let (order, _) = try await request.context.checkout(for: request.caller, idempotencyKey: key)
             // A retried key answers exactly as the first time.

@@ -13,6 +13,7 @@ public enum DomainProblem {
         case .invalid: status = .unprocessableContent
         case .conflict: status = .conflict
         case .notFound: status = .notFound
+        case .preconditionFailed: status = .preconditionFailed
         }
         var extensions: [(String, String)] = []
         if case .validation(let validation) = error {

@@ -34,7 +34,7 @@ public struct EventRoutes: RouteGroup {
         // The session stays in use while the stream is open: a client that
         // only listens is not idle, and its contexts (and the events kept
         // for resuming) must not expire under it.
-        router.post("/events/tickets", live.handler { [live] request in
+        router.post("/events/tickets", policy: .accountData, live.handler { [live] request in
             let ticket = try await live.issueEventTicket(for: request)
             return try JSONBody.response(EventTicketBody(ticket), status: .created, headers: ["Cache-Control": "no-store"])
         })

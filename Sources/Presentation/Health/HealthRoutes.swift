@@ -5,6 +5,6 @@ public enum HealthRoutes {
     private static let body: [UInt8] = Array(#"{"status":"ok"}"#.utf8)
 
     public static func register(on router: inout Router) {
-        router.get("/health") { _ in .json(.ok, body) }
+        router.get("/health", policy: .probe) { _ in .json(.ok, body) }
     }
 }

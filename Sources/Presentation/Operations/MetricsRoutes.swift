@@ -9,7 +9,7 @@ public enum MetricsRoutes {
     /// `token`, when given, must be presented as `Authorization: Bearer`.
     public static func register(on router: inout Router, token: OperationsToken? = nil,
                                 exposition: @escaping @Sendable () async -> String) {
-        router.get("/metrics") { request in
+        router.get("/metrics", policy: .probe) { request in
             try token?.check(request)
             let text = await exposition()
             return HTTPResponse(status: .ok, headers: ["Content-Type": contentType, "Cache-Control": "no-store"],

@@ -44,6 +44,11 @@ info:
     allows gzip, and carry `Vary: Accept-Encoding`. **Conditional reads**:
     `GET /products`, `/products/{id}`, `/cart`, `/orders/{id}` and
     `/users/me` carry a strong `ETag`; a matching `If-None-Match` is 304.
+    **Conditional writes**: `PATCH /products/{id}`, `PATCH /users/me`,
+    `PUT` and `DELETE /cart/items/{product_id}` take `If-Match` with the
+    tag a `GET` gave (strong comparison; `*` for any current state) and
+    answer 412 `precondition_failed`, changing nothing, when the resource
+    changed since; their 200 carries the new `ETag`.
     **CORS** for the origins in `cors_allowed_origins`: preflights
     (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) are
     answered 204 with the path's methods; responses carry
@@ -585,6 +590,8 @@ paths:
         stays signed in.
       security:
         - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/IfMatch"
       requestBody:
         required: true
         content:
@@ -602,12 +609,16 @@ paths:
                   type: string
                   description: Required with `email` or `password`.
       responses:
+        "412":
+          $ref: "#/components/responses/PreconditionFailed"
         "200":
           headers:
             RateLimit-Policy:
               $ref: "#/components/headers/RateLimitPolicy"
             RateLimit:
               $ref: "#/components/headers/RateLimit"
+            ETag:
+              $ref: "#/components/headers/ETag"
           description: The user as changed.
           content:
             application/json:
@@ -721,6 +732,8 @@ paths:
       summary: Set a line's quantity (1 to 99)
       security:
         - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/IfMatch"
       requestBody:
         required: true
         content:
@@ -736,12 +749,16 @@ paths:
       responses:
         "429":
           $ref: "#/components/responses/RateLimited"
+        "412":
+          $ref: "#/components/responses/PreconditionFailed"
         "200":
           headers:
             RateLimit-Policy:
               $ref: "#/components/headers/RateLimitPolicy"
             RateLimit:
               $ref: "#/components/headers/RateLimit"
+            ETag:
+              $ref: "#/components/headers/ETag"
           description: The cart.
           content:
             application/json:
@@ -766,15 +783,21 @@ paths:
       summary: Remove a line
       security:
         - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/IfMatch"
       responses:
         "429":
           $ref: "#/components/responses/RateLimited"
+        "412":
+          $ref: "#/components/responses/PreconditionFailed"
         "200":
           headers:
             RateLimit-Policy:
               $ref: "#/components/headers/RateLimitPolicy"
             RateLimit:
               $ref: "#/components/headers/RateLimit"
+            ETag:
+              $ref: "#/components/headers/ETag"
           description: The cart.
           content:
             application/json:
@@ -1274,6 +1297,7 @@ paths:
         - bearer: []
       parameters:
         - $ref: "#/components/parameters/ProductID"
+        - $ref: "#/components/parameters/IfMatch"
       requestBody:
         required: true
         content:
@@ -1283,12 +1307,16 @@ paths:
       responses:
         "429":
           $ref: "#/components/responses/RateLimited"
+        "412":
+          $ref: "#/components/responses/PreconditionFailed"
         "200":
           headers:
             RateLimit-Policy:
               $ref: "#/components/headers/RateLimitPolicy"
             RateLimit:
               $ref: "#/components/headers/RateLimit"
+            ETag:
+              $ref: "#/components/headers/ETag"
           description: The product as changed.
           content:
             application/json:
@@ -1325,6 +1353,21 @@ components:
         instead of a bearer token (read only when `Authorization` is
         absent), for a browser's `EventSource`; used up by the request.
   parameters:
+    IfMatch:
+      name: If-Match
+      in: header
+      required: false
+      description: >-
+        Make the write conditional (RFC 9110 13.1.1): the `ETag` of the
+        resource as last read, or `*`. Compared strongly (a weak `W/` tag
+        never matches) with the tag of the current state's identity-coded
+        JSON, the tag `GET` answers without compression; the `-gzip` tag of
+        the compressed answer names the same state and is accepted too. No
+        match: 412 `precondition_failed` and nothing is changed. The
+        comparison is made in the write itself, so of two writers holding
+        one tag, one succeeds and the other gets 412.
+      schema:
+        type: string
     IfNoneMatch:
       name: If-None-Match
       in: header
@@ -1728,6 +1771,15 @@ components:
       schema:
         type: string
   responses:
+    PreconditionFailed:
+      description: >-
+        Code `precondition_failed`: the resource changed since the `ETag`
+        sent in `If-Match` was issued (or the tag was weak or unknown).
+        Nothing was changed; read it again and retry with the new tag.
+      content:
+        application/problem+json:
+          schema:
+            $ref: "#/components/schemas/Problem"
     NotModified:
       description: >-
         The representation matching `If-None-Match` is still current: no

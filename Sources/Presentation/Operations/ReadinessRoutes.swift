@@ -22,7 +22,7 @@ public enum ReadinessRoutes {
     }
 
     public static func register(on router: inout Router, readiness: @escaping @Sendable () -> Readiness) {
-        router.get("/ready") { _ in
+        router.get("/ready", policy: .probe) { _ in
             let state = readiness()
             let reasons = state.reasons
             var body = reasons.isEmpty ? #"{"status":"ready","#

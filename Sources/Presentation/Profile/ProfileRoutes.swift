@@ -15,23 +15,25 @@ public struct ProfileRoutes: RouteGroup {
     }
 
     public func register(on router: inout Router) {
-        router.get("/users/me", profile.handler { request in
+        router.get("/users/me", policy: .accountRead, profile.handler { request in
             try JSONBody.response(request.caller.user)
         })
         // Wrong current passwords count in the sign-in throttle: its
         // refusals are the `login` policy's 429 here too.
-        router.patch("/users/me", profile.handler { [login = profile.gate.login] request in
+        router.patch("/users/me", policy: .accountData, profile.handler { [login = profile.gate.login] request in
             let patch = try JSONBody.decode(UserProfilePatch.self, from: request.http)
+            let ifMatch = ConditionalWrite.condition(request.http) { (user: User) in try JSONBody.encode(user) }
             return try await login.guarding {
-                try JSONBody.response(try await request.context.updateProfile(
-                    patch, for: request.caller, clientAddress: RegistrationRoutes.clientAddress(of: request.http)))
+                ConditionalWrite.response(try JSONBody.encode(try await request.context.updateProfile(
+                    patch, for: request.caller, clientAddress: RegistrationRoutes.clientAddress(of: request.http),
+                    ifMatch: ifMatch)))
             }
         })
-        router.get("/users/{id}", profile.handler { request in
+        router.get("/users/{id}", policy: .accountData, profile.handler { request in
             try JSONBody.response(try await request.context.user(try request.http.parameter("id", as: UserID.self),
                                                                  for: request.caller))
         })
-        router.delete("/sessions/current", profile.handler { [profile] request in
+        router.delete("/sessions/current", policy: .accountData, profile.handler { [profile] request in
             try await request.context.signOut(request.caller)
             await profile.endSession(of: request)
             return HTTPResponse(status: .noContent)

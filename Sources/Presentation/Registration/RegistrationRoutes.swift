@@ -17,11 +17,11 @@ public struct RegistrationRoutes: RouteGroup {
     }
 
     public func register(on router: inout Router) {
-        router.post("/users", registration.handler { request, registration in
+        router.post("/users", policy: .accountData, registration.handler { request, registration in
             let user = try await registration.register(try JSONBody.decode(NewUserRequest.self, from: request))
             return try JSONBody.response(user, status: .created, headers: ["Location": "/users/\(user.id)"])
         })
-        router.post("/sessions", registration.handler { [login] request, registration in
+        router.post("/sessions", policy: .accountData, registration.handler { [login] request, registration in
             let body = try JSONBody.decode(LoginRequest.self, from: request)
             return try await login.guarding {
                 let session = try await registration.signIn(email: body.email, password: body.password,
@@ -57,9 +57,11 @@ public struct RegistrationRoutes: RouteGroup {
             user = session.user
         }
 
+        /// In openapi.yaml's order (the encoder writes members in this order).
         enum CodingKeys: String, CodingKey {
-            case token, user
+            case token
             case expiresAt = "expires_at"
+            case user
         }
     }
 }

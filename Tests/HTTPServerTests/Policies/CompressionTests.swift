@@ -80,5 +80,25 @@ import TestSupport
         #expect(!AcceptEncoding.allowsGzip(["gzip;q=0.0", "*"]))
         #expect(!AcceptEncoding.allowsGzip(["*;q=0"]))
         #expect(!AcceptEncoding.allowsGzip(["identity;q=0"]))
+        #expect(AcceptEncoding.allowsGzip(["br;q=1.0, gzip;Q=0.001,"]))
+        #expect(!AcceptEncoding.allowsGzip(["gzip;q=abc"]))
+        #expect(!AcceptEncoding.allowsGzip(["gzipx, xgzip, identity"]))
+        #expect(AcceptEncoding.allowsGzip(["identity", "\tGzip\t"]))
+    }
+
+    /// The request's fields are read in place with the same verdicts, every
+    /// `Accept-Encoding` field line counted and no other field.
+    @Test func acceptEncodingFromTheRequestsFields() {
+        let cases: [([(String, String)], Bool)] = [
+            ([("accept-encoding", "gzip, deflate, br")], true),
+            ([("accept-encoding", "identity")], false),
+            ([("accept-encoding", "*"), ("accept-encoding", "gzip;q=0")], false),
+            ([("accept-encoding", "deflate"), ("Accept-Encoding", "gzip")], true),
+            ([("te", "gzip")], false),
+            ([], false),
+        ]
+        for (pairs, expected) in cases {
+            #expect(AcceptEncoding.allowsGzip(HTTPFields(pairs)) == expected, "\(pairs)")
+        }
     }
 }

@@ -1,0 +1,79 @@
+import Axiom
+import Foundation
+import HTTPServer
+import Testing
+@testable import AxiomServer
+
+/// Every route's policy as the route groups declare it, listed in full: a
+/// route that silently loses `no-store` (or gains a rate-limit exemption)
+/// fails here. The table is what `RoutePolicies` attached by pattern before
+/// the groups owned their policies.
+@Suite(.serialized) struct RoutePolicyTableTests {
+    static let accountData = RoutePolicy(cacheControl: "no-store")
+    static let accountRead = RoutePolicy(entityTag: true, cacheControl: "no-store")
+    static let probe = RoutePolicy(rateLimited: false)
+
+    static func expected(catalog: RoutePolicy) -> [String: RoutePolicy] {
+        [
+            "GET /": .standard, "GET /openapi.yaml": .standard,
+            "GET /health": probe, "GET /ready": probe, "GET /metrics": probe,
+            "GET /products": catalog, "GET /products/{id}": catalog,
+            "POST /products": .standard, "PATCH /products/{id}": .standard,
+            "GET /users/me": accountRead, "GET /cart": accountRead, "GET /orders/{id}": accountRead,
+            "PATCH /users/me": accountData, "GET /orders": accountData,
+            "PUT /cart/items/{product_id}": accountData, "DELETE /cart/items/{product_id}": accountData,
+            "DELETE /cart": accountData, "POST /checkout": accountData,
+            "POST /orders/{id}/cancel": accountData, "PATCH /orders/{id}": accountData,
+            "POST /orders/{id}/payment": accountData,
+            "POST /users": accountData, "POST /sessions": accountData,
+            "DELETE /sessions/current": accountData, "GET /users": accountData,
+            "GET /users/{id}": accountData, "PATCH /users/{id}": accountData,
+            "GET /events": .standard, "GET /axiom/components": .standard,
+            "POST /payments/webhook": .standard,
+        ]
+    }
+
+    static func servedPolicies(_ configure: (inout ServerOptions) -> Void) async throws -> [String: RoutePolicy] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-policies-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var options = ServerOptions()
+        options.port = 0
+        options.databasePath = directory.appendingPathComponent("axiom.db").path
+        configure(&options)
+        // The orchestrator is one per process: wait while another test's lives.
+        var started: AxiomService?
+        while started == nil {
+            do {
+                started = try await AxiomService.start(options: options, logger: .disabled)
+            } catch AxiomError.orchestratorAlreadyRunning {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+        }
+        let service = started!
+        let served = Dictionary(service.routes.map { ("\($0.method.rawValue) \($0.pattern)", $0.policy) },
+                                uniquingKeysWith: { first, _ in first })
+        await service.shutdown()
+        return served
+    }
+
+    static func compare(_ served: [String: RoutePolicy], _ expected: [String: RoutePolicy]) {
+        #expect(Set(served.keys) == Set(expected.keys),
+                "routes without a row: \(Set(served.keys).subtracting(expected.keys).sorted()); rows without a route: \(Set(expected.keys).subtracting(served.keys).sorted())")
+        for (route, policy) in served.sorted(by: { $0.key < $1.key }) {
+            #expect(policy == expected[route], "\(route): \(policy)")
+        }
+    }
+
+    @Test func everyRouteHasTheDeclaredPolicy() async throws {
+        let served = try await Self.servedPolicies { _ in }
+        Self.compare(served, Self.expected(catalog: RoutePolicy(entityTag: true, cacheControl: "no-cache")))
+    }
+
+    @Test func catalogMaxAgeReachesBothCatalogueRoutesAndTheOperationsListenerKeepsProbes() async throws {
+        let served = try await Self.servedPolicies {
+            $0.catalogMaxAgeSeconds = 60
+            $0.opsPort = 0
+        }
+        Self.compare(served, Self.expected(catalog: RoutePolicy(entityTag: true, cacheControl: "max-age=60")))
+    }
+}
