@@ -84,11 +84,12 @@ try:
               '"per-user"' in (report["rateLimitPolicy"] or "") and '"per-address"' in (report["rateLimitPolicy"] or ""),
               report["rateLimitPolicy"])
         check("RateLimit readable", '"per-user";r=' in (report["rateLimit"] or ""), report["rateLimit"])
-        # If-Match lands on another branch at the same time: for now the PUT
-        # sends GET /cart's ETag and must succeed (tightened after the merge).
         check("cart changed with If-Match (GET /cart's ETag)",
               bool(report["cartETag"]) and report["cartIfMatch"] == 200 and report["cartQuantity"] == 1,
               (report["cartETag"], report["cartIfMatch"], report["cartQuantity"]))
+        check("the same ETag again is stale: 412 precondition_failed",
+              report["staleIfMatch"] == 412 and report["staleCode"] == "precondition_failed",
+              (report["staleIfMatch"], report["staleCode"]))
         check("POST /events/tickets", report["ticketStatus"] == 201, report["ticketStatus"])
         live = report["liveEvent"]
         check("EventSource with a ticket saw the other session's cart change",

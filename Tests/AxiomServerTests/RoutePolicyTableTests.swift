@@ -25,6 +25,7 @@ import Testing
             "DELETE /cart": accountData, "POST /checkout": accountData,
             "POST /orders/{id}/cancel": accountData, "PATCH /orders/{id}": accountData,
             "POST /orders/{id}/payment": accountData,
+            "POST /events/tickets": accountData,
             "POST /users": accountData, "POST /sessions": accountData,
             "DELETE /sessions/current": accountData, "GET /users": accountData,
             "GET /users/{id}": accountData, "PATCH /users/{id}": accountData,
