@@ -25,7 +25,7 @@ public actor StorefrontContext: Context {
         catalog = try creation.client(CatalogClient.self)
         orders = try creation.client(OrderClient.self)
         carts = try creation.client(CartClient.self)
-        payments = CheckoutPayments(orders: orders, catalog: catalog, payments: try creation.client(PaymentClient.self))
+        payments = try CheckoutPayments(creation)
     }
 
     /// Start-up repair of checkouts a crash interrupted (see

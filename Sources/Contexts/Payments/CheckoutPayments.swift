@@ -22,6 +22,13 @@ struct CheckoutPayments: Sendable {
     let catalog: ClientHandle<CatalogClient>
     let payments: ClientHandle<PaymentClient>
 
+    /// The three handles from the orchestrator, for the context being made.
+    init(_ creation: ContextCreation) throws {
+        orders = try creation.client(OrderClient.self)
+        catalog = try creation.client(CatalogClient.self)
+        payments = try creation.client(PaymentClient.self)
+    }
+
     /// The placed order's payment (the existing one when retried).
     func openPayment(for order: Order) async throws -> Payment {
         try Self.payment(await payments.send(.open(order)))

@@ -1,7 +1,5 @@
 import Axiom
-import CatalogClient
 import Domain
-import OrderClient
 import PaymentClient
 
 /// The provider's side of payments: signed notifications (`POST
@@ -18,8 +16,7 @@ public actor PaymentNotificationContext: Context {
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
         payments = try creation.client(PaymentClient.self)
-        steps = CheckoutPayments(orders: try creation.client(OrderClient.self),
-                                 catalog: try creation.client(CatalogClient.self), payments: payments)
+        steps = try CheckoutPayments(creation)
     }
 
     /// Whether a webhook secret is configured (start-up warns otherwise).

@@ -26,7 +26,7 @@ public actor CheckoutContext: Context {
         catalog = try creation.client(CatalogClient.self)
         carts = try creation.client(CartClient.self)
         orders = try creation.client(OrderClient.self)
-        payments = CheckoutPayments(orders: orders, catalog: catalog, payments: try creation.client(PaymentClient.self))
+        payments = try CheckoutPayments(creation)
     }
 
     /// Cart → stock → order, all or nothing (seed 004, pattern 4):

@@ -1,6 +1,5 @@
 import Axiom
 import CartClient
-import CatalogClient
 import Domain
 import OrderClient
 import PaymentClient
@@ -34,8 +33,7 @@ public actor LiveUpdatesContext: Context {
         users = try creation.client(UserClient.self)
         carts = try creation.client(CartClient.self)
         orders = try creation.client(OrderClient.self)
-        payments = CheckoutPayments(orders: orders, catalog: try creation.client(CatalogClient.self),
-                                    payments: try creation.client(PaymentClient.self))
+        payments = try CheckoutPayments(creation)
     }
 
     /// The caller's changes after what `lastEventID` saw. The first call

@@ -10,15 +10,13 @@ import PaymentClient
 /// Stateless, hence `nonisolated` (see `CartContext`).
 public actor OrdersContext: Context {
     public nonisolated let identity: ContextIdentity
-    private nonisolated let catalog: ClientHandle<CatalogClient>
     private nonisolated let orders: ClientHandle<OrderClient>
     private nonisolated let payments: CheckoutPayments
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
-        catalog = try creation.client(CatalogClient.self)
         orders = try creation.client(OrderClient.self)
-        payments = CheckoutPayments(orders: orders, catalog: catalog, payments: try creation.client(PaymentClient.self))
+        payments = try CheckoutPayments(creation)
     }
 
     /// The caller's orders, newest first, each with its payment.
