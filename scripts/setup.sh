@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the system packages the build and the scripts need (Debian/Ubuntu),
-# skipping the ones already present. Safe to run again.
+# skipping the ones already present. Safe to run again. haproxy is the
+# balancer of scripts/cluster.sh; prometheus brings promtool, which checks
+# config/prometheus's rules in scripts/test.sh.
 set -euo pipefail
-packages=(libsqlite3-dev libpq-dev postgresql-15 libsodium-dev zlib1g-dev wrk curl python3 chromium chromium-driver)
+packages=(libsqlite3-dev libpq-dev postgresql-15 libsodium-dev zlib1g-dev wrk curl python3 chromium chromium-driver haproxy prometheus)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -11,6 +11,10 @@ swift build --build-tests --explicit-target-dependency-import-check error
 # socket. No assertion depends on time, but the hang guards (30 s per read)
 # should never be what decides a run.
 swift test --skip-build --no-parallel "$@"
+# The fleet's recording and alert rules: valid, and each alert fires on the
+# series its unit test feeds it and stays quiet on the others.
+promtool check rules config/prometheus/axiom-rules.yml
+promtool test rules config/prometheus/axiom-rules.test.yml
 # The API against its own document: schemathesis, every check, bounded.
 scripts/schemathesis.sh 25
 # A real browser on another origin: CORS, gzip, ETag revalidation, trace context.
