@@ -1,0 +1,589 @@
+#!/usr/bin/env python3
+"""The cluster test's checks (scripts/cluster-test.sh starts the cluster
+with scripts/cluster.sh and runs this against it).
+
+Three replicas on one PostgreSQL, each reached directly on its own port, so
+every check says which replica wrote and which one read:
+
+- coherence: a write acknowledged by one replica is seen by a read on any
+  other made after the acknowledgement (cart, product, stock, role, order);
+- revocation: a sign-out, a suspension and a password change acknowledged
+  by one replica are refused by every replica from then on;
+- events: a cart change on replica A reaches an /events stream on replica
+  B (the delay is measured and printed; the test asserts arrival, not time);
+- stock: 30 concurrent checkouts spread over the replicas on a stock of
+  10: exactly 10 orders; one Idempotency-Key sent to all three at once: one
+  order; one webhook event delivered to all three at once: one effect;
+- throttle: wrong passwords spread over the replicas are throttled by
+  their total;
+- kill: kill -9 of a replica, then of PostgreSQL, under write load loses
+  no acknowledged write (counts printed);
+- outage: PostgreSQL stopped: writes 503 storage_unavailable, /ready 503,
+  reads that need the database 503, /health 200; back: every replica
+  recovers by itself.
+
+Python 3 standard library only. Exits 0 when every check passed.
+"""
+import argparse
+import hashlib
+import hmac
+import http.client
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+
+PASSWORD = "cluster test password 42"
+CLUSTER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cluster.sh")
+
+
+class CheckFailed(Exception):
+    pass
+
+
+class Client:
+    """One keep-alive connection to one replica."""
+
+    def __init__(self, port, timeout=30.0):
+        self.port = port
+        self.timeout = timeout
+        self.connection = None
+
+    def call(self, method, path, body=None, token=None, headers=None, raw_body=None):
+        if self.connection is None:
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+        sent = dict(headers or {})
+        data = raw_body if body is None else json.dumps(body).encode()
+        if data is not None:
+            sent["Content-Type"] = "application/json"
+        if token:
+            sent["Authorization"] = "Bearer " + token
+        try:
+            self.connection.request(method, path, body=data, headers=sent)
+            response = self.connection.getresponse()
+            raw = response.read()
+        except Exception:
+            self.close()
+            raise
+        if response.getheader("Connection", "").lower() == "close":
+            self.close()
+        try:
+            payload = json.loads(raw) if raw else None
+        except ValueError:
+            payload = raw.decode(errors="replace")
+        return response.status, payload
+
+    def must(self, expected, method, path, body=None, token=None, headers=None):
+        status, payload = self.call(method, path, body, token, headers)
+        if status not in (expected if isinstance(expected, tuple) else (expected,)):
+            raise CheckFailed(f"{method} {path} on :{self.port} answered {status}: {payload}")
+        return payload
+
+    def close(self):
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
+
+class Cluster:
+    def __init__(self, ports, admin_email, admin_password, webhook_secret):
+        self.ports = ports
+        self.replicas = [Client(port) for port in ports]
+        self.admin_email = admin_email
+        self.admin_password = admin_password
+        self.webhook_secret = webhook_secret
+        self.admin = self.replicas[0].must(201, "POST", "/sessions",
+                                           {"email": admin_email, "password": admin_password})["token"]
+        self.tag = uuid.uuid4().hex[:8]
+        self.counter = 0
+
+    def replica(self, index):
+        return self.replicas[index % len(self.replicas)]
+
+    def fresh(self, index):
+        """A new connection to replica `index` (for threads)."""
+        return Client(self.ports[index % len(self.ports)])
+
+    def unique(self, word):
+        self.counter += 1
+        return f"{word}-{self.tag}-{self.counter}"
+
+    def user(self, register_on=0, sign_in_on=1):
+        email = self.unique("shopper") + "@example.com"
+        user = self.replica(register_on).must(201, "POST", "/users",
+                                              {"name": "Cluster shopper", "email": email, "password": PASSWORD})
+        token = self.replica(sign_in_on).must(201, "POST", "/sessions",
+                                              {"email": email, "password": PASSWORD})["token"]
+        return user, email, token
+
+    def product(self, stock, price=500, on=0):
+        return self.replica(on).must(201, "POST", "/products", {
+            "sku": self.unique("SKU").upper(), "name": self.unique("Cluster product"), "description": "cluster test",
+            "price": {"amount": price, "currency": "USD"}, "stock": stock}, token=self.admin)
+
+    def signed(self, event_type, payment):
+        body = json.dumps({"id": "evt_" + uuid.uuid4().hex, "type": event_type,
+                           "data": {"payment_id": payment["id"], "amount": payment["amount"]}},
+                          separators=(",", ":")).encode()
+        timestamp = int(time.time())
+        mac = hmac.new(self.webhook_secret.encode(), str(timestamp).encode() + b"." + body, hashlib.sha256).hexdigest()
+        return body, f"t={timestamp},v1={mac}"
+
+
+def at_once(calls):
+    """Runs each zero-argument call on its own thread, released together;
+    returns their results (or exceptions) in order."""
+    results = [None] * len(calls)
+    gate = threading.Barrier(len(calls))
+
+    def run(index, call):
+        gate.wait()
+        try:
+            results[index] = call()
+        except Exception as error:  # recorded, judged by the caller
+            results[index] = error
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    return results
+
+
+def cart_quantity(cart, product_id):
+    for line in cart.get("items", []):
+        if line.get("product_id") == product_id:
+            return line.get("quantity")
+    return 0
+
+
+# ---------------------------------------------------------------- checks
+
+def check_coherence(cluster, rounds):
+    product = cluster.product(stock=1000)
+    user, _, token = cluster.user(register_on=1, sign_in_on=2)
+    stale = []
+    for round_ in range(rounds):
+        writer, reader = cluster.replica(round_), cluster.replica(round_ + 1)
+        quantity = round_ % 7 + 1
+        writer.must(200, "PUT", f"/cart/items/{product['id']}", {"quantity": quantity}, token=token)
+        seen = cart_quantity(reader.must(200, "GET", "/cart", token=token), product["id"])
+        if seen != quantity:
+            stale.append(f"cart round {round_}: wrote {quantity} on :{writer.port}, :{reader.port} read {seen}")
+        price = 1000 + round_
+        writer.must(200, "PATCH", f"/products/{product['id']}", {"price": {"amount": price, "currency": "USD"},
+                                                                 "stock": 500 + round_}, token=cluster.admin)
+        read = reader.must(200, "GET", f"/products/{product['id']}")
+        if read["price"]["amount"] != price or read["stock"] != 500 + round_:
+            stale.append(f"product round {round_}: wrote {price}/{500 + round_}, read "
+                         f"{read['price']['amount']}/{read['stock']}")
+        role = "admin" if round_ % 2 == 0 else "customer"
+        writer.must(200, "PATCH", f"/users/{user['id']}", {"role": role}, token=cluster.admin)
+        me = reader.must(200, "GET", "/users/me", token=token)
+        if me.get("role") != role:
+            stale.append(f"role round {round_}: set {role} on :{writer.port}, :{reader.port} read {me.get('role')}")
+    cluster.replica(0).must(200, "PATCH", f"/users/{user['id']}", {"role": "customer"}, token=cluster.admin)
+    for round_ in range(3):
+        writer, reader, lister = cluster.replica(round_), cluster.replica(round_ + 1), cluster.replica(round_ + 2)
+        writer.must(200, "PUT", f"/cart/items/{product['id']}", {"quantity": 1}, token=token)
+        order = writer.must(201, "POST", "/checkout", token=token, headers={"Idempotency-Key": cluster.unique("k")})
+        reader.must(200, "GET", f"/orders/{order['id']}", token=token)
+        listed = [o["id"] for o in lister.must(200, "GET", "/orders?limit=100", token=token)["items"]]
+        if order["id"] not in listed:
+            stale.append(f"order {order['id']} made on :{writer.port} missing from :{lister.port}'s list")
+        if cart_quantity(reader.must(200, "GET", "/cart", token=token), product["id"]) != 0:
+            stale.append(f"cart not empty on :{reader.port} after checkout on :{writer.port}")
+    if stale:
+        raise CheckFailed(f"{len(stale)} stale reads: " + "; ".join(stale[:5]))
+    return f"{rounds} rounds × (cart, product+stock, role) and 3 orders: every read after an acknowledged write saw it"
+
+
+def check_revocation(cluster, rounds):
+    refused = 0
+    for round_ in range(rounds):
+        _, email, token = cluster.user(register_on=round_, sign_in_on=round_)
+        for client in cluster.replicas:  # every replica has it cached now
+            client.must(200, "GET", "/users/me", token=token)
+        cluster.replica(round_).must(204, "DELETE", "/sessions/current", token=token)
+        for offset in (1, 2):
+            status, _ = cluster.replica(round_ + offset).call("GET", "/users/me", token=token)
+            if status != 401:
+                raise CheckFailed(f"sign-out on replica {round_ % 3 + 1}: replica {(round_ + offset) % 3 + 1} "
+                                  f"answered {status}")
+            refused += 1
+    user, email, token = cluster.user()
+    for client in cluster.replicas:
+        client.must(200, "GET", "/users/me", token=token)
+    cluster.replica(1).must(200, "PATCH", f"/users/{user['id']}", {"status": "suspended"}, token=cluster.admin)
+    for index in (0, 2):
+        status, _ = cluster.replica(index).call("GET", "/users/me", token=token)
+        if status != 401:
+            raise CheckFailed(f"suspension on replica 2: replica {index + 1} answered {status}")
+        refused += 1
+    cluster.replica(1).must(200, "PATCH", f"/users/{user['id']}", {"status": "active"}, token=cluster.admin)
+    user, email, first = cluster.user(sign_in_on=0)
+    second = cluster.replica(1).must(201, "POST", "/sessions", {"email": email, "password": PASSWORD})["token"]
+    for client in cluster.replicas:
+        client.must(200, "GET", "/users/me", token=second)
+    cluster.replica(0).must(200, "PATCH", "/users/me", {"password": PASSWORD + " new", "current_password": PASSWORD},
+                            token=first)
+    for index in (1, 2):
+        status, _ = cluster.replica(index).call("GET", "/users/me", token=second)
+        if status != 401:
+            raise CheckFailed(f"password change on replica 1: replica {index + 1} accepted the other session ({status})")
+        refused += 1
+    return f"{refused} refusals on the other replicas right after a sign-out, suspension or password change"
+
+
+class EventStream:
+    """GET /events on one replica, read on a thread; events are kept with
+    the monotonic time they arrived."""
+
+    def __init__(self, port, token):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.connection.request("GET", "/events", headers={"Authorization": "Bearer " + token,
+                                                           "Accept": "text/event-stream"})
+        self.response = self.connection.getresponse()
+        if self.response.status != 200:
+            raise CheckFailed(f"/events on :{port} answered {self.response.status}")
+        self.events = []
+        self.lock = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        name, data = None, []
+        try:
+            for raw in self.response:
+                line = raw.decode().rstrip("\r\n")
+                if line.startswith("event:"):
+                    name = line[6:].strip()
+                elif line.startswith("data:"):
+                    data.append(line[5:].strip())
+                elif line == "":
+                    if data:
+                        with self.lock:
+                            self.events.append((time.monotonic(), name, json.loads("\n".join(data))))
+                            self.lock.notify_all()
+                    name, data = None, []
+        except Exception:
+            pass
+
+    def wait_for(self, predicate, after, guard=10.0):
+        """The arrival time of the first event after index `after` that
+        satisfies `predicate`; None when none came within the hang guard."""
+        deadline = time.monotonic() + guard
+        with self.lock:
+            while True:
+                for arrived, name, data in self.events[after:]:
+                    if predicate(name, data):
+                        return arrived
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return None
+                self.lock.wait(remaining)
+
+    def close(self):
+        self.connection.close()
+
+
+def check_events(cluster, rounds):
+    product = cluster.product(stock=1000)
+    _, _, token = cluster.user()
+    delays = []
+    streams = [EventStream(cluster.ports[i], token) for i in (1, 2)]
+    try:
+        for round_ in range(rounds):
+            quantity = round_ % 9 + 1
+            marks = [len(stream.events) for stream in streams]
+            sent = time.monotonic()
+            cluster.replica(0).must(200, "PUT", f"/cart/items/{product['id']}", {"quantity": quantity}, token=token)
+            for stream, mark in zip(streams, marks):
+                arrived = stream.wait_for(lambda name, data: name == "cart.updated"
+                                          and cart_quantity(data, product["id"]) == quantity, mark)
+                if arrived is None:
+                    raise CheckFailed(f"round {round_}: the cart change on replica 1 never reached a stream")
+                delays.append((arrived - sent) * 1000)
+    finally:
+        for stream in streams:
+            stream.close()
+    delays.sort()
+    p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))]
+    within = sum(1 for d in delays if d <= 250)
+    return (f"{len(delays)} cart changes on replica 1 reached streams on replicas 2 and 3: "
+            f"p50 {statistics.median(delays):.1f} ms, p99 {p99:.1f} ms, max {delays[-1]:.1f} ms, "
+            f"{within}/{len(delays)} within 250 ms")
+
+
+def check_stock(cluster):
+    scarce = cluster.product(stock=10)
+    shoppers = [cluster.user(register_on=i, sign_in_on=i) for i in range(30)]
+    for index, (_, _, token) in enumerate(shoppers):
+        cluster.replica(index).must(200, "PUT", f"/cart/items/{scarce['id']}", {"quantity": 1}, token=token)
+    answers = at_once([lambda i=i, t=t: cluster.fresh(i).call("POST", "/checkout", token=t,
+                                                             headers={"Idempotency-Key": cluster.unique("c")})
+                       for i, (_, _, t) in enumerate(shoppers)])
+    failures = [a for a in answers if isinstance(a, Exception)]
+    if failures:
+        raise CheckFailed(f"checkout requests failed: {failures[:3]}")
+    placed = [p for s, p in answers if s == 201]
+    refused = [(s, p.get("code") if isinstance(p, dict) else p) for s, p in answers if s != 201]
+    if len(placed) != 10 or any(s != 409 for s, _ in refused):
+        raise CheckFailed(f"stock 10, 30 checkouts: {len(placed)} placed, refusals {sorted(set(refused))}")
+    for client in cluster.replicas:
+        left = client.must(200, "GET", f"/products/{scarce['id']}")["stock"]
+        if left != 0:
+            raise CheckFailed(f"stock after 10 orders of 10 is {left} on :{client.port}")
+    summary = [f"30 checkouts on a stock of 10: {len(placed)} placed, 20 refused 409 {sorted({c for _, c in refused})}"]
+
+    plenty = cluster.product(stock=100)
+    _, _, token = cluster.user()
+    cluster.replica(0).must(200, "PUT", f"/cart/items/{plenty['id']}", {"quantity": 2}, token=token)
+    key = cluster.unique("idempotency")
+    answers = at_once([lambda i=i: cluster.fresh(i).call("POST", "/checkout", token=token,
+                                                        headers={"Idempotency-Key": key}) for i in range(3)])
+    ids = {p["id"] for s, p in answers if s in (200, 201)}
+    orders = cluster.replica(2).must(200, "GET", "/orders?limit=100", token=token)["items"]
+    if len(ids) != 1 or len(orders) != 1:
+        raise CheckFailed(f"one Idempotency-Key on three replicas: answers {[s for s, _ in answers]}, "
+                          f"{len(ids)} order ids, {len(orders)} orders")
+    summary.append(f"one Idempotency-Key on three replicas at once: answers {sorted(s for s, _ in answers)}, one order")
+
+    unpaid = cluster.product(stock=5)
+    _, _, token = cluster.user()
+    cluster.replica(1).must(200, "PUT", f"/cart/items/{unpaid['id']}", {"quantity": 2}, token=token)
+    order = cluster.replica(1).must(201, "POST", "/checkout", token=token, headers={"Idempotency-Key": cluster.unique("p")})
+    payment = cluster.replica(2).must(200, "GET", f"/orders/{order['id']}", token=token)["payment"]
+    body, signature = cluster.signed("payment.failed", payment)
+    answers = at_once([lambda i=i: cluster.fresh(i).call("POST", "/payments/webhook", raw_body=body,
+                                                        headers={"Axiom-Signature": signature}) for i in range(3)])
+    if any(isinstance(a, Exception) or a[0] != 200 for a in answers):
+        raise CheckFailed(f"one webhook event on three replicas: {answers}")
+    stock = cluster.replica(0).must(200, "GET", f"/products/{unpaid['id']}")["stock"]
+    status = cluster.replica(0).must(200, "GET", f"/orders/{order['id']}", token=token)["status"]
+    if stock != 5 or status != "cancelled":
+        raise CheckFailed(f"payment.failed delivered to three replicas: stock {stock} (5 expected: 2 returned once), "
+                          f"order {status}")
+    summary.append("one payment.failed event on three replicas at once: 200 ×3, the order cancelled and its 2 units "
+                   "returned once (stock 3 → 5)")
+    return "; ".join(summary)
+
+
+def check_throttle(cluster, max_failures):
+    _, email, _ = cluster.user()
+    for attempt in range(max_failures):
+        status, payload = cluster.replica(attempt).call("POST", "/sessions", {"email": email, "password": "wrong"})
+        if status != 401:
+            raise CheckFailed(f"wrong password {attempt + 1} on replica {attempt % 3 + 1}: {status} {payload}")
+    # The next attempt, even with the right password, waits: the failures
+    # are counted together although no replica saw more than two of them.
+    status, payload = cluster.replica(max_failures).call("POST", "/sessions", {"email": email, "password": PASSWORD})
+    if status != 429 or payload.get("code") != "too_many_attempts":
+        raise CheckFailed(f"after {max_failures} failures over three replicas: {status} {payload}")
+    return f"{max_failures} wrong passwords over three replicas (≤2 each), then 429 too_many_attempts"
+
+
+class WriteLoad:
+    """Writers over every replica: each registers users and sets one cart
+    line to increasing quantities, one request at a time, recording what
+    was acknowledged and what was in flight when an answer never came."""
+
+    def __init__(self, cluster, writers):
+        self.cluster = cluster
+        self.product = cluster.product(stock=1_000_000)
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.registered = []          # acknowledged emails
+        self.unknown_registrations = 0
+        self.carts = []               # per writer: [token, acknowledged qty, in-flight qtys]
+        for index in range(writers):
+            _, _, token = cluster.user(register_on=index, sign_in_on=index)
+            self.carts.append([token, 0, set()])
+        self.threads = [threading.Thread(target=self._write, args=(i,)) for i in range(writers)]
+        self.acknowledged = 0
+        self.refused = 0
+
+    def start(self):
+        for thread in self.threads:
+            thread.start()
+
+    def finish(self):
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(120)
+
+    def _write(self, index):
+        token = self.carts[index][0]
+        quantity, step = 0, 0
+        while not self.stop.is_set():
+            step += 1
+            client = self.cluster.fresh(index + step)
+            client.timeout = 10
+            try:
+                if step % 2:
+                    quantity += 1
+                    try:
+                        status, _ = client.call("PUT", f"/cart/items/{self.product['id']}", {"quantity": quantity},
+                                                token=token)
+                    except Exception:
+                        self.carts[index][2].add(quantity)
+                        continue
+                    if status == 200:
+                        self.carts[index][1] = quantity
+                        self.carts[index][2].clear()
+                        with self.lock:
+                            self.acknowledged += 1
+                    else:
+                        with self.lock:
+                            self.refused += 1
+                else:
+                    email = f"load-{self.cluster.tag}-{index}-{step}@example.com"
+                    try:
+                        status, _ = client.call("POST", "/users", {"name": "Load", "email": email,
+                                                                    "password": PASSWORD})
+                    except Exception:
+                        with self.lock:
+                            self.unknown_registrations += 1
+                        continue
+                    with self.lock:
+                        if status == 201:
+                            self.registered.append(email)
+                            self.acknowledged += 1
+                        else:
+                            self.refused += 1
+            finally:
+                client.close()
+            time.sleep(0.002)
+
+    def verify(self, reader):
+        lost = []
+        for token, acknowledged, in_flight in self.carts:
+            seen = cart_quantity(reader.must(200, "GET", "/cart", token=token), self.product["id"])
+            if seen != acknowledged and seen not in in_flight:
+                lost.append(f"cart at {seen}, acknowledged {acknowledged}")
+        for email in self.registered:
+            status, _ = reader.call("POST", "/sessions", {"email": email, "password": PASSWORD})
+            if status != 201:
+                lost.append(f"registered {email} cannot sign in ({status})")
+        return lost
+
+
+def run_cluster(*arguments):
+    subprocess.run([CLUSTER, *arguments], check=True, stdout=subprocess.DEVNULL)
+
+
+def wait_until(predicate, what, tries=600):
+    for _ in range(tries):
+        if predicate():
+            return
+        time.sleep(0.1)
+    raise CheckFailed(f"{what}: not after {tries / 10:.0f} s")
+
+
+def ready(port):
+    try:
+        return Client(port, timeout=2).call("GET", "/ready")[0] == 200
+    except Exception:
+        return False
+
+
+def check_kill(cluster, seconds):
+    figures = []
+    for victim in ("replica", "postgres"):
+        load = WriteLoad(cluster, writers=6)
+        load.start()
+        time.sleep(seconds / 2)
+        if victim == "replica":
+            run_cluster("kill", "2")
+        else:
+            run_cluster("pg-kill")
+        time.sleep(seconds / 2)
+        load.finish()
+        if victim == "replica":
+            run_cluster("start", "2")
+        else:
+            run_cluster("pg-start")
+            for port in cluster.ports:
+                wait_until(lambda p=port: ready(p), f"replica :{port} ready after PostgreSQL came back")
+        for index, client in enumerate(cluster.replicas):
+            client.close()
+            lost = load.verify(client)
+            if lost:
+                raise CheckFailed(f"kill -9 of {victim}: {len(lost)} acknowledged writes lost on replica {index + 1}: "
+                                  + "; ".join(lost[:5]))
+        figures.append(f"kill -9 of {victim}: {load.acknowledged} writes acknowledged, {load.refused} refused, "
+                       f"{load.unknown_registrations + sum(len(c[2]) for c in load.carts)} unanswered, 0 lost "
+                       f"(checked on all three replicas)")
+    return "; ".join(figures)
+
+
+def check_outage(cluster):
+    product = cluster.product(stock=100)
+    _, _, token = cluster.user()
+    run_cluster("pg-stop")
+    try:
+        for client in cluster.replicas:
+            wait_until(lambda c=client: c.call("GET", "/ready")[0] == 503, f":{client.port} /ready 503")
+            status, payload = client.call("PUT", f"/cart/items/{product['id']}", {"quantity": 1}, token=token)
+            if status != 503 or payload.get("code") != "storage_unavailable":
+                raise CheckFailed(f"write with PostgreSQL stopped on :{client.port}: {status} {payload}")
+            status, payload = client.call("GET", "/orders?limit=10", token=token)
+            if status != 503:
+                raise CheckFailed(f"GET /orders with PostgreSQL stopped on :{client.port}: {status} {payload}")
+            status, _ = client.call("GET", "/health")
+            if status != 200:
+                raise CheckFailed(f"/health with PostgreSQL stopped on :{client.port}: {status}")
+    finally:
+        run_cluster("pg-start")
+    for client in cluster.replicas:
+        wait_until(lambda c=client: c.call("GET", "/ready")[0] == 200, f":{client.port} /ready again")
+        client.must(200, "PUT", f"/cart/items/{product['id']}", {"quantity": 2}, token=token)
+    return "PostgreSQL stopped: /ready 503, PUT /cart 503 storage_unavailable, GET /orders 503, /health 200 on " \
+           "every replica; started again: every replica ready and writing, on its own"
+
+
+CHECKS = ["coherence", "revocation", "events", "stock", "throttle", "kill", "outage"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--ports", required=True, help="the replicas' ports, comma-separated")
+    parser.add_argument("--admin-email", required=True)
+    parser.add_argument("--admin-password", required=True)
+    parser.add_argument("--webhook-secret", required=True)
+    parser.add_argument("--login-failures", type=int, default=5, help="login_max_failures_per_pair")
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--kill-seconds", type=float, default=4.0)
+    parser.add_argument("--only", default=",".join(CHECKS), help="checks to run, comma-separated")
+    arguments = parser.parse_args()
+    cluster = Cluster([int(p) for p in arguments.ports.split(",")], arguments.admin_email,
+                      arguments.admin_password, arguments.webhook_secret)
+    runs = {
+        "coherence": lambda: check_coherence(cluster, arguments.rounds),
+        "revocation": lambda: check_revocation(cluster, max(3, arguments.rounds // 3)),
+        "events": lambda: check_events(cluster, arguments.rounds),
+        "stock": lambda: check_stock(cluster),
+        "throttle": lambda: check_throttle(cluster, arguments.login_failures),
+        "kill": lambda: check_kill(cluster, arguments.kill_seconds),
+        "outage": lambda: check_outage(cluster),
+    }
+    failed = 0
+    for name in arguments.only.split(","):
+        started = time.monotonic()
+        try:
+            print(f"PASS {name}: {runs[name]()} ({time.monotonic() - started:.1f} s)", flush=True)
+        except CheckFailed as failure:
+            failed += 1
+            print(f"FAIL {name}: {failure}", flush=True)
+        for client in cluster.replicas:
+            client.close()
+    print(f"{len(arguments.only.split(',')) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
