@@ -30,6 +30,7 @@ import hmac
 import http.client
 import json
 import os
+import socket
 import statistics
 import subprocess
 import sys
@@ -288,6 +289,11 @@ class EventStream:
                 self.lock.wait(remaining)
 
     def close(self):
+        # Shut the socket first: the reader thread blocks in recv holding
+        # the response's buffer, and close() would wait for it until the
+        # next heartbeat (15 s).
+        if self.connection.sock is not None:
+            self.connection.sock.shutdown(socket.SHUT_RDWR)
         self.connection.close()
 
 
