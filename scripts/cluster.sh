@@ -73,7 +73,7 @@ write_haproxy_config() {
   {
     cat <<EOF
 global
-    maxconn 20000
+    maxconn 4000
     pidfile $state/haproxy.pid
     stats socket $state/haproxy.sock mode 600 level admin
 
