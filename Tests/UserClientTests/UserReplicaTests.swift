@@ -1,3 +1,4 @@
+import Axiom
 import AxiomTestSupport
 import Capabilities
 import Domain
@@ -170,6 +171,30 @@ import UserClient
             replicas.clock.advance(by: .seconds(60))
             _ = try await clients[0].removeExpiredSessions()
             #expect(try await count("login_trusted") == 0)
+        }
+    }
+
+    /// A replica whose database connection is gone cannot count a sign-in
+    /// attempt, so it refuses it (503 `storage_unavailable`: it could not
+    /// read the user either) instead of letting it through uncounted; the
+    /// other replicas' counts are untouched by it.
+    @Test(arguments: StorageBackend.all)
+    func aReplicaWithoutItsDatabaseRefusesSignInAndCountsNothing(backend: StorageBackend) async throws {
+        let policy = LoginThrottle.Policy(pairFreeFailures: 3)
+        try await UserReplicas.run(2, backend: backend, throttle: policy) { replicas in
+            let clients = replicas.clients
+            _ = try await clients[0].register(Self.alice)
+            await replicas.storages[1].close()
+            for password in ["wrong password!", Self.password] {
+                do {
+                    _ = try await clients[1].login(email: "alice@example.com", password: password, clientAddress: "home")
+                    Issue.record("signed in without a database")
+                } catch AxiomError.capabilityUnavailable {
+                    // 503 storage_unavailable at the HTTP layer.
+                }
+            }
+            for _ in 0..<3 { #expect(try await attempt(clients[0], from: "home") == .wrong) }
+            #expect(try await attempt(clients[0], from: "home") == .refused(1))
         }
     }
 }
