@@ -35,6 +35,11 @@ public enum CartUpdate: Sendable, Hashable {
 /// holding the user's turn (below), so no change of that cart can commit
 /// between the read and keeping it: a cart kept is never older than the
 /// last commit. Nothing is read at start-up (issue 12: every cart line was).
+///
+/// A write starts from the cart in storage, not from the working set
+/// (`CartWrite`): with replicas on one database another process may have
+/// changed it, and a change made to a stale copy would be acknowledged
+/// with the other's line missing, or checked against the wrong `If-Match`.
 public actor CartClient: StatefulClient {
     public static let migrations: [Migration] = [
         Migration(version: 300, name: "cart lines", sql: """
@@ -63,6 +68,21 @@ public actor CartClient: StatefulClient {
             CREATE TABLE cart_cleared_checkouts (
                 checkout_id TEXT PRIMARY KEY,
                 user_id     TEXT NOT NULL
+            );
+            """),
+        // One row per user whose cart was written: each write bumps it
+        // first, which locks it on PostgreSQL until the commit, so one
+        // user's cart writes from several replicas take turns (issue 13).
+        // A cart without lines has no `cart_lines` row to lock.
+        Migration(version: 302, name: "cart write turns", sql: """
+            CREATE TABLE cart_versions (
+                user_id TEXT PRIMARY KEY,
+                version INTEGER NOT NULL
+            ) STRICT;
+            """, postgresSQL: """
+            CREATE TABLE cart_versions (
+                user_id TEXT PRIMARY KEY,
+                version BIGINT NOT NULL
             );
             """),
     ]
@@ -112,28 +132,10 @@ public actor CartClient: StatefulClient {
         // (and are committed together).
         await startWriting(for: user)
         defer { finishWriting(for: user) }
-        let cart = try await loaded(user)
-        // If-Match, in the user's turn: no other change of this cart can
-        // commit between this comparison and the change below, so of two
-        // requests that saw the same cart one wins and one is refused.
-        if let unchangedFrom = action.unchangedFrom, cart != unchangedFrom {
-            throw DomainError.preconditionFailed(entity: "cart")
-        }
-        switch action {
-        case .setQuantity(_, let product, let quantity, _):
-            let change: LineChange = cart.quantity(of: product) == nil ? .addLine(product, quantity)
-                                                                        : .setQuantity(product, quantity)
-            return try await apply(try cart.settingQuantity(quantity, for: product), change)
-        case .remove(_, let product, _):
-            return try await apply(cart.removing(product), .remove(product))
-        case .clear:
-            return try await apply(cart.cleared(), .clear)
-        case .clearAfterCheckout(_, let checkoutID, let ordered):
-            let remaining = cart.removingOrdered(ordered)
-            let kept = Set(remaining.lines.map(\.productID))
-            let taken = cart.lines.map(\.productID).filter { !kept.contains($0) }
-            return try await apply(remaining, .removeOrdered(taken, checkoutID: checkoutID), unchanged: cart)
-        }
+        let (cart, applied) = try await storage.durableWrite { try CartWrite.run(action, $0) }
+        cache.store(cart, for: user)
+        if applied { stateBroadcaster.publish(.changed(cart), key: user) }
+        return cart
     }
 
     /// The user's cart: from the working set, or read from storage (in the
@@ -158,22 +160,6 @@ public actor CartClient: StatefulClient {
 
     // MARK: Internals
 
-    /// What changed in a user's cart, written as just that change: one
-    /// statement per request whatever the cart's size (rewriting every
-    /// line made a write cost as much as the cart was long).
-    private enum LineChange: Sendable {
-        /// A new line, at the end (after the highest position, so the order
-        /// survives removals).
-        case addLine(ProductID, Int)
-        /// Another quantity for a line the cart holds, in place.
-        case setQuantity(ProductID, Int)
-        case remove(ProductID)
-        case clear
-        /// The lines a checkout ordered, and the record that its clear ran,
-        /// in the same transaction.
-        case removeOrdered([ProductID], checkoutID: CheckoutID)
-    }
-
     /// The user's cart; only in the user's turn (a miss's read must not
     /// race a change of the same cart).
     private func loaded(_ user: UserID) async throws -> Cart {
@@ -182,54 +168,6 @@ public actor CartClient: StatefulClient {
         let cart = try Cart(userID: user, lines: lines).validated()
         cache.store(cart, for: user)
         return cart
-    }
-
-    /// Commits `change` durably, then makes `cart` (the user's cart with
-    /// the change made) the state. One statement, one transaction: a crash
-    /// leaves the old cart or the new one, never a mix. A checkout's clear
-    /// that already ran (its record is there) changes nothing and returns
-    /// `unchanged`.
-    private func apply(_ cart: Cart, _ change: LineChange, unchanged: Cart? = nil) async throws -> Cart {
-        let user = cart.userID.description
-        let applied = try await storage.durableWrite { handle -> Bool in
-            switch change {
-            case .setQuantity(let product, let quantity):
-                // The usual change, and one primary-key lookup; the
-                // insert below only if the row is not there after all.
-                let changed = try handle.execute("UPDATE cart_lines SET quantity = ? WHERE user_id = ? AND product_id = ?",
-                                                 quantity, user, product.description)
-                if changed == 0 { try Self.addLine(handle, user: user, product: product, quantity: quantity) }
-            case .addLine(let product, let quantity):
-                try Self.addLine(handle, user: user, product: product, quantity: quantity)
-            case .remove(let product):
-                try handle.execute("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?", user, product.description)
-            case .clear:
-                try handle.execute("DELETE FROM cart_lines WHERE user_id = ?", user)
-            case .removeOrdered(let products, let checkoutID):
-                if try CartStore.isCleared(handle, checkoutID) { return false }
-                for product in products {
-                    try handle.execute("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?",
-                                       user, product.description)
-                }
-                try handle.execute("INSERT INTO cart_cleared_checkouts(checkout_id, user_id) VALUES(?, ?)",
-                                   checkoutID.description, user)
-            }
-            return true
-        }
-        guard applied else { return unchanged ?? cart }
-        cache.store(try cart.validated(), for: cart.userID)
-        stateBroadcaster.publish(.changed(cart), key: cart.userID)
-        return cart
-    }
-
-    /// Inserts the line after the user's highest position (or sets the
-    /// quantity of the line already there).
-    private static func addLine(_ handle: any StorageHandle, user: String, product: ProductID, quantity: Int) throws {
-        try handle.execute("""
-            INSERT INTO cart_lines(user_id, product_id, quantity, position)
-            VALUES(?1, ?2, ?3, (SELECT COALESCE(MAX(position) + 1, 0) FROM cart_lines WHERE user_id = ?1))
-            ON CONFLICT(user_id, product_id) DO UPDATE SET quantity = excluded.quantity
-            """, user, product.description, quantity)
     }
 
     /// Waits until no other change or miss of `user`'s cart is in flight (FIFO).

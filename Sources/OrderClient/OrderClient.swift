@@ -147,21 +147,40 @@ public actor OrderClient: StatefulClient {
     /// The existing order of this checkout or key, else a new one. The
     /// existence check and the insert are one write transaction, which the
     /// single writer serializes: a duplicate committed meanwhile (by an
-    /// earlier placement that finished) is found, not raced.
+    /// earlier placement that finished) is found, not raced. Across
+    /// replicas the unique indexes decide, and the loser returns the
+    /// winner's order.
     private func placeOnce(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
         let order = try Order.place(id: OrderID(UUID()), userID: userID, cart: cart,
                                     createdAt: Timestamp(millisecondsSince1970: clock.millisecondsSince1970()), checkoutID: checkoutID)
         let document = String(decoding: try JSONEncoder().encode(order), as: UTF8.self)
-        let (stored, created) = try await write { handle -> (Order, Bool) in
-            if let existing = try OrderStore.order(handle, checkout: checkoutID) { return (existing, false) }
-            if let key = idempotencyKey, let existing = try OrderStore.order(handle, user: userID, key: key) {
-                return (existing, false)
+        let (stored, created): (Order, Bool)
+        do {
+            (stored, created) = try await storage.durableWrite { handle -> (Order, Bool) in
+                if let existing = try Self.existing(handle, checkoutID, userID, idempotencyKey) { return (existing, false) }
+                try OrderStore.insert(handle, order, checkoutID: checkoutID, key: idempotencyKey, document: document)
+                return (order, true)
             }
-            try OrderStore.insert(handle, order, checkoutID: checkoutID, key: idempotencyKey, document: document)
-            return (order, true)
+        } catch let error as StorageError where error.isUniqueViolation {
+            // Another replica placed this checkout or key between the check
+            // and the insert (on PostgreSQL the check cannot see a row not
+            // yet committed; the unique index waits for that commit and
+            // refuses this insert). Its order is the answer, as a duplicate
+            // in this process joins the placement in flight (`placing`).
+            let winner = try await storage.storedRead { try Self.existing($0, checkoutID, userID, idempotencyKey) }
+            guard let winner else { throw DomainError.duplicate(field: "idempotency_key", value: "") }
+            return winner
         }
         if created { stateBroadcaster.publish(.created(stored), key: stored.userID) }
         return stored
+    }
+
+    /// The order already placed for this checkout or this user's key.
+    private static func existing(_ handle: any StorageHandle, _ checkoutID: CheckoutID, _ userID: UserID,
+                                 _ idempotencyKey: String?) throws -> Order? {
+        if let existing = try OrderStore.order(handle, checkout: checkoutID) { return existing }
+        guard let key = idempotencyKey else { return nil }
+        return try OrderStore.order(handle, user: userID, key: key)
     }
 
     private func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor) async throws -> Order {

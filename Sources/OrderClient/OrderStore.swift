@@ -118,7 +118,12 @@ enum OrderStore {
     /// cancellation opens the order again: its stock is still to return.
     static func transition(_ handle: any StorageHandle, id: OrderID, to status: OrderStatus,
                            by actor: OrderActor) throws -> Order {
-        guard let stored = try order(handle, id: id) else {
+        // Locked until the commit (`lockingRead`): two replicas moving one
+        // order at once (paid and cancelled) take turns, and the second
+        // checks its move against the first's status instead of
+        // overwriting it.
+        guard let stored = try handle.queryOne("SELECT document FROM orders WHERE id = ?" + handle.lockingRead,
+                                               id.description).map(decode) else {
             throw DomainError.notFound(entity: "order", id: id.description)
         }
         let changed = try stored.transitioned(to: status, by: actor)

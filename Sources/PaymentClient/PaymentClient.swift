@@ -140,7 +140,10 @@ public actor PaymentClient: StatefulClient {
         let (receipt, previous): (PaymentReceipt, PaymentStatus)
         do {
             (receipt, previous) = try await storage.durableWrite { handle in
-                guard let stored = try PaymentStore.payment(handle, id: event.paymentID) else {
+                // Locked: of replicas applying events of one payment at once
+                // (one event delivered to all, or two events), each waits for
+                // the previous commit and sees its event and status.
+                guard let stored = try PaymentStore.payment(handle, id: event.paymentID, locked: true) else {
                     throw DomainError.notFound(entity: "payment", id: event.paymentID.description)
                 }
                 if try PaymentStore.hasEvent(handle, id: event.id) {
@@ -156,8 +159,9 @@ public actor PaymentClient: StatefulClient {
                 return (PaymentReceipt(payment: changed, effect: .applied), stored.status)
             }
         } catch let error as StorageError where error.isUniqueViolation {
-            // The check above runs in the writer's transaction, so this is a
-            // backstop: the event id's primary key refused a second insert.
+            // The check above runs in the writer's transaction under the
+            // payment's row lock, so this is a backstop: the event id's
+            // primary key refused a second insert.
             return PaymentReceipt(payment: try await payment(event.paymentID), effect: .duplicate)
         }
         if receipt.effect == .applied { published(receipt.payment, from: previous) }
@@ -168,7 +172,7 @@ public actor PaymentClient: StatefulClient {
     private func change(_ orderID: OrderID, _ change: PaymentChange) async throws -> Payment? {
         let now = nowMilliseconds
         let (payment, previous) = try await storage.durableWrite { handle -> (Payment?, PaymentStatus?) in
-            guard let stored = try PaymentStore.payment(handle, order: orderID) else { return (nil, nil) }
+            guard let stored = try PaymentStore.payment(handle, order: orderID, locked: true) else { return (nil, nil) }
             guard let next = try stored.applying(change) else { return (stored, nil) }
             try PaymentStore.update(handle, next, at: now)
             return (next, stored.status)

@@ -65,12 +65,17 @@ enum PaymentStore {
 
     private static let columns = "id, order_id, user_id, status, amount, currency, method, reference, expires_at"
 
-    static func payment(_ handle: any StorageHandle, id: PaymentID) throws -> Payment? {
-        try handle.queryOne("SELECT \(columns) FROM payments WHERE id = ?", id.description).map(decode)
+    /// `locked`: read to be changed in this write transaction (the row is
+    /// locked until it commits: `lockingRead`), so a change another replica
+    /// commits meanwhile is waited for and read, never overwritten.
+    static func payment(_ handle: any StorageHandle, id: PaymentID, locked: Bool = false) throws -> Payment? {
+        try handle.queryOne("SELECT \(columns) FROM payments WHERE id = ?" + (locked ? handle.lockingRead : ""),
+                            id.description).map(decode)
     }
 
-    static func payment(_ handle: any StorageHandle, order: OrderID) throws -> Payment? {
-        try handle.queryOne("SELECT \(columns) FROM payments WHERE order_id = ?", order.description).map(decode)
+    static func payment(_ handle: any StorageHandle, order: OrderID, locked: Bool = false) throws -> Payment? {
+        try handle.queryOne("SELECT \(columns) FROM payments WHERE order_id = ?" + (locked ? handle.lockingRead : ""),
+                            order.description).map(decode)
     }
 
     /// Unpaid payments whose deadline is at or before `now`, oldest first
@@ -79,7 +84,7 @@ enum PaymentStore {
         try handle.query("""
             SELECT \(columns) FROM payments WHERE status = 'requires_payment' AND expires_at <= ?
             ORDER BY expires_at LIMIT ?
-            """, now, limit).map(decode)
+            """ + handle.lockingRead, now, limit).map(decode)
     }
 
     /// The earliest deadline of an unpaid payment (one probe of `payments_due`).

@@ -23,12 +23,10 @@ extension LoginThrottle {
         /// Seconds a successful sign-in exempts its (account, address) pair
         /// from the address's back-off.
         public var trustPeriodSeconds: Int
-        /// Runs and trusted pairs kept at most.
-        public var maxTracked: Int
 
         public init(windowSeconds: Int = 15 * 60, pairFreeFailures: Int = 5, accountFreeFailures: Int = 5,
                     addressFreeFailures: Int = 20, maxBackoffSeconds: Int = 30, maxPairBackoffSeconds: Int = 15 * 60,
-                    trustPeriodSeconds: Int = 30 * 86_400, maxTracked: Int = 100_000) {
+                    trustPeriodSeconds: Int = 30 * 86_400) {
             self.windowSeconds = windowSeconds
             self.pairFreeFailures = pairFreeFailures
             self.accountFreeFailures = accountFreeFailures
@@ -36,7 +34,6 @@ extension LoginThrottle {
             self.maxBackoffSeconds = maxBackoffSeconds
             self.maxPairBackoffSeconds = maxPairBackoffSeconds
             self.trustPeriodSeconds = trustPeriodSeconds
-            self.maxTracked = maxTracked
         }
 
         var window: Int64 { Int64(windowSeconds) * 1000 }

@@ -25,21 +25,31 @@
 /// password matches, so concurrent guesses see each other: all of them are
 /// admitted before any verification ends otherwise.
 ///
-/// Times are milliseconds of monotonic time. Bounded: beyond `maxTracked`
-/// entries the forgotten ones go first, then the least recent tenth.
+/// This value is the policy over the runs of one attempt's three keys (and
+/// its pair's trust); the runs themselves live in the database
+/// (`LoginThrottleStore` loads them locked, and saves what changed), so
+/// every replica counts into one total. Times are wall-clock milliseconds:
+/// replicas share no monotonic clock.
 public struct LoginThrottle: Sendable {
-    private struct Run: Sendable {
+    struct Run: Sendable, Equatable {
         var failures = 0
         var last: Int64 = 0
     }
 
-    private var runs: [String: Run] = [:]
+    private(set) var runs: [String: Run] = [:]
     /// (account, address) → when it last signed in successfully.
-    private var trusted: [String: Int64] = [:]
+    private(set) var trusted: [String: Int64] = [:]
     public let policy: Policy
 
     public init(policy: Policy) {
         self.policy = policy
+    }
+
+    /// The runs and trust loaded for one attempt.
+    init(policy: Policy, runs: [String: Run], trusted: [String: Int64]) {
+        self.policy = policy
+        self.runs = runs
+        self.trusted = trusted
     }
 
     /// Seconds to wait before this attempt is allowed, or nil: then the
@@ -62,8 +72,7 @@ public struct LoginThrottle: Sendable {
                                        cap: policy.maxBackoff, now: now))
         }
         if wait > 0 { return Int((wait + 999) / 1000) }
-        for key in [keys.pair, keys.account, keys.address] { count(key, now: now) }
-        if runs.count + trusted.count > policy.maxTracked { evict(now: now) }
+        for key in keys.all { count(key, now: now) }
         return nil
     }
 
@@ -80,20 +89,23 @@ public struct LoginThrottle: Sendable {
         trusted[keys.pair] = now
     }
 
-    /// Entries held now (runs and trusted pairs).
-    public var trackedCount: Int { runs.count + trusted.count }
-
-    private struct Keys {
+    struct Keys {
         let pair: String
         let account: String
         let address: String
 
         init(account: String, address: String) {
-            // NUL cannot occur in a normalized email or an IP address.
-            pair = "p:" + account + "\u{0}" + address
+            // A line feed cannot occur in a normalized email or an address
+            // (NUL, used before, cannot be stored in PostgreSQL's text: the
+            // keys of every address for one account became one key).
+            pair = "p:" + account + "\n" + address
             self.account = "a:" + account
             self.address = "i:" + address
         }
+
+        /// In one fixed order, so two attempts lock their rows in the same
+        /// order and cannot deadlock each other.
+        var all: [String] { [account, address, pair] }
     }
 
     /// `key`'s run, or an empty one when it was forgotten.
@@ -119,19 +131,5 @@ public struct LoginThrottle: Sendable {
         run.failures += 1
         run.last = now
         runs[key] = run
-    }
-
-    private mutating func evict(now: Int64) {
-        runs = runs.filter { now - $0.value.last < policy.window }
-        trusted = trusted.filter { now - $0.value < policy.trustPeriod }
-        let target = policy.maxTracked * 9 / 10
-        if runs.count + trusted.count > target {
-            // The least recent tenth in one pass, so a flood of new addresses
-            // costs one sort per tenth of the table, not one scan per entry.
-            let times = (runs.values.map(\.last) + trusted.values).sorted()
-            let cutoff = times[times.count - target - 1]
-            runs = runs.filter { $0.value.last > cutoff }
-            trusted = trusted.filter { $0.value > cutoff }
-        }
     }
 }

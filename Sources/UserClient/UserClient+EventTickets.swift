@@ -5,7 +5,8 @@ import Domain
 /// cannot send `Authorization`, and a bearer token in a URL would end up in
 /// histories and proxy logs. A ticket is 256 bits from the CSPRNG, valid
 /// for `ticketLifetime`, bound to the session that minted it, kept only as
-/// a hash (`EventTickets`), and gone at its first use, right or wrong.
+/// a hash in the database (`EventTicketStore`), so any replica redeems it,
+/// and gone at its first use, right or wrong, on whichever replica.
 extension UserClient {
     /// A ticket stays valid this long after it is minted: enough for a page
     /// to open its stream, short enough that a leaked one is soon worthless.
@@ -19,8 +20,11 @@ extension UserClient {
         let ticket = random.current.token(byteCount: 32, encoding: .base64url)
         let now = nowMilliseconds()
         let expiresAt = min(now + Self.ticketLifetimeMilliseconds, caller.expiresAt.millisecondsSince1970)
-        tickets.insert(EventTickets.Entry(sessionID: caller.sessionID, tokenHash: tokenHash, expiresAt: expiresAt),
-                       for: TokenDigest.sha256Hex(ticket), now: now)
+        let entry = EventTicketStore.Entry(sessionID: caller.sessionID, tokenHash: tokenHash, expiresAt: expiresAt)
+        let ticketHash = TokenDigest.sha256Hex(ticket)
+        let kept = try await storage.durableWrite { try EventTicketStore.insert($0, entry, ticketHash: ticketHash) }
+        // Revoked since `authenticate` answered (here or on another replica).
+        guard kept else { throw AuthenticationError.invalidToken }
         return EventTicket(ticket: ticket, expiresAt: Timestamp(millisecondsSince1970: expiresAt))
     }
 
@@ -29,7 +33,11 @@ extension UserClient {
     /// refused). `invalid_ticket` for an unknown, used or expired ticket
     /// and for one whose session is no longer valid.
     public func redeemEventTicket(_ ticket: String) async throws -> Authentication {
-        guard let entry = tickets.take(TokenDigest.sha256Hex(ticket), now: nowMilliseconds()) else {
+        let ticketHash = TokenDigest.sha256Hex(ticket)
+        let now = nowMilliseconds()
+        guard let entry = try await storage.durableWrite({
+            try EventTicketStore.take($0, ticketHash: ticketHash, now: now)
+        }) else {
             throw AuthenticationError.invalidTicket
         }
         do {
@@ -41,6 +49,8 @@ extension UserClient {
         }
     }
 
-    /// Tickets held now (at most `sessionCacheEntries`).
-    public var heldEventTickets: Int { tickets.count }
+    /// Unused tickets in the database now (expired ones until the sweep).
+    public func heldEventTickets() async throws -> Int {
+        try await storage.storedRead { try EventTicketStore.count($0) }
+    }
 }

@@ -11,7 +11,7 @@ import FoundationEssentials
 extension UserClient {
     public func login(email: String, password: String, clientAddress: String) async throws -> AuthenticatedSession {
         let account = Email.normalizedKey(email)
-        try admitSignIn(account: account, address: clientAddress)
+        try await admitSignIn(account: account, address: clientAddress)
         // An unknown email is verified against the decoy, so it costs what
         // a wrong password costs.
         let stored = try await storage.storedRead { try UserStore.user($0, emailKey: account) }
@@ -19,8 +19,10 @@ extension UserClient {
         let matches = await hasher.current.verify(password, against: hash)
         // A failure stays counted (it was counted when admitted).
         guard matches, let user = stored?.user else { throw AuthenticationError.invalidCredentials }
-        throttle.succeeded(account: account, address: clientAddress, now: monotonicMilliseconds())
-        guard user.canLogIn else { throw AuthenticationError.accountSuspended }
+        guard user.canLogIn else {
+            try await signInSucceeded(account: account, address: clientAddress)
+            throw AuthenticationError.accountSuspended
+        }
 
         let token = random.current.token(byteCount: 32, encoding: .base64url)
         let created = nowMilliseconds()
@@ -28,6 +30,7 @@ extension UserClient {
                                               tokenHash: TokenDigest.sha256Hex(token),
                                               expiresAt: created + sessionLifetime)
         let started = revocations
+        let policy = loginPolicy
         try await storage.durableWrite { handle in
             // Checked in the transaction that opens the session: a
             // suspension, or a password change (which revoked the user's
@@ -38,6 +41,10 @@ extension UserClient {
             }
             guard now.passwordHash == hash else { throw AuthenticationError.invalidCredentials }
             try UserStore.insert(handle, session, createdAt: created)
+            // The attempt given back in the session's commit: the success
+            // path pays no commit of its own for the throttle.
+            try LoginThrottleStore.succeeded(handle, policy: policy, account: account, address: clientAddress,
+                                             now: created)
         }
         // A revocation that resumed first may have deleted it already; the
         // next check then reads storage instead.
@@ -106,7 +113,6 @@ extension UserClient {
         revocations += 1
         if let tokenHash { sessions.remove(tokenHash) }
         verified.withLock { $0.forget { $0.sessionID == sessionID } }
-        tickets.forget(sessions: [sessionID])
         stateBroadcaster.publish(.sessionEnded(sessionID: sessionID), key: sessionID)
         return .loggedOut
     }
@@ -114,10 +120,16 @@ extension UserClient {
     /// Deletes the sessions whose token has expired, from storage and from
     /// memory. An expired token is refused anyway; this keeps the table and
     /// the working set from holding tokens nobody presents again. Returns
-    /// how many were removed from memory.
+    /// how many were removed from memory. Expired event tickets and
+    /// sign-in throttle runs past their window go in the same sweep.
     public func removeExpiredSessions() async throws -> Int {
         let now = nowMilliseconds()
-        try await storage.durableWrite { try UserStore.deleteExpiredSessions($0, now: now) }
+        let policy = loginPolicy
+        try await storage.durableWrite { handle in
+            try UserStore.deleteExpiredSessions(handle, now: now)
+            try EventTicketStore.deleteExpired(handle, now: now)
+            try LoginThrottleStore.sweep(handle, policy: policy, now: now)
+        }
         revocations += 1
         let expired = sessions.removeAll { $0.expiresAt <= now }
         verified.withLock { $0.forget { $0.expiresAt.millisecondsSince1970 <= now } }
@@ -136,7 +148,6 @@ extension UserClient {
         revocations += 1
         let ids = Set(revoked.map(\.id))
         verified.withLock { $0.forget { ids.contains($0.sessionID) } }
-        tickets.forget(sessions: ids)
         for session in revoked {
             sessions.remove(session.tokenHash)
             stateBroadcaster.publish(.sessionEnded(sessionID: session.id), key: session.id)

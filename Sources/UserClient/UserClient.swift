@@ -55,7 +55,9 @@ public enum UserUpdate: Sendable, Hashable {
 /// in memory and in SQLite, so sessions survive a restart and a database
 /// leak yields no usable token. Failed sign-ins are throttled per account,
 /// per client address and per pair of both, with back-off rather than a
-/// lock (`LoginThrottle`), on the injected monotonic clock.
+/// lock (`LoginThrottle`), counted in the database (`LoginThrottleStore`)
+/// so that replicas throttle by their total, on the injected clock's wall
+/// time (replicas share no monotonic clock).
 ///
 /// Whether an email is registered does not change how much work an answer
 /// costs: sign-in verifies an unknown email against a decoy hash, and
@@ -96,13 +98,10 @@ public actor UserClient: StatefulClient {
     /// revoked does not keep it (it may be the revoked one).
     var revocations: UInt64 = 0
     var turns = KeyedTurns<UserID>()
-    var throttle: LoginThrottle
     /// The throttle's decisions, for metrics.
     public nonisolated let loginDecisions = LoginThrottleCounts()
     /// The throttle's numbers, for the `login` rate-limit policy's fields.
     public nonisolated let loginPolicy: LoginThrottle.Policy
-    /// Event-stream tickets minted and not yet used (`UserClient+EventTickets`).
-    var tickets: EventTickets
     /// Answers of `authenticate` readable without entering this actor
     /// (`verifiedAuthentication(token:)`).
     nonisolated let verified: Mutex<VerifiedTokens>
@@ -134,9 +133,7 @@ public actor UserClient: StatefulClient {
         self.clock = clock
         let (seconds, attoseconds) = sessionLifetime.components
         self.sessionLifetime = seconds * 1000 + attoseconds / 1_000_000_000_000_000
-        self.throttle = LoginThrottle(policy: throttle)
         self.loginPolicy = throttle
-        self.tickets = EventTickets(capacity: sessionCacheEntries)
         self.users = WorkingSet(capacity: userCacheEntries)
         self.sessions = WorkingSet(capacity: sessionCacheEntries)
         self.verified = Mutex(VerifiedTokens(capacity: max(1, sessionCacheEntries)))
@@ -275,12 +272,12 @@ public actor UserClient: StatefulClient {
         _ = try patch.applied(to: before)
         if patch.needsCurrentPassword {
             let account = before.email.normalized
-            try admitSignIn(account: account, address: clientAddress)
+            try await admitSignIn(account: account, address: clientAddress)
             let stored = try await storage.storedRead { try UserStore.user($0, id: id) }
             guard await hasher.current.verify(patch.currentPassword ?? "", against: stored?.passwordHash ?? decoyHash) else {
                 throw AuthenticationError.invalidCredentials
             }
-            throttle.succeeded(account: account, address: clientAddress, now: monotonicMilliseconds())
+            try await signInSucceeded(account: account, address: clientAddress)
         }
         var newHash: String?
         if let password = patch.password { newHash = try await hasher.current.hash(password) }
@@ -344,22 +341,32 @@ public actor UserClient: StatefulClient {
         return (stored.user, result)
     }
 
-    /// Counts the attempt in the throttle, or refuses it with its back-off.
-    func admitSignIn(account: String, address: String) throws {
-        let wait = throttle.admit(account: account, address: address, now: monotonicMilliseconds())
+    /// Counts the attempt in the throttle's table, or refuses it with its
+    /// back-off. Storage unavailable: the sign-in fails with 503
+    /// `storage_unavailable` (it could not read the user either); it is
+    /// never let through uncounted.
+    func admitSignIn(account: String, address: String) async throws {
+        let policy = loginPolicy
+        let now = nowMilliseconds()
+        let wait = try await storage.durableWrite {
+            try LoginThrottleStore.admit($0, policy: policy, account: account, address: address, now: now)
+        }
         loginDecisions.record(refused: wait != nil)
         if let wait { throw AuthenticationError.tooManyAttempts(retryAfterSeconds: wait) }
     }
 
-    func enterTurn(_ id: UserID) async {
-        if !turns.enter(id) { await withCheckedContinuation { turns.wait($0, for: id) } }
+    /// Gives a matched attempt back to the throttle (its own commit; sign-in
+    /// does it in the session's transaction instead).
+    func signInSucceeded(account: String, address: String) async throws {
+        let policy = loginPolicy
+        let now = nowMilliseconds()
+        try await storage.durableWrite {
+            try LoginThrottleStore.succeeded($0, policy: policy, account: account, address: address, now: now)
+        }
     }
 
-    /// Monotonic time for the throttle: a wall-clock step must not lift or
-    /// stretch a back-off.
-    func monotonicMilliseconds() -> Int64 {
-        let (seconds, attoseconds) = clock.monotonicNow().components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    func enterTurn(_ id: UserID) async {
+        if !turns.enter(id) { await withCheckedContinuation { turns.wait($0, for: id) } }
     }
 
     /// Wall time from the clock capability (tests move it past a

@@ -57,5 +57,55 @@ enum UserSchema {
             """, postgresSQL: """
             CREATE INDEX users_by_creation ON users(created_at, id);
             """),
+        // Sign-in throttling counted in the database, so wrong passwords
+        // spread over replicas are throttled by their total (issue 13; each
+        // replica counted its own before). Swept by last use.
+        Migration(version: 103, name: "login throttle runs", sql: """
+            CREATE TABLE login_runs (
+                key      TEXT PRIMARY KEY,
+                failures INTEGER NOT NULL,
+                last_at  INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX login_runs_by_last ON login_runs(last_at);
+            CREATE TABLE login_trusted (
+                pair  TEXT PRIMARY KEY,
+                since INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX login_trusted_by_since ON login_trusted(since);
+            """, postgresSQL: """
+            CREATE TABLE login_runs (
+                key      TEXT PRIMARY KEY,
+                failures BIGINT NOT NULL,
+                last_at  BIGINT NOT NULL
+            );
+            CREATE INDEX login_runs_by_last ON login_runs(last_at);
+            CREATE TABLE login_trusted (
+                pair  TEXT PRIMARY KEY,
+                since BIGINT NOT NULL
+            );
+            CREATE INDEX login_trusted_by_since ON login_trusted(since);
+            """),
+        // Event-stream tickets in the database, so a ticket minted on one
+        // replica opens a stream on any (they were in one process's memory).
+        // A session's tickets go with it.
+        Migration(version: 104, name: "event tickets", sql: """
+            CREATE TABLE event_tickets (
+                ticket_hash TEXT PRIMARY KEY,
+                session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                token_hash  TEXT NOT NULL,
+                expires_at  INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX event_tickets_by_session ON event_tickets(session_id, expires_at);
+            CREATE INDEX event_tickets_by_expiry ON event_tickets(expires_at);
+            """, postgresSQL: """
+            CREATE TABLE event_tickets (
+                ticket_hash TEXT PRIMARY KEY,
+                session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                token_hash  TEXT NOT NULL,
+                expires_at  BIGINT NOT NULL
+            );
+            CREATE INDEX event_tickets_by_session ON event_tickets(session_id, expires_at);
+            CREATE INDEX event_tickets_by_expiry ON event_tickets(expires_at);
+            """),
     ]
 }

@@ -31,7 +31,7 @@ import UserClient
         await #expect(throws: AuthenticationError.invalidTicket) { _ = try await run.client.redeemEventTicket(session.token) }
         let second = try await run.client.issueEventTicket(token: session.token)
         await #expect(throws: AuthenticationError.invalidToken) { _ = try await run.client.authenticate(token: second.ticket) }
-        #expect(await run.client.heldEventTickets == 1)
+        #expect(try await run.client.heldEventTickets() == 1)
         await run.stop()
     }
 
@@ -58,7 +58,7 @@ import UserClient
         _ = try await run.client.logout(sessionID: session.sessionID)
         await #expect(throws: AuthenticationError.invalidTicket) { _ = try await run.client.redeemEventTicket(ticket.ticket) }
         await #expect(throws: AuthenticationError.invalidToken) { _ = try await run.client.issueEventTicket(token: session.token) }
-        #expect(await run.client.heldEventTickets == 0)
+        #expect(try await run.client.heldEventTickets() == 0)
         await run.stop()
     }
 
@@ -72,7 +72,7 @@ import UserClient
             // Distinct expiries, so "oldest" is well defined.
             run.clock.advance(by: .milliseconds(10))
         }
-        #expect(await run.client.heldEventTickets == 4)
+        #expect(try await run.client.heldEventTickets() == 4)
         await #expect(throws: AuthenticationError.invalidTicket) { _ = try await run.client.redeemEventTicket(tickets[0].ticket) }
         for ticket in tickets.dropFirst() {
             #expect(try await run.client.redeemEventTicket(ticket.ticket).sessionID == session.sessionID)

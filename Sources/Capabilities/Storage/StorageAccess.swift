@@ -10,6 +10,7 @@ public struct StorageAccess: Sendable {
     private enum Backend: Sendable {
         case sqlite(CapabilityHandle<SQLiteStorage>)
         case postgres(CapabilityHandle<PostgresStorage>)
+        case instance(any StorageCapability)
     }
 
     private let backend: Backend
@@ -18,12 +19,20 @@ public struct StorageAccess: Sendable {
 
     public init(_ handle: CapabilityHandle<PostgresStorage>) { backend = .postgres(handle) }
 
+    /// One storage instance, not re-created when it fails: what a second
+    /// replica's clients hold when tests run several replicas in one
+    /// process (the orchestrator is a process singleton, so only one set of
+    /// clients can come from its registry), each over its own connections
+    /// to the shared database.
+    public init(instance: any StorageCapability) { backend = .instance(instance) }
+
     /// A durable write transaction; refused at once while storage is known
     /// to be unavailable.
     public func durableWrite<R: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> R {
         switch backend {
         case .sqlite(let handle): try await Self.write(handle, body)
         case .postgres(let handle): try await Self.write(handle, body)
+        case .instance(let storage): try await Self.write(storage, body)
         }
     }
 
@@ -32,6 +41,7 @@ public struct StorageAccess: Sendable {
         switch backend {
         case .sqlite(let handle): try await Self.read(handle, body)
         case .postgres(let handle): try await Self.read(handle, body)
+        case .instance(let storage): try await Self.read(storage, body)
         }
     }
 
@@ -58,6 +68,26 @@ public struct StorageAccess: Sendable {
             return try await handle.current.readTransaction(body)
         } catch let error as StorageError where error.meansUnavailable {
             throw AxiomError.capabilityUnavailable(String(reflecting: S.self))
+        }
+    }
+
+    private static func write<R: Sendable>(_ storage: any StorageCapability,
+                                           _ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> R {
+        let name = String(reflecting: type(of: storage))
+        guard storage.isAvailable else { throw AxiomError.capabilityUnavailable(name) }
+        do {
+            return try await storage.writeTransaction(body)
+        } catch let error as StorageError where error.meansUnavailable {
+            throw AxiomError.capabilityUnavailable(name)
+        }
+    }
+
+    private static func read<R: Sendable>(_ storage: any StorageCapability,
+                                          _ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> R {
+        do {
+            return try await storage.readTransaction(body)
+        } catch let error as StorageError where error.meansUnavailable {
+            throw AxiomError.capabilityUnavailable(String(reflecting: type(of: storage)))
         }
     }
 }

@@ -269,7 +269,10 @@ paths:
         and add `last_event_id` (the header wins when both are sent). A
         ticket used before, expired, or whose session has ended since is
         401 `invalid_ticket`. Tickets are never logged (the access log
-        names the route, not the request target).
+        names the route, not the request target). Using a ticket is a
+        write (it is deleted in the database, so one ticket opens one
+        stream on any replica): 503 `storage_unavailable` when the database
+        cannot take it.
       security:
         - bearer: []
         - ticket: []
@@ -314,6 +317,8 @@ paths:
                     type: integer
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
   /events/tickets:
     post:
       operationId: createEventTicket
@@ -322,10 +327,11 @@ paths:
         For `GET /events?ticket=…`, where no `Authorization` header can be
         sent (a browser's `EventSource`). Valid 30 s (never past the
         session's own expiry) and for one request; bound to this session, so
-        signing out voids it. Shown once: only its hash is kept, in memory
-        (a restart voids outstanding tickets; the page mints another, as
-        it does after any drop). A session holds at most 4 unused tickets
-        (minting a fifth drops its oldest).
+        signing out voids it. Shown once: only its hash is kept, in the
+        database, so the stream may be opened on any replica (and after a
+        restart), once. A session holds at most 4 unused tickets (minting a
+        fifth drops its oldest). 503 `storage_unavailable` when the
+        database cannot take the ticket.
       security:
         - bearer: []
       responses:
@@ -344,6 +350,8 @@ paths:
                 $ref: "#/components/schemas/EventTicket"
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
   /health:
     get:
       operationId: getHealth

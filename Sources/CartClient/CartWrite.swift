@@ -1,0 +1,73 @@
+import Capabilities
+import Domain
+
+/// One cart change, made inside its write transaction from the cart in
+/// storage: the user's `cart_versions` row is bumped first (on PostgreSQL
+/// the upsert locks it until the commit, so a second replica's write of the
+/// same cart waits and then reads this one's lines; on SQLite the one
+/// writer already excludes it), then the lines are read, `If-Match` is
+/// compared with them, and the change is written as just that change: one
+/// statement whatever the cart's size (rewriting every line made a write
+/// cost as much as the cart was long).
+///
+/// Before, the change was computed from the process's working set: right
+/// within one process (its `KeyedTurns`), but with two replicas on one
+/// database each answered with a cart missing the other's lines, and
+/// compared `If-Match` with a cart the database no longer held.
+enum CartWrite {
+    /// The cart after `action` and whether it changed storage (a
+    /// checkout's clear that already ran changes nothing).
+    static func run(_ action: CartAction, _ handle: any StorageHandle) throws -> (Cart, Bool) {
+        let user = action.user
+        try handle.execute("""
+            INSERT INTO cart_versions(user_id, version) VALUES(?, 1)
+            ON CONFLICT(user_id) DO UPDATE SET version = cart_versions.version + 1
+            """, user.description)
+        let cart = try Cart(userID: user, lines: try CartStore.lines(handle, user: user)).validated()
+        // If-Match, under the lock: no other change of this cart can commit
+        // between this comparison and the change below, on any replica, so
+        // of two requests that saw the same cart one wins and one is refused.
+        if let unchangedFrom = action.unchangedFrom, cart != unchangedFrom {
+            throw DomainError.preconditionFailed(entity: "cart")
+        }
+        let owner = user.description
+        switch action {
+        case .setQuantity(_, let product, let quantity, _):
+            let changed = try cart.settingQuantity(quantity, for: product).validated()
+            if cart.quantity(of: product) == nil {
+                try addLine(handle, user: owner, product: product, quantity: quantity)
+            } else {
+                try handle.execute("UPDATE cart_lines SET quantity = ? WHERE user_id = ? AND product_id = ?",
+                                   quantity, owner, product.description)
+            }
+            return (changed, true)
+        case .remove(_, let product, _):
+            try handle.execute("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?", owner, product.description)
+            return (try cart.removing(product).validated(), true)
+        case .clear:
+            try handle.execute("DELETE FROM cart_lines WHERE user_id = ?", owner)
+            return (try cart.cleared().validated(), true)
+        case .clearAfterCheckout(_, let checkoutID, let ordered):
+            // Once per checkout: the record is written with the clear.
+            if try CartStore.isCleared(handle, checkoutID) { return (cart, false) }
+            let remaining = cart.removingOrdered(ordered)
+            let kept = Set(remaining.lines.map(\.productID))
+            for line in cart.lines where !kept.contains(line.productID) {
+                try handle.execute("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?",
+                                   owner, line.productID.description)
+            }
+            try handle.execute("INSERT INTO cart_cleared_checkouts(checkout_id, user_id) VALUES(?, ?)",
+                               checkoutID.description, owner)
+            return (try remaining.validated(), true)
+        }
+    }
+
+    /// Inserts the line after the user's highest position, so the order
+    /// the products were added survives removals.
+    private static func addLine(_ handle: any StorageHandle, user: String, product: ProductID, quantity: Int) throws {
+        try handle.execute("""
+            INSERT INTO cart_lines(user_id, product_id, quantity, position)
+            VALUES(?, ?, ?, (SELECT COALESCE(MAX(position) + 1, 0) FROM cart_lines WHERE user_id = ?))
+            """, user, product.description, quantity, user)
+    }
+}

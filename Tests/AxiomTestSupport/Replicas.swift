@@ -1,0 +1,51 @@
+import Capabilities
+
+/// Several "replicas" of the service on one database, in one test process:
+/// each its own storage instance (its own connections, its own writer) on
+/// the same SQLite file or the same PostgreSQL schema, for each its own
+/// client instances with their own in-memory state, exactly as separate
+/// server processes would have. (The orchestrator is a process singleton,
+/// so replicas' clients are made directly over `StorageAccess(instance:)`.)
+///
+///     let replicas = try await Replicas.open(3, backend: backend, migrations: CartClient.migrations)
+///     let clients = replicas.accesses.map { CartClient(storage: $0) }
+public struct Replicas: Sendable {
+    public let storages: [any StorageCapability]
+    /// The database they share: a file path (SQLite) or a URL (PostgreSQL).
+    public let database: String
+    private let keepAlive: TempDirectory?
+
+    /// `count` storages on one fresh database with `migrations` applied
+    /// (by the first; the others find them applied, as replicas starting
+    /// after the first do).
+    public static func open(_ count: Int, backend: StorageBackend, migrations: [Migration]) async throws -> Replicas {
+        var directory: TempDirectory?
+        let database: String
+        switch backend {
+        case .sqlite:
+            let made = try TempDirectory()
+            directory = made
+            database = made.path("shared.sqlite")
+        case .postgres:
+            database = try await StorageBackend.freshSchemaURL()
+        }
+        var storages: [any StorageCapability] = []
+        for _ in 0..<count {
+            switch backend {
+            case .sqlite:
+                storages.append(try await SQLiteStorage.open(StorageConfiguration(path: database), migrations: migrations))
+            case .postgres:
+                storages.append(try await PostgresStorage.open(PostgresConfiguration(url: database), migrations: migrations))
+            }
+        }
+        return Replicas(storages: storages, database: database, keepAlive: directory)
+    }
+
+    /// One `StorageAccess` per replica, in order.
+    public var accesses: [StorageAccess] { storages.map { StorageAccess(instance: $0) } }
+
+    /// Closes every replica's storage.
+    public func close() async {
+        for storage in storages { await storage.close() }
+    }
+}
