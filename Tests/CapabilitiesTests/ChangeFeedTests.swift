@@ -130,6 +130,29 @@ import Testing
         await follower.stop()
     }
 
+    @Test func callersArrivingDuringAHeadReadShareTheNextOne() async throws {
+        let gate = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let entered = Atomic(0)
+        let heads = SharedHeadRead {
+            // The first read waits until the test opens it; later ones do not.
+            if entered.add(1, ordering: .relaxed).newValue == 1 {
+                await withCheckedContinuation { continuation in gate.withLock { $0 = continuation } }
+            }
+            return 7
+        }
+        let first = Task { try await heads.current() }
+        try await eventually { gate.withLock { $0 != nil } }
+        // Ten callers arrive while the first read is in flight.
+        let later = (0..<10).map { _ in Task { try await heads.current() } }
+        try await eventually { heads.waiting == 10 }
+        gate.withLock { $0?.resume(); $0 = nil }
+        #expect(try await first.value == 7)
+        for task in later { #expect(try await task.value == 7) }
+        // One read for the first caller, one shared by the ten: they may not
+        // reuse a read that began before they asked.
+        #expect(heads.reads == 2)
+    }
+
     /// Every change reaches the other replica with NOTIFY and with polling;
     /// the lag from acknowledgement to apply, and a read barrier's cost on
     /// a quiet feed, are printed for docs/change-feed.md (measured, never
@@ -171,8 +194,20 @@ import Testing
             let started = clock.now
             for _ in 0..<200 { try await follower.feed.barrier() }
             let barrier = Self.milliseconds(clock.now - started) / 200
-            let figures = String(format: "lag p50 %.2f ms p99 %.2f ms max %.2f ms; barrier %.3f ms",
-                                 lags[count / 2], lags[count * 99 / 100], lags[count - 1], barrier)
+            // 64 requests in flight at once, 20 barriers each: how many
+            // head reads they shared, and the mean wall time per barrier.
+            let readsBefore = follower.feed.metrics.headReads
+            let concurrentStart = clock.now
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<64 {
+                    group.addTask { for _ in 0..<20 { try await follower.feed.barrier() } }
+                }
+                try await group.waitForAll()
+            }
+            let concurrent = Self.milliseconds(clock.now - concurrentStart) / (64 * 20)
+            let sharedReads = follower.feed.metrics.headReads - readsBefore
+            let figures = String(format: "lag p50 %.2f ms p99 %.2f ms max %.2f ms; barrier %.3f ms alone, %.3f ms per barrier with 64 in flight (%d head reads for %d barriers)",
+                                 lags[count / 2], lags[count * 99 / 100], lags[count - 1], barrier, concurrent, sharedReads, 64 * 20)
             print("change-feed \(wake.rawValue): \(figures)")
             await writer.stop()
             await follower.stop()

@@ -72,6 +72,7 @@ public final class ChangeFeed: Capability {
     public var metrics: ChangeFeedMetrics {
         var metrics = state.withLock { $0.metrics }
         metrics.listenerConnections = listener?.connections ?? 0
+        metrics.headReads = heads.reads
         return metrics
     }
 
@@ -138,7 +139,6 @@ public final class ChangeFeed: Capability {
     public func barrier() async throws {
         guard state.withLock({ $0.running }) else { return }
         let target = try await heads.current()
-        state.withLock { $0.metrics.headReads += 1 }
         if state.withLock({ $0.metrics.appliedSequence >= target }) { return }
         signal.yield(())
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in

@@ -12,6 +12,13 @@ final class SharedHeadRead: Sendable {
 
     private let state = Mutex(State())
     private let read: @Sendable () async throws -> Int64
+    private let readCount = Atomic<Int>(0)
+
+    /// Queries made so far (each served every caller of its round).
+    var reads: Int { readCount.load(ordering: .relaxed) }
+
+    /// Callers waiting for the next round.
+    var waiting: Int { state.withLock { $0.waiting.count } }
 
     init(read: @escaping @Sendable () async throws -> Int64) {
         self.read = read
@@ -41,6 +48,7 @@ final class SharedHeadRead: Sendable {
             }
             guard let round else { return }
             let result: Result<Int64, any Error>
+            readCount.add(1, ordering: .relaxed)
             do { result = .success(try await read()) } catch { result = .failure(error) }
             for continuation in round { continuation.resume(with: result) }
         }
