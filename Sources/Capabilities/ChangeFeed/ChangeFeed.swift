@@ -6,8 +6,7 @@ import Synchronization
 /// last sequence it applied and hands other processes' rows to the
 /// subscribed clients, in sequence order, each awaited before the next.
 /// Woken by `NOTIFY` on PostgreSQL (`ChangeFeedSettings.Wake.notify`,
-/// `PostgresChangeListener`), by a timer otherwise, by a local write
-/// (`wake()`), and by read barriers.
+/// `PostgresChangeListener`), by a timer otherwise, and by read barriers.
 ///
 /// It starts at the head: a process that just started has nothing cached,
 /// so nothing older concerns it. A follower that finds its position pruned
@@ -128,12 +127,6 @@ public final class ChangeFeed: Capability {
         failWaiters(StorageError.closed)
     }
 
-    /// A local write committed: read the outbox now (its own rows only move
-    /// the position, but a barrier may be waiting for them).
-    public func wake() {
-        signal.yield(())
-    }
-
     /// Returns once this process has applied every change committed before
     /// the call (see the type's notes). Throws when the outbox cannot be read.
     public func barrier() async throws {
@@ -149,17 +142,6 @@ public final class ChangeFeed: Capability {
                 return false
             }
             if reached { continuation.resume() }
-        }
-    }
-
-    /// The changes of one user after `sequence` (an `/events` resume), or
-    /// nil when `sequence` is older than what the outbox keeps.
-    public func changes(of userID: String, after sequence: Int64, limit: Int = 256) async throws -> [Change]? {
-        try await storage.storedRead { handle in
-            let oldest = try ChangeOutbox.oldest(handle)
-            if oldest > 0 && sequence + 1 < oldest { return nil }
-            if sequence > (try ChangeOutbox.head(handle)) { return nil }
-            return try ChangeOutbox.changes(handle, of: userID, after: sequence, limit: limit)
         }
     }
 

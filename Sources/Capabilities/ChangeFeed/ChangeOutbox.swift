@@ -75,13 +75,6 @@ enum ChangeOutbox {
                          sequence, Int64(limit)).compactMap(change)
     }
 
-    /// The rows after `sequence` that concern `userID`, oldest first (`/events` replay).
-    static func changes(_ handle: any StorageHandle, of userID: String, after sequence: Int64, limit: Int) throws -> [Change] {
-        try handle.query("""
-            SELECT seq, kind, key, user_id, origin FROM changes WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?
-            """, userID, sequence, Int64(limit)).compactMap(change)
-    }
-
     /// The newest committed sequence (0 when the outbox is empty).
     static func head(_ handle: any StorageHandle) throws -> Int64 {
         try handle.queryOne("SELECT COALESCE(MAX(seq), 0) AS head FROM changes")?.get("head") ?? 0
