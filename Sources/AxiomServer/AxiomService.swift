@@ -29,6 +29,7 @@ final class AxiomService: Sendable {
     private let background: [Task<Void, Never>]
     /// Set when shutdown begins, so `/ready` turns 503 while requests drain.
     private let lifecycle: Lifecycle
+    private let feed: ChangeFeed
 
     /// Builds and starts everything; throws (and the process refuses to
     /// start) when a capability cannot be made or a constraint fails.
@@ -37,7 +38,8 @@ final class AxiomService: Sendable {
                       accessLog: LogOutput? = nil) async throws -> AxiomService {
         let orchestrator = try AxiomOrchestrator()
         try await registerCapabilities(on: orchestrator, options: options, logger: logger)
-        try registerClients(on: orchestrator, options: options)
+        let subscribers = ChangeSubscriberList()
+        try registerClients(on: orchestrator, options: options, subscribers: subscribers)
         do {
             try await orchestrator.start()
         } catch AxiomError.constraintViolations(let report) {
@@ -56,7 +58,17 @@ final class AxiomService: Sendable {
         let registration: RegistrationContext
         let notifications: PaymentNotificationContext
         let sessions: SessionRegistry<SessionContext>
+        let feed: ChangeFeed
         do {
+            // Other processes on this database (docs/change-feed.md): their
+            // committed changes reach these clients' working sets.
+            feed = ChangeFeed(storage: StorageAccess(try orchestrator.capabilityRegistry.handle(SQLiteStorage.self)),
+                              settings: options.changeFeedSettings)
+            for subscriber in subscribers.all { feed.subscribe(subscriber) }
+            try await feed.start()
+            logger.log(.info, "change_feed_started", [("wake", feed.isListening ? "notify" : "poll"),
+                                                      ("replica_coherence", options.replicaCoherence)],
+                       numbers: [("sequence", Int(feed.appliedSequence))])
             storefront = try await orchestrator.createContext(StorefrontContext.self, parent: nil)
             registration = try await orchestrator.createContext(RegistrationContext.self, parent: nil)
             notifications = try await orchestrator.createContext(PaymentNotificationContext.self, parent: nil)
@@ -109,7 +121,7 @@ final class AxiomService: Sendable {
         for group in groups { try group.bind(to: orchestrator) }
         let lifecycle = Lifecycle()
         let metrics = ServiceMetrics(orchestrator: orchestrator, userLimiter: userLimiter,
-                                     loginDecisions: registration.loginDecisions)
+                                     loginDecisions: registration.loginDecisions, changeFeed: feed)
         func registerProbes(on router: inout Router) {
             HealthRoutes.register(on: &router)
             ReadinessRoutes.register(on: &router) { [orchestrator] in
@@ -141,7 +153,23 @@ final class AxiomService: Sendable {
         } else {
             registerOperations(on: &router)
         }
+        let beforeGroups = Set(router.routes.map { "\($0.method) \($0.pattern)" })
         for group in groups where group.listener == .main { group.register(on: &router) }
+        if options.strictReplicaCoherence {
+            // Read-your-writes across replicas: a request reads cached state
+            // only after this process applied every change committed before
+            // it arrived. Probes and operations routes do not wait.
+            router.wrapHandlers(of: { !beforeGroups.contains("\($0.method) \($0.pattern)") }) { handler in
+                { request in
+                    do {
+                        try await feed.barrier()
+                    } catch {
+                        throw ErrorResponses.translate(AxiomError.capabilityUnavailable(String(reflecting: ChangeFeed.self)))
+                    }
+                    return try await handler(request)
+                }
+            }
+        }
         let access = accessLog.map { AccessLog(minimumLevel: options.logLevel, output: $0) }
         let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger) { exchange in
             metrics.requests.record(exchange)
@@ -169,12 +197,14 @@ final class AxiomService: Sendable {
         ]
         let routes = router.routes + (opsRouter?.routes ?? [])
         return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server,
-                            opsServer: opsServer, routes: routes, background: background, lifecycle: lifecycle)
+                            opsServer: opsServer, routes: routes, background: background, lifecycle: lifecycle,
+                            feed: feed)
     }
 
     private init(options: ServerOptions, logger: ServerLogger, orchestrator: AxiomOrchestrator, server: HTTPServer,
                  opsServer: HTTPServer?, routes: [Router.Route], background: [Task<Void, Never>],
-                 lifecycle: Lifecycle) {
+                 lifecycle: Lifecycle, feed: ChangeFeed) {
+        self.feed = feed
         self.opsServer = opsServer
         self.background = background
         self.lifecycle = lifecycle
@@ -211,16 +241,18 @@ final class AxiomService: Sendable {
                    numbers: [("migrations", schema.count), ("schema_version", Int(schema.last?.version ?? 0))])
     }
 
-    private static func registerClients(on orchestrator: AxiomOrchestrator, options: ServerOptions) throws {
+    private static func registerClients(on orchestrator: AxiomOrchestrator, options: ServerOptions,
+                                        subscribers: ChangeSubscriberList) throws {
         let currency = options.currency
         let cacheEntries = options.catalogCacheEntries
         try orchestrator.registerClient(CatalogClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-            CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency, cacheEntries: cacheEntries)
+            subscribers.adding(CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency,
+                                             cacheEntries: cacheEntries))
         }
         try orchestrator.registerClient(PricingClient.self, dependencies: []) { _ in PricingClient() }
         let cartCacheEntries = options.cartCacheEntries
         try orchestrator.registerClient(CartClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-            CartClient(storage: try resolver.handle(SQLiteStorage.self), cacheEntries: cartCacheEntries)
+            subscribers.adding(CartClient(storage: try resolver.handle(SQLiteStorage.self), cacheEntries: cartCacheEntries))
         }
         try orchestrator.registerClient(OrderClient.self,
                                         dependencies: [SQLiteStorage.self, SystemClockCapability.self]) { resolver in
@@ -243,11 +275,12 @@ final class AxiomService: Sendable {
         try orchestrator.registerClient(UserClient.self,
                                         dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self,
                                                        SystemClockCapability.self]) { resolver in
-            UserClient(storage: try resolver.handle(SQLiteStorage.self), hasher: try resolver.handle(PasswordHasher.self),
-                       random: try resolver.handle(SecureRandom.self),
-                       clock: try resolver.handle(SystemClockCapability.self).current,
-                       sessionLifetime: sessionLifetime, throttle: throttle,
-                       userCacheEntries: userCacheEntries, sessionCacheEntries: sessionCacheEntries)
+            subscribers.adding(UserClient(storage: try resolver.handle(SQLiteStorage.self),
+                                          hasher: try resolver.handle(PasswordHasher.self),
+                                          random: try resolver.handle(SecureRandom.self),
+                                          clock: try resolver.handle(SystemClockCapability.self).current,
+                                          sessionLifetime: sessionLifetime, throttle: throttle,
+                                          userCacheEntries: userCacheEntries, sessionCacheEntries: sessionCacheEntries))
         }
     }
 
@@ -291,6 +324,7 @@ final class AxiomService: Sendable {
         await server.shutdown()
         await opsServer?.shutdown()
         for task in background { task.cancel() }
+        await feed.stop()
         await orchestrator.shutdown()
         logger.log(.notice, "stopped")
     }

@@ -89,7 +89,7 @@ public actor CartClient: StatefulClient {
     public static let defaultCacheEntries = 10_000
 
     public nonisolated let stateBroadcaster = StateBroadcaster<CartUpdate>(bufferLimit: 256)
-    private var cache: WorkingSet<UserID, Cart>
+    var cache: WorkingSet<UserID, Cart>
     private let storage: StorageAccess
     /// Users whose cart is being changed or read from storage, each with
     /// the changes waiting their turn. Without it two requests of one user
@@ -132,7 +132,12 @@ public actor CartClient: StatefulClient {
         // (and are committed together).
         await startWriting(for: user)
         defer { finishWriting(for: user) }
-        let (cart, applied) = try await storage.durableWrite { try CartWrite.run(action, $0) }
+        let (cart, applied) = try await storage.durableWrite { handle in
+            let (cart, applied) = try CartWrite.run(action, handle)
+            // Other replicas' working sets and /events follow this row.
+            if applied { try handle.recordChange(ChangeRecord(kind: .cart, key: user.description, userID: user.description)) }
+            return (cart, applied)
+        }
         cache.store(cart, for: user)
         if applied { stateBroadcaster.publish(.changed(cart), key: user) }
         return cart
@@ -162,7 +167,7 @@ public actor CartClient: StatefulClient {
 
     /// The user's cart; only in the user's turn (a miss's read must not
     /// race a change of the same cart).
-    private func loaded(_ user: UserID) async throws -> Cart {
+    func loaded(_ user: UserID) async throws -> Cart {
         if let hit = cache.lookup(user) { return hit }
         let lines = try await storage.storedRead { try CartStore.lines($0, user: user) }
         let cart = try Cart(userID: user, lines: lines).validated()
@@ -171,11 +176,11 @@ public actor CartClient: StatefulClient {
     }
 
     /// Waits until no other change or miss of `user`'s cart is in flight (FIFO).
-    private func startWriting(for user: UserID) async {
+    func startWriting(for user: UserID) async {
         if !turns.enter(user) { await withCheckedContinuation { turns.wait($0, for: user) } }
     }
 
-    private func finishWriting(for user: UserID) {
+    func finishWriting(for user: UserID) {
         turns.leave(user)
     }
 }

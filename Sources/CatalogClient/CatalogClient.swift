@@ -134,7 +134,7 @@ public actor CatalogClient: StatefulClient {
     public func create(_ draft: ProductDraft) async throws -> Product {
         let product = try CatalogRules.product(from: draft, id: ProductID(UUID()), currency: currency)
         let started = cache.withLock { $0.generation }
-        let row = try await write { try CatalogStore.insert($0, product) }
+        let row = try await write { try Self.recorded(.product, $0, [CatalogStore.insert($0, product)])[0] }
         searches.withLock { $0.invalidate() }
         apply([row], startedAt: started, created: true)
         return row.product
@@ -154,7 +154,7 @@ public actor CatalogClient: StatefulClient {
         let currency = self.currency
         let started = cache.withLock { $0.generation }
         let row = try await write {
-            try CatalogStore.update($0, id, patch, currency: currency, unchangedFrom: unchangedFrom)
+            try Self.recorded(.product, $0, [CatalogStore.update($0, id, patch, currency: currency, unchangedFrom: unchangedFrom)])[0]
         }
         // The indexed text (name, description; the SKU is not patchable)
         // changed: every kept ranking may be wrong. Other fields are read
@@ -173,7 +173,7 @@ public actor CatalogClient: StatefulClient {
     public func reserve(checkoutID: CheckoutID, lines: [StockLine]) async throws -> [Product] {
         if let errors = StockLine.validate(lines) { throw DomainError.validation(errors) }
         let started = cache.withLock { $0.generation }
-        let rows = try await write { try CatalogStore.reserve($0, checkoutID, lines) }
+        let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.reserve($0, checkoutID, lines)) }
         apply(rows, startedAt: started, created: false)
         return rows.map(\.product)
     }
@@ -190,7 +190,7 @@ public actor CatalogClient: StatefulClient {
     /// Returns the restocked products.
     public func releaseReservation(_ checkoutID: CheckoutID) async throws -> [Product] {
         let started = cache.withLock { $0.generation }
-        let rows = try await write { try CatalogStore.release($0, checkoutID) }
+        let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.release($0, checkoutID)) }
         apply(rows, startedAt: started, created: false)
         return rows.map(\.product)
     }
@@ -204,7 +204,7 @@ public actor CatalogClient: StatefulClient {
         errors.merge(StockLine.validate(lines))
         try errors.throwIfAny()
         let started = cache.withLock { $0.generation }
-        let rows = try await write { try CatalogStore.returnStock($0, key: key, lines: lines) }
+        let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.returnStock($0, key: key, lines: lines)) }
         apply(rows, startedAt: started, created: false)
         return rows.map(\.product)
     }
@@ -220,6 +220,14 @@ public actor CatalogClient: StatefulClient {
         for product in current {
             stateBroadcaster.publish(created ? .created(product) : .changed(product))
         }
+    }
+
+    /// Records each written product in the outbox, in the write's
+    /// transaction, so other replicas refresh it.
+    private static func recorded(_ kind: ChangeKind, _ handle: any StorageHandle,
+                                 _ rows: [VersionedProduct]) throws -> [VersionedProduct] {
+        for row in rows { try handle.recordChange(ChangeRecord(kind: kind, key: row.product.id.description)) }
+        return rows
     }
 
     private nonisolated func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteHandle) throws -> T) async throws -> T {

@@ -83,6 +83,14 @@ struct ProductCache: Sendable {
         return true
     }
 
+    /// Forgets a product another replica changed; a read that began before
+    /// this (it may hold the old row) does not keep what it read.
+    mutating func forget(_ id: ProductID) {
+        generation += 1
+        entries.remove(id)
+        forgottenAt = generation
+    }
+
     /// A product not cached yet; an evicted entry's commit is one the cache
     /// no longer holds.
     private mutating func insert(_ entry: Entry) {

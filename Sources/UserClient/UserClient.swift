@@ -333,6 +333,7 @@ public actor UserClient: StatefulClient {
             guard let stored = try UserStore.user(handle, id: id) else {
                 throw DomainError.notFound(entity: "user", id: id.description)
             }
+            try handle.recordChange(ChangeRecord(kind: .user, key: id.description, userID: id.description))
             return (stored, result)
         }
         users.store(stored.user, for: id)

@@ -110,6 +110,8 @@ enum UserStore {
         let tokenHash = try handle.queryOne("SELECT token_hash FROM sessions WHERE id = ?", id)
             .map { row -> String in try row.get("token_hash") }
         try handle.execute("DELETE FROM sessions WHERE id = ?", id)
+        // Every replica must refuse the token from this commit on.
+        try handle.recordChange(ChangeRecord(kind: .session, key: id))
         return tokenHash
     }
 
@@ -124,6 +126,9 @@ enum UserStore {
                           expiresAt: try row.get("expires_at"))
         }
         try handle.execute("DELETE FROM sessions WHERE user_id = ? AND id IS DISTINCT FROM ?", user.description, kept)
+        for session in sessions {
+            try handle.recordChange(ChangeRecord(kind: .session, key: session.id, userID: user.description))
+        }
         return sessions
     }
 

@@ -3,6 +3,25 @@ import Testing
 
 @Suite("Observer fan-out")
 struct StateBroadcasterTests {
+    @Test("a lossless observer a buffer behind ends after what it holds instead of losing an update")
+    func losslessObserverEndsWhenBehind() async {
+        let broadcaster = StateBroadcaster<Int>(bufferLimit: 3)
+        let lossless = broadcaster.subscribeLossless(key: "u")
+        let plain = broadcaster.subscribe(key: "u")
+        for update in 1...5 { broadcaster.publish(update, key: "u") }
+        broadcaster.publish(6, key: "u")
+        var held: [Int] = []
+        for await update in lossless { held.append(update) }
+        // The oldest three, then the end: never 1, 2, 3 followed by 6.
+        #expect(held == [1, 2, 3])
+        #expect(!broadcaster.isFinished)
+        // A plain observer keeps the newest and goes on, as before.
+        var iterator = plain.makeAsyncIterator()
+        #expect(await iterator.next() == 4)
+        broadcaster.finish()
+        #expect(broadcaster.isFinished)
+    }
+
     @Test("100 observers each receive every update, in order")
     func hundredObserversInOrder() async {
         let broadcaster = StateBroadcaster<Int>(bufferLimit: 1_000)

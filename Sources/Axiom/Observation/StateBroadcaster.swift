@@ -17,15 +17,28 @@ import Synchronization
 public final class StateBroadcaster<Update: Sendable>: Sendable {
     private typealias Continuation = AsyncStream<Update>.Continuation
 
+    /// One observer's stream, and whether it ends rather than lose an update.
+    private struct Observer {
+        let continuation: Continuation
+        let endsWhenBehind: Bool
+
+        func deliver(_ update: Update) {
+            // A lossless observer a whole buffer behind would miss this
+            // update without knowing: its stream ends instead, and it
+            // knows it must catch up (LiveUpdatesContext sends a reset).
+            if case .dropped = continuation.yield(update), endsWhenBehind { continuation.finish() }
+        }
+    }
+
     /// Observers of one key (or of every update).
     private struct Group {
-        var byID: [UInt64: Continuation] = [:]
+        var byID: [UInt64: Observer] = [:]
         /// Rebuilt on every subscribe/unsubscribe so `publish` only copies a
         /// reference out of the lock.
-        var list: [Continuation] = []
+        var list: [Observer] = []
 
-        mutating func insert(_ continuation: Continuation, id: UInt64) {
-            byID[id] = continuation
+        mutating func insert(_ observer: Observer, id: UInt64) {
+            byID[id] = observer
             list = Array(byID.values)
         }
 
@@ -78,12 +91,22 @@ public final class StateBroadcaster<Update: Sendable>: Sendable {
         add(key: ObserverKey(key), bufferLimit: bufferLimit ?? self.bufferLimit)
     }
 
+    /// A new observer of the updates published with `key` that never loses
+    /// one in silence: when its buffer is full, its stream ends (after the
+    /// updates it holds) instead of dropping the new update.
+    public func subscribeLossless<Key: Hashable & Sendable>(key: Key, bufferLimit: Int? = nil) -> AsyncStream<Update> {
+        add(key: ObserverKey(key), bufferLimit: bufferLimit ?? self.bufferLimit, endsWhenBehind: true)
+    }
+
+    /// Whether `finish()` was called: no update will come any more.
+    public var isFinished: Bool { observers.withLock { $0.finished } }
+
     /// Delivers `update` to every observer of every update, without waiting
     /// for any.
     public func publish(_ update: Update) {
         let list = observers.withLock { $0.everything.list }
-        for continuation in list {
-            continuation.yield(update)
+        for observer in list {
+            observer.deliver(update)
         }
     }
 
@@ -92,11 +115,11 @@ public final class StateBroadcaster<Update: Sendable>: Sendable {
     public func publish<Key: Hashable & Sendable>(_ update: Update, key: Key) {
         let key = ObserverKey(key)
         let (everything, keyed) = observers.withLock { ($0.everything.list, $0.byKey[key]?.list ?? []) }
-        for continuation in everything {
-            continuation.yield(update)
+        for observer in everything {
+            observer.deliver(update)
         }
-        for continuation in keyed {
-            continuation.yield(update)
+        for observer in keyed {
+            observer.deliver(update)
         }
     }
 
@@ -104,7 +127,7 @@ public final class StateBroadcaster<Update: Sendable>: Sendable {
     public func finish() {
         let ending: [Continuation] = observers.withLock { observers in
             observers.finished = true
-            let ending = observers.everything.list + observers.byKey.values.flatMap(\.list)
+            let ending = (observers.everything.list + observers.byKey.values.flatMap(\.list)).map(\.continuation)
             observers.everything = Group()
             observers.byKey = [:]
             observers.keyOf = [:]
@@ -120,18 +143,20 @@ public final class StateBroadcaster<Update: Sendable>: Sendable {
         observers.withLock { $0.byKey[ObserverKey(key)]?.byID.count ?? 0 }
     }
 
-    private func add(key: ObserverKey?, bufferLimit: Int) -> AsyncStream<Update> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Update.self,
-                                                            bufferingPolicy: .bufferingNewest(max(1, bufferLimit)))
+    private func add(key: ObserverKey?, bufferLimit: Int, endsWhenBehind: Bool = false) -> AsyncStream<Update> {
+        let limit = max(1, bufferLimit)
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: Update.self, bufferingPolicy: endsWhenBehind ? .bufferingOldest(limit) : .bufferingNewest(limit))
+        let observer = Observer(continuation: continuation, endsWhenBehind: endsWhenBehind)
         let id: UInt64? = observers.withLock { observers in
             if observers.finished { return nil }
             let id = observers.nextID
             observers.nextID += 1
             if let key {
-                observers.byKey[key, default: Group()].insert(continuation, id: id)
+                observers.byKey[key, default: Group()].insert(observer, id: id)
                 observers.keyOf[id] = key
             } else {
-                observers.everything.insert(continuation, id: id)
+                observers.everything.insert(observer, id: id)
             }
             return id
         }

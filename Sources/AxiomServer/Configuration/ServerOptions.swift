@@ -1,3 +1,4 @@
+import Capabilities
 import Domain
 import Glibc
 import HTTPServer
@@ -42,6 +43,15 @@ struct ServerOptions: Sendable {
     var catalogCacheEntries = 10_000
     var cartCacheEntries = 10_000
     var userCacheEntries = 10_000
+    /// How this process follows the change outbox: `notify` (LISTEN on
+    /// PostgreSQL; SQLite always polls) or `poll`.
+    var changeFeed = "notify"
+    var changeFeedPollIntervalSeconds = 0.1
+    var changeFeedRetentionSeconds = 86_400.0
+    /// `strict`: a request first waits until this process has applied every
+    /// change committed before it arrived (several processes on one
+    /// database); `off`: one process, nothing to wait for.
+    var replicaCoherence = "off"
     var loginWindowSeconds = 900.0
     var loginFailuresPerPair = 5
     var loginFailuresPerAccount = 5
@@ -89,6 +99,12 @@ struct ServerOptions: Sendable {
     var sessionIdleTimeout: Duration { .milliseconds(Int(sessionIdleTimeoutSeconds * 1000)) }
     var storageProbeInterval: Duration { .milliseconds(Int(storageProbeIntervalSeconds * 1000)) }
     var eventsHeartbeat: Duration { .milliseconds(Int(eventsHeartbeatSeconds * 1000)) }
+    var changeFeedSettings: ChangeFeedSettings {
+        ChangeFeedSettings(wake: ChangeFeedSettings.Wake(rawValue: changeFeed) ?? .notify,
+                           pollInterval: .milliseconds(Int(changeFeedPollIntervalSeconds * 1000)),
+                           retentionSeconds: Int64(changeFeedRetentionSeconds))
+    }
+    var strictReplicaCoherence: Bool { replicaCoherence == "strict" }
 
     var paymentSettings: PaymentSettings {
         PaymentSettings(webhookSecret: paymentWebhookSecret, webhookToleranceSeconds: Int64(paymentWebhookToleranceSeconds),
@@ -225,6 +241,20 @@ struct ServerOptions: Sendable {
         .integer("user_cache_entries", in: 1...10_000_000,
                  help: "users kept in memory (least recently used evicted; the rest are read from SQLite)",
                  get: \.userCacheEntries, set: { $0.userCacheEntries = $1 }),
+        .text("change_feed", accepted: "notify or poll",
+              help: "how other processes' changes are noticed: notify (PostgreSQL LISTEN) or poll (SQLite always polls)",
+              check: { ["notify", "poll"].contains($0) },
+              get: \.changeFeed, set: { $0.changeFeed = $1 }),
+        .seconds("change_feed_poll_interval", max: 60,
+                 help: "seconds between reads of the change outbox when polling (ten times this as NOTIFY's safety net)",
+                 get: \.changeFeedPollIntervalSeconds, set: { $0.changeFeedPollIntervalSeconds = $1 }),
+        .seconds("change_feed_retention", max: 30 * 86_400,
+                 help: "seconds the change outbox keeps a change (a replica further behind drops its caches)",
+                 get: \.changeFeedRetentionSeconds, set: { $0.changeFeedRetentionSeconds = $1 }),
+        .text("replica_coherence", accepted: "strict or off",
+              help: "strict: each request waits until this process has applied every change committed before it (several processes on one database)",
+              check: { ["strict", "off"].contains($0) },
+              get: \.replicaCoherence, set: { $0.replicaCoherence = $1 }),
         .seconds("login_window", help: "seconds after its last failure when a run of failed sign-ins is forgotten",
                  get: \.loginWindowSeconds, set: { $0.loginWindowSeconds = $1 }),
         .integer("login_max_failures_per_pair", in: 1...1_000,

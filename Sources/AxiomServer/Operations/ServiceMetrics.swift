@@ -21,7 +21,11 @@ final class ServiceMetrics: Sendable {
     private let userLimiter: RateLimiter?
     private let loginDecisions: LoginThrottleCounts
 
-    init(orchestrator: AxiomOrchestrator, userLimiter: RateLimiter?, loginDecisions: LoginThrottleCounts) {
+    private let changeFeed: ChangeFeed
+
+    init(orchestrator: AxiomOrchestrator, userLimiter: RateLimiter?, loginDecisions: LoginThrottleCounts,
+         changeFeed: ChangeFeed) {
+        self.changeFeed = changeFeed
         self.orchestrator = orchestrator
         self.userLimiter = userLimiter
         self.loginDecisions = loginDecisions
@@ -64,6 +68,7 @@ final class ServiceMetrics: Sendable {
 
         writeRuntime(to: &text, sessions: sessions)
         writeStorage(to: &text)
+        Self.writeChangeFeed(changeFeed.metrics, to: &text)
         writePasswordHashing(to: &text)
         writeProcess(to: &text)
         return text.text

@@ -197,7 +197,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                 abort(connection, unfinished: unfinished(), failed: failed, error: classify(error))
                 return
             }
-            let handle = SQLiteHandle(connection: connection)
+            let handle = SQLiteHandle(connection: connection, origin: configuration.changeOrigin)
             let outcome = Result { try request.perform(handle) }
             handle.invalidate()
             if let storageFailure = handle.unavailableError {

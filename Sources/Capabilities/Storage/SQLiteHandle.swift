@@ -9,13 +9,16 @@
 /// the storage layer owns transactions.
 public final class SQLiteHandle {
     private let connection: SQLiteConnection
+    /// This storage instance's `changeOrigin` (empty on readers).
+    private let origin: String
     private var isValid = true
     /// The first error that meant "storage unavailable" (writer side: it
     /// aborts the whole batch even if the closure swallowed it).
     private(set) var unavailableError: SQLiteError?
 
-    init(connection: SQLiteConnection) {
+    init(connection: SQLiteConnection, origin: String = "") {
         self.connection = connection
+        self.origin = origin
     }
 
     func invalidate() { isValid = false }
@@ -61,6 +64,13 @@ public final class SQLiteHandle {
         } catch let error as SQLiteError {
             throw classify(error)
         }
+    }
+
+    /// Inserts the outbox row in this request's savepoint: SQLite has one
+    /// writer at a time, so AUTOINCREMENT's order is the commit order.
+    public func recordChange(_ record: ChangeRecord) throws {
+        try execute(ChangeOutbox.sqliteInsert, arguments: [.text(record.kind.rawValue), .text(record.key),
+                                                           record.userID.map(SQLiteValue.text) ?? .null, .text(origin)])
     }
 
     /// The rowid of the most recent successful INSERT on this connection.

@@ -26,6 +26,25 @@ public struct StorageAccess: Sendable {
     /// to the shared database.
     public init(instance: any StorageCapability) { backend = .instance(instance) }
 
+    /// The registered storage's name in the change outbox (`changes.origin`).
+    public var changeOrigin: String {
+        switch backend {
+        case .sqlite(let handle): handle.current.configuration.changeOrigin
+        case .postgres(let handle): handle.current.configuration.changeOrigin
+        case .instance(let storage): storage.changeOrigin
+        }
+    }
+
+    /// The PostgreSQL URL when the storage is PostgreSQL (a change feed
+    /// listens for `NOTIFY` on a connection of its own to it), else nil.
+    public var postgresURL: String? {
+        switch backend {
+        case .sqlite: nil
+        case .postgres(let handle): handle.current.configuration.url
+        case .instance(let storage): (storage as? PostgresStorage)?.configuration.url
+        }
+    }
+
     /// A durable write transaction; refused at once while storage is known
     /// to be unavailable.
     public func durableWrite<R: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> R {

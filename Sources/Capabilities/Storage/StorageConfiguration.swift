@@ -19,6 +19,10 @@ public struct StorageConfiguration: Sendable {
     /// silently replaced by an empty database on re-open; the composition
     /// root turns it on for the very first start.
     public var createDirectory: Bool
+    /// This process's name in the change outbox (`changes.origin`): its
+    /// follower skips these rows, applied when they were made. Kept by
+    /// `reopen`, which reuses the configuration.
+    public var changeOrigin: String = ChangeOrigin.make()
 
     public init(
         path: String,

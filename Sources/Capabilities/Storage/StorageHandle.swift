@@ -19,6 +19,11 @@ public protocol StorageHandle: AnyObject {
 
     /// Runs several `;`-separated statements without arguments (e.g. DDL).
     func executeScript(_ sql: String) throws
+
+    /// Records a change in the `changes` outbox, committed with this
+    /// write's other statements or not at all (see `ChangeOutbox` for how
+    /// each backend keeps the sequence in commit order).
+    func recordChange(_ record: ChangeRecord) throws
 }
 
 extension StorageHandle {

@@ -7,4 +7,8 @@ public enum LiveUpdate: Sendable {
     case orderCreated(Order)
     /// The order or its payment changed; with the payment as read then.
     case orderChanged(OrderWithPayment)
+    /// A change happened that the stream cannot show (its cart could not be
+    /// priced, its order not read, storage away): the client must fetch
+    /// the cart and orders again rather than believe it saw everything.
+    case reset(reason: String)
 }

@@ -63,27 +63,43 @@ public actor LiveUpdatesContext: Context {
     private func observe(_ userID: UserID, sessionID: String) {
         // Keyed: this context hears its user's changes and its session's
         // end, not every other user's, so a write costs no more with many
-        // streams open.
-        let cartUpdates = carts.client.stateBroadcaster.subscribe(key: userID)
-        let orderUpdates = orders.client.stateBroadcaster.subscribe(key: userID)
+        // streams open. Lossless: a stream that falls a whole buffer behind
+        // ends instead of dropping an update, and is replaced after a reset
+        // (the client must fetch again; the stream must never look complete
+        // when it is not).
+        let carts = self.carts.client.stateBroadcaster
+        let orders = self.orders.client.stateBroadcaster
+        let payments = self.payments
+        let cartUpdates = carts.subscribeLossless(key: userID)
+        let orderUpdates = orders.subscribeLossless(key: userID)
         let userUpdates = users.client.stateBroadcaster.subscribe(key: sessionID)
         let paymentUpdates = payments.updates(of: userID)
         observations = [
             Task { [weak self] in
-                for await case .changed(let cart) in cartUpdates where cart.userID == userID {
-                    await self?.record(cart)
+                var updates = cartUpdates
+                while true {
+                    for await case .changed(let cart) in updates where cart.userID == userID {
+                        await self?.record(cart)
+                    }
+                    guard await self?.fellBehind(carts.isFinished, "cart") == true else { return }
+                    updates = carts.subscribeLossless(key: userID)
                 }
             },
             Task { [weak self] in
-                for await update in orderUpdates {
-                    switch update {
-                    case .created(let order) where order.userID == userID:
-                        await self?.record(.orderCreated(order))
-                    case .changed(let order) where order.userID == userID:
-                        await self?.recordChange(of: order)
-                    default:
-                        continue
+                var updates = orderUpdates
+                while true {
+                    for await update in updates {
+                        switch update {
+                        case .created(let order) where order.userID == userID:
+                            await self?.record(.orderCreated(order))
+                        case .changed(let order) where order.userID == userID:
+                            await self?.recordChange(of: order)
+                        default:
+                            continue
+                        }
                     }
+                    guard await self?.fellBehind(orders.isFinished, "orders") == true else { return }
+                    updates = orders.subscribeLossless(key: userID)
                 }
             },
             Task { [weak self] in
@@ -107,24 +123,40 @@ public actor LiveUpdatesContext: Context {
         ]
     }
 
+    /// An observation's stream ended. Unless the observation is over (the
+    /// task cancelled, the client shut down), it fell a buffer behind: a
+    /// reset goes out and the caller subscribes again.
+    private func fellBehind(_ clientFinished: Bool, _ what: String) -> Bool {
+        if Task.isCancelled || clientFinished || ended { return false }
+        journal.append(.reset(reason: "too many \(what) changes at once to send each; fetch the cart and orders again"))
+        return true
+    }
+
     private func sessionEnded() {
         ended = true
         endLiveUpdates()
     }
 
     private func record(_ cart: Cart) async {
-        // Priced as GET /cart prices it; a cart that cannot be priced (a
+        // Priced as GET /cart prices it. A cart that cannot be priced (a
         // currency mismatch would be a bug, storage unavailable for a
-        // product not in the catalogue's working set) is skipped rather
-        // than sent wrong.
-        guard let quote = try? await downstream(CartContext.self).quote(cart) else { return }
+        // product not in the catalogue's working set) is not sent wrong,
+        // and not dropped in silence either (the stream would look
+        // complete and the client's cart stay stale): a reset says so.
+        guard let quote = try? await downstream(CartContext.self).quote(cart) else {
+            journal.append(.reset(reason: "a cart change could not be priced; fetch the cart again"))
+            return
+        }
         journal.append(.cartChanged(quote))
     }
 
     private func record(_ payment: Payment) async {
-        // Skipped when the order cannot be read now (storage away), like a
+        // The order cannot be read now (storage away): a reset, as for a
         // cart that cannot be priced.
-        guard let order = try? await payments.withPayment(payment) else { return }
+        guard let order = try? await payments.withPayment(payment) else {
+            journal.append(.reset(reason: "an order change could not be read; fetch the orders again"))
+            return
+        }
         journal.append(.orderChanged(order))
     }
 

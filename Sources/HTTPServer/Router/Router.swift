@@ -15,7 +15,7 @@ public struct Router: Sendable {
         public let readsBody: Bool
         /// Caching, validators and limits around the handler (``attach(_:to:_:)``).
         public internal(set) var policy: RoutePolicy
-        let handler: HTTPHandler
+        var handler: HTTPHandler
     }
 
     private var nodes: [RouteNode] = [RouteNode()]
@@ -67,6 +67,19 @@ public struct Router: Sendable {
         nodes[index].routes[method]?.policy = policy
         if let position = routes.firstIndex(where: { $0.method == method && $0.pattern == pattern }) {
             routes[position].policy = policy
+        }
+    }
+
+    /// Puts `wrap` around the handler of every route `selected` picks: work
+    /// a deployment needs before or after many handlers (a read barrier),
+    /// chosen where the routes are assembled, not in each handler.
+    public mutating func wrapHandlers(of selected: (Route) -> Bool, _ wrap: (@escaping HTTPHandler) -> HTTPHandler) {
+        for index in routes.indices where selected(routes[index]) {
+            routes[index].handler = wrap(routes[index].handler)
+            let route = routes[index]
+            for node in nodes.indices where nodes[node].routes[route.method]?.pattern == route.pattern {
+                nodes[node].routes[route.method] = route
+            }
         }
     }
 

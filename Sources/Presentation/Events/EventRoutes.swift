@@ -90,6 +90,7 @@ public struct EventRoutes: RouteGroup {
         case .cartChanged(let quote): (type, json) = ("cart.updated", CartJSON.bytes(quote))
         case .orderCreated(let order): (type, json) = ("order.created", try JSONBody.encode(order))
         case .orderChanged(let order): (type, json) = ("order.updated", try JSONBody.encode(order))
+        case .reset(let reason): (type, json) = ("reset", try JSONBody.encode(["reason": reason]))
         }
         return "id: \(event.id)\nevent: \(type)\ndata: \(String(decoding: json, as: UTF8.self))\n\n"
     }

@@ -259,7 +259,10 @@ paths:
         status as it was, such as a refund, is an `order.updated` too), each
         with an `id`; a `: heartbeat` comment every
         15 s. Send the last id back as `Last-Event-ID` to resume; one that
-        cannot be resumed gets `event: reset` first (fetch again). The
+        cannot be resumed gets `event: reset` first (fetch again); a
+        `reset` (with an `id`) also comes mid-stream when a change could
+        not be sent (its cart not priced, its order not read, too many at
+        once): fetch the cart and orders again. The
         stream opens with `retry: 2000` (the reconnection delay). It ends
         on logout, when the token is revoked or expires, and at shutdown.
 

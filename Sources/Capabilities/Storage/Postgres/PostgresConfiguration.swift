@@ -12,6 +12,10 @@ public struct PostgresConfiguration: Sendable {
     /// How often a batch that hit a serialization failure (40001) or a
     /// deadlock (40P01) is run again before its requests fail.
     public var maxRetries: Int
+    /// This process's name in the change outbox (`changes.origin`): its
+    /// follower skips these rows, applied when they were made. Kept by
+    /// `reopen`, which reuses the configuration.
+    public var changeOrigin: String = ChangeOrigin.make()
 
     public init(url: String, readerCount: Int = 3, maxBatchSize: Int = 256,
                 statementCacheCapacity: Int = 128, maxRetries: Int = 5) {

@@ -167,6 +167,7 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         }
         var acknowledged: [@Sendable () -> Void] = []
         var failed: [(Request, any Error)] = []
+        var records: [ChangeRecord] = []
         var commitLatency = 0.0
         for (index, request) in batch.enumerated() {
             let handle = PostgresHandle(connection: connection)
@@ -182,14 +183,24 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
             switch outcome {
             case .success(let deliver):
                 acknowledged.append(deliver)
+                records += handle.recorded
                 next = "RELEASE request"
             case .failure(let error):
                 failed.append((request, error))
                 next = "ROLLBACK TO request; RELEASE request"
             }
             let isLast = index == batch.count - 1
-            next += isLast ? "; COMMIT" : "; SAVEPOINT request"
             do {
+                if isLast && !records.isEmpty {
+                    // The outbox lock rides with the last RELEASE; the rows'
+                    // sequence values are taken under it (ChangeOutbox: the gap).
+                    try connection.exec(next + "; SELECT pg_advisory_xact_lock(\(ChangeOutbox.lockKey))")
+                    let (insert, values) = ChangeOutbox.postgresInsert(records, origin: configuration.changeOrigin)
+                    _ = try connection.run(insert, values)
+                    next = "SELECT pg_notify('\(ChangeOutbox.channel)', ''); COMMIT"
+                } else {
+                    next += isLast ? "; COMMIT" : "; SAVEPOINT request"
+                }
                 let started = ContinuousClock().now
                 try connection.exec(next)
                 if isLast { commitLatency = Self.seconds(ContinuousClock().now - started) }

@@ -17,6 +17,9 @@ public final class PostgresHandle: StorageHandle {
     /// The first statement that failed: after it the request's savepoint is
     /// aborted, so the request fails even if its closure returned.
     private(set) var failedStatement: PostgresError?
+    /// This request's outbox rows, inserted by the writer just before the
+    /// batch's COMMIT under the outbox lock (`ChangeOutbox`: the gap).
+    private(set) var recorded: [ChangeRecord] = []
 
     init(connection: PostgresConnection) {
         self.connection = connection
@@ -43,6 +46,11 @@ public final class PostgresHandle: StorageHandle {
         } catch {
             throw classify(error)
         }
+    }
+
+    public func recordChange(_ record: ChangeRecord) throws {
+        guard isValid else { throw StorageError.handleOutOfScope }
+        recorded.append(record)
     }
 
     private func perform(_ sql: String, _ arguments: [SQLiteValue]) throws -> PostgresResult {

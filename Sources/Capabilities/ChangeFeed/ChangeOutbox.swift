@@ -1,0 +1,104 @@
+/// The `changes` table: every client write records what it changed here in
+/// its own transaction, under a global sequence that is the commit order.
+///
+/// ## The gap, and why the sequence is the commit order
+/// A sequence value is taken at insert but becomes visible at commit, and
+/// transactions commit out of order: on PostgreSQL, A takes 5, B takes 6,
+/// B commits, a follower reads `seq > 4`, sees 6 and moves past 5, which A
+/// commits a moment later and nobody ever applies. So the rows are not
+/// inserted by the request's statements: `PostgresHandle.recordChange` keeps
+/// them, and the group-commit writer inserts the batch's rows as the last
+/// step before `COMMIT`, after `pg_advisory_xact_lock(lockKey)`. The lock is
+/// held from the first sequence value to the commit and released by it, so
+/// the next transaction takes its values only after this one is visible (or
+/// gone): a follower that saw `n` will never see a smaller one appear. The
+/// cost is one lock per batch (group commit), held for one INSERT and the
+/// COMMIT. Rolled-back batches leave holes in the sequence; followers do not
+/// care. SQLite has one writer at a time per file (across processes too),
+/// so the rows are inserted in the request's savepoint and AUTOINCREMENT
+/// gives the commit order.
+enum ChangeOutbox {
+    /// "the Axiom change outbox" for `pg_advisory_xact_lock`.
+    static let lockKey: Int64 = 0x4158_4348_4753
+    /// The `LISTEN` channel; `pg_notify` in the writing transaction.
+    static let channel = "axiom_changes"
+
+    /// Applied with the bookkeeping tables by both migration runners: the
+    /// outbox belongs to the storage capability, not to a client.
+    static let sqliteSchema = """
+        CREATE TABLE IF NOT EXISTS changes (
+            seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind        TEXT NOT NULL,
+            key         TEXT NOT NULL,
+            user_id     TEXT,
+            origin      TEXT NOT NULL,
+            recorded_at INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX IF NOT EXISTS changes_by_user ON changes(user_id, seq);
+        CREATE INDEX IF NOT EXISTS changes_by_time ON changes(recorded_at);
+        """
+
+    static let postgresSchema = """
+        CREATE TABLE IF NOT EXISTS changes (
+            seq         BIGSERIAL PRIMARY KEY,
+            kind        TEXT NOT NULL,
+            key         TEXT NOT NULL,
+            user_id     TEXT,
+            origin      TEXT NOT NULL,
+            recorded_at BIGINT NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS changes_by_user ON changes(user_id, seq);
+        CREATE INDEX IF NOT EXISTS changes_by_time ON changes(recorded_at);
+        """
+
+    static let sqliteInsert = """
+        INSERT INTO changes(kind, key, user_id, origin, recorded_at) VALUES(?, ?, ?, ?, unixepoch())
+        """
+
+    /// One multi-row INSERT for a batch's records, in their order (PostgreSQL
+    /// numbers a VALUES list's rows in order).
+    static func postgresInsert(_ records: [ChangeRecord], origin: String) -> (String, [SQLiteValue]) {
+        var rows: [String] = []
+        var values: [SQLiteValue] = []
+        for record in records {
+            let base = values.count
+            rows.append("($\(base + 1), $\(base + 2), $\(base + 3), $\(base + 4), extract(epoch from now())::bigint)")
+            values += [.text(record.kind.rawValue), .text(record.key),
+                       record.userID.map(SQLiteValue.text) ?? .null, .text(origin)]
+        }
+        return ("INSERT INTO changes(kind, key, user_id, origin, recorded_at) VALUES " + rows.joined(separator: ", "), values)
+    }
+
+    /// The committed rows after `sequence`, oldest first.
+    static func changes(_ handle: any StorageHandle, after sequence: Int64, limit: Int) throws -> [Change] {
+        try handle.query("SELECT seq, kind, key, user_id, origin FROM changes WHERE seq > ? ORDER BY seq LIMIT ?",
+                         sequence, Int64(limit)).compactMap(change)
+    }
+
+    /// The newest committed sequence (0 when the outbox is empty).
+    static func head(_ handle: any StorageHandle) throws -> Int64 {
+        try handle.queryOne("SELECT COALESCE(MAX(seq), 0) AS head FROM changes")?.get("head") ?? 0
+    }
+
+    /// The oldest sequence still kept (0 when empty): a position before it
+    /// cannot be followed or replayed.
+    static func oldest(_ handle: any StorageHandle) throws -> Int64 {
+        try handle.queryOne("SELECT COALESCE(MIN(seq), 0) AS oldest FROM changes")?.get("oldest") ?? 0
+    }
+
+    /// Deletes rows recorded before `cutoff` (Unix seconds), keeping the
+    /// newest row so the sequence's position survives an idle outbox.
+    static func prune(_ handle: any StorageHandle, recordedBefore cutoff: Int64) throws -> Int {
+        try handle.execute("""
+            DELETE FROM changes WHERE recorded_at < ? AND seq < (SELECT COALESCE(MAX(seq), 0) FROM changes)
+            """, cutoff)
+    }
+
+    private static func change(_ row: SQLiteRow) throws -> Change? {
+        // A kind this build does not know (a newer replica wrote it) is
+        // skipped rather than failing the whole feed.
+        guard let kind = ChangeKind(rawValue: try row.get("kind")) else { return nil }
+        return Change(sequence: try row.get("seq"), kind: kind, key: try row.get("key"),
+                      userID: try row.get("user_id"), origin: try row.get("origin"))
+    }
+}

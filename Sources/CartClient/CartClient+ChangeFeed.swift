@@ -1,0 +1,28 @@
+import Axiom
+import Capabilities
+import Domain
+
+/// Another replica changed a user's cart: the cart kept here is stale.
+/// It is dropped; if a session of this process observes that user (an
+/// `/events` stream), the cart is read again in the user's turn and
+/// published as a local change is, so the stream shows it.
+extension CartClient: ChangeSubscriber {
+    public nonisolated var changeKinds: Set<ChangeKind> { [.cart] }
+
+    public func apply(_ change: Change) async {
+        guard let user = UserID(change.key) else { return }
+        await startWriting(for: user)
+        defer { finishWriting(for: user) }
+        cache.remove(user)
+        guard stateBroadcaster.observerCount(key: user) > 0 else { return }
+        // Storage away: nothing is kept, so the next read goes to storage;
+        // the observer misses this one change (LiveUpdatesContext's reset
+        // covers what it cannot price).
+        guard let cart = try? await loaded(user) else { return }
+        stateBroadcaster.publish(.changed(cart), key: user)
+    }
+
+    public func resynchronize() async {
+        cache.removeAll { _ in true }
+    }
+}

@@ -1,0 +1,28 @@
+import Axiom
+import Capabilities
+import Domain
+
+/// Another replica changed a product (fields, price, active) or its stock:
+/// the kept product and every kept search ranking may be stale. The product
+/// is forgotten, read again and published as a local change is (the
+/// representation cache and observers follow the publication).
+extension CatalogClient: ChangeSubscriber {
+    public nonisolated var changeKinds: Set<ChangeKind> { [.product, .stock] }
+
+    public func apply(_ change: Change) async {
+        guard let id = ProductID(change.key) else { return }
+        cache.withLock { $0.forget(id) }
+        if change.kind == .product { searches.withLock { $0.invalidate() } }
+        // Storage away: it stays forgotten, so the next read goes to storage.
+        guard let product = try? await product(id) else { return }
+        stateBroadcaster.publish(.changed(product))
+    }
+
+    public func resynchronize() async {
+        searches.withLock { $0.invalidate() }
+        let held = cache.withLock { $0.products.map(\.id) }
+        cache.withLock { cache in
+            for id in held { cache.forget(id) }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Axiom
+import Capabilities
+import Domain
+
+/// Another replica changed a user (role, status, email, password) or ended
+/// a session (sign-out, revocation by suspension or password change): what
+/// this process holds of them is forgotten, so the next request reads the
+/// database, which refuses a deleted session. A session's end is published
+/// as a local one is, so its `/events` streams here end too.
+extension UserClient: ChangeSubscriber {
+    public nonisolated var changeKinds: Set<ChangeKind> { [.user, .session] }
+
+    public func apply(_ change: Change) async {
+        switch change.kind {
+        case .user:
+            guard let id = UserID(change.key) else { return }
+            await enterTurn(id)
+            defer { turns.leave(id) }
+            users.remove(id)
+            verified.withLock { $0.forget { $0.user.id == id } }
+        case .session:
+            let sessionID = change.key
+            // A miss reading this session right now must not keep it.
+            revocations += 1
+            sessions.removeAll { $0.id == sessionID }
+            verified.withLock { $0.forget { $0.sessionID == sessionID } }
+            stateBroadcaster.publish(.sessionEnded(sessionID: sessionID), key: sessionID)
+        default:
+            return
+        }
+    }
+
+    public func resynchronize() async {
+        revocations += 1
+        users.removeAll { _ in true }
+        sessions.removeAll { _ in true }
+        verified.withLock { $0.forget { _ in true } }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Two server processes on one SQLite file, each following the other's
+/// changes through the polled outbox, as two replicas on one machine are.
+/// With `replica_coherence: strict` a write acknowledged by A is what a
+/// read on B answers right after, though B holds the older value in its
+/// working set; a sign-out on A is refused by B; a cart change on A reaches
+/// an `/events` stream on B.
+@Suite(.serialized) struct ReplicaProcessTests {
+    typealias API = AccountFlowTests.API
+    static let password = "correct horse battery"
+
+    struct Pair {
+        let a: ServerProcess
+        let b: ServerProcess
+        let directory: URL
+
+        func stop() {
+            a.stop()
+            b.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    /// `pollInterval`: a long one leaves only the barrier to bring B up to date.
+    static func start(pollInterval: String) throws -> Pair {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-replicas-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let database = directory.appendingPathComponent("shared.db").path
+        let arguments = ["--port", "0", "--database", database, "--replica-coherence", "strict",
+                         "--change-feed", "poll", "--change-feed-poll-interval", pollInterval]
+        let a = ServerProcess(arguments: arguments, environment: AccountFlowTests.adminEnvironment)
+        try a.start()
+        let b = ServerProcess(arguments: arguments, environment: AccountFlowTests.adminEnvironment)
+        do { try b.start() } catch { a.stop(); throw error }
+        return Pair(a: a, b: b, directory: directory)
+    }
+
+    static func signIn(_ api: API, _ email: String, _ password: String) throws -> String {
+        let response = try api.call("POST", "/sessions", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+        return try #require(api.object(response)["token"] as? String)
+    }
+
+    @Test func writesOnOneProcessAreReadOnTheOtherAndASignOutIsRefusedThere() throws {
+        let pair = try Self.start(pollInterval: "60")
+        defer { pair.stop() }
+        let a = API(port: pair.a.port)
+        let b = API(port: pair.b.port)
+        let admin = try Self.signIn(a, "root@example.com", "a very long secret")
+        let created = try a.call("POST", "/products", json: #"{"sku":"RP-1","name":"Kettle","description":"","price":{"amount":1000,"currency":"USD"},"stock":500}"#, token: admin)
+        let product = try #require(a.object(created)["id"] as? String)
+        #expect(try a.call("POST", "/users", json: #"{"name":"R","email":"r@example.com","password":"\#(Self.password)"}"#).status == 201)
+        let token = try Self.signIn(a, "r@example.com", Self.password)
+        for round in 1...20 {
+            // B reads first, so it holds the cart and the product A changes next.
+            #expect(try b.call("GET", "/cart", token: token).status == 200)
+            #expect(try b.call("GET", "/products/\(product)").status == 200)
+            #expect(try a.call("PUT", "/cart/items/\(product)", json: #"{"quantity":\#(round)}"#, token: token).status == 200)
+            #expect(try a.call("PATCH", "/products/\(product)", json: #"{"name":"Kettle \#(round)"}"#, token: admin).status == 200)
+            let cart = b.object(try b.call("GET", "/cart", token: token))
+            let lines = cart["items"] as? [[String: Any]]
+            #expect(lines?.first?["quantity"] as? Int == round, "round \(round)")
+            #expect(b.object(try b.call("GET", "/products/\(product)"))["name"] as? String == "Kettle \(round)", "round \(round)")
+        }
+        #expect(try b.call("GET", "/users/me", token: token).status == 200)
+        #expect(try a.call("DELETE", "/sessions/current", token: token).status == 204)
+        #expect(try b.call("GET", "/users/me", token: token).status == 401)
+    }
+
+    @Test func aCartChangeOnOneProcessReachesAStreamOnTheOther() throws {
+        let pair = try Self.start(pollInterval: "0.05")
+        defer { pair.stop() }
+        let a = API(port: pair.a.port)
+        let admin = try Self.signIn(a, "root@example.com", "a very long secret")
+        let created = try a.call("POST", "/products", json: #"{"sku":"RP-2","name":"Pot","description":"","price":{"amount":700,"currency":"USD"},"stock":50}"#, token: admin)
+        let product = try #require(a.object(created)["id"] as? String)
+        #expect(try a.call("POST", "/users", json: #"{"name":"S","email":"s@example.com","password":"\#(Self.password)"}"#).status == 201)
+        let onA = try Self.signIn(a, "s@example.com", Self.password)
+        let onB = try Self.signIn(API(port: pair.b.port), "s@example.com", Self.password)
+        let stream = try EventStreamClient(port: pair.b.port, token: onB)
+        for quantity in 1...3 {
+            #expect(try a.call("PUT", "/cart/items/\(product)", json: #"{"quantity":\#(quantity)}"#, token: onA).status == 200)
+            let event = try #require(try stream.nextEvent())
+            #expect(event.type == "cart.updated")
+            #expect(event.data.contains(#""quantity":\#(quantity)"#), "\(event.data)")
+        }
+    }
+}

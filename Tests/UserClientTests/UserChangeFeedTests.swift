@@ -1,0 +1,62 @@
+import AxiomTestSupport
+import Capabilities
+import Domain
+import Foundation
+import Testing
+import UserClient
+
+/// Two users clients over one database, as two replicas are: a sign-out or
+/// a suspension acknowledged by A is refused by B from then on (after B's
+/// read barrier), though B had verified and kept the token.
+@Suite(.serialized) struct UserChangeFeedTests {
+    static let password = "correct horse battery staple"
+
+    static func client(_ replica: Replica) async throws -> UserClient {
+        let users = UserClient(storage: replica.storage,
+                               hasher: try await standaloneHandle(try PasswordHasher(parameters: .minimum)),
+                               random: try await standaloneHandle(try SecureRandom()), clock: ManualClock())
+        try await users.activate()
+        replica.feed.subscribe(users)
+        try await replica.feed.start()
+        return users
+    }
+
+    @Test(arguments: StorageBackend.all)
+    func aSignOutOrSuspensionOnOneReplicaIsRefusedByTheOther(backend: StorageBackend) async throws {
+        let directory = try TempDirectory()
+        let database = try await backend.database(at: directory.path("users.db"))
+        let a = try await Replica.open(backend, database: database, migrations: UserClient.migrations,
+                                       wake: .poll, pollInterval: .seconds(3600))
+        let b = try await Replica.open(backend, database: database, migrations: UserClient.migrations,
+                                       wake: .poll, pollInterval: .seconds(3600))
+        let usersA = try await Self.client(a)
+        let usersB = try await Self.client(b)
+        let admin = try await usersA.ensureAdmin(name: "Root", email: "root@example.com", password: Self.password)
+        for round in 0..<10 {
+            let email = "kim\(round)@example.com"
+            let user = try await usersA.register(NewUserRequest(name: "Kim", email: email, password: Self.password))
+            let first = try await usersA.login(email: email, password: Self.password, clientAddress: "127.0.0.1")
+            let second = try await usersA.login(email: email, password: Self.password, clientAddress: "127.0.0.1")
+            // B verifies both tokens and keeps the answers.
+            _ = try await usersB.authenticate(token: first.token)
+            _ = try await usersB.authenticate(token: second.token)
+            #expect(usersB.verifiedAuthentication(token: first.token) != nil)
+
+            _ = try await usersA.logout(sessionID: first.sessionID)
+            try await b.feed.barrier()
+            await #expect(throws: (any Error).self, "round \(round): signed out on A") {
+                _ = try await usersB.authenticate(token: first.token)
+            }
+
+            _ = try await usersA.adminUpdate(user.id, UserAdminPatch(status: UserStatus.suspended))
+            try await b.feed.barrier()
+            await #expect(throws: (any Error).self, "round \(round): suspended on A") {
+                _ = try await usersB.authenticate(token: second.token)
+            }
+            #expect(try await usersB.user(user.id).status == .suspended)
+        }
+        _ = admin
+        await a.stop()
+        await b.stop()
+    }
+}
