@@ -102,7 +102,9 @@ let package = Package(
                                                           "CatalogClient", "PricingClient", "CartClient", "OrderClient",
                                                           "PaymentClient", "AxiomTestSupport"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain"]),
-        .testTarget(name: "AxiomServerTests", dependencies: ["AxiomServer", "TestSupport"]),
+        // CLibPQ: a fresh PostgreSQL schema per server when the server
+        // tests run on PostgreSQL (ServerDatabase).
+        .testTarget(name: "AxiomServerTests", dependencies: ["AxiomServer", "TestSupport", "CLibPQ"]),
         // Build-time rule check (RFC-001 section 6.2) over this package and
         // the fixture package in Tests/Fixtures (not part of this package).
         .testTarget(name: "ArchitectureTests"),

@@ -3,7 +3,9 @@
 # products; shoppers and buyers signed in, with carts; see
 # scripts/bench-server.sh), starts the server on a free port, runs wrk
 # (-t2 -c64 -d10s --latency by default) against each scenario and prints
-# req/s, p50, p99, the machine's load, then the server's resident memory.
+# req/s, p50, p99, the server process's CPU per request, the machine's load,
+# then the server's resident memory. BENCH_DATABASE_URL=postgres://… serves the
+# same data from PostgreSQL (scripts/bench-server.sh).
 #
 # usage: scripts/bench.sh [-d SECONDS] [-c CONNECTIONS] [--keep] [SCENARIO...]
 #   scenarios (default: all, in this order):
@@ -45,13 +47,20 @@ export WRK_THREADS=2
 for scenario in "${SCENARIOS[@]}"; do
   # The argon2id routes queue up to CONNECTIONS deep behind a pool of one
   # hash per core: their latency is seconds, not a timeout.
+  cpu_before=$(awk '{print $14 + $15}' "/proc/$SERVER/stat")
   out=$(wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --timeout 30s --latency -s "bench/$scenario.lua" "$BENCH_URL")
+  cpu_after=$(awk '{print $14 + $15}' "/proc/$SERVER/stat")
+  requests=$(echo "$out" | awk '/requests in/ {print $1}')
+  # The server process's user + system CPU (clock ticks) per request; on
+  # PostgreSQL the database's own CPU is not in it.
+  cpu=$(awk -v t=$((cpu_after - cpu_before)) -v n="$requests" -v hz="$(getconf CLK_TCK)" \
+    'BEGIN { if (n > 0) printf "%.1f us/req", t / hz / n * 1e6; else print "-" }')
   rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
   p50=$(echo "$out" | awk '$1=="50%" {print $2}')
   p99=$(echo "$out" | awk '$1=="99%" {print $2}')
   errors=$(echo "$out" | grep -E "Non-2xx|Socket errors" | tr -s ' ' || true)
   load=$(cut -d' ' -f1-3 /proc/loadavg)
-  printf '%-10s %10s req/s   p50 %8s   p99 %8s   load %s   %s\n' "$scenario" "$rps" "$p50" "$p99" "$load" "$errors"
+  printf '%-10s %10s req/s   p50 %8s   p99 %8s   cpu %s   load %s   %s\n' "$scenario" "$rps" "$p50" "$p99" "$cpu" "$load" "$errors"
   case $scenario in
     sessions|register) echo "           (argon2id on the PasswordHasher pool: at most $(nproc) at once, one per core)" ;;
   esac

@@ -7,8 +7,8 @@ products, lets concurrent writers register, sign in and out, change carts,
 check out, pay or fail their payments through the signed webhook (as
 scripts/pay.py signs), have the admin record manual payments, cancel (a paid
 order then owes a refund, which a refund.succeeded event settles), sends
-SIGKILL at a random moment, restarts the server on the same file and checks
-that
+SIGKILL at a random moment, restarts the server on the same file (or, with
+--database-url, the same fresh PostgreSQL schema) and checks that
 
 - every write answered 2xx is there (users, sessions and sign-outs, carts,
   orders and their cancellations, payment events and manual payments: each
@@ -136,6 +136,19 @@ class Client:
 
 # ---------------------------------------------------------------- server
 
+def fresh_schema(base_url, name):
+    """Creates schema `name` on the PostgreSQL server at `base_url` (with
+    psql, PostgreSQL's own client) and returns a URL whose connections use
+    it (libpq's options set search_path)."""
+    psql = subprocess.run(["sh", "-c", "command -v psql || ls /usr/lib/postgresql/*/bin/psql | tail -n 1"],
+                          capture_output=True, text=True).stdout.split()
+    if not psql:
+        raise CheckFailed("psql not found: needed to make the run's schema")
+    subprocess.run([psql[0], base_url, "-v", "ON_ERROR_STOP=1", "-qc", f"CREATE SCHEMA {name}"], check=True,
+                   capture_output=True)
+    return base_url + ("&" if "?" in base_url else "?") + f"options=-csearch_path%3D{name}"
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -143,8 +156,9 @@ def free_port():
 
 
 class Server:
-    def __init__(self, binary, database, log_path):
+    def __init__(self, binary, database, log_path, database_url=None):
         self.binary, self.database, self.log_path = binary, database, log_path
+        self.storage = ["--database-url", database_url] if database_url else ["--database", self.database]
         self.process = None
         self.port = None
 
@@ -155,7 +169,7 @@ class Server:
                    AXIOM_PAYMENT_WEBHOOK_SECRET=WEBHOOK_SECRET)
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
-            [self.binary, "--host", "127.0.0.1", "--port", str(self.port), "--database", self.database,
+            [self.binary, "--host", "127.0.0.1", "--port", str(self.port), *self.storage,
              "--log-level", "info", "--payment-timeout", str(PAYMENT_TIMEOUT)],
             env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
@@ -585,8 +599,9 @@ def run(args):
     rng = random.Random(seed)
     work = tempfile.mkdtemp(prefix="axiom-crash-")
     database = os.path.join(work, "axiom.db")
-    server = Server(args.binary, database, os.path.join(work, "server.log"))
     run_tag = f"{args.run}-{seed}"
+    database_url = fresh_schema(args.database_url, f"crash_{args.run}_{seed}") if args.database_url else None
+    server = Server(args.binary, database, os.path.join(work, "server.log"), database_url)
     failures, notes = [], {}
     try:
         server.start()
@@ -675,6 +690,7 @@ def main():
     parser.add_argument("--seed", type=int, help="replay a run's random choices (the kill moment stays wall-clock)")
     parser.add_argument("--shoppers", type=int, default=12, help="customer threads (cart writes, checkouts)")
     parser.add_argument("--registrars", type=int, default=3, help="registration + login threads")
+    parser.add_argument("--database-url", help="run the server on PostgreSQL: a fresh schema of this server per run")
     sys.exit(run(parser.parse_args()))
 
 

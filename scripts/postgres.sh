@@ -8,6 +8,8 @@
 #   scripts/postgres.sh start   # initdb + start; prints the URL
 #   scripts/postgres.sh url     # prints the URL of the running cluster
 #   scripts/postgres.sh stop    # stops it and removes its data directory
+#   scripts/postgres.sh halt    # stops the server, keeps its data (an outage)
+#   scripts/postgres.sh resume  # starts a halted cluster on its data again
 #
 # State lives in $AXIOM_PG_STATE (default /tmp/axiom-pg-$UID): data/, the
 # port and the log. PGPORT picks the port (default 54329).
@@ -27,6 +29,23 @@ as_owner() {
 
 url() { echo "postgres://axiom@127.0.0.1:$(cat "$state/port")/axiom"; }
 
+# Loopback only; no Unix socket in a shared directory; durability as in
+# production (fsync on), since the tests check acknowledged writes.
+# Descriptors above 2 are closed first: the server daemon would keep them
+# open for its whole life, and a caller that learns of this script's exit
+# through one (Foundation's Process on Linux does, through a socket its
+# child inherits) would wait for the cluster to stop instead.
+serve() {
+  (
+    for fd in $(ls /proc/self/fd); do
+      if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
+    done
+    as_owner "$bin/pg_ctl" -D "$state/data" -l "$state/server.log" -w -t 30 \
+      -o "-c listen_addresses=127.0.0.1 -p $(cat "$state/port") -c unix_socket_directories='$state' -c max_connections=200" \
+      start >/dev/null
+  )
+}
+
 case "${1:-}" in
   start)
     if [ -f "$state/data/postmaster.pid" ]; then url; exit 0; fi
@@ -35,16 +54,22 @@ case "${1:-}" in
     [ "$(id -u)" -eq 0 ] && chown postgres: "$state"
     # --no-sync: the template files of a throwaway cluster need no fsync.
     as_owner "$bin/initdb" --no-sync -D "$state/data" -U axiom --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$state/initdb.log"
-    # Loopback only; no Unix socket in a shared directory; durability as in
-    # production (fsync on), since the tests check acknowledged writes.
-    as_owner "$bin/pg_ctl" -D "$state/data" -l "$state/server.log" -w -t 30 \
-      -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories='$state' -c max_connections=200" start >/dev/null
     echo "$port" >"$state/port"
+    serve
     as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U axiom axiom
     url
     ;;
   url)
     [ -f "$state/data/postmaster.pid" ] || { echo "postgres.sh: no cluster running in $state" >&2; exit 1; }
+    url
+    ;;
+  halt)
+    [ -f "$state/data/postmaster.pid" ] || { echo "postgres.sh: no cluster running in $state" >&2; exit 1; }
+    as_owner "$bin/pg_ctl" -D "$state/data" -m fast -w stop >/dev/null
+    ;;
+  resume)
+    [ -d "$state/data" ] || { echo "postgres.sh: no cluster data in $state" >&2; exit 1; }
+    [ -f "$state/data/postmaster.pid" ] || serve
     url
     ;;
   stop)
@@ -54,7 +79,7 @@ case "${1:-}" in
     rm -rf "$state"
     ;;
   *)
-    echo "usage: $0 start|stop|url" >&2
+    echo "usage: $0 start|stop|url|halt|resume" >&2
     exit 2
     ;;
 esac

@@ -15,6 +15,12 @@ swift test --skip-build --no-parallel "$@"
 # series its unit test feeds it and stays quiet on the others.
 promtool check rules config/prometheus/axiom-rules.yml
 promtool test rules config/prometheus/axiom-rules.test.yml
+# The server tests again with every server on PostgreSQL, each on a fresh
+# schema of the test cluster (.ci/run starts one; ServerDatabase says which
+# tests are about the SQLite file and sit this pass out).
+if [ -n "${AXIOM_TEST_DATABASE_URL:-}" ] && [ "$#" -eq 0 ]; then
+  AXIOM_TEST_SERVER_BACKEND=postgres swift test --skip-build --no-parallel --filter AxiomServerTests
+fi
 # The API against its own document: schemathesis, every check, bounded.
 scripts/schemathesis.sh 25
 # A real browser on another origin: CORS, gzip, ETag revalidation, trace context.

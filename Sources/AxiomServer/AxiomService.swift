@@ -37,9 +37,10 @@ final class AxiomService: Sendable {
     static func start(options: ServerOptions, logger: ServerLogger,
                       accessLog: LogOutput? = nil) async throws -> AxiomService {
         let orchestrator = try AxiomOrchestrator()
-        try await registerCapabilities(on: orchestrator, options: options, logger: logger)
+        let storage = ServiceStorage(options)
+        try await registerCapabilities(on: orchestrator, storage: storage, logger: logger)
         let subscribers = ChangeSubscriberList()
-        try registerClients(on: orchestrator, options: options, subscribers: subscribers)
+        try registerClients(on: orchestrator, storage: storage, options: options, subscribers: subscribers)
         do {
             try await orchestrator.start()
         } catch AxiomError.constraintViolations(let report) {
@@ -62,7 +63,7 @@ final class AxiomService: Sendable {
         do {
             // Other processes on this database (docs/change-feed.md): their
             // committed changes reach these clients' working sets.
-            feed = ChangeFeed(storage: StorageAccess(try orchestrator.capabilityRegistry.handle(SQLiteStorage.self)),
+            feed = ChangeFeed(storage: try storage.access(orchestrator.capabilityRegistry),
                               settings: options.changeFeedSettings)
             for subscriber in subscribers.all { feed.subscribe(subscriber) }
             try await feed.start()
@@ -192,7 +193,10 @@ final class AxiomService: Sendable {
         let background = [
             Task { await sessions.expireIdleSessions(every: .seconds(30)) },
             Task { await removeExpiredSessions(registration: registration, logger: logger, every: .seconds(600)) },
-            Task { await StorageRecovery(orchestrator: orchestrator, logger: logger).run(every: options.storageProbeInterval) },
+            Task {
+                await StorageRecovery(orchestrator: orchestrator, logger: logger) { await storage.watch(orchestrator) }
+                    .run(every: options.storageProbeInterval)
+            },
             Task { await expirePayments(notifications: notifications, logger: logger, every: .milliseconds(500)) },
         ]
         let routes = router.routes + (opsRouter?.routes ?? [])
@@ -215,55 +219,47 @@ final class AxiomService: Sendable {
         self.server = server
     }
 
-    private static func registerCapabilities(on orchestrator: AxiomOrchestrator, options: ServerOptions,
+    private static func registerCapabilities(on orchestrator: AxiomOrchestrator, storage: ServiceStorage,
                                              logger: ServerLogger) async throws {
-        try PostgresReadiness.check(databaseURL: options.databaseURL)
-        let storage = StorageConfiguration(path: options.databasePath, createDirectory: true)
         // Every client owns its tables and its own range of migration
         // versions; applied together, in version order, at start-up.
         let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations + OrderClient.migrations
             + PaymentClient.migrations)
             .sorted { $0.version < $1.version }
-        // The directory is created on the first open only: when it vanishes
-        // later, re-creation must fail (storage unavailable) rather than
-        // start an empty database beside the in-memory state.
-        let firstOpen = Atomic<Bool>(true)
-        try await orchestrator.registerCapability(SQLiteStorage.self) {
-            var configuration = storage
-            configuration.createDirectory = firstOpen.exchange(false, ordering: .relaxed)
-            return try await SQLiteStorage.open(configuration, migrations: schema)
-        }
+        try await storage.register(on: orchestrator, migrations: schema)
         try await orchestrator.registerCapability(SystemClockCapability.self) { SystemClockCapability() }
         try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
         try await orchestrator.registerCapability(PasswordHasher.self) { try PasswordHasher() }
         try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
-        logger.log(.info, "storage_opened", [("path", options.databasePath)],
+        logger.log(.info, "storage_opened", storage.logFields,
                    numbers: [("migrations", schema.count), ("schema_version", Int(schema.last?.version ?? 0))])
     }
 
-    private static func registerClients(on orchestrator: AxiomOrchestrator, options: ServerOptions,
-                                        subscribers: ChangeSubscriberList) throws {
+    /// Every client on the one storage the service runs on (`ServiceStorage`).
+    private static func registerClients(on orchestrator: AxiomOrchestrator, storage: ServiceStorage,
+                                        options: ServerOptions, subscribers: ChangeSubscriberList) throws {
         let currency = options.currency
         let cacheEntries = options.catalogCacheEntries
-        try orchestrator.registerClient(CatalogClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-            subscribers.adding(CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency,
+        let database = storage.capability
+        try orchestrator.registerClient(CatalogClient.self, dependencies: [database]) { resolver in
+            subscribers.adding(CatalogClient(storage: try storage.access(resolver), currency: currency,
                                              cacheEntries: cacheEntries))
         }
         try orchestrator.registerClient(PricingClient.self, dependencies: []) { _ in PricingClient() }
         let cartCacheEntries = options.cartCacheEntries
-        try orchestrator.registerClient(CartClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-            subscribers.adding(CartClient(storage: try resolver.handle(SQLiteStorage.self), cacheEntries: cartCacheEntries))
+        try orchestrator.registerClient(CartClient.self, dependencies: [database]) { resolver in
+            subscribers.adding(CartClient(storage: try storage.access(resolver), cacheEntries: cartCacheEntries))
         }
         try orchestrator.registerClient(OrderClient.self,
-                                        dependencies: [SQLiteStorage.self, SystemClockCapability.self]) { resolver in
-            OrderClient(storage: try resolver.handle(SQLiteStorage.self),
+                                        dependencies: [database, SystemClockCapability.self]) { resolver in
+            OrderClient(storage: try storage.access(resolver),
                         clock: try resolver.handle(SystemClockCapability.self).current)
         }
         let paymentSettings = options.paymentSettings
         try orchestrator.registerClient(PaymentClient.self,
-                                        dependencies: [SQLiteStorage.self, MessageAuthenticator.self,
+                                        dependencies: [database, MessageAuthenticator.self,
                                                        SystemClockCapability.self]) { resolver in
-            PaymentClient(storage: try resolver.handle(SQLiteStorage.self),
+            PaymentClient(storage: try storage.access(resolver),
                           authenticator: try resolver.handle(MessageAuthenticator.self),
                           clock: try resolver.handle(SystemClockCapability.self).current, settings: paymentSettings)
         }
@@ -273,9 +269,9 @@ final class AxiomService: Sendable {
         // As many sign-in sessions as session contexts may be held.
         let sessionCacheEntries = options.maxSessions
         try orchestrator.registerClient(UserClient.self,
-                                        dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self,
+                                        dependencies: [database, PasswordHasher.self, SecureRandom.self,
                                                        SystemClockCapability.self]) { resolver in
-            subscribers.adding(UserClient(storage: try resolver.handle(SQLiteStorage.self),
+            subscribers.adding(UserClient(storage: try storage.access(resolver),
                                           hasher: try resolver.handle(PasswordHasher.self),
                                           random: try resolver.handle(SecureRandom.self),
                                           clock: try resolver.handle(SystemClockCapability.self).current,

@@ -34,7 +34,8 @@ do {
 let logOutput = LogOutput()
 let logger = ServerLogger(minimumLevel: options.logLevel, sink: logOutput.immediate)
 logger.log(.notice, "starting", [("service", DiscoveryRoutes.serviceName), ("version", DiscoveryRoutes.version),
-                                 ("database", options.databasePath), ("log_level", options.logLevel.name)],
+                                 ("database", options.databaseURL.map(ServerOptions.maskingPassword) ?? options.databasePath),
+                                 ("log_level", options.logLevel.name)],
            numbers: [("pid", Int(getpid()))])
 for warning in configurationWarnings {
     logger.log(.warning, "configuration_warning", [("detail", warning)])

@@ -8,8 +8,8 @@ import Synchronization
 /// bounded working set of the products table, never a copy of it.
 ///
 /// ## Writes
-/// Validate (so a bad request never touches the disk) → one durable SQLite
-/// transaction that checks everything against the rows and applies the
+/// Validate (so a bad request never touches the disk) → one durable
+/// transaction (SQLite or PostgreSQL: `StorageAccess`) that checks everything against the rows and applies the
 /// change (`CatalogStore`; the search index follows by trigger in the same
 /// transaction) → apply the committed rows to the working set → publish
 /// `CatalogUpdate` → return. A write fails with:
@@ -17,7 +17,7 @@ import Synchronization
 ///   `duplicate_sku`, `duplicate_checkout_id`, `insufficient_stock`,
 ///   `product_inactive` (409), `product_not_found`, `reservation_not_found`
 ///   (404);
-/// - `AxiomError.capabilityUnavailable("Capabilities.SQLiteStorage")` when
+/// - `AxiomError.capabilityUnavailable` (the storage's type name) when
 ///   storage cannot take writes (disk full, read-only, file gone, instance
 ///   closed while being re-created): the HTTP layer answers 503
 ///   `storage_unavailable`. Nothing was applied; a retry is safe.
@@ -69,7 +69,7 @@ public actor CatalogClient: StatefulClient {
     public nonisolated let stateBroadcaster: StateBroadcaster<CatalogUpdate>
     /// The deployment's currency: every price is in it.
     public nonisolated let currency: Currency
-    nonisolated let storage: CapabilityHandle<SQLiteStorage>
+    nonisolated let storage: StorageAccess
     /// The working set (reads: `CatalogClient+Reads`).
     nonisolated let cache: Mutex<ProductCache>
     /// Recent searches' rankings (`SearchCache`).
@@ -77,7 +77,7 @@ public actor CatalogClient: StatefulClient {
 
     /// `cacheEntries`: the most products kept in memory (at least 1).
     /// `searchCacheMatches`: the most ranked matches kept (0: none).
-    public init(storage: CapabilityHandle<SQLiteStorage>, currency: Currency = .usd,
+    public init(storage: StorageAccess, currency: Currency = .usd,
                 cacheEntries: Int = CatalogClient.defaultCacheEntries,
                 searchCacheMatches: Int = CatalogClient.defaultSearchCacheMatches, updateBufferLimit: Int = 256) {
         self.storage = storage
@@ -85,6 +85,15 @@ public actor CatalogClient: StatefulClient {
         self.stateBroadcaster = StateBroadcaster(bufferLimit: updateBufferLimit)
         self.cache = Mutex(ProductCache(capacity: cacheEntries))
         self.searches = Mutex(SearchCache(maxMatches: searchCacheMatches))
+    }
+
+    /// The same on a SQLite file (what the composition root and tests made
+    /// before storage had two backends).
+    public init(storage: CapabilityHandle<SQLiteStorage>, currency: Currency = .usd,
+                cacheEntries: Int = CatalogClient.defaultCacheEntries,
+                searchCacheMatches: Int = CatalogClient.defaultSearchCacheMatches, updateBufferLimit: Int = 256) {
+        self.init(storage: StorageAccess(storage), currency: currency, cacheEntries: cacheEntries,
+                  searchCacheMatches: searchCacheMatches, updateBufferLimit: updateBufferLimit)
     }
 
     // MARK: Lifecycle
@@ -230,11 +239,11 @@ public actor CatalogClient: StatefulClient {
         return rows
     }
 
-    private nonisolated func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteHandle) throws -> T) async throws -> T {
+    private nonisolated func write<T: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> T {
         try await storage.durableWrite(body)
     }
 
-    nonisolated func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteHandle) throws -> T) async throws -> T {
+    nonisolated func read<T: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> T {
         try await storage.storedRead(body)
     }
 }

@@ -31,6 +31,23 @@ import Capabilities
 ///   `INSERT INTO products_search(products_search) VALUES('rebuild')`.
 /// - `products_by_currency` (202): activation checks every price is in the
 ///   deployment's currency with two index probes instead of a table scan.
+///
+/// On PostgreSQL the same tables, with these differences:
+/// - `products.rowid`: an identity column standing in for SQLite's implicit
+///   row number (insertion order), so search's tie order, its cursor and
+///   its page probe (`WHERE rowid = ?`) are the same SQL on both. Unlike
+///   SQLite's, it never changes (no `VACUUM` caveat).
+/// - `products.search` (202): a stored generated `tsvector` over the name
+///   (weight A), SKU (B) and description (C), so it changes in the same
+///   statement as the row, with a GIN index (`products_search`). Text goes
+///   through `catalog_fold` first: `lower()` and `translate()` of the
+///   Latin letters with diacritics (both immutable, as a generated column
+///   needs; the `unaccent` extension is neither immutable nor always
+///   installable), so `BRÄSS` finds "brass" as FTS5's `remove_diacritics`
+///   does. The `simple` configuration: no stemming and no stop words, as
+///   FTS5's unicode61 tokenizer.
+/// - `name_folded` is `COLLATE "C"`: byte order, as SQLite compares it,
+///   whatever the database's collation.
 enum CatalogSchema {
     static let migrations: [Migration] = [
         Migration(version: 200, name: "catalog products", sql: """
@@ -47,6 +64,21 @@ enum CatalogSchema {
                 created_at     TEXT NOT NULL,
                 updated_at     TEXT NOT NULL
             ) STRICT;
+            """, postgresSQL: """
+            CREATE TABLE products (
+                id             TEXT PRIMARY KEY,
+                sku            TEXT NOT NULL UNIQUE,
+                name           TEXT NOT NULL,
+                description    TEXT NOT NULL,
+                price_amount   BIGINT NOT NULL CHECK (price_amount >= 0),
+                price_currency TEXT NOT NULL CHECK (length(price_currency) = 3),
+                stock          BIGINT NOT NULL CHECK (stock BETWEEN 0 AND 1000000),
+                active         BIGINT NOT NULL CHECK (active IN (0, 1)),
+                version        BIGINT NOT NULL CHECK (version >= 1),
+                created_at     TEXT NOT NULL,
+                updated_at     TEXT NOT NULL,
+                rowid          BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE
+            );
             """),
         Migration(version: 201, name: "catalog stock reservations and returns", sql: """
             CREATE TABLE stock_checkouts (
@@ -69,6 +101,27 @@ enum CatalogSchema {
                 units      INTEGER NOT NULL CHECK (units >= 0),
                 created_at TEXT NOT NULL
             ) STRICT;
+            """, postgresSQL: """
+            CREATE TABLE stock_checkouts (
+                checkout_id TEXT PRIMARY KEY,
+                status      TEXT NOT NULL CHECK (status IN ('reserved', 'committed', 'released')),
+                created_at  TEXT NOT NULL,
+                updated_at  TEXT NOT NULL
+            );
+            CREATE INDEX stock_checkouts_reserved ON stock_checkouts(created_at) WHERE status = 'reserved';
+            CREATE TABLE stock_reservations (
+                checkout_id TEXT NOT NULL REFERENCES stock_checkouts(checkout_id),
+                product_id  TEXT NOT NULL REFERENCES products(id),
+                quantity    BIGINT NOT NULL CHECK (quantity >= 1),
+                created_at  TEXT NOT NULL,
+                PRIMARY KEY (checkout_id, product_id)
+            );
+            CREATE INDEX stock_reservations_product ON stock_reservations(product_id);
+            CREATE TABLE stock_returns (
+                return_key TEXT PRIMARY KEY,
+                units      BIGINT NOT NULL CHECK (units >= 0),
+                created_at TEXT NOT NULL
+            );
             """),
         Migration(version: 202, name: "catalog keyset list order and full-text search", sql: """
             ALTER TABLE products ADD COLUMN name_folded TEXT;
@@ -97,9 +150,31 @@ enum CatalogSchema {
                 VALUES (new.rowid, new.name, new.description, new.sku);
             END;
             INSERT INTO products_search(products_search) VALUES ('rebuild');
+            """, postgresSQL: """
+            ALTER TABLE products ADD COLUMN name_folded TEXT COLLATE "C";
+            CREATE INDEX products_by_name ON products(name_folded, id);
+            CREATE INDEX products_active_by_name ON products(name_folded, id) WHERE active = 1;
+            CREATE INDEX products_by_currency ON products(price_currency);
+            CREATE FUNCTION catalog_fold(text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+                SELECT translate(lower($1),
+                    'àáâãäåāăąçćčďđèéêëēėęěìíîïīįłñńňòóôõöøōőŕřśšşţťùúûüūůűųýÿźżž',
+                    'aaaaaaaaacccddeeeeeeeeiiiiiilnnnoooooooorrsssttuuuuuuuuyyzzz')
+            $$;
+            ALTER TABLE products ADD COLUMN search tsvector GENERATED ALWAYS AS (
+                setweight(to_tsvector('simple', catalog_fold(name)), 'A') ||
+                setweight(to_tsvector('simple', catalog_fold(sku)), 'B') ||
+                setweight(to_tsvector('simple', catalog_fold(description)), 'C')
+            ) STORED;
+            CREATE INDEX products_search ON products USING gin (search);
             """),
     ]
 
-    /// RFC 3339 UTC with milliseconds, as SQLite writes it.
-    static let now = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+    /// RFC 3339 UTC with milliseconds, as SQLite writes it; PostgreSQL's
+    /// `now()` (the transaction's start) in the same format.
+    static func now(_ dialect: SQLDialect) -> String {
+        switch dialect {
+        case .sqlite: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+        case .postgres: #"to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')"#
+        }
+    }
 }

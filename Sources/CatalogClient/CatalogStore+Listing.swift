@@ -8,13 +8,13 @@ import Domain
 /// page follows.
 extension CatalogStore {
     /// The products among `ids` that exist, one prepared primary-key probe each.
-    static func fetchAll(_ handle: SQLiteHandle, _ ids: [ProductID]) throws -> [VersionedProduct] {
+    static func fetchAll(_ handle: any StorageHandle, _ ids: [ProductID]) throws -> [VersionedProduct] {
         try ids.compactMap { try fetch(handle, $0) }
     }
 
     /// One page in (folded name, id) order after `after`, from the index
     /// `products_active_by_name` (public) or `products_by_name` (admins).
-    static func list(_ handle: SQLiteHandle, after: ProductCursor?, limit: Int,
+    static func list(_ handle: any StorageHandle, after: ProductCursor?, limit: Int,
                      includeInactive: Bool) throws -> (rows: [VersionedProduct], more: Bool) {
         let filter = includeInactive ? "" : "active = 1 AND "
         let rows = try handle.query("""
@@ -41,17 +41,42 @@ extension CatalogStore {
     static let maxRanked = 1_000
 
     /// `expression`'s matches (the newest `maxRanked` if there are more),
-    /// best bm25 rank first (a name match weighs 10, a SKU match 5, a
-    /// description match 1), ties by row number. Inactive products
-    /// included: a page filters them on fresh rows, so a deactivation does
-    /// not change a ranking.
-    static func ranking(_ handle: SQLiteHandle, _ expression: SearchExpression) throws -> SearchRanking {
-        let rows = try handle.query("""
-            SELECT match_rowid, score FROM (
-                SELECT rowid AS match_rowid, bm25(products_search, 10.0, 1.0, 5.0) AS score
-                FROM products_search WHERE products_search MATCH ? ORDER BY rowid DESC LIMIT ?
-            ) ORDER BY score, match_rowid
-            """, expression.match, maxRanked)
+    /// best rank first, ties by row number. Inactive products included: a
+    /// page filters them on fresh rows, so a deactivation does not change a
+    /// ranking.
+    ///
+    /// SQLite: bm25 (negative, lower is better) with a name match weighing
+    /// 10, a SKU match 5, a description match 1.
+    ///
+    /// PostgreSQL: `ts_rank` with the same proportions through the
+    /// tsvector's weights (name A 1.0, SKU B 0.5, description C 0.1),
+    /// negated so that lower is better there too and one cursor order
+    /// serves both. `ts_rank` rather than `ts_rank_cd`: it scores how often
+    /// and where (which weight) the words occur, as bm25 does; cover density
+    /// adds the words' proximity, which says little in a product's few
+    /// words and scores a prefix-only match 0. Ranked in the outer query, so
+    /// only the newest `maxRanked` matches (found on the GIN index) are
+    /// scored. The rank is a `real`, widened to `float8` exactly, so the
+    /// cursor's bit pattern round-trips.
+    static func ranking(_ handle: any StorageHandle, _ expression: SearchExpression) throws -> SearchRanking {
+        let rows = switch handle.dialect {
+        case .sqlite:
+            try handle.query("""
+                SELECT match_rowid, score FROM (
+                    SELECT rowid AS match_rowid, bm25(products_search, 10.0, 1.0, 5.0) AS score
+                    FROM products_search WHERE products_search MATCH ? ORDER BY rowid DESC LIMIT ?
+                ) ORDER BY score, match_rowid
+                """, expression.match, maxRanked)
+        case .postgres:
+            try handle.query("""
+                SELECT match_rowid,
+                    -ts_rank('{0, 0.1, 0.5, 1.0}', search, to_tsquery('simple', catalog_fold(?1)))::float8 AS score
+                FROM (
+                    SELECT rowid AS match_rowid, search FROM products
+                    WHERE search @@ to_tsquery('simple', catalog_fold(?1)) ORDER BY rowid DESC LIMIT ?2
+                ) AS newest ORDER BY score, match_rowid
+                """, expression.tsquery, maxRanked)
+        }
         var ranks: [Double] = [], rowids: [Int64] = []
         ranks.reserveCapacity(rows.count)
         rowids.reserveCapacity(rows.count)
@@ -65,7 +90,7 @@ extension CatalogStore {
     /// One page of `ranking` after `after`: each candidate's row read by its
     /// row number (a primary-key probe), inactive ones skipped unless
     /// `includeInactive`, until `limit` + 1 are found.
-    static func page(_ handle: SQLiteHandle, _ ranking: SearchRanking, after: SearchCursor?, limit: Int,
+    static func page(_ handle: any StorageHandle, _ ranking: SearchRanking, after: SearchCursor?, limit: Int,
                      includeInactive: Bool) throws -> (rows: [(VersionedProduct, SearchCursor)], more: Bool) {
         var rows: [(VersionedProduct, SearchCursor)] = []
         var index = ranking.start(after: after)
@@ -82,7 +107,7 @@ extension CatalogStore {
 
     /// Whether some product is priced in another currency than `code`: two
     /// probes of `products_by_currency`, not a scan.
-    static func hasOtherCurrency(_ handle: SQLiteHandle, than code: String) throws -> Bool {
+    static func hasOtherCurrency(_ handle: any StorageHandle, than code: String) throws -> Bool {
         try handle.queryOne("""
             SELECT 1 FROM products WHERE price_currency < ? OR price_currency > ? LIMIT 1
             """, code, code) != nil
@@ -90,7 +115,7 @@ extension CatalogStore {
 
     /// Writes `name_folded` for up to `batch` rows that lack it (rows from
     /// before migration 202); returns how many it wrote.
-    static func foldNames(_ handle: SQLiteHandle, batch: Int) throws -> Int {
+    static func foldNames(_ handle: any StorageHandle, batch: Int) throws -> Int {
         let rows = try handle.query("SELECT id, name FROM products WHERE name_folded IS NULL LIMIT ?", batch)
         for row in rows {
             let id: String = try row.get(0)

@@ -1,35 +1,49 @@
 import Capabilities
 import Domain
 
-/// The catalogue's SQL. Every function runs inside one `SQLiteStorage.write`
-/// (or `read`) closure, so a write's checks and changes see and make one
-/// consistent step of the database: the checks are done against the rows,
-/// never against the in-memory working set, and a thrown error rolls back all of
-/// the request's statements. The functions are pure over the handle (the
-/// storage may run a write closure again in a later batch).
+/// The catalogue's SQL, on SQLite and PostgreSQL alike. Every function runs
+/// inside one durable write (or read) closure, so a write's checks and
+/// changes see and make one consistent step of the database: the checks are
+/// done against the rows, never against the in-memory working set, and a
+/// thrown error rolls back all of the request's statements. The functions
+/// are pure over the handle (the storage may run a write closure again in a
+/// later batch).
+///
+/// Several processes may write one PostgreSQL database, and its write
+/// transactions are READ COMMITTED: stock moves by conditional updates
+/// (`stock = stock - ? WHERE … AND stock >= ?`), which PostgreSQL
+/// re-evaluates on the newest row after waiting for a concurrent writer, so
+/// a reservation never oversells whatever another process did meanwhile;
+/// a read-then-write (a patch, a checkout's status) locks its row first
+/// (`FOR UPDATE`). SQLite has one writer per file, so neither lock is
+/// needed there (and `FOR UPDATE` is not its syntax).
 enum CatalogStore {
     static let columns =
         "id, sku, name, description, price_amount, price_currency, stock, active, version"
 
     // MARK: Products
 
-    static func fetch(_ handle: SQLiteHandle, _ id: ProductID) throws -> VersionedProduct? {
-        try handle.queryOne("SELECT \(columns) FROM products WHERE id = ?", id.description).map(decode)
+    /// The stored product; `locking` holds its row until the transaction
+    /// ends on PostgreSQL (another process's write of it waits).
+    static func fetch(_ handle: any StorageHandle, _ id: ProductID, locking: Bool = false) throws -> VersionedProduct? {
+        try handle.queryOne("SELECT \(columns) FROM products WHERE id = ?\(lock(handle, locking))", id.description)
+            .map(decode)
     }
 
     /// Inserts a new, validated product; `duplicate(sku)` when the SKU is taken.
-    static func insert(_ handle: SQLiteHandle, _ product: Product) throws -> VersionedProduct {
-        if try handle.queryOne("SELECT 1 FROM products WHERE sku = ?", product.sku) != nil {
-            throw DomainError.duplicate(field: "sku", value: product.sku)
-        }
-        do {
-            try handle.execute("""
-                INSERT INTO products(\(columns), name_folded, created_at, updated_at)
-                VALUES(?, ?, ?, ?, ?, ?, ?, ?, 1, ?, \(CatalogSchema.now), \(CatalogSchema.now))
-                """, product.id.description, product.sku, product.name, product.description,
-                product.price.amount, product.price.currency.code, product.stock, product.active,
-                ProductCursor.fold(product.name))
-        } catch let error as StorageError where error.sqliteError?.isUniqueViolation == true {
+    static func insert(_ handle: any StorageHandle, _ product: Product) throws -> VersionedProduct {
+        let now = CatalogSchema.now(handle.dialect)
+        // ON CONFLICT, not a caught error: a failed statement aborts the
+        // request on PostgreSQL. It also covers a SKU another process
+        // inserts between a check and the insert.
+        let inserted = try handle.execute("""
+            INSERT INTO products(\(columns), name_folded, created_at, updated_at)
+            VALUES(?, ?, ?, ?, ?, ?, ?, ?, 1, ?, \(now), \(now))
+            ON CONFLICT(sku) DO NOTHING
+            """, product.id.description, product.sku, product.name, product.description,
+            product.price.amount, product.price.currency.code, product.stock, product.active,
+            ProductCursor.fold(product.name))
+        guard inserted == 1 else {
             throw DomainError.duplicate(field: "sku", value: product.sku)
         }
         return VersionedProduct(product: product, version: 1)
@@ -37,11 +51,11 @@ enum CatalogStore {
 
     /// Writes every mutable field of `product` over the row last read at
     /// `previous` and bumps the version.
-    static func save(_ handle: SQLiteHandle, _ product: Product, previous: VersionedProduct) throws -> VersionedProduct {
+    static func save(_ handle: any StorageHandle, _ product: Product, previous: VersionedProduct) throws -> VersionedProduct {
         let version = previous.version + 1
         let changed = try handle.execute("""
             UPDATE products SET name = ?, name_folded = ?, description = ?, price_amount = ?, price_currency = ?,
-                stock = ?, active = ?, version = ?, updated_at = \(CatalogSchema.now)
+                stock = ?, active = ?, version = ?, updated_at = \(CatalogSchema.now(handle.dialect))
             WHERE id = ? AND version = ?
             """, product.name, ProductCursor.fold(product.name), product.description, product.price.amount,
             product.price.currency.code, product.stock, product.active, version, product.id.description,
@@ -54,9 +68,9 @@ enum CatalogStore {
 
     /// Applies an admin's patch to the stored product. `product_not_found`;
     /// validation lists every failing field (the currency included).
-    static func update(_ handle: SQLiteHandle, _ id: ProductID, _ patch: ProductPatch,
+    static func update(_ handle: any StorageHandle, _ id: ProductID, _ patch: ProductPatch,
                        currency: Currency, unchangedFrom: Product? = nil) throws -> VersionedProduct {
-        guard let current = try fetch(handle, id) else {
+        guard let current = try fetch(handle, id, locking: true) else {
             throw DomainError.notFound(entity: "product", id: id.description)
         }
         // If-Match, in the transaction that makes the change (RFC 9110
@@ -75,33 +89,49 @@ enum CatalogStore {
     /// reservation rows — or, on the first line that cannot be reserved,
     /// throws its error (`product_not_found`, `product_inactive`,
     /// `insufficient_stock`) and nothing of the request remains.
-    static func reserve(_ handle: SQLiteHandle, _ checkout: CheckoutID, _ lines: [StockLine]) throws -> [VersionedProduct] {
-        if try handle.queryOne("SELECT 1 FROM stock_checkouts WHERE checkout_id = ?", checkout.description) != nil {
-            throw DomainError.duplicate(field: "checkout_id", value: checkout.description)
-        }
-        try handle.execute("""
+    static func reserve(_ handle: any StorageHandle, _ checkout: CheckoutID, _ lines: [StockLine]) throws -> [VersionedProduct] {
+        let now = CatalogSchema.now(handle.dialect)
+        let recorded = try handle.execute("""
             INSERT INTO stock_checkouts(checkout_id, status, created_at, updated_at)
-            VALUES(?, 'reserved', \(CatalogSchema.now), \(CatalogSchema.now))
+            VALUES(?, 'reserved', \(now), \(now)) ON CONFLICT(checkout_id) DO NOTHING
             """, checkout.description)
+        guard recorded == 1 else { throw DomainError.duplicate(field: "checkout_id", value: checkout.description) }
         var changed: [VersionedProduct] = []
         for line in lines {
-            guard let current = try fetch(handle, line.productID) else {
-                throw DomainError.notFound(entity: "product", id: line.productID.description)
-            }
-            let next = try current.product.reserving(line.quantity)
-            changed.append(try save(handle, next, previous: current))
+            let taken = try handle.queryOne("""
+                UPDATE products SET stock = stock - ?, version = version + 1, updated_at = \(now)
+                WHERE id = ? AND active = 1 AND stock >= ?
+                RETURNING \(columns)
+                """, line.quantity, line.productID.description, line.quantity).map(decode)
+            guard let taken else { throw try refusal(handle, line) }
+            changed.append(taken)
             try handle.execute("""
                 INSERT INTO stock_reservations(checkout_id, product_id, quantity, created_at)
-                VALUES(?, ?, ?, \(CatalogSchema.now))
+                VALUES(?, ?, ?, \(now))
                 """, checkout.description, line.productID.description, line.quantity)
         }
         return changed
     }
 
+    /// Why the conditional update took nothing for `line`: the product's
+    /// own rule on the row as it is now (`product_not_found`,
+    /// `product_inactive`, `insufficient_stock`).
+    private static func refusal(_ handle: any StorageHandle, _ line: StockLine) throws -> any Error {
+        guard let current = try fetch(handle, line.productID) else {
+            return DomainError.notFound(entity: "product", id: line.productID.description)
+        }
+        do {
+            _ = try current.product.reserving(line.quantity)
+        } catch {
+            return error
+        }
+        return CatalogDataError(description: "product \(line.productID) refused \(line.quantity) units its rules allow")
+    }
+
     /// Makes a reservation final: deletes its rows (the stock stays taken).
     /// Already committed → 0. Unknown or released → `reservation_not_found`.
-    static func commit(_ handle: SQLiteHandle, _ checkout: CheckoutID) throws -> Int {
-        switch try status(handle, checkout) {
+    static func commit(_ handle: any StorageHandle, _ checkout: CheckoutID) throws -> Int {
+        switch try status(handle, checkout, locking: true) {
         case "reserved":
             let lines = try handle.execute("DELETE FROM stock_reservations WHERE checkout_id = ?", checkout.description)
             try setStatus(handle, checkout, "committed")
@@ -115,8 +145,8 @@ enum CatalogStore {
 
     /// Puts a reserved checkout's units back and deletes its rows. Anything
     /// but a `reserved` checkout (unknown, released, committed) is a no-op.
-    static func release(_ handle: SQLiteHandle, _ checkout: CheckoutID) throws -> [VersionedProduct] {
-        guard try status(handle, checkout) == "reserved" else { return [] }
+    static func release(_ handle: any StorageHandle, _ checkout: CheckoutID) throws -> [VersionedProduct] {
+        guard try status(handle, checkout, locking: true) == "reserved" else { return [] }
         let rows = try handle.query("""
             SELECT product_id, quantity FROM stock_reservations WHERE checkout_id = ? ORDER BY product_id
             """, checkout.description)
@@ -132,7 +162,7 @@ enum CatalogStore {
     }
 
     /// Checkouts still holding stock, oldest first.
-    static func pending(_ handle: SQLiteHandle) throws -> [CheckoutID] {
+    static func pending(_ handle: any StorageHandle) throws -> [CheckoutID] {
         try handle.query("SELECT checkout_id FROM stock_checkouts WHERE status = 'reserved' ORDER BY created_at, checkout_id")
             .map { row in
                 let text: String = try row.get(0)
@@ -142,7 +172,7 @@ enum CatalogStore {
     }
 
     /// The lines a checkout holds now (empty unless it is `reserved`).
-    static func reservation(_ handle: SQLiteHandle, _ checkout: CheckoutID) throws -> [StockLine] {
+    static func reservation(_ handle: any StorageHandle, _ checkout: CheckoutID) throws -> [StockLine] {
         try handle.query("""
             SELECT product_id, quantity FROM stock_reservations WHERE checkout_id = ? ORDER BY product_id
             """, checkout.description).map { row in
@@ -156,10 +186,12 @@ enum CatalogStore {
 
     /// Puts `lines` back in stock once per `key`: a key already applied is a
     /// no-op (`[]`). An unknown product → `product_not_found`, nothing applied.
-    static func returnStock(_ handle: SQLiteHandle, key: String, lines: [StockLine]) throws -> [VersionedProduct] {
-        if try handle.queryOne("SELECT 1 FROM stock_returns WHERE return_key = ?", key) != nil { return [] }
-        try handle.execute("INSERT INTO stock_returns(return_key, units, created_at) VALUES(?, ?, \(CatalogSchema.now))",
-                           key, lines.reduce(0) { $0 + $1.quantity })
+    static func returnStock(_ handle: any StorageHandle, key: String, lines: [StockLine]) throws -> [VersionedProduct] {
+        let recorded = try handle.execute("""
+            INSERT INTO stock_returns(return_key, units, created_at) VALUES(?, ?, \(CatalogSchema.now(handle.dialect)))
+            ON CONFLICT(return_key) DO NOTHING
+            """, key, lines.reduce(0) { $0 + $1.quantity })
+        if recorded == 0 { return [] }
         var changed: [VersionedProduct] = []
         for line in lines {
             guard let restocked = try restock(handle, line.productID, by: line.quantity, requireProduct: true) else {
@@ -174,26 +206,41 @@ enum CatalogStore {
 
     /// Adds `quantity` to a product's stock, capped at the maximum stock (the
     /// units beyond it are dropped: a return must never fail and leave a
-    /// checkout or a cancellation half-done). `nil` when nothing changed.
-    private static func restock(_ handle: SQLiteHandle, _ id: ProductID, by quantity: Int,
+    /// checkout or a cancellation half-done), by one conditional update on
+    /// the row as it is when the update runs. `nil` when nothing changed.
+    private static func restock(_ handle: any StorageHandle, _ id: ProductID, by quantity: Int,
                                 requireProduct: Bool = false) throws -> VersionedProduct? {
-        guard let current = try fetch(handle, id) else {
+        let maximum = Product.stockRange.upperBound
+        let units = min(max(0, quantity), maximum)
+        if units > 0, let restocked = try handle.queryOne("""
+            UPDATE products SET stock = CASE WHEN stock > ? THEN ? ELSE stock + ? END,
+                version = version + 1, updated_at = \(CatalogSchema.now(handle.dialect))
+            WHERE id = ? AND stock < ?
+            RETURNING \(columns)
+            """, maximum - units, maximum, units, id.description, maximum).map(decode) {
+            return restocked
+        }
+        if try fetch(handle, id) == nil {
             if requireProduct { throw DomainError.notFound(entity: "product", id: id.description) }
             throw CatalogDataError(description: "reserved product \(id) is missing")
         }
-        let (sum, overflow) = current.product.stock.addingReportingOverflow(max(0, quantity))
-        let target = overflow ? Product.stockRange.upperBound : min(sum, Product.stockRange.upperBound)
-        guard target != current.product.stock else { return nil }
-        return try save(handle, try current.product.withStock(target), previous: current)
+        return nil
     }
 
-    private static func status(_ handle: SQLiteHandle, _ checkout: CheckoutID) throws -> String? {
-        try handle.queryOne("SELECT status FROM stock_checkouts WHERE checkout_id = ?", checkout.description)
-            .map { try $0.get(0) }
+    private static func status(_ handle: any StorageHandle, _ checkout: CheckoutID, locking: Bool) throws -> String? {
+        try handle.queryOne("SELECT status FROM stock_checkouts WHERE checkout_id = ?\(lock(handle, locking))",
+                            checkout.description).map { try $0.get(0) }
     }
 
-    private static func setStatus(_ handle: SQLiteHandle, _ checkout: CheckoutID, _ status: String) throws {
-        try handle.execute("UPDATE stock_checkouts SET status = ?, updated_at = \(CatalogSchema.now) WHERE checkout_id = ?",
+    /// `FOR UPDATE` on PostgreSQL when `locking`: a read-then-write holds
+    /// the row against other processes (READ COMMITTED would let two of
+    /// them read the same status or version and both act on it).
+    private static func lock(_ handle: any StorageHandle, _ locking: Bool) -> String {
+        locking && handle.dialect == .postgres ? " FOR UPDATE" : ""
+    }
+
+    private static func setStatus(_ handle: any StorageHandle, _ checkout: CheckoutID, _ status: String) throws {
+        try handle.execute("UPDATE stock_checkouts SET status = ?, updated_at = \(CatalogSchema.now(handle.dialect)) WHERE checkout_id = ?",
                            status, checkout.description)
     }
 

@@ -30,8 +30,8 @@ import TestSupport
     @Test func registerSignInAdministerTheCatalogueAndSurviveARestart() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-flow-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let database = directory.appendingPathComponent("axiom.db").path
-        var server = ServerProcess(arguments: ["--port", "0", "--database", database], environment: Self.adminEnvironment)
+        let database = ServerDatabase.fresh(in: directory)
+        var server = ServerProcess(arguments: ["--port", "0"], environment: Self.adminEnvironment, database: database)
         try server.start()
         var api = API(port: server.port)
 
@@ -88,7 +88,7 @@ import TestSupport
         // Everything acknowledged is there after a restart; so is the admin's session.
         server.signal(SIGTERM)
         #expect(server.waitForExit(seconds: 15) == 0)
-        server = ServerProcess(arguments: ["--port", "0", "--database", database], environment: Self.adminEnvironment)
+        server = ServerProcess(arguments: ["--port", "0"], environment: Self.adminEnvironment, database: database)
         try server.start()
         defer { server.stop() }
         api = API(port: server.port)

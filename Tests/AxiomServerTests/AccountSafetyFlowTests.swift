@@ -149,9 +149,9 @@ import TestSupport
         // instead of logging admin_ready.
         shop.server.signal(SIGTERM)
         #expect(shop.server.waitForExit(seconds: 30) == 0)
-        let database = shop.server.databaseDirectory.appendingPathComponent("axiom.db").path
-        let restarted = ServerProcess(arguments: ["--port", "0", "--database", database],
-                                      environment: AccountFlowTests.adminEnvironment)
+        let database = try #require(shop.server.database)
+        let restarted = ServerProcess(arguments: ["--port", "0"],
+                                      environment: AccountFlowTests.adminEnvironment, database: database)
         try restarted.start()
         defer { restarted.stop() }
         #expect(try signIn(API(port: restarted.port), "root@example.com", "a very long secret").status == 201)

@@ -20,9 +20,9 @@ import TestSupport
     @Test func searchIsRankedEscapedPagedAndBoundedWithAWorkingSetOfTwo() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-search-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let database = directory.appendingPathComponent("axiom.db").path
-        let arguments = ["--port", "0", "--database", database, "--catalog-cache-entries", "2"]
-        var server = ServerProcess(arguments: arguments, environment: AccountFlowTests.adminEnvironment)
+        let database = ServerDatabase.fresh(in: directory)
+        let arguments = ["--port", "0", "--catalog-cache-entries", "2"]
+        var server = ServerProcess(arguments: arguments, environment: AccountFlowTests.adminEnvironment, database: database)
         try server.start()
         var api = API(port: server.port)
         let admin = try #require(api.object(try api.call("POST", "/sessions",
@@ -66,7 +66,7 @@ import TestSupport
         #expect(try names(api, "copper").names == ["Copper lamp"])
 
         server.stop()
-        server = ServerProcess(arguments: arguments, environment: AccountFlowTests.adminEnvironment)
+        server = ServerProcess(arguments: arguments, environment: AccountFlowTests.adminEnvironment, database: database)
         try server.start()
         defer { server.stop() }
         api = API(port: server.port)

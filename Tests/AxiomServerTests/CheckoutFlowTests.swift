@@ -19,9 +19,9 @@ import TestSupport
     @Test func concurrentCheckoutsNeverOversellAndOrdersBehave() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-checkout-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let database = directory.appendingPathComponent("axiom.db").path
-        var server = ServerProcess(arguments: ["--port", "0", "--database", database],
-                                   environment: AccountFlowTests.adminEnvironment)
+        let database = ServerDatabase.fresh(in: directory)
+        var server = ServerProcess(arguments: ["--port", "0"],
+                                   environment: AccountFlowTests.adminEnvironment, database: database)
         try server.start()
         var api = API(port: server.port)
         let admin = try token(api, "root@example.com", "a very long secret")
@@ -84,8 +84,8 @@ import TestSupport
         // A restart keeps orders, stock and carts as they were acknowledged.
         server.signal(SIGTERM)
         #expect(server.waitForExit(seconds: 15) == 0)
-        server = ServerProcess(arguments: ["--port", "0", "--database", database],
-                               environment: AccountFlowTests.adminEnvironment)
+        server = ServerProcess(arguments: ["--port", "0"],
+                               environment: AccountFlowTests.adminEnvironment, database: database)
         try server.start()
         defer { server.stop() }
         api = API(port: server.port)

@@ -201,11 +201,13 @@ import Testing
 
     // MARK: The real binary
 
-    @Test func theBinaryRefusesToStartOnPostgresUntilEveryClientIsPorted() throws {
+    @Test func theBinaryRefusesToStartWhenPostgreSQLCannotBeReached() throws {
+        // Port 1 on loopback: nothing listens, the connection is refused at once.
         let process = ServerProcess(environment: ["AXIOM_DATABASE_URL": "postgres://axiom@127.0.0.1:1/axiom", "AXIOM_PORT": "0"])
         let (status, output) = try process.runToExit()
         #expect(status == 1)
-        #expect(output.contains("database_url: client CatalogClient not yet ported to PostgreSQL"))
+        #expect(output.contains(#""event":"start_failed""#) && output.contains("cannot connect to PostgreSQL"))
+        #expect(output.contains(#""database":"postgres://axiom@127.0.0.1:1/axiom""#))
         #expect(!output.contains(#""event":"listening""#))
     }
 

@@ -33,8 +33,8 @@ import TestSupport
     @Test func everyRefusedWriteLeavesStorageAsItWas() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-refused-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let database = directory.appendingPathComponent("axiom.db").path
-        var server = ServerProcess(arguments: ["--port", "0", "--database", database], environment: AccountFlowTests.adminEnvironment)
+        let database = ServerDatabase.fresh(in: directory)
+        var server = ServerProcess(arguments: ["--port", "0"], environment: AccountFlowTests.adminEnvironment, database: database)
         try server.start()
         defer { server.stop() }
         var api = API(port: server.port)
@@ -133,10 +133,10 @@ import TestSupport
             try api.call("PATCH", "/users/\(beaID)", json: #"{"status":"active","status":"suspended"}"#, token: admin)
         }
 
-        // What SQLite holds: the same after a restart.
+        // What storage holds: the same after a restart.
         let beforeRestart = try Self.snapshot(api, users + catalogue, token: admin)
         server.stop()
-        server = ServerProcess(arguments: ["--port", "0", "--database", database], environment: AccountFlowTests.adminEnvironment)
+        server = ServerProcess(arguments: ["--port", "0"], environment: AccountFlowTests.adminEnvironment, database: database)
         try server.start()
         api = API(port: server.port)
         let again = try EventShop.signIn(api, "root@example.com", "a very long secret")

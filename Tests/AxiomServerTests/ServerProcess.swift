@@ -14,19 +14,23 @@ final class ServerProcess: @unchecked Sendable {
         return testBinary.deletingLastPathComponent().appendingPathComponent("axiom-server")
     }
 
-    /// A database of its own in a fresh temporary directory, unless the
-    /// test names one.
+    /// A temporary directory of its own (the SQLite file, unless the test
+    /// names a database).
     let databaseDirectory: URL
+    /// The database it runs on: `database`, or a fresh one of this run's
+    /// backend (`ServerDatabase`) unless the arguments or environment name
+    /// one (then `nil`).
+    let database: ServerDatabase?
 
-    init(arguments: [String] = [], environment: [String: String] = [:]) {
+    init(arguments: [String] = [], environment: [String: String] = [:], database: ServerDatabase? = nil) {
         databaseDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("axiom-process-\(UUID().uuidString)")
         process.executableURL = Self.binaryURL
         let namesDatabase = arguments.contains { $0.hasPrefix("--database") } || environment["AXIOM_DATABASE"] != nil
             || environment["AXIOM_DATABASE_URL"] != nil
             || arguments.first == "healthcheck"
-        process.arguments = namesDatabase ? arguments
-            : arguments + ["--database", databaseDirectory.appendingPathComponent("axiom.db").path]
+        self.database = namesDatabase ? nil : database ?? ServerDatabase.fresh(in: databaseDirectory)
+        process.arguments = arguments + (self.database?.arguments ?? [])
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("AXIOM_") }
         env.merge(environment) { _, new in new }
         process.environment = env
@@ -41,6 +45,7 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Starts the binary and waits (bounded) for its "listening" log line.
     func start() throws {
+        if let error = database?.setupError { throw ProcessError.didNotStart("database set-up: \(error)") }
         try process.run()
         for _ in 0..<500 {
             if let line = lines.all().first(where: { $0.contains(#""event":"listening""#) }),

@@ -65,7 +65,7 @@ import TestSupport
         #expect(server.log.contains { $0.contains(#""event":"shutdown_complete""#) })
     }
 
-    @Test func createsItsDatabaseAndValidatesTheComponentGraphAtStartUp() throws {
+    @Test(.enabled(if: ServerDatabase.sqliteOnly)) func createsItsDatabaseAndValidatesTheComponentGraphAtStartUp() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-db-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("nested/axiom.db").path
@@ -77,7 +77,7 @@ import TestSupport
         #expect(validated.contains(#""passed":"true""#))
     }
 
-    @Test func refusesToStartWhenStorageCannotBeOpened() throws {
+    @Test(.enabled(if: ServerDatabase.sqliteOnly)) func refusesToStartWhenStorageCannotBeOpened() throws {
         // A regular file where the database's directory should be.
         let blocker = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-blocker-\(UUID().uuidString)")
         #expect(FileManager.default.createFile(atPath: blocker.path, contents: Data("not a directory".utf8)))

@@ -1,3 +1,4 @@
+import AxiomTestSupport
 import Domain
 import Foundation
 import Testing
@@ -6,9 +7,9 @@ import Testing
 /// product must still be the value the caller saw when the change commits.
 @Suite("CatalogClient conditional updates", .serialized)
 struct CatalogConditionalUpdateTests {
-    @Test("of concurrent updates that saw one product, exactly one commits; the others are precondition_failed")
-    func oneOfConcurrentWritersWins() async throws {
-        try await withCatalog { run in
+    @Test("of concurrent updates that saw one product, exactly one commits; the others are precondition_failed", arguments: StorageBackend.all)
+    func oneOfConcurrentWritersWins(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let seen = try await run.client.create(draft("KETTLE"))
             // Whether a writer is refused by the look at the working set or
             // by the comparison in the write's transaction depends on the
@@ -36,9 +37,9 @@ struct CatalogConditionalUpdateTests {
         }
     }
 
-    @Test("a stale value changes nothing; the current one is accepted")
-    func staleValueIsRefused() async throws {
-        try await withCatalog { run in
+    @Test("a stale value changes nothing; the current one is accepted", arguments: StorageBackend.all)
+    func staleValueIsRefused(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let seen = try await run.client.create(draft("MUG", stock: 5))
             let restocked = try await run.client.update(seen.id, ProductPatch(stock: 9))
             await #expect(throws: DomainError.preconditionFailed(entity: "product")) {

@@ -1,3 +1,4 @@
+import AxiomTestSupport
 import Axiom
 import CatalogClient
 import Domain
@@ -20,9 +21,9 @@ actor CatalogProbeContext: Context {
 
 @Suite("CatalogClient through a context", .serialized)
 struct CatalogContextTests {
-    @Test("a context reaches the catalogue through its handle's send: reserve → commit, a cancel's return, metrics counted")
-    func handleSend() async throws {
-        try await withCatalog { run in
+    @Test("a context reaches the catalogue through its handle's send: reserve → commit, a cancel's return, metrics counted", arguments: StorageBackend.all)
+    func handleSend(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let context = try await run.orchestrator.createContext(CatalogProbeContext.self, parent: nil)
             let catalog = context.catalog
             guard case .product(let mug) = try await catalog.send(.create(draft("MUG", stock: 4))) else {

@@ -7,30 +7,65 @@ import Foundation
 import Synchronization
 import Testing
 
-extension TempDirectory {
-    var databasePath: String { path("db/catalog.db") }
+/// Where a test's catalogue lives: a SQLite file in a temp directory, or a
+/// fresh schema on the PostgreSQL test server (`AXIOM_TEST_DATABASE_URL`).
+/// The same value reopens the same data, for restarts.
+struct CatalogDatabase: Sendable {
+    let backend: StorageBackend
+    /// The file's path, or the schema's URL.
+    let location: String
+    private let directory: TempDirectory
+
+    init(_ backend: StorageBackend = .sqlite) async throws {
+        directory = try TempDirectory()
+        self.backend = backend
+        location = try await backend.database(at: directory.path("db/catalog.db"))
+    }
+
+    /// The storage on its own (no client): for seeding and direct reads.
+    func open(migrations: [Migration] = CatalogClient.migrations) async throws -> any StorageCapability {
+        switch backend {
+        case .sqlite:
+            try await SQLiteStorage.open(StorageConfiguration(path: location, createDirectory: true), migrations: migrations)
+        case .postgres:
+            try await PostgresStorage.open(PostgresConfiguration(url: location, readerCount: 1), migrations: migrations)
+        }
+    }
 }
 
 /// One "process run": an orchestrator with the storage capability on the
-/// test's database file and the catalogue client it made and activated.
+/// test's database and the catalogue client it made and activated.
 typealias CatalogRun = ClientRun<CatalogClient>
 
 extension ClientRun where C == CatalogClient {
-    /// Starts a run on `directory`'s database, as the composition root would.
-    static func start(_ directory: TempDirectory, currency: Currency = .usd,
+    /// Starts a run on `database`, as the composition root would.
+    static func start(_ database: CatalogDatabase, currency: Currency = .usd,
                       cacheEntries: Int = CatalogClient.defaultCacheEntries) async throws -> CatalogRun {
-        try await start(path: directory.databasePath, migrations: CatalogClient.migrations, readerCount: 2) { resolver in
-            CatalogClient(storage: try resolver.handle(SQLiteStorage.self), currency: currency, cacheEntries: cacheEntries)
+        let backend = database.backend
+        return try await start(path: database.location, backend: backend, migrations: CatalogClient.migrations,
+                               readerCount: 2) { resolver in
+            CatalogClient(storage: try backend.access(resolver), currency: currency, cacheEntries: cacheEntries)
+        }
+    }
+
+    /// The name `AxiomError.capabilityUnavailable` gives this run's storage.
+    var storageName: String {
+        get throws {
+            switch try database {
+            case is PostgresStorage: String(reflecting: PostgresStorage.self)
+            default: String(reflecting: SQLiteStorage.self)
+            }
         }
     }
 }
 
 /// Runs `body` against a started catalogue; always stops it.
-func withCatalog<R>(_ directory: TempDirectory? = nil, currency: Currency = .usd,
+/// Without `database`, on a new one of `backend`.
+func withCatalog<R>(_ database: CatalogDatabase? = nil, backend: StorageBackend = .sqlite, currency: Currency = .usd,
                     cacheEntries: Int = CatalogClient.defaultCacheEntries,
                     _ body: (CatalogRun) async throws -> R) async throws -> R {
-    let directory = try directory ?? TempDirectory()
-    let run = try await CatalogRun.start(directory, currency: currency, cacheEntries: cacheEntries)
+    let database = if let database { database } else { try await CatalogDatabase(backend) }
+    let run = try await CatalogRun.start(database, currency: currency, cacheEntries: cacheEntries)
     do {
         let result = try await body(run)
         await run.stop()
@@ -79,14 +114,14 @@ func attempt<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
 
 /// Inserts `count` products straight into the database of a stopped
 /// catalogue, as `scripts/seed-scale.sh` does (the search index follows by
-/// trigger): names "Seeded 00000"…, stock 10. Returns their ids in order.
-func seedProducts(_ directory: TempDirectory, count: Int,
+/// trigger, or as a generated column): names "Seeded 00000"…, stock 10.
+/// Returns their ids in order.
+func seedProducts(_ database: CatalogDatabase, count: Int,
                   migrations: [Migration] = CatalogClient.migrations) async throws -> [ProductID] {
-    let storage = try await SQLiteStorage.open(StorageConfiguration(path: directory.databasePath, createDirectory: true),
-                                               migrations: migrations)
+    let storage = try await database.open(migrations: migrations)
     let ids = (0 ..< count).map { _ in ProductID(UUID()) }
     let folded = migrations.contains { $0.version == 202 }
-    try await storage.write { handle in
+    try await storage.writeTransaction { handle in
         for (index, id) in ids.enumerated() {
             let name = "Seeded \(String(index + 100_000).dropFirst())"
             try handle.execute("""

@@ -8,9 +8,9 @@ import Testing
 
 @Suite("CatalogClient products", .serialized)
 struct CatalogProductTests {
-    @Test("create commits, applies to state and the snapshot, and publishes")
-    func create() async throws {
-        try await withCatalog { run in
+    @Test("create commits, applies to state and the snapshot, and publishes", arguments: StorageBackend.all)
+    func create(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             let updates = client.stateUpdates
             let product = try await client.create(ProductDraft(
@@ -28,9 +28,9 @@ struct CatalogProductTests {
         }
     }
 
-    @Test("validation lists every failing field and touches nothing")
-    func validation() async throws {
-        try await withCatalog { run in
+    @Test("validation lists every failing field and touches nothing", arguments: StorageBackend.all)
+    func validation(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let bad = ProductDraft(sku: "bad sku", name: "   ", description: String(repeating: "x", count: 2001),
                                    price: Money(amount: -1, currency: .eur), stock: -3)
             let error = await domainError { _ = try await run.client.create(bad) }
@@ -45,9 +45,9 @@ struct CatalogProductTests {
         }
     }
 
-    @Test("a second product with a taken SKU is 409 duplicate_sku, even when both race")
-    func duplicateSKU() async throws {
-        try await withCatalog { run in
+    @Test("a second product with a taken SKU is 409 duplicate_sku, even when both race", arguments: StorageBackend.all)
+    func duplicateSKU(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             let first = try await client.create(draft("SKU-1"))
             let error = await domainError { _ = try await client.create(draft("SKU-1", name: "Other")) }
@@ -70,9 +70,9 @@ struct CatalogProductTests {
         }
     }
 
-    @Test("update changes price, name, description, stock and active; all or nothing")
-    func update() async throws {
-        let directory = try TempDirectory()
+    @Test("update changes price, name, description, stock and active; all or nothing", arguments: StorageBackend.all)
+    func update(backend: StorageBackend) async throws {
+        let directory = try await CatalogDatabase(backend)
         let id = try await withCatalog(directory) { run in
             let client = run.client
             let product = try await client.create(draft("UPD-1", price: 500, stock: 3))
@@ -102,9 +102,9 @@ struct CatalogProductTests {
         }
     }
 
-    @Test("reads of an unknown product: nil from the snapshot, product_not_found from product(_:)")
-    func unknownProduct() async throws {
-        try await withCatalog { run in
+    @Test("reads of an unknown product: nil from the snapshot, product_not_found from product(_:)", arguments: StorageBackend.all)
+    func unknownProduct(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let id = ProductID(UUID())
             let found = try await run.client.lookup(id)
             #expect(found == nil)
@@ -113,9 +113,9 @@ struct CatalogProductTests {
         }
     }
 
-    @Test("250 products page by case-folded name then id (keyset, as the in-memory list did); q finds by prefix; inactive only on request")
-    func pagination() async throws {
-        try await withCatalog { run in
+    @Test("250 products page by case-folded name then id (keyset, as the in-memory list did); q finds by prefix; inactive only on request", arguments: StorageBackend.all)
+    func pagination(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             func name(_ index: Int) -> String {
                 let number = String(index + 1000).dropFirst()
@@ -180,9 +180,9 @@ struct CatalogProductTests {
         }
     }
 
-    @Test("a cursor stays valid while the catalogue changes: nothing skipped, nothing repeated")
-    func cursorStability() async throws {
-        try await withCatalog { run in
+    @Test("a cursor stays valid while the catalogue changes: nothing skipped, nothing repeated", arguments: StorageBackend.all)
+    func cursorStability(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             for letter in ["b", "d", "f", "h"] { _ = try await client.create(draft("S-\(letter.uppercased())", name: letter)) }
             let first = try await client.products(ProductQuery(limit: 2))
@@ -196,9 +196,9 @@ struct CatalogProductTests {
         }
     }
 
-    @Test("bad limit, q and cursor are reported together")
-    func badQueries() async throws {
-        try await withCatalog { run in
+    @Test("bad limit, q and cursor are reported together", arguments: StorageBackend.all)
+    func badQueries(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             for limit in [0, 101, -1] {
                 let error = await domainError { _ = try await client.products(ProductQuery(limit: limit)) }

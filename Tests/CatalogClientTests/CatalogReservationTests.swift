@@ -8,9 +8,9 @@ import Testing
 
 @Suite("CatalogClient stock: reservations, returns, restarts", .serialized)
 struct CatalogReservationTests {
-    @Test("reserve takes every line in one transaction; commit keeps the stock taken and is idempotent")
-    func reserveAndCommit() async throws {
-        try await withCatalog { run in
+    @Test("reserve takes every line in one transaction; commit keeps the stock taken and is idempotent", arguments: StorageBackend.all)
+    func reserveAndCommit(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             let mug = try await client.create(draft("MUG", stock: 5))
             let pen = try await client.create(draft("PEN", stock: 2))
@@ -44,9 +44,9 @@ struct CatalogReservationTests {
         }
     }
 
-    @Test("release returns the units once; releasing twice or an unknown checkout is a no-op")
-    func release() async throws {
-        try await withCatalog { run in
+    @Test("release returns the units once; releasing twice or an unknown checkout is a no-op", arguments: StorageBackend.all)
+    func release(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             let mug = try await client.create(draft("MUG", stock: 5))
             let checkout = CheckoutID(UUID())
@@ -66,9 +66,9 @@ struct CatalogReservationTests {
         }
     }
 
-    @Test("a failing line leaves every line untouched, with that line's error")
-    func allOrNothing() async throws {
-        try await withCatalog { run in
+    @Test("a failing line leaves every line untouched, with that line's error", arguments: StorageBackend.all)
+    func allOrNothing(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             let mug = try await client.create(draft("MUG", stock: 5))
             let pen = try await client.create(draft("PEN", stock: 1))
@@ -97,16 +97,16 @@ struct CatalogReservationTests {
             #expect(try await client.lookup(mug.id)?.stock == 5)
             #expect(try await client.lookup(pen.id)?.stock == 1)
             #expect(try await client.pendingReservations().isEmpty)
-            let stored = try await run.storage.read { handle in
+            let stored = try await run.database.readTransaction { handle in
                 try handle.queryOne("SELECT stock FROM products WHERE id = ?", mug.id.description)?.get(0, as: Int.self)
             }
             #expect(stored == 5)
         }
     }
 
-    @Test("malformed reservation lines are 422 with every line named")
-    func badLines() async throws {
-        try await withCatalog { run in
+    @Test("malformed reservation lines are 422 with every line named", arguments: StorageBackend.all)
+    func badLines(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             let mug = try await client.create(draft("MUG"))
             let empty = await domainError { _ = try await client.reserve(checkoutID: CheckoutID(UUID()), lines: []) }
@@ -124,9 +124,9 @@ struct CatalogReservationTests {
         }
     }
 
-    @Test("100 concurrent reservations of stock 10: exactly 10 succeed, 90 insufficient_stock, stock 0")
-    func oversell() async throws {
-        let directory = try TempDirectory()
+    @Test("100 concurrent reservations of stock 10: exactly 10 succeed, 90 insufficient_stock, stock 0", arguments: StorageBackend.all)
+    func oversell(backend: StorageBackend) async throws {
+        let directory = try await CatalogDatabase(backend)
         let id = try await withCatalog(directory) { run in
             let client = run.client
             let product = try await client.create(draft("HOT", stock: 10))
@@ -161,9 +161,9 @@ struct CatalogReservationTests {
         }
     }
 
-    @Test("returnStock restocks once per key; a retry cannot restock twice")
-    func returnStock() async throws {
-        let directory = try TempDirectory()
+    @Test("returnStock restocks once per key; a retry cannot restock twice", arguments: StorageBackend.all)
+    func returnStock(backend: StorageBackend) async throws {
+        let directory = try await CatalogDatabase(backend)
         let ids = try await withCatalog(directory) { run in
             let client = run.client
             let mug = try await client.create(draft("MUG", stock: 2))
@@ -211,9 +211,9 @@ struct CatalogReservationTests {
         }
     }
 
-    @Test("after a restart the products, their stock and pending reservations are all there")
-    func restart() async throws {
-        let directory = try TempDirectory()
+    @Test("after a restart the products, their stock and pending reservations are all there", arguments: StorageBackend.all)
+    func restart(backend: StorageBackend) async throws {
+        let directory = try await CatalogDatabase(backend)
         let (before, pendingCheckout, committedCheckout) = try await withCatalog(directory) { run in
             let client = run.client
             var products: [Product] = []
@@ -244,14 +244,13 @@ struct CatalogReservationTests {
         }
     }
 
-    @Test("storage unavailable: writes and misses throw capabilityUnavailable (503), cached reads keep working")
-    func storageUnavailable() async throws {
-        try await withCatalog { run in
+    @Test("storage unavailable: writes and misses throw capabilityUnavailable (503), cached reads keep working", arguments: StorageBackend.all)
+    func storageUnavailable(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             let mug = try await client.create(draft("MUG", stock: 5))
-            let storage = try run.storage
-            await storage.close()
-            let expected = AxiomError.capabilityUnavailable(String(reflecting: SQLiteStorage.self))
+            let expected = AxiomError.capabilityUnavailable(try run.storageName)
+            await (try run.database).close()
             await #expect(throws: expected) { _ = try await client.create(draft("NEW")) }
             await #expect(throws: expected) { _ = try await client.update(mug.id, ProductPatch(stock: 1)) }
             await #expect(throws: expected) {
@@ -267,9 +266,9 @@ struct CatalogReservationTests {
         }
     }
 
-    @Test("a product priced in another currency than the deployment's refuses activation")
-    func currencyChange() async throws {
-        let directory = try TempDirectory()
+    @Test("a product priced in another currency than the deployment's refuses activation", arguments: StorageBackend.all)
+    func currencyChange(backend: StorageBackend) async throws {
+        let directory = try await CatalogDatabase(backend)
         try await withCatalog(directory) { run in _ = try await run.client.create(draft("MUG")) }
         await #expect(throws: AxiomError.self) { try await withCatalog(directory, currency: .eur) { _ in } }
         try await withCatalog(directory) { run in
@@ -278,9 +277,9 @@ struct CatalogReservationTests {
         }
     }
 
-    @Test("typed actions through send: the outcome matches the action")
-    func sendOutcomes() async throws {
-        try await withCatalog { run in
+    @Test("typed actions through send: the outcome matches the action", arguments: StorageBackend.all)
+    func sendOutcomes(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             guard case .product(let mug) = try await client.send(.create(draft("MUG", stock: 3))) else {
                 Issue.record("create did not yield a product")
@@ -301,9 +300,9 @@ struct CatalogReservationTests {
 
 @Suite("CatalogClient under concurrency", .serialized)
 struct CatalogConcurrencyTests {
-    @Test("patches racing reservations never overwrite the stock they did not set")
-    func patchesAndReservations() async throws {
-        try await withCatalog { run in
+    @Test("patches racing reservations never overwrite the stock they did not set", arguments: StorageBackend.all)
+    func patchesAndReservations(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             let product = try await client.create(draft("RACE", price: 100, stock: 50))
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -321,7 +320,7 @@ struct CatalogConcurrencyTests {
             }
             let final = try await client.product(product.id)
             #expect(final.stock == 30)
-            let stored = try await run.storage.read { handle in
+            let stored = try await run.database.readTransaction { handle in
                 try handle.queryOne("SELECT stock, name FROM products WHERE id = ?", product.id.description)
             }
             #expect(try stored?.get(0, as: Int.self) == 30)
@@ -329,9 +328,9 @@ struct CatalogConcurrencyTests {
         }
     }
 
-    @Test("snapshot readers off the actor see stock only move forward while reservations commit")
-    func snapshotReaders() async throws {
-        try await withCatalog { run in
+    @Test("snapshot readers off the actor see stock only move forward while reservations commit", arguments: StorageBackend.all)
+    func snapshotReaders(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             let product = try await client.create(draft("HOT", stock: 60))
             async let reservations: Void = withThrowingTaskGroup(of: Void.self) { group in

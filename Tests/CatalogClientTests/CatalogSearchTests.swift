@@ -6,7 +6,7 @@ import Domain
 import Foundation
 import Testing
 
-@Suite("CatalogClient search: FTS5, ranked, escaped, paged", .serialized)
+@Suite("CatalogClient search: FTS5 or tsvector, ranked, escaped, paged", .serialized)
 struct CatalogSearchTests {
     private func search(_ client: CatalogClient, _ text: String, limit: Int = 100,
                         includeInactive: Bool = false) async throws -> [String] {
@@ -14,9 +14,9 @@ struct CatalogSearchTests {
             .items.map(\.name)
     }
 
-    @Test("a name match ranks above a SKU match above a description match")
-    func ranking() async throws {
-        try await withCatalog { run in
+    @Test("a name match ranks above a SKU match above a description match", arguments: StorageBackend.all)
+    func ranking(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             _ = try await client.create(ProductDraft(sku: "D-1", name: "Oak desk", description: "With a brass handle",
                                                      price: usd(1)))
@@ -28,9 +28,9 @@ struct CatalogSearchTests {
         }
     }
 
-    @Test("query syntax in the user's text is plain text: quotes, *, NEAR, -, :, parentheses, AND/OR")
-    func escaping() async throws {
-        try await withCatalog { run in
+    @Test("query syntax in the user's text is plain text: quotes, *, NEAR, -, :, parentheses, AND/OR", arguments: StorageBackend.all)
+    func escaping(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             for (index, name) in [#"Say "hi" now"#, "Star * gazer", "NEAR field", "Dash-board", "Ratio 16:9",
                                   "Mug (blue)", "Plain"].enumerated() {
@@ -55,9 +55,9 @@ struct CatalogSearchTests {
         }
     }
 
-    @Test("the last word matches as a prefix (search-as-you-type), the others as whole words")
-    func prefix() async throws {
-        try await withCatalog { run in
+    @Test("the last word matches as a prefix (search-as-you-type), the others as whole words", arguments: StorageBackend.all)
+    func prefix(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             _ = try await client.create(ProductDraft(sku: "W-1", name: "Blue widget", description: "x", price: usd(1)))
             _ = try await client.create(ProductDraft(sku: "W-2", name: "Widow lamp", description: "x", price: usd(1)))
@@ -70,9 +70,9 @@ struct CatalogSearchTests {
         }
     }
 
-    @Test("paging a ranked search: every match once, in the one-page order, across rank ties")
-    func paging() async throws {
-        try await withCatalog { run in
+    @Test("paging a ranked search: every match once, in the one-page order, across rank ties", arguments: StorageBackend.all)
+    func paging(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             for index in 0 ..< 60 {
                 let description = index % 3 == 0 ? "lamp lamp lamp" : (index % 3 == 1 ? "a lamp" : "nothing")
@@ -97,9 +97,9 @@ struct CatalogSearchTests {
         }
     }
 
-    @Test("the index follows every write in its transaction: rename, deactivation (hidden unless admin)")
-    func inStep() async throws {
-        try await withCatalog { run in
+    @Test("the index follows every write in its transaction: rename, deactivation (hidden unless admin)", arguments: StorageBackend.all)
+    func inStep(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             let lamp = try await client.create(ProductDraft(sku: "IS-1", name: "Copper kettle", description: "x",
                                                             price: usd(1), stock: 5))
@@ -115,9 +115,9 @@ struct CatalogSearchTests {
         }
     }
 
-    @Test("a query is bounded (200 bytes, 8 words); a cursor of the other kind of list is refused")
-    func bounds() async throws {
-        try await withCatalog { run in
+    @Test("a query is bounded (200 bytes, 8 words); a cursor of the other kind of list is refused", arguments: StorageBackend.all)
+    func bounds(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             for index in 0 ..< 3 {
                 _ = try await client.create(ProductDraft(sku: "B-\(index)", name: "Bowl \(index)", description: "x",
@@ -140,18 +140,19 @@ struct CatalogSearchTests {
         }
     }
 
-    @Test("every match up to maxRanked is ranked, not the first 500: the best of 600 come first though newest")
-    func rankingCoversEveryMatch() async throws {
-        let directory = try TempDirectory()
+    @Test("every match up to maxRanked is ranked, not the first 500: the best of 600 come first though newest", arguments: StorageBackend.all)
+    func rankingCoversEveryMatch(backend: StorageBackend) async throws {
+        let directory = try await CatalogDatabase(backend)
         let ids = try await seedProducts(directory, count: 1300)
         // The 600 newest rows say "lamp" (fewer than half the rows, so bm25
         // gives the word weight), the 5 newest three times: bm25 puts those
         // first. The first version ranked only the 500 oldest matches and
         // never returned them.
         #expect(CatalogStore.maxRanked >= 600)
-        let storage = try await SQLiteStorage.open(StorageConfiguration(path: directory.databasePath),
-                                                   migrations: CatalogClient.migrations)
-        _ = try await storage.write { handle in
+        // Row numbers: SQLite's rowid, PostgreSQL's identity column of the
+        // same name, both in insertion order.
+        let storage = try await directory.open()
+        _ = try await storage.writeTransaction { handle in
             try handle.execute("UPDATE products SET description = 'Lamp shade' WHERE rowid > 700")
             try handle.execute("UPDATE products SET description = 'Lamp lamp lamp shade' WHERE rowid > 1295")
         }
@@ -172,9 +173,9 @@ struct CatalogSearchTests {
         }
     }
 
-    @Test("a query matching more than maxRanked products pages through the newest maxRanked, each once")
-    func rankingIsBounded() async throws {
-        let directory = try TempDirectory()
+    @Test("a query matching more than maxRanked products pages through the newest maxRanked, each once", arguments: StorageBackend.all)
+    func rankingIsBounded(backend: StorageBackend) async throws {
+        let directory = try await CatalogDatabase(backend)
         let ids = try await seedProducts(directory, count: CatalogStore.maxRanked + 100)
         try await withCatalog(directory) { run in
             var seen: [ProductID] = []
@@ -194,9 +195,9 @@ struct CatalogSearchTests {
         }
     }
 
-    @Test("a kept ranking follows the indexed text: a new product and a rename show at once; stock does not re-rank")
-    func keptRankingFollowsWrites() async throws {
-        try await withCatalog { run in
+    @Test("a kept ranking follows the indexed text: a new product and a rename show at once; stock does not re-rank", arguments: StorageBackend.all)
+    func keptRankingFollowsWrites(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
             let client = run.client
             #expect(try await search(client, "lantern").isEmpty)
             let lantern = try await client.create(ProductDraft(sku: "KR-1", name: "Tin lantern", description: "x",
@@ -221,5 +222,40 @@ struct CatalogSearchTests {
         #expect(SearchExpression(terms: ["blue", "wid"]).match == #""blue" "wid"*"#)
         #expect(SearchExpression(terms: [#"say"#, #""hi""#]).match == #""say" """hi"""*"#)
         #expect(SearchExpression(terms: ["NEAR(a", "b)"]).match == #""NEAR(a" "b)"*"#)
+    }
+
+    @Test("the tsquery quotes every word, doubles ' and escapes \\, and prefixes only the last")
+    func tsquery() {
+        #expect(SearchExpression(terms: ["blue", "wid"]).tsquery == "'blue' & 'wid':*")
+        #expect(SearchExpression(terms: ["o'neil", #"a\b"#]).tsquery == #"'o''neil' & 'a\\b':*"#)
+        #expect(SearchExpression(terms: ["!a", "b|c", "d:*A"]).tsquery == "'!a' & 'b|c' & 'd:*A':*")
+        #expect(SearchExpression(terms: []).tsquery.isEmpty)
+    }
+
+    @Test("tsquery syntax in the user's text is plain text too: & | ! <-> :* weights, quotes and backslashes",
+          arguments: StorageBackend.all)
+    func tsquerySyntaxIsText(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
+            let client = run.client
+            for (index, name) in ["Salt & pepper", "Black|white", "Not !this", "O'Neil chair", #"Back\slash"#,
+                                  "Arrow <-> sign", "Plain"].enumerated() {
+                _ = try await client.create(ProductDraft(sku: "T-\(index)", name: name, description: "thing", price: usd(1)))
+            }
+            #expect(try await search(client, "salt & pepper") == ["Salt & pepper"])
+            #expect(try await search(client, "salt | plain").isEmpty)
+            #expect(try await search(client, "!salt").count == 1)
+            #expect(try await search(client, "o'neil") == ["O'Neil chair"])
+            #expect(try await search(client, "o'") == ["O'Neil chair"])
+            #expect(try await search(client, #"back\"#) == [#"Back\slash"#])
+            #expect(try await search(client, "arrow <-> sign") == ["Arrow <-> sign"])
+            #expect(try await search(client, "plain:*") == ["Plain"])
+            // A weight or prefix mark inside a word is text: "plain a…" as
+            // a phrase, which no product holds.
+            #expect(try await search(client, "plain:A").isEmpty)
+            #expect(try await search(client, "thing:*B").isEmpty)
+            for punctuation in ["'", "''", #"\"#, "&", "|", "!", "<->", ":*", "'&'"] {
+                #expect(try await search(client, punctuation).isEmpty, "\(punctuation)")
+            }
+        }
     }
 }

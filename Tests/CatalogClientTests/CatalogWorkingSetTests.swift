@@ -8,9 +8,9 @@ import Testing
 
 @Suite("CatalogClient working set: bounded memory, SQLite behind it", .serialized)
 struct CatalogWorkingSetTests {
-    @Test("the working set never holds more than cacheEntries; every product still reads back")
-    func bound() async throws {
-        try await withCatalog(cacheEntries: 4) { run in
+    @Test("the working set never holds more than cacheEntries; every product still reads back", arguments: StorageBackend.all)
+    func bound(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend, cacheEntries: 4) { run in
             let client = run.client
             var products: [Product] = []
             for index in 0 ..< 12 { products.append(try await client.create(draft("B-\(index)"))) }
@@ -25,9 +25,9 @@ struct CatalogWorkingSetTests {
         }
     }
 
-    @Test("a product changed while evicted is read fresh: changed by the client, and by another writer of the file")
-    func freshAfterEviction() async throws {
-        try await withCatalog(cacheEntries: 2) { run in
+    @Test("a product changed while evicted is read fresh: changed by the client, and by another writer of the file", arguments: StorageBackend.all)
+    func freshAfterEviction(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend, cacheEntries: 2) { run in
             let client = run.client
             let first = try await client.create(draft("E-A", stock: 10))
             var filler = 0
@@ -46,7 +46,7 @@ struct CatalogWorkingSetTests {
             #expect(try await client.product(first.id) == renamed)
 
             try await evict(first.id)
-            try await run.storage.write { handle in
+            try await run.database.writeTransaction { handle in
                 try handle.execute("UPDATE products SET stock = 7, version = version + 1 WHERE id = ?", first.id.description)
             }
             #expect(try await client.product(first.id).stock == 7)
@@ -56,9 +56,9 @@ struct CatalogWorkingSetTests {
         }
     }
 
-    @Test("restart on a seeded file of 3000: nothing loaded at start-up; reads, the list and search served from SQLite")
-    func seededRestart() async throws {
-        let directory = try TempDirectory()
+    @Test("restart on a seeded file of 3000: nothing loaded at start-up; reads, the list and search served from SQLite", arguments: StorageBackend.all)
+    func seededRestart(backend: StorageBackend) async throws {
+        let directory = try await CatalogDatabase(backend)
         let ids = try await seedProducts(directory, count: 3_000)
         try await withCatalog(directory, cacheEntries: 100) { run in
             let client = run.client
@@ -83,9 +83,9 @@ struct CatalogWorkingSetTests {
         }
     }
 
-    @Test("rows written before migration 202 get their folded name and search entry at the first start after it")
-    func migrationBackfill() async throws {
-        let directory = try TempDirectory()
+    @Test("rows written before migration 202 get their folded name and search entry at the first start after it", arguments: StorageBackend.all)
+    func migrationBackfill(backend: StorageBackend) async throws {
+        let directory = try await CatalogDatabase(backend)
         let ids = try await seedProducts(directory, count: 50,
                                          migrations: CatalogClient.migrations.filter { $0.version < 202 })
         try await withCatalog(directory) { run in
@@ -93,16 +93,16 @@ struct CatalogWorkingSetTests {
             #expect(try await client.products(ProductQuery(limit: 100)).items.map(\.id) == ids)
             #expect(try await client.products(ProductQuery(text: "seeded", limit: 100)).items.count == 50)
             #expect(try await client.products(ProductQuery(text: "00042")).items.map(\.id) == [ids[42]])
-            let unfolded = try await run.storage.read { handle in
+            let unfolded = try await run.database.readTransaction { handle in
                 try handle.queryOne("SELECT count(*) FROM products WHERE name_folded IS NULL")?.get(0, as: Int.self)
             }
             #expect(unfolded == 0)
         }
     }
 
-    @Test("80 concurrent reservations over 4 products of stock 5 with a working set of 1: exactly 20 succeed, none oversold")
-    func reservationsWhileEvicting() async throws {
-        try await withCatalog(cacheEntries: 1) { run in
+    @Test("80 concurrent reservations over 4 products of stock 5 with a working set of 1: exactly 20 succeed, none oversold", arguments: StorageBackend.all)
+    func reservationsWhileEvicting(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend, cacheEntries: 1) { run in
             let client = run.client
             var products: [Product] = []
             for index in 0 ..< 4 { products.append(try await client.create(draft("OS-\(index)", stock: 5))) }
@@ -124,7 +124,7 @@ struct CatalogWorkingSetTests {
             }
             for id in targets {
                 #expect(try await client.product(id).stock == 0)
-                let stored = try await run.storage.read { handle in
+                let stored = try await run.database.readTransaction { handle in
                     try handle.queryOne("SELECT stock FROM products WHERE id = ?", id.description)?.get(0, as: Int.self)
                 }
                 #expect(stored == 0)

@@ -6,9 +6,9 @@ import Testing
 
 @Suite("Cart and checkout contexts", .serialized)
 struct CartAndCheckoutTests {
-    @Test("a cart line is priced from the catalogue; every session of the user sees the same cart")
-    func cartPricedAndShared() async throws {
-        try await ShopRun.with { shop in
+    @Test("a cart line is priced from the catalogue; every session of the user sees the same cart", arguments: StorageBackend.all)
+    func cartPricedAndShared(backend: StorageBackend) async throws {
+        try await ShopRun.with(backend) { shop in
             let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
             let alice = try await shop.customer("Alice")
             let quote = try await shop.feature(CartContext.self, of: alice).setQuantity(3, of: mug.id, for: alice)
@@ -20,9 +20,9 @@ struct CartAndCheckoutTests {
         }
     }
 
-    @Test("a product that is missing or not on sale cannot go into a cart, and nothing is stored")
-    func refusedLines() async throws {
-        try await ShopRun.with { shop in
+    @Test("a product that is missing or not on sale cannot go into a cart, and nothing is stored", arguments: StorageBackend.all)
+    func refusedLines(backend: StorageBackend) async throws {
+        try await ShopRun.with(backend) { shop in
             let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
             let admin = try await shop.admin()
             _ = try await shop.feature(AdminContext.self, of: admin).updateProduct(mug.id, ProductPatch(active: false),
@@ -40,9 +40,9 @@ struct CartAndCheckoutTests {
         }
     }
 
-    @Test("checkout turns the cart into a pending order awaiting its payment, takes the stock, empties the cart; a retried key answers the same order")
-    func checkoutAllOrNothing() async throws {
-        try await ShopRun.with { shop in
+    @Test("checkout turns the cart into a pending order awaiting its payment, takes the stock, empties the cart; a retried key answers the same order", arguments: StorageBackend.all)
+    func checkoutAllOrNothing(backend: StorageBackend) async throws {
+        try await ShopRun.with(backend) { shop in
             let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
             let alice = try await shop.customer("Alice")
             let checkout = try await shop.feature(CheckoutContext.self, of: alice)
@@ -62,9 +62,9 @@ struct CartAndCheckoutTests {
         }
     }
 
-    @Test("an order is its owner's and the admins': another customer gets not-found; a cancel returns the stock once")
-    func ordersOwnedAndCancelled() async throws {
-        try await ShopRun.with { shop in
+    @Test("an order is its owner's and the admins': another customer gets not-found; a cancel returns the stock once", arguments: StorageBackend.all)
+    func ordersOwnedAndCancelled(backend: StorageBackend) async throws {
+        try await ShopRun.with(backend) { shop in
             let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
             let alice = try await shop.customer("Alice")
             let bob = try await shop.customer("Bob")
@@ -90,9 +90,9 @@ struct CartAndCheckoutTests {
         }
     }
 
-    @Test("admin work needs an admin: a customer's session makes no admin context, and nothing is made")
-    func adminOnly() async throws {
-        try await ShopRun.with { shop in
+    @Test("admin work needs an admin: a customer's session makes no admin context, and nothing is made", arguments: StorageBackend.all)
+    func adminOnly(backend: StorageBackend) async throws {
+        try await ShopRun.with(backend) { shop in
             let alice = try await shop.customer("Alice")
             let before = shop.orchestrator.contextRegistry.count
             await #expect(throws: AccessDenied.adminOnly) { _ = try await shop.feature(AdminContext.self, of: alice) }

@@ -6,9 +6,9 @@ import Testing
 
 @Suite("Live updates context", .serialized)
 struct LiveUpdatesContextTests {
-    @Test("a cart change made in another session arrives priced; sign-out ends the stream")
-    func cartChangeThenSignOut() async throws {
-        try await ShopRun.with { shop in
+    @Test("a cart change made in another session arrives priced; sign-out ends the stream", arguments: StorageBackend.all)
+    func cartChangeThenSignOut(backend: StorageBackend) async throws {
+        try await ShopRun.with(backend) { shop in
             let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
             let alice = try await shop.customer("Alice")
             let live = try await shop.feature(LiveUpdatesContext.self, of: alice)

@@ -31,9 +31,11 @@ import Testing
         let directory: TempDirectory
 
         func stop() async {
-            let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+            let sqlite = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+            let postgres = try? orchestrator.capabilityRegistry.resolve(PostgresStorage.self)
             await orchestrator.shutdown()
-            await storage?.close()
+            await sqlite?.close()
+            await postgres?.close()
         }
 
         func stock(_ id: ProductID) async throws -> Int { try await catalog.product(id).stock }
@@ -53,30 +55,42 @@ import Testing
             return (order, payment)
         }
 
-        static func open(timeoutSeconds: Int64 = 900) async throws -> Shop {
+        static func open(_ backend: StorageBackend, timeoutSeconds: Int64 = 900) async throws -> Shop {
             let directory = try TempDirectory(prefix: "payment-context")
             let clock = ManualClock()
+            let database = try await backend.database(at: directory.path("shop.db"))
             let orchestrator = try await acquireOrchestrator()
-            let storage = StorageConfiguration(path: directory.path("shop.db"), readerCount: 1, createDirectory: true)
             let schema = (CatalogClient.migrations + OrderClient.migrations + PaymentClient.migrations)
                 .sorted { $0.version < $1.version }
-            try await orchestrator.registerCapability(SQLiteStorage.self) { try await SQLiteStorage.open(storage, migrations: schema) }
+            let storageType: any Capability.Type
+            switch backend {
+            case .sqlite:
+                let storage = StorageConfiguration(path: database, readerCount: 1, createDirectory: true)
+                try await orchestrator.registerCapability(SQLiteStorage.self) { try await SQLiteStorage.open(storage, migrations: schema) }
+                storageType = SQLiteStorage.self
+            case .postgres:
+                let storage = PostgresConfiguration(url: database, readerCount: 1)
+                try await orchestrator.registerCapability(PostgresStorage.self) {
+                    try await PostgresStorage.open(storage, migrations: schema)
+                }
+                storageType = PostgresStorage.self
+            }
             try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
             let made = Clients()
-            try orchestrator.registerClient(CatalogClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-                let client = CatalogClient(storage: try resolver.handle(SQLiteStorage.self))
+            try orchestrator.registerClient(CatalogClient.self, dependencies: [storageType]) { resolver in
+                let client = CatalogClient(storage: try backend.access(resolver))
                 made.catalog.withLock { $0 = client }
                 return client
             }
-            try orchestrator.registerClient(OrderClient.self, dependencies: [SQLiteStorage.self]) { resolver in
-                let client = OrderClient(storage: try resolver.handle(SQLiteStorage.self), clock: clock)
+            try orchestrator.registerClient(OrderClient.self, dependencies: [storageType]) { resolver in
+                let client = OrderClient(storage: try backend.access(resolver), clock: clock)
                 made.orders.withLock { $0 = client }
                 return client
             }
             let settings = PaymentSettings(webhookSecret: "secret", timeoutSeconds: timeoutSeconds)
-            try orchestrator.registerClient(PaymentClient.self, dependencies: [SQLiteStorage.self, MessageAuthenticator.self]) {
+            try orchestrator.registerClient(PaymentClient.self, dependencies: [storageType, MessageAuthenticator.self]) {
                 resolver in
-                let client = PaymentClient(storage: try resolver.handle(SQLiteStorage.self),
+                let client = PaymentClient(storage: try backend.access(resolver),
                                            authenticator: try resolver.handle(MessageAuthenticator.self),
                                            clock: clock, settings: settings)
                 made.payments.withLock { $0 = client }
@@ -98,8 +112,8 @@ import Testing
         return product
     }
 
-    @Test func unpaidOrdersExpireWhenTheClockPassesTheirDeadline() async throws {
-        let shop = try await Shop.open(timeoutSeconds: 900)
+    @Test(arguments: StorageBackend.all) func unpaidOrdersExpireWhenTheClockPassesTheirDeadline(backend: StorageBackend) async throws {
+        let shop = try await Shop.open(backend, timeoutSeconds: 900)
         let product = try await lamp(shop, stock: 5)
         let (order, payment) = try await shop.place(product, quantity: 2)
         #expect(try await shop.stock(product.id) == 3)
@@ -122,8 +136,8 @@ import Testing
     /// A kill after the payment's change committed and before its order
     /// moved leaves the payment open; the sweep (and start-up
     /// reconciliation, which runs the same steps) finishes it, once.
-    @Test func aPaymentChangeCutOffBeforeItsOrderMovedIsFinished() async throws {
-        let shop = try await Shop.open()
+    @Test(arguments: StorageBackend.all) func aPaymentChangeCutOffBeforeItsOrderMovedIsFinished(backend: StorageBackend) async throws {
+        let shop = try await Shop.open(backend)
         let product = try await lamp(shop, stock: 10)
         let (paidOrder, paid) = try await shop.place(product, quantity: 1)
         let (failedOrder, failed) = try await shop.place(product, quantity: 3)
@@ -145,8 +159,8 @@ import Testing
         await shop.stop()
     }
 
-    @Test func aDeliveryIsNotReadUnlessItsSignatureHolds() async throws {
-        let shop = try await Shop.open()
+    @Test(arguments: StorageBackend.all) func aDeliveryIsNotReadUnlessItsSignatureHolds(backend: StorageBackend) async throws {
+        let shop = try await Shop.open(backend)
         let decoded = Mutex(false)
         await #expect(throws: PaymentError.invalidSignature("missing")) {
             _ = try await shop.context.receive(signature: nil, body: Array("{}".utf8)) { _ in

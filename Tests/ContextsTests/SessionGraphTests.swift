@@ -6,9 +6,9 @@ import Testing
 
 @Suite("A session's context graph", .serialized)
 struct SessionGraphTests {
-    @Test("features are made once, on first use, below the session's root; checkout shares its cart and orders; sign-out releases them all")
-    func lazySharedReleased() async throws {
-        try await ShopRun.with { shop in
+    @Test("features are made once, on first use, below the session's root; checkout shares its cart and orders; sign-out releases them all", arguments: StorageBackend.all)
+    func lazySharedReleased(backend: StorageBackend) async throws {
+        try await ShopRun.with(backend) { shop in
             let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
             let alice = try await shop.customer("Alice")
             let registry = shop.orchestrator.contextRegistry
@@ -35,9 +35,9 @@ struct SessionGraphTests {
         }
     }
 
-    @Test("every session has its own graph; the component graph lists each type's downstream types and live counts")
-    func componentsDescribeTheGraph() async throws {
-        try await ShopRun.with { shop in
+    @Test("every session has its own graph; the component graph lists each type's downstream types and live counts", arguments: StorageBackend.all)
+    func componentsDescribeTheGraph(backend: StorageBackend) async throws {
+        try await ShopRun.with(backend) { shop in
             let alice = try await shop.customer("Alice")
             let bob = try await shop.customer("Bob")
             let aliceCart = try await shop.feature(CartContext.self, of: alice)
@@ -56,9 +56,9 @@ struct SessionGraphTests {
         }
     }
 
-    @Test("a context makes only the downstream types it declares (RFC-001 4.2 rule 2)")
-    func undeclaredRefused() async throws {
-        try await ShopRun.with { shop in
+    @Test("a context makes only the downstream types it declares (RFC-001 4.2 rule 2)", arguments: StorageBackend.all)
+    func undeclaredRefused(backend: StorageBackend) async throws {
+        try await ShopRun.with(backend) { shop in
             let alice = try await shop.customer("Alice")
             let cart = try await shop.feature(CartContext.self, of: alice)
             await #expect(throws: AxiomError.undeclaredDownstream(upstream: String(reflecting: CartContext.self),

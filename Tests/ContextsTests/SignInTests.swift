@@ -6,9 +6,9 @@ import Testing
 
 @Suite("Registration, sign-in and the token check", .serialized)
 struct SignInTests {
-    @Test("a token stops working at its session's expiry: the clock moves, nothing sleeps")
-    func sessionExpiresOnTheClock() async throws {
-        try await ShopRun.with { shop in
+    @Test("a token stops working at its session's expiry: the clock moves, nothing sleeps", arguments: StorageBackend.all)
+    func sessionExpiresOnTheClock(backend: StorageBackend) async throws {
+        try await ShopRun.with(backend) { shop in
             _ = try await shop.registration.register(NewUserRequest(name: "Alice", email: "alice@example.com",
                                                                     password: ShopRun.adminPassword))
             let session = try await shop.registration.signIn(email: "alice@example.com", password: ShopRun.adminPassword,
@@ -30,9 +30,9 @@ struct SignInTests {
         }
     }
 
-    @Test("sign-out and suspension end a token at once, though it was verified a moment before")
-    func revocationIsImmediate() async throws {
-        try await ShopRun.with { shop in
+    @Test("sign-out and suspension end a token at once, though it was verified a moment before", arguments: StorageBackend.all)
+    func revocationIsImmediate(backend: StorageBackend) async throws {
+        try await ShopRun.with(backend) { shop in
             let alice = try await shop.customer("Alice")
             let token = try await shop.registration.signIn(email: "alice@example.com", password: ShopRun.adminPassword,
                                                            clientAddress: "127.0.0.1").token

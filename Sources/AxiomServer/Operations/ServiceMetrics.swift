@@ -146,9 +146,17 @@ final class ServiceMetrics: Sendable {
     }
 
     private func writeStorage(to text: inout PrometheusText) {
-        guard let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self) else { return }
-        let metrics = storage.metrics
-        text.family("axiom_storage_commits_total", "counter", "SQLite write transactions committed (one per group-commit batch).")
+        // Whichever backend the service runs on: both count the same things.
+        let registry = orchestrator.capabilityRegistry
+        let metrics: StorageMetrics
+        if let sqlite = try? registry.resolve(SQLiteStorage.self) {
+            metrics = sqlite.metrics
+        } else if let postgres = try? registry.resolve(PostgresStorage.self) {
+            metrics = postgres.metrics
+        } else {
+            return
+        }
+        text.family("axiom_storage_commits_total", "counter", "Write transactions committed (one per group-commit batch).")
         text.sample("axiom_storage_commits_total", [], metrics.commits)
         text.family("axiom_storage_writes_total", "counter", "Write requests, by outcome.")
         text.sample("axiom_storage_writes_total", [("outcome", "acknowledged")], metrics.writesAcknowledged)
@@ -156,7 +164,7 @@ final class ServiceMetrics: Sendable {
         text.sample("axiom_storage_writes_total", [("outcome", "rejected_unavailable")], metrics.writesRejectedUnavailable)
         text.family("axiom_storage_reads_total", "counter", "Read transactions run.")
         text.sample("axiom_storage_reads_total", [], metrics.reads)
-        text.family("axiom_storage_commit_duration_seconds", "histogram", "Time in COMMIT (the durable WAL fsync).")
+        text.family("axiom_storage_commit_duration_seconds", "histogram", "Time in COMMIT (the durable WAL flush, local or on the PostgreSQL server).")
         text.histogram("axiom_storage_commit_duration_seconds", metrics.commitLatency)
         text.family("axiom_storage_batch_duration_seconds", "histogram", "Time from BEGIN to the end of COMMIT, per batch.")
         text.histogram("axiom_storage_batch_duration_seconds", metrics.batchLatency)

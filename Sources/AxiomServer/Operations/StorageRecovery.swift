@@ -8,6 +8,9 @@ import HTTPServer
 struct StorageRecovery: Sendable {
     let orchestrator: AxiomOrchestrator
     let logger: ServerLogger
+    /// Run at the start of every round, before availability is read
+    /// (`ServiceStorage.watch`: PostgreSQL's probe).
+    var watch: @Sendable () async -> Void = {}
 
     func run(every interval: Duration) async {
         var known: [String: Bool] = [:]
@@ -15,6 +18,7 @@ struct StorageRecovery: Sendable {
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
             if Task.isCancelled { return }
+            await watch()
             let current = orchestrator.capabilityRegistry.availability
             for entry in current where known[entry.capability] != entry.isAvailable {
                 known[entry.capability] = entry.isAvailable

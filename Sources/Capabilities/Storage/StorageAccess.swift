@@ -64,6 +64,18 @@ public struct StorageAccess: Sendable {
         }
     }
 
+    /// A read run on the calling thread when the backend has an idle
+    /// connection it can lend there (SQLite's readers:
+    /// ``SQLiteStorage/readNow(_:)``), else nil. PostgreSQL's connections
+    /// are confined to their own queues, so it is always nil there and the
+    /// caller takes `storedRead`.
+    public func storedReadNow<R>(_ body: (any StorageHandle) throws -> R) throws -> R? {
+        switch backend {
+        case .sqlite(let handle): try handle.storedReadNow { try body($0) }
+        case .postgres: nil
+        }
+    }
+
     private static func write<S: StorageCapability & Capability, R: Sendable>(
         _ handle: CapabilityHandle<S>, _ body: @escaping @Sendable (any StorageHandle) throws -> R
     ) async throws -> R {

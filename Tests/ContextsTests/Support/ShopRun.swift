@@ -11,7 +11,7 @@ import PricingClient
 import UserClient
 
 /// The whole shop without HTTP: every client over a SQLite file in a temp
-/// directory, made by a real orchestrator as the composition root makes
+/// directory or a fresh PostgreSQL schema (`backend`), made by a real orchestrator as the composition root makes
 /// them, a session registry, and the process-wide contexts. Time is a
 /// `ManualClock` the test moves.
 struct ShopRun {
@@ -25,37 +25,49 @@ struct ShopRun {
     static let sessionLifetime = Duration.seconds(3_600)
     static let adminPassword = "correct horse battery"
 
-    static func start() async throws -> ShopRun {
+    static func start(_ backend: StorageBackend = .sqlite) async throws -> ShopRun {
         let directory = try TempDirectory(prefix: "contexts-tests")
         let clock = ManualClock()
+        let database = try await backend.database(at: directory.path("shop.db"))
         let orchestrator = try await acquireOrchestrator()
         do {
-            let storage = StorageConfiguration(path: directory.path("shop.db"), readerCount: 1, createDirectory: true)
             let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations
                 + OrderClient.migrations + PaymentClient.migrations).sorted { $0.version < $1.version }
-            try await orchestrator.registerCapability(SQLiteStorage.self) {
-                try await SQLiteStorage.open(storage, migrations: schema)
+            let storageType: any Capability.Type
+            switch backend {
+            case .sqlite:
+                let storage = StorageConfiguration(path: database, readerCount: 1, createDirectory: true)
+                try await orchestrator.registerCapability(SQLiteStorage.self) {
+                    try await SQLiteStorage.open(storage, migrations: schema)
+                }
+                storageType = SQLiteStorage.self
+            case .postgres:
+                let storage = PostgresConfiguration(url: database, readerCount: 1)
+                try await orchestrator.registerCapability(PostgresStorage.self) {
+                    try await PostgresStorage.open(storage, migrations: schema)
+                }
+                storageType = PostgresStorage.self
             }
             try await orchestrator.registerCapability(PasswordHasher.self) { try PasswordHasher(parameters: .minimum) }
             try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
             try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
-            try orchestrator.registerClient(CatalogClient.self, dependencies: [SQLiteStorage.self]) {
-                CatalogClient(storage: try $0.handle(SQLiteStorage.self))
+            try orchestrator.registerClient(CatalogClient.self, dependencies: [storageType]) {
+                CatalogClient(storage: try backend.access($0))
             }
             try orchestrator.registerClient(PricingClient.self, dependencies: []) { _ in PricingClient() }
-            try orchestrator.registerClient(CartClient.self, dependencies: [SQLiteStorage.self]) {
-                CartClient(storage: try $0.handle(SQLiteStorage.self))
+            try orchestrator.registerClient(CartClient.self, dependencies: [storageType]) {
+                CartClient(storage: try backend.access($0))
             }
-            try orchestrator.registerClient(OrderClient.self, dependencies: [SQLiteStorage.self]) {
-                OrderClient(storage: try $0.handle(SQLiteStorage.self), clock: clock)
+            try orchestrator.registerClient(OrderClient.self, dependencies: [storageType]) {
+                OrderClient(storage: try backend.access($0), clock: clock)
             }
-            try orchestrator.registerClient(PaymentClient.self, dependencies: [SQLiteStorage.self, MessageAuthenticator.self]) {
-                PaymentClient(storage: try $0.handle(SQLiteStorage.self), authenticator: try $0.handle(MessageAuthenticator.self),
+            try orchestrator.registerClient(PaymentClient.self, dependencies: [storageType, MessageAuthenticator.self]) {
+                PaymentClient(storage: try backend.access($0), authenticator: try $0.handle(MessageAuthenticator.self),
                               clock: clock, settings: PaymentSettings(webhookSecret: nil, timeoutSeconds: 900))
             }
             try orchestrator.registerClient(UserClient.self,
-                                            dependencies: [SQLiteStorage.self, PasswordHasher.self, SecureRandom.self]) {
-                UserClient(storage: try $0.handle(SQLiteStorage.self), hasher: try $0.handle(PasswordHasher.self),
+                                            dependencies: [storageType, PasswordHasher.self, SecureRandom.self]) {
+                UserClient(storage: try backend.access($0), hasher: try $0.handle(PasswordHasher.self),
                            random: try $0.handle(SecureRandom.self), clock: clock, sessionLifetime: sessionLifetime)
             }
             try await orchestrator.start()
@@ -72,15 +84,17 @@ struct ShopRun {
     }
 
     func stop() async {
-        let storage = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+        let sqlite = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+        let postgres = try? orchestrator.capabilityRegistry.resolve(PostgresStorage.self)
         await orchestrator.shutdown()
-        await storage?.close()
+        await sqlite?.close()
+        await postgres?.close()
     }
 
     /// Runs `body` with a started shop and stops it after, whether `body`
     /// throws or not.
-    static func with(_ body: (ShopRun) async throws -> Void) async throws {
-        let run = try await start()
+    static func with(_ backend: StorageBackend = .sqlite, _ body: (ShopRun) async throws -> Void) async throws {
+        let run = try await start(backend)
         do {
             try await body(run)
             await run.stop()

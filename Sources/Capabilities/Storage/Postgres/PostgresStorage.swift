@@ -109,19 +109,36 @@ public final class PostgresStorage: StorageCapability {
 
     private static func runRead<T>(on slot: PostgresReaderPool.Slot, health: StorageHealth,
                                    _ body: (any StorageHandle) throws -> T) throws -> T {
-        let connection: PostgresConnection
-        do {
-            connection = try slot.connected()
-            try connection.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        } catch let error as PostgresError {
-            slot.disconnect()
-            throw StorageError.unavailable(reason: "PostgreSQL reported \(error.message)", sqlite: nil)
-        }
+        let connection = try begin(on: slot)
         let handle = PostgresHandle(connection: connection)
         defer {
             handle.invalidate()
             if connection.isHealthy { try? connection.exec("COMMIT") } else { slot.disconnect() }
         }
         return try body(handle)
+    }
+
+    /// The slot's connection with a read transaction begun. A connection
+    /// the server closed (a restart, a failover) looks healthy to libpq
+    /// until it is used, so its BEGIN is what fails; nothing of the read has
+    /// run then, and one fresh connection is tried before the read counts
+    /// as unavailable. Without that, each reader's first read after
+    /// PostgreSQL came back answered 503 (PostgresOutageTests: an empty
+    /// search right after `/ready` turned 200 again).
+    private static func begin(on slot: PostgresReaderPool.Slot) throws -> PostgresConnection {
+        var attempt = 0
+        while true {
+            do {
+                let connection = try slot.connected()
+                try connection.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                return connection
+            } catch let error as PostgresError {
+                slot.disconnect()
+                attempt += 1
+                if attempt == 2 {
+                    throw StorageError.unavailable(reason: "PostgreSQL reported \(error.message)", sqlite: nil)
+                }
+            }
+        }
     }
 }
