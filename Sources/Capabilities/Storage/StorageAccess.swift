@@ -72,7 +72,8 @@ public struct StorageAccess: Sendable {
     public func storedReadNow<R>(_ body: (any StorageHandle) throws -> R) throws -> R? {
         switch backend {
         case .sqlite(let handle): try handle.storedReadNow { try body($0) }
-        case .postgres: nil
+        case .instance(let storage as SQLiteStorage): try storage.readNow { try body($0) }
+        case .postgres, .instance: nil
         }
     }
 

@@ -34,6 +34,20 @@ struct CheckoutPayments: Sendable {
         try Self.payment(await payments.send(.open(order)))
     }
 
+    /// A checkout that found its order placed by another request (the same
+    /// `Idempotency-Key` retried, or sent to several replicas at once): the
+    /// order with its payment. The placing request may not have opened the
+    /// payment yet (it runs on another replica, a step behind); opening it
+    /// is the same idempotent step, so every answer names the payment.
+    func joined(_ order: Order) async throws -> OrderWithPayment {
+        if let payment = try await payments.client.payment(forOrder: order.id) {
+            return OrderWithPayment(order: order, payment: payment)
+        }
+        // An order from before payments existed has none, and gets none.
+        guard order.status == .pending else { return OrderWithPayment(order: order, payment: nil) }
+        return OrderWithPayment(order: order, payment: try await openPayment(for: order))
+    }
+
     /// The order with its payment, as read now.
     func withPayment(_ order: Order) async throws -> OrderWithPayment {
         OrderWithPayment(order: order, payment: try await payments.client.payment(forOrder: order.id))

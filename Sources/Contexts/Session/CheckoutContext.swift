@@ -47,7 +47,7 @@ public actor CheckoutContext: Context {
         guard user.canPlaceOrder else { throw DomainError.userSuspended(user.id) }
         let placedOrders = try await downstream(OrdersContext.self)
         if let key = idempotencyKey, let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key) {
-            return (try await payments.withPayment(existing), false)
+            return (try await payments.joined(existing), false)
         }
         let cart = try await carts.client.cart(for: user.id)
         guard !cart.isEmpty else { throw DomainError.emptyCart }
@@ -66,14 +66,14 @@ public actor CheckoutContext: Context {
         } catch {
             _ = try? await catalog.send(.releaseReservation(checkoutID))
             if let key = idempotencyKey, let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key) {
-                return (try await payments.withPayment(existing), false)
+                return (try await payments.joined(existing), false)
             }
             throw error
         }
         guard placed.checkoutID == checkoutID else {
             // The same checkout was placed before (a retried key raced this one).
             _ = try? await catalog.send(.releaseReservation(checkoutID))
-            return (try await payments.withPayment(placed), false)
+            return (try await payments.joined(placed), false)
         }
         _ = try await catalog.send(.commitReservation(checkoutID))
         let payment = try await payments.openPayment(for: placed)
