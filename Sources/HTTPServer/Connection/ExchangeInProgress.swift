@@ -5,7 +5,7 @@ struct ExchangeInProgress {
     let route: String
     let headers: HTTPFields
     let requestID: String
-    let traceparent: String
+    let trace: TraceContext?
     let startedAt: Int64
     var status = HTTPStatus.ok
     var bodyBytes = 0

@@ -70,7 +70,7 @@ extension HTTPConnection {
                                              cors: core.policies.cors, origin: terms.origin)
         if case .dispatch(let route, _, _) = action,
            let refusal = core.policies.admit(route, peerHost: peerHost, headers: head.headers, terms: &terms,
-                                             requestID: requestID) {
+                                             leases: &loop.rateLeases, requestID: requestID) {
             action = .answer(refusal)
         }
         pending = RequestAdmission.PendingRequest(head: head, requestID: requestID, action: action, terms: terms)
@@ -78,7 +78,7 @@ extension HTTPConnection {
             var route = ""
             if case .dispatch(let matched, _, _) = action { route = matched.pattern }
             exchange = ExchangeInProgress(method: head.method, route: route, headers: head.headers,
-                                          requestID: requestID, traceparent: terms.trace.traceparent,
+                                          requestID: requestID, trace: terms.trace,
                                           startedAt: MonotonicClock.nowNanoseconds())
         }
         guard declaredBodyFits(head) else {

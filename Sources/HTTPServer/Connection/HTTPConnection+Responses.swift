@@ -39,15 +39,14 @@ extension HTTPConnection {
     func respond(_ response: HTTPResponse, to head: RequestHead, requestID: String, keepAlive: Bool,
                  terms: ExchangeTerms) {
         guard machine.phase != .closed else { return }
-        let response = core.policies.finish(response, terms: terms)
-        let traceparent = terms.trace.traceparent
+        let (response, fields) = core.policies.finish(response, terms: terms)
         let keepAlive = keepAlive && !machine.closeAfterOutput && !core.isDraining.load(ordering: .relaxed)
         if case .stream(let produce) = response.body, head.method != .head, !response.status.forbidsContent {
             let chunked = head.version == .http1_1
             output.append(ResponseHead.serialize(status: response.status, headers: response.headers,
                                                  framing: chunked ? .chunked : .closeDelimited,
                                                  keepAlive: keepAlive && chunked, echoKeepAlive: false,
-                                                 requestID: requestID, traceparent: traceparent))
+                                                 requestID: requestID, fields: fields))
             machine.responseBegan(keepAlive: keepAlive && chunked)
             exchange?.status = response.status
             flush()
@@ -66,24 +65,26 @@ extension HTTPConnection {
             return
         }
         writeFinal(response, version: head.version, requestID: requestID, keepAlive: keepAlive,
-                   isHead: head.method == .head, terms: terms, finished: true)
+                   isHead: head.method == .head, terms: terms, fields: fields)
     }
 
     /// Queues a complete response, then moves on to the next request (or to
     /// closing). The exchange policies finish it under `terms` (a new trace
-    /// when there was no head) unless `finished` says that was done.
+    /// when there was no head) unless their `fields` say that was done.
     func writeFinal(_ response: HTTPResponse, version: HTTPVersion, requestID: String, keepAlive: Bool,
-                    isHead: Bool = false, terms: ExchangeTerms? = nil, finished: Bool = false) {
+                    isHead: Bool = false, terms: ExchangeTerms? = nil, fields: ExchangeFields? = nil) {
         guard machine.phase != .closed else { return }
-        let terms = terms ?? core.policies.begin(nil, ids: &loop.traceIDs)
-        let response = finished ? response : core.policies.finish(response, terms: terms)
-        ResponseHead.encodeComplete(response, version: version, requestID: requestID,
-                                    traceparent: terms.trace.traceparent, keepAlive: keepAlive,
-                                    isHead: isHead, into: &output)
+        let (response, fields) = if let fields {
+            (response, fields)
+        } else {
+            core.policies.finish(response, terms: terms ?? core.policies.begin(nil, ids: &loop.traceIDs))
+        }
+        ResponseHead.encodeComplete(response, version: version, requestID: requestID, fields: fields,
+                                    keepAlive: keepAlive, isHead: isHead, into: &output)
         machine.responseBegan(keepAlive: keepAlive)
         if let observer = core.observer {
             var finished = exchange ?? ExchangeInProgress(method: nil, route: "", headers: HTTPFields(),
-                                                          requestID: requestID, traceparent: "",
+                                                          requestID: requestID, trace: nil,
                                                           startedAt: MonotonicClock.nowNanoseconds())
             finished.status = response.status
             if !isHead, !response.status.forbidsContent, case .bytes(let body) = response.body {
@@ -127,7 +128,7 @@ extension HTTPConnection {
         observer(CompletedExchange(method: finished.method, route: finished.route, status: finished.status,
                                    bodyBytes: finished.bodyBytes,
                                    durationNanoseconds: MonotonicClock.nowNanoseconds() - finished.startedAt,
-                                   requestID: finished.requestID, traceparent: finished.traceparent,
+                                   requestID: finished.requestID, trace: finished.trace,
                                    requestHeaders: finished.headers,
                                    remoteAddress: remoteAddress))
     }

@@ -33,8 +33,12 @@ final class EventLoop: @unchecked Sendable {
     private let sweepInterval: Int64 = 250_000_000
     /// Trace and span ids for this loop's exchanges; loop thread only.
     var traceIDs = TraceIDSource()
+    /// This loop's leases on the server's per-address rate limiter, so its
+    /// requests take no shared lock; loop thread only.
+    var rateLeases: TokenLeases?
 
-    init() throws {
+    init(rateLimiter: RateLimiter? = nil) throws {
+        rateLeases = rateLimiter.map { TokenLeases(limiter: $0) }
         epollFD = axiom_epoll_create()
         guard epollFD >= 0 else { throw SocketError("epoll_create1") }
         wakeFD = axiom_eventfd()
@@ -153,8 +157,9 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// One timer per loop: every 250 ms, each connection whose deadline
-    /// has passed is told so.
+    /// has passed is told so, and expired rate-limit leases go back.
     private func sweep(now: Int64) {
+        rateLeases?.returnExpired(now: now)
         for connection in connections.values where connection.machine.deadline != 0 {
             if now >= connection.machine.deadline { connection.timerFired(now: now) }
         }

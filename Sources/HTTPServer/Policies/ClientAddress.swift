@@ -4,7 +4,8 @@
 /// first untrusted one could be made up by the client).
 enum ClientAddress {
     static func resolve(peer: String, headers: HTTPFields, trustedProxies: Set<String>) -> String {
-        guard trustedProxies.contains(peer) else { return peer }
+        // Most deployments list no proxy: no hash of the peer per request then.
+        guard !trustedProxies.isEmpty, trustedProxies.contains(peer) else { return peer }
         let hops = headers.values(for: "x-forwarded-for")
             .flatMap { $0.split(separator: ",") }
             .map { String($0.trimmingSpaces) }

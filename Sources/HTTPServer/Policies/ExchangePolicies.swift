@@ -27,13 +27,15 @@ final class ExchangePolicies: Sendable {
         return terms
     }
 
-    /// Takes a token for a routed request; a refusal is the 429 to send.
+    /// Takes a token for a routed request, from the loop's `leases` on the
+    /// limiter; a refusal is the 429 to send.
     func admit(_ route: Router.Route, peerHost: String, headers: HTTPFields, terms: inout ExchangeTerms,
-               requestID: String) -> HTTPResponse? {
+               leases: inout TokenLeases?, requestID: String) -> HTTPResponse? {
         terms.policy = route.policy
         guard let rateLimiter, route.policy.rateLimited else { return nil }
         let client = ClientAddress.resolve(peer: peerHost, headers: headers, trustedProxies: trustedProxies)
-        let decision = rateLimiter.take(client, now: MonotonicClock.nowNanoseconds())
+        let now = MonotonicClock.nowNanoseconds()
+        let decision = leases?.take(client, now: now) ?? rateLimiter.take(client, now: now)
         terms.rate = decision
         guard case .refused(let seconds) = decision else { return nil }
         return ProblemDetails.response(for: HTTPError(.tooManyRequests, code: "rate_limited",
@@ -43,13 +45,13 @@ final class ExchangePolicies: Sendable {
     }
 
     /// The response as sent: a 304 for a matching `If-None-Match`, gzip
-    /// when it pays, and the tracestate, CORS, caching and rate-limit fields.
-    func finish(_ response: HTTPResponse, terms: ExchangeTerms) -> HTTPResponse {
+    /// when it pays, CORS fields; and the fields every response of the
+    /// route carries (trace context, caching, rate limits), which the head
+    /// writes without touching the handler's field list. On the common
+    /// path (no gzip, no CORS, no 304) the handler's fields are not copied.
+    func finish(_ response: HTTPResponse, terms: ExchangeTerms) -> (response: HTTPResponse, fields: ExchangeFields) {
         var response = response
-        // Room for what is added below: growing a one-field list 1 → 2 → 4 → 8 was three allocations.
-        if terms.policy?.cacheControl != nil || terms.policy?.entityTag == true || terms.rate != nil || cors != nil {
-            response.headers.reserveCapacity(response.headers.count + 6)
-        }
+        var fields = ExchangeFields(trace: terms.trace)
         var vary: [String] = []
         var gzip = false
         if let compression, compression.isCompressible(response) {
@@ -58,7 +60,7 @@ final class ExchangePolicies: Sendable {
         }
         if let policy = terms.policy, (200..<300).contains(response.status.code) {
             if let cacheControl = policy.cacheControl, !response.headers.contains("cache-control") {
-                response.headers.set("Cache-Control", cacheControl)
+                fields.cacheControl = cacheControl
             }
             if case .bytes(let body) = response.body, response.status == .ok,
                terms.method == .get || terms.method == .head {
@@ -100,18 +102,16 @@ final class ExchangePolicies: Sendable {
             if let existing = response.headers["vary"] { vary.insert(existing, at: 0) }
             response.headers.set("Vary", vary.joined(separator: ", "))
         }
-        // traceparent itself is written by ResponseHead, beside X-Request-Id.
-        if let state = terms.trace.traceState { response.headers.append("tracestate", state) }
         if let rateLimiter, let rate = terms.rate {
-            // Appended after any the handler set (a per-user policy): two
+            // Written after any the handler set (a per-user policy): two
             // field lines are one list (RFC 9110 5.3), a policy per item.
-            response.headers.append("RateLimit-Policy", rateLimiter.policyField)
-            response.headers.append("RateLimit", rateLimiter.stateField(for: rate))
+            fields.rateLimit = .init(policyField: rateLimiter.policyField, name: rateLimiter.policy.name, decision: rate)
         }
-        if response.headers["content-type"]?.hasPrefix(ProblemDetails.contentType) == true {
-            response.body = ProblemDetails.addingTraceID(String(terms.trace.traceID), to: response.body)
+        if response.status.code >= 400,
+           response.headers["content-type"]?.hasPrefix(ProblemDetails.contentType) == true {
+            response.body = ProblemDetails.addingTraceID(terms.trace.traceID, to: response.body)
         }
-        return response
+        return (response, fields)
     }
 
     /// RFC 9110 15.4.5: a 304 carries the fields a 200 would have had among

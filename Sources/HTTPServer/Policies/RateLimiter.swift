@@ -11,14 +11,25 @@ public final class RateLimiter: Sendable {
     public let policy: RateLimitPolicy
     /// `policy.policyField`, made once: it is the same on every response.
     public let policyField: String
+    /// Tokens an event loop takes from a bucket at once (``TokenLeases``):
+    /// burst/1024, between 1 and 64. Each loop holds at most one lease per
+    /// client, so the limit stays exact to within that many tokens a loop;
+    /// a burst under 2048 gets leases of one token, the exact bucket.
+    public let leaseSize: Int
+    /// How long a lease's tokens may sit unspent on a loop before they go
+    /// back to the bucket (the loop's 250 ms timer returns them).
+    public let leaseLifetime: Int64
     private let shards: [Shard]
     private let perShard: Int
     private let refusedCount = Atomic<Int>(0)
     private let allowedCount = Atomic<Int>(0)
 
-    public init(policy: RateLimitPolicy, shards count: Int = 16) {
+    public init(policy: RateLimitPolicy, shards count: Int = 16, leaseSize: Int? = nil,
+                leaseLifetime: Int64 = 1_000_000_000) {
         self.policy = policy
         policyField = policy.policyField
+        self.leaseSize = max(1, leaseSize ?? min(64, policy.burst / 1024))
+        self.leaseLifetime = leaseLifetime
         shards = (0..<count).map { _ in Shard() }
         perShard = max(1, policy.maxTrackedClients / count)
     }
@@ -44,23 +55,72 @@ public final class RateLimiter: Sendable {
         take(key, now: MonotonicClock.nowNanoseconds())
     }
 
+    /// One token for `key` under its shard's lock. The server's own limit
+    /// goes through each loop's ``TokenLeases`` instead: every request of a
+    /// benchmark from one address took this same lock from both loops, and
+    /// a contended Mutex waits in the kernel (PI futex; perf showed
+    /// _lockSlow and rt_mutex waits on /products/{id}).
     public func take(_ key: String, now: Int64) -> TokenBucket.Decision {
-        let shard = shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
-        // The lock is held for one hash lookup, updated in place: every
-        // request of a benchmark from one address takes this same lock from
-        // both loops, and a contended Mutex here waits in the kernel (PI
-        // futex; perf showed _lockSlow and rt_mutex waits on /products/{id}).
-        let decision = shard.buckets.withLock { buckets -> TokenBucket.Decision in
-            if buckets.count >= perShard, buckets[key] == nil { evict(from: &buckets, now: now) }
-            return buckets[key, default: TokenBucket(rate: policy.requestsPerSecond, capacity: policy.burst, now: now)]
-                .take(now: now)
-        }
+        let decision = withBucket(key, now: now) { $0.take(now: now) }
         if case .refused = decision {
             refusedCount.add(1, ordering: .relaxed)
         } else {
             allowedCount.add(1, ordering: .relaxed)
         }
         return decision
+    }
+
+    /// What a loop's lease got from `key`'s bucket: `tokens` (0: refused,
+    /// the next in `retryAfterSeconds`) and what the bucket kept.
+    struct Grant {
+        let tokens: Int
+        let bucketLeft: Double
+        let retryAfterSeconds: Int
+    }
+
+    /// Under one lock: gives back a loop's `returning` unspent tokens of
+    /// `key`'s previous lease, then leases up to `leaseSize` more. `allowed`
+    /// requests the loop admitted from leases since it last reported are
+    /// counted now, so the metric lags by at most a lease per loop, or the
+    /// loop's 250 ms timer.
+    func lease(_ key: String, returning: Int, allowed: Int, now: Int64) -> Grant {
+        countAllowed(allowed)
+        let grant = withBucket(key, now: now) { bucket in
+            if returning > 0 { bucket.giveBack(returning, now: now) }
+            let tokens = bucket.take(upTo: leaseSize, now: now)
+            return Grant(tokens: tokens, bucketLeft: bucket.tokens, retryAfterSeconds: bucket.retryAfterSeconds)
+        }
+        if grant.tokens == 0 { refusedCount.add(1, ordering: .relaxed) }
+        return grant
+    }
+
+    /// Unspent tokens of a lease that expired, back to `key`'s bucket (a
+    /// bucket forgotten meanwhile is full again: nothing to give back).
+    func giveBack(_ key: String, tokens: Int, now: Int64) {
+        guard tokens > 0 else { return }
+        shard(for: key).buckets.withLock { buckets in
+            guard let index = buckets.index(forKey: key) else { return }
+            buckets.values[index].giveBack(tokens, now: now)
+        }
+    }
+
+    /// Requests a loop admitted from its leases, for the metrics.
+    func countAllowed(_ count: Int) {
+        if count > 0 { allowedCount.add(count, ordering: .relaxed) }
+    }
+
+    /// `body` on `key`'s bucket (a new, full one if none), in place under
+    /// its shard's lock, which is held for one hash lookup.
+    private func withBucket<T: Sendable>(_ key: String, now: Int64, _ body: (inout TokenBucket) -> T) -> T {
+        shard(for: key).buckets.withLock { buckets in
+            if buckets.count >= perShard, buckets[key] == nil { evict(from: &buckets, now: now) }
+            return body(&buckets[key, default: TokenBucket(rate: policy.requestsPerSecond, capacity: policy.burst,
+                                                           now: now)])
+        }
+    }
+
+    private func shard(for key: String) -> Shard {
+        shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
     }
 
     /// One lock's share of the buckets (a Mutex cannot sit in an array).

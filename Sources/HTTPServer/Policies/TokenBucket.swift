@@ -24,12 +24,29 @@ public struct TokenBucket: Sendable, Equatable {
 
     public mutating func take(now: Int64) -> Decision {
         refill(now: now)
-        guard tokens >= 1 else {
-            return .refused(retryAfterSeconds: max(1, Int(((1 - tokens) / rate).rounded(.up))))
-        }
+        guard tokens >= 1 else { return .refused(retryAfterSeconds: retryAfterSeconds) }
         tokens -= 1
         return .allowed(remaining: Int(tokens), resetSeconds: secondsUntilFull)
     }
+
+    /// Takes up to `count` whole tokens at once, for a loop's lease
+    /// (``TokenLeases``): as many as there are, 0 when fewer than one.
+    public mutating func take(upTo count: Int, now: Int64) -> Int {
+        refill(now: now)
+        let granted = min(count, Int(tokens))
+        tokens -= Double(granted)
+        return granted
+    }
+
+    /// Unspent tokens of a lease, back in the bucket; never above its
+    /// capacity (tokens a full bucket would have refilled are not owed).
+    public mutating func giveBack(_ count: Int, now: Int64) {
+        refill(now: now)
+        tokens = min(capacity, tokens + Double(count))
+    }
+
+    /// The refusal `take` would give now: the next token comes in this many seconds (at least 1).
+    public var retryAfterSeconds: Int { max(1, Int(((1 - tokens) / rate).rounded(.up))) }
 
     /// Whether the bucket is full at `now`: forgetting it loses nothing,
     /// since a new bucket starts full.

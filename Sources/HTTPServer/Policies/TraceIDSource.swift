@@ -23,9 +23,19 @@ struct TraceIDSource {
     /// `value` as 16 lowercase hex digits at `buffer[offset...]`.
     static func writeHex(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
         for position in 0..<16 {
-            buffer[offset + position] = alphabet[Int((value >> UInt64(60 - 4 * position)) & 0xF)]
+            buffer[offset + position] = digit(UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * position)) & 0xF)
         }
     }
 
-    private static let alphabet: [UInt8] = Array("0123456789abcdef".utf8)
+    /// `value` as 2 lowercase hex digits at `buffer[offset...]`.
+    static func writeHexByte(_ value: UInt8, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        buffer[offset] = digit(value >> 4)
+        buffer[offset + 1] = digit(value & 0xF)
+    }
+
+    /// Computed rather than looked up: a table in a static array cost a
+    /// lazy-initialisation check and a bounds check per digit.
+    private static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
+    }
 }

@@ -55,9 +55,23 @@ public struct HTTPFields: Sendable, Sequence {
         fields.removeAll { Self.namesMatch($0.name, name) }
     }
 
+    /// Over the names' contiguous bytes: the exchange policies look up
+    /// half a dozen names per response (`traceparent`, `accept-encoding`,
+    /// `if-none-match`, `etag`, `cache-control`, `content-type`), and
+    /// zipping the two UTF-8 views showed as `Zip2Sequence.next` in perf on
+    /// `GET /products/{id}`.
     static func namesMatch(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }
+        let contiguous = x.withContiguousStorageIfAvailable { left in
+            y.withContiguousStorageIfAvailable { right in
+                for index in 0..<left.count where ASCII.lowercased(left[index]) != ASCII.lowercased(right[index]) {
+                    return false
+                }
+                return true
+            }
+        }
+        if let result = contiguous ?? nil { return result }
         return zip(x, y).allSatisfy { ASCII.lowercased($0) == ASCII.lowercased($1) }
     }
 }

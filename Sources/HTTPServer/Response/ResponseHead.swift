@@ -23,11 +23,12 @@ enum ResponseHead {
     /// `keepAlive` false adds `Connection: close`; `echoKeepAlive` adds
     /// `Connection: keep-alive` for HTTP/1.0 clients that asked for it.
     static func serialize(status: HTTPStatus, headers: HTTPFields, framing: Framing,
-                          keepAlive: Bool, echoKeepAlive: Bool, requestID: String, traceparent: String = "") -> [UInt8] {
+                          keepAlive: Bool, echoKeepAlive: Bool, requestID: String,
+                          fields: ExchangeFields = ExchangeFields()) -> [UInt8] {
         var head: [UInt8] = []
-        head.reserveCapacity(capacity(for: headers))
+        head.reserveCapacity(capacity(for: headers) + fields.capacity)
         write(status: status, headers: headers, framing: framing, keepAlive: keepAlive,
-              echoKeepAlive: echoKeepAlive, requestID: requestID, traceparent: traceparent, into: &head)
+              echoKeepAlive: echoKeepAlive, requestID: requestID, fields: fields, into: &head)
         return head
     }
 
@@ -36,12 +37,14 @@ enum ResponseHead {
         192 + bodyCount + headers.count * 32
     }
 
-    /// `serialize`, appending to `head`. `traceparent` (W3C Trace Context)
-    /// is written here like the request id rather than added to the
-    /// handler's fields: adding it copied the shared one-field list of
-    /// every JSON response (an allocation per request).
+    /// `serialize`, appending to `head`. The exchange policies' `fields`
+    /// (trace context, caching, rate limits) are written here like the
+    /// request id rather than added to the handler's fields: adding them
+    /// copied the handler's list, often a shared one (an allocation per
+    /// request).
     static func write(status: HTTPStatus, headers: HTTPFields, framing: Framing, keepAlive: Bool,
-                      echoKeepAlive: Bool, requestID: String, traceparent: String = "", into head: inout [UInt8]) {
+                      echoKeepAlive: Bool, requestID: String, fields: ExchangeFields = ExchangeFields(),
+                      into head: inout [UInt8]) {
         // A server sends its own highest version, HTTP/1.1, whatever the request's (RFC 9110 2.5).
         head.append(contentsOf: "HTTP/1.1 ".utf8)
         appendDecimal(status.code, to: &head)
@@ -60,11 +63,7 @@ enum ResponseHead {
             head.append(contentsOf: requestID.utf8)
             head.append(contentsOf: "\r\n".utf8)
         }
-        if !traceparent.isEmpty {
-            head.append(contentsOf: "traceparent: ".utf8)
-            head.append(contentsOf: traceparent.utf8)
-            head.append(contentsOf: "\r\n".utf8)
-        }
+        fields.write(into: &head)
         switch framing {
         case .length(let length):
             head.append(contentsOf: "Content-Length: ".utf8)
@@ -84,7 +83,8 @@ enum ResponseHead {
     /// Queues the bytes of a complete (not streamed) response on `output`. HEAD gets the GET headers, with the body's length, and no body.
     /// Small bodies ride in the head's buffer (one segment); big ones are
     /// returned as they are, never copied.
-    static func encodeComplete(_ response: HTTPResponse, version: HTTPVersion, requestID: String, traceparent: String = "",
+    static func encodeComplete(_ response: HTTPResponse, version: HTTPVersion, requestID: String,
+                               fields: ExchangeFields = ExchangeFields(),
                                keepAlive: Bool, isHead: Bool, into output: inout OutputQueue) {
         let body: [UInt8]
         switch response.body {
@@ -101,9 +101,10 @@ enum ResponseHead {
         }
         let sendsBody = !isHead && !response.status.forbidsContent && !body.isEmpty
         let inline = sendsBody && body.count <= inlineBodyLimit
-        output.appendHead(reservingCapacity: capacity(for: response.headers, bodyCount: inline ? body.count : 0)) { head in
+        let room = capacity(for: response.headers, bodyCount: inline ? body.count : 0) + fields.capacity
+        output.appendHead(reservingCapacity: room) { head in
             write(status: response.status, headers: response.headers, framing: framing, keepAlive: keepAlive,
-                  echoKeepAlive: version == .http1_0, requestID: requestID, traceparent: traceparent, into: &head)
+                  echoKeepAlive: version == .http1_0, requestID: requestID, fields: fields, into: &head)
             if inline { head.append(contentsOf: body) }
         }
         if sendsBody && !inline { output.append(body) }

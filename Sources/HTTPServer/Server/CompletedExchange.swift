@@ -16,12 +16,15 @@ public struct CompletedExchange: Sendable {
     /// From the complete request head to the response queued, in nanoseconds.
     public let durationNanoseconds: Int64
     public let requestID: String
-    /// The `traceparent` sent with the response, or "" when there was no
-    /// request head (its trace id: ``traceID``).
-    public let traceparent: String
+    /// The trace context sent with the response, nil when there was no
+    /// request head. Rendered only when asked (an access line): most
+    /// exchanges are only counted.
+    public let trace: TraceContext?
 
+    /// The `traceparent` sent with the response, or "".
+    public var traceparent: String { trace?.traceparent ?? "" }
     /// The W3C trace id (32 hex digits), or empty.
-    public var traceID: Substring { traceparent.dropFirst(3).prefix(32) }
+    public var traceID: String { trace?.traceID ?? "" }
     /// The request's header fields (empty when there was no head).
     public let requestHeaders: HTTPFields
     public let remoteAddress: String

@@ -26,7 +26,7 @@ import TestSupport
 
     @Test func idsAreHexOfTheRightLengthAndNotRepeated() {
         var source = TraceIDSource(seed: 42)
-        var seen = Set<Substring>()
+        var seen = Set<String>()
         for _ in 0..<1000 {
             let trace = TraceContext.make(from: HTTPFields(), ids: &source)
             #expect(TraceContext.valid(trace.traceparent))
@@ -34,6 +34,35 @@ import TestSupport
             seen.insert(trace.traceID)
         }
         #expect(seen.count == 1000)
+    }
+
+    /// The ids are written as hex straight into the head: small values
+    /// keep their leading zeros, all-ones stays lowercase, the caller's
+    /// trace id and flags survive byte for byte, and a later version is
+    /// answered in ours (3.2.2.1).
+    @Test func theWrittenTraceparentIsVersion00WithNonZeroIdsAndTheCallersFlags() {
+        let small = TraceContext(traceHigh: 0, traceLow: 1, span: 0xf, traceFlags: 0x01, traceState: nil)
+        #expect(small.traceparent == "00-00000000000000000000000000000001-000000000000000f-01")
+        #expect(TraceContext.valid(small.traceparent))
+        let large = TraceContext(traceHigh: .max, traceLow: .max, span: .max, traceFlags: 0xff, traceState: nil)
+        #expect(large.traceparent == "00-ffffffffffffffffffffffffffffffff-ffffffffffffffff-ff")
+        var head: [UInt8] = Array("x".utf8)
+        small.write(into: &head)
+        #expect(String(decoding: head, as: UTF8.self) == "x" + small.traceparent)
+
+        var source = TraceIDSource(seed: 7)
+        let later = "cc-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-09-more"
+        let continued = TraceContext.make(from: ["traceparent": later], ids: &source)
+        // We answer in the version we speak (00), with the caller's trace and flags, and our own span.
+        #expect(continued.traceparent.hasPrefix("00-4bf92f3577b34da6a3ce929d0e0e4736-"))
+        #expect(continued.flags == "09")
+        #expect(continued.spanID != "00f067aa0ba902b7" && continued.spanID != "0000000000000000")
+        #expect(TraceContext.valid(continued.traceparent))
+        for _ in 0..<1000 {
+            let fresh = TraceContext.make(from: HTTPFields(), ids: &source)
+            #expect(fresh.traceparent.hasPrefix("00-") && fresh.traceparent.hasSuffix("-00"))
+            #expect(fresh.spanID != "0000000000000000" && fresh.traceID != String(repeating: "0", count: 32))
+        }
     }
 
     @Test func aValidParentKeepsItsTraceAndStateWithANewSpan() async throws {
