@@ -4,9 +4,13 @@
 # real processes (scripts/cluster_driver.py says which), then down, however
 # the checks end. Extra arguments go to the driver, e.g. --only stock,kill.
 #
-#   scripts/cluster-test.sh            # ~1 minute; needs the release build (built when missing)
+#   scripts/cluster-test.sh            # ~1 minute
+#
+# It runs the debug build scripts/test.sh has just made (a correctness
+# test: no release build in CI); AXIOM_BIN picks another binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export AXIOM_BIN=${AXIOM_BIN:-$(swift build --show-bin-path)/axiom-server}
 export AXIOM_CLUSTER_STATE=${AXIOM_CLUSTER_STATE:-/tmp/axiom-cluster-test-$(id -u)}
 export CLUSTER_PORT=${CLUSTER_PORT:-18090}
 export CLUSTER_PG_PORT=${CLUSTER_PG_PORT:-54349}

@@ -57,8 +57,12 @@ start_replica() {
   if alive "$state/replica-$n.pid"; then return 0; fi
   # Each replica: the shared database, its own port, the balancer trusted
   # for X-Forwarded-For (so rate limits and sign-in throttling see clients,
-  # not HAProxy). `database` is left at its default; `database_url` wins.
+  # not HAProxy), woken by NOTIFY for other replicas' changes and reading
+  # only after catching up with the outbox head (replica_coherence: strict,
+  # docs/change-feed.md), so a write acknowledged by one is seen by all.
   AXIOM_DATABASE_URL=$(database_url) \
+  AXIOM_CHANGE_FEED=${AXIOM_CHANGE_FEED:-notify} \
+  AXIOM_REPLICA_COHERENCE=${AXIOM_REPLICA_COHERENCE:-strict} \
   AXIOM_HOST=127.0.0.1 \
   AXIOM_PORT=$port \
   AXIOM_TRUSTED_PROXIES=127.0.0.1 \

@@ -20,6 +20,9 @@ promtool test rules config/prometheus/axiom-rules.test.yml
 # tests are about the SQLite file and sit this pass out).
 if [ -n "${AXIOM_TEST_DATABASE_URL:-}" ] && [ "$#" -eq 0 ]; then
   AXIOM_TEST_SERVER_BACKEND=postgres swift test --skip-build --no-parallel --filter AxiomServerTests
+  # Three replicas on their own PostgreSQL behind HAProxy (scripts/cluster.sh):
+  # every scale-out guarantee through the real processes, kill -9 included.
+  scripts/cluster-test.sh
 fi
 # The API against its own document: schemathesis, every check, bounded.
 scripts/schemathesis.sh 25

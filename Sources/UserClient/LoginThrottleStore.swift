@@ -12,7 +12,15 @@ import Capabilities
 /// The policy (`LoginThrottle`) then decides on what was loaded, and only
 /// the runs it changed are written back, in the same transaction. Keys are
 /// locked in one fixed order, so two attempts never deadlock each other.
+///
+/// Rows are keyed by the SHA-256 of the policy's key, not the key: the
+/// account part is whatever email the caller typed, and a 900 kB one
+/// overflowed PostgreSQL's B-tree row limit (a 500 on `POST /sessions`,
+/// HostileBodyTests on PostgreSQL); the table also keeps no emails or
+/// addresses in the clear.
 enum LoginThrottleStore {
+    private static func rowKey(_ key: String) -> String { TokenDigest.sha256Hex(key) }
+
     /// Counts the attempt, or returns the seconds to wait (nothing counted).
     static func admit(_ handle: any StorageHandle, policy: LoginThrottle.Policy,
                       account: String, address: String, now: Int64) throws -> Int? {
@@ -52,12 +60,12 @@ enum LoginThrottleStore {
                 INSERT INTO login_runs(key, failures, last_at) VALUES(?, 0, ?)
                 ON CONFLICT(key) DO UPDATE SET failures = login_runs.failures
                 RETURNING failures, last_at
-                """, key, now) else { continue }
+                """, rowKey(key), now) else { continue }
             let failures: Int64 = try row.get("failures")
             if failures > 0 { runs[key] = LoginThrottle.Run(failures: Int(failures), last: try row.get("last_at")) }
         }
         var trusted: [String: Int64] = [:]
-        if let row = try handle.queryOne("SELECT since FROM login_trusted WHERE pair = ?", keys.pair) {
+        if let row = try handle.queryOne("SELECT since FROM login_trusted WHERE pair = ?", rowKey(keys.pair)) {
             trusted[keys.pair] = try row.get("since")
         }
         return LoginThrottle(policy: policy, runs: runs, trusted: trusted)
@@ -70,16 +78,16 @@ enum LoginThrottleStore {
         for key in keys.all where throttle.runs[key] != before.runs[key] {
             if let run = throttle.runs[key] {
                 try handle.execute("UPDATE login_runs SET failures = ?, last_at = ? WHERE key = ?",
-                                   run.failures, run.last, key)
+                                   run.failures, run.last, rowKey(key))
             } else {
-                try handle.execute("DELETE FROM login_runs WHERE key = ?", key)
+                try handle.execute("DELETE FROM login_runs WHERE key = ?", rowKey(key))
             }
         }
         if let since = throttle.trusted[keys.pair], since != before.trusted[keys.pair] {
             try handle.execute("""
                 INSERT INTO login_trusted(pair, since) VALUES(?, ?)
                 ON CONFLICT(pair) DO UPDATE SET since = excluded.since
-                """, keys.pair, since)
+                """, rowKey(keys.pair), since)
         }
     }
 }

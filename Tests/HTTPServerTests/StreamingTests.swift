@@ -88,4 +88,35 @@ import TestSupport
             #expect(ended)
         }
     }
+
+    /// `axiom_http_streams_open` reads this: a stream counts from its head
+    /// until its producer returns, whoever ends it.
+    @Test func openStreamsCountsStreamsFromTheirHeadUntilTheyEnd() async throws {
+        var router = Router()
+        router.get("/forever") { _ in
+            HTTPResponse(status: .ok, body: .stream { writer in
+                while !Task.isCancelled {
+                    try await writer.write("tick\n")
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+            })
+        }
+        try await TestServer.with(router: router) { server in
+            #expect(server.server.openStreams == 0)
+            var clients: [RawClient] = []
+            for _ in 0..<2 {
+                let client = try server.client()
+                try client.send("GET /forever HTTP/1.1\r\nHost: t\r\n\r\n")
+                _ = try client.readResponse(forHead: true)
+                clients.append(client)
+            }
+            #expect(server.server.openStreams == 2)
+            clients.removeFirst()  // deinit closes its socket
+            for _ in 0..<500 where server.server.openStreams != 1 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(server.server.openStreams == 1)
+            clients.removeFirst()
+            for _ in 0..<500 where server.server.openStreams != 0 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(server.server.openStreams == 0)
+        }
+    }
 }

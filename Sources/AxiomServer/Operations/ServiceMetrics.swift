@@ -47,6 +47,8 @@ final class ServiceMetrics: Sendable {
         requests.write(to: &text)
         text.family("axiom_http_open_connections", "gauge", "Client connections open now.")
         text.sample("axiom_http_open_connections", [], server.withLock { $0?.openConnections ?? 0 })
+        text.family("axiom_http_streams_open", "gauge", "Streaming responses (/events streams) being written now.")
+        text.sample("axiom_http_streams_open", [], server.withLock { $0?.openStreams ?? 0 })
         text.family("axiom_http_buffered_body_bytes", "gauge",
                     "Request body bytes buffered now, against max_buffered_body_bytes.")
         text.sample("axiom_http_buffered_body_bytes", [], server.withLock { $0?.bufferedBodyBytes ?? 0 })
@@ -149,13 +151,19 @@ final class ServiceMetrics: Sendable {
         // Whichever backend the service runs on: both count the same things.
         let registry = orchestrator.capabilityRegistry
         let metrics: StorageMetrics
+        let readers: ReaderPoolUsage
         if let sqlite = try? registry.resolve(SQLiteStorage.self) {
-            metrics = sqlite.metrics
+            (metrics, readers) = (sqlite.metrics, sqlite.readerUsage)
         } else if let postgres = try? registry.resolve(PostgresStorage.self) {
-            metrics = postgres.metrics
+            (metrics, readers) = (postgres.metrics, postgres.readerUsage)
         } else {
             return
         }
+        text.family("axiom_storage_readers", "gauge",
+                    "The read connection pool: its size, connections running a read, reads waiting for one.")
+        text.sample("axiom_storage_readers", [("state", "size")], readers.size)
+        text.sample("axiom_storage_readers", [("state", "busy")], readers.busy)
+        text.sample("axiom_storage_readers", [("state", "waiting")], readers.waiting)
         text.family("axiom_storage_commits_total", "counter", "Write transactions committed (one per group-commit batch).")
         text.sample("axiom_storage_commits_total", [], metrics.commits)
         text.family("axiom_storage_writes_total", "counter", "Write requests, by outcome.")

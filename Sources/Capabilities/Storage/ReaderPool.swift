@@ -59,6 +59,11 @@ final class ReaderPool: @unchecked Sendable {
         }
     }
 
+    /// Readers busy and reads waiting, now.
+    var usage: ReaderPoolUsage {
+        state.withLock { ReaderPoolUsage(size: slots.count, busy: slots.count - $0.idle.count, waiting: $0.waiting.count) }
+    }
+
     /// Runs `job` on an idle reader's queue (now, or when one frees up). The
     /// job gets nil once the pool is closed.
     func submit(_ job: @escaping Job) {

@@ -155,6 +155,9 @@ public final class SQLiteStorage: StorageCapability {
     /// The write-path counters (batch sizes, commit latency, …).
     public var metrics: StorageMetrics { health.metrics }
 
+    /// The reader pool's connections in use and reads queued, now.
+    public var readerUsage: ReaderPoolUsage { readers.usage }
+
     /// The rows of `schema_migrations`, oldest first.
     public func appliedMigrations() async throws -> [AppliedMigration] {
         try await read { handle in

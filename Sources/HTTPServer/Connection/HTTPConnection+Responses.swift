@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Responses: queuing them in request order, streamed bodies, and writing
 /// the output with backpressure.
 extension HTTPConnection {
@@ -42,6 +44,9 @@ extension HTTPConnection {
         let (response, fields) = core.policies.finish(response, terms: terms)
         let keepAlive = keepAlive && !machine.closeAfterOutput && !core.isDraining.load(ordering: .relaxed)
         if case .stream(let produce) = response.body, head.method != .head, !response.status.forbidsContent {
+            // Counted before its head can reach the client.
+            let core = self.core
+            core.openStreams.add(1, ordering: .relaxed)
             let chunked = head.version == .http1_1
             output.append(ResponseHead.serialize(status: response.status, headers: response.headers,
                                                  framing: chunked ? .chunked : .closeDelimited,
@@ -53,6 +58,7 @@ extension HTTPConnection {
             let writer = HTTPBodyWriter(connection: self, chunked: chunked)
             let logger = core.logger
             streamTask = Task.immediate(executorPreference: loop) { [self] in
+                defer { core.openStreams.subtract(1, ordering: .relaxed) }
                 do {
                     try await produce(writer)
                 } catch is HTTPBodyWriter.WriterError {

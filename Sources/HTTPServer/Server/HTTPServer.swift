@@ -36,6 +36,9 @@ public final class HTTPServer: Sendable {
     /// Open connections, including ones being refused at the cap.
     public var openConnections: Int { core.connections.count }
 
+    /// Streaming responses (the `/events` streams) being written now.
+    public var openStreams: Int { core.openStreams.load(ordering: .relaxed) }
+
     /// Open connections whose request is being answered, for tests that
     /// must know none can be reclaimed.
     var busyConnections: Int { core.connections.snapshot().filter { $0.quietSince.load(ordering: .relaxed) == 0 }.count }

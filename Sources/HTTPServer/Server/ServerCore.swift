@@ -16,6 +16,8 @@ final class ServerCore: Sendable {
     let bodyBudget: Mutex<ByteBudget>
     /// Set once shutdown begins: no new requests on existing connections.
     let isDraining = Atomic<Bool>(false)
+    /// Streaming responses (Server-Sent Events) being written now.
+    let openStreams = Atomic<Int>(0)
 
     init(configuration: HTTPServerConfiguration, router: Router, logger: ServerLogger, observer: ExchangeObserver?) {
         self.configuration = configuration

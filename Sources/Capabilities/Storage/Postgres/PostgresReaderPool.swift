@@ -50,6 +50,11 @@ final class PostgresReaderPool: @unchecked Sendable {
         state = Mutex(State(idle: Array(0..<count)))
     }
 
+    /// Readers busy and reads waiting, now.
+    var usage: ReaderPoolUsage {
+        state.withLock { ReaderPoolUsage(size: slots.count, busy: slots.count - $0.idle.count, waiting: $0.waiting.count) }
+    }
+
     /// Runs `job` on an idle slot's queue (now, or when one frees up); nil once closed.
     func submit(_ job: @escaping Job) {
         enum Decision { case run(Int), wait, closed }

@@ -52,6 +52,9 @@ public final class PostgresStorage: StorageCapability {
 
     public var metrics: StorageMetrics { health.metrics }
 
+    /// The reader pool's connections in use and reads queued, now.
+    public var readerUsage: ReaderPoolUsage { readers.usage }
+
     public func checkAvailability() async -> Bool {
         do {
             _ = try await submitWrite(isProbe: true) { handle in
