@@ -38,56 +38,10 @@ import threading
 import time
 import uuid
 
+from axiom_client import CheckFailed, Client
+
 PASSWORD = "cluster test password 42"
 CLUSTER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cluster.sh")
-
-
-class CheckFailed(Exception):
-    pass
-
-
-class Client:
-    """One keep-alive connection to one replica."""
-
-    def __init__(self, port, timeout=30.0):
-        self.port = port
-        self.timeout = timeout
-        self.connection = None
-
-    def call(self, method, path, body=None, token=None, headers=None, raw_body=None):
-        if self.connection is None:
-            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
-        sent = dict(headers or {})
-        data = raw_body if body is None else json.dumps(body).encode()
-        if data is not None:
-            sent["Content-Type"] = "application/json"
-        if token:
-            sent["Authorization"] = "Bearer " + token
-        try:
-            self.connection.request(method, path, body=data, headers=sent)
-            response = self.connection.getresponse()
-            raw = response.read()
-        except Exception:
-            self.close()
-            raise
-        if response.getheader("Connection", "").lower() == "close":
-            self.close()
-        try:
-            payload = json.loads(raw) if raw else None
-        except ValueError:
-            payload = raw.decode(errors="replace")
-        return response.status, payload
-
-    def must(self, expected, method, path, body=None, token=None, headers=None):
-        status, payload = self.call(method, path, body, token, headers)
-        if status not in (expected if isinstance(expected, tuple) else (expected,)):
-            raise CheckFailed(f"{method} {path} on :{self.port} answered {status}: {payload}")
-        return payload
-
-    def close(self):
-        if self.connection is not None:
-            self.connection.close()
-            self.connection = None
 
 
 class Cluster:
