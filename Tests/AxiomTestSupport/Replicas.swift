@@ -5,12 +5,15 @@ import Capabilities
 /// the same SQLite file or the same PostgreSQL schema, for each its own
 /// client instances with their own in-memory state, exactly as separate
 /// server processes would have. (The orchestrator is a process singleton,
-/// so replicas' clients are made directly over `StorageAccess(instance:)`.)
+/// so replicas' clients are made directly, each over a standalone handle
+/// on its replica's instance, as `Replica` does.)
 ///
 ///     let replicas = try await Replicas.open(3, backend: backend, migrations: CartClient.migrations)
 ///     let clients = replicas.accesses.map { CartClient(storage: $0) }
 public struct Replicas: Sendable {
     public let storages: [any StorageCapability]
+    /// One `StorageAccess` per replica, in order.
+    public let accesses: [StorageAccess]
     /// The database they share: a file path (SQLite) or a URL (PostgreSQL).
     public let database: String
     private let keepAlive: TempDirectory?
@@ -30,19 +33,21 @@ public struct Replicas: Sendable {
             database = try await StorageBackend.freshSchemaURL()
         }
         var storages: [any StorageCapability] = []
+        var accesses: [StorageAccess] = []
         for _ in 0..<count {
             switch backend {
             case .sqlite:
-                storages.append(try await SQLiteStorage.open(StorageConfiguration(path: database), migrations: migrations))
+                let storage = try await SQLiteStorage.open(StorageConfiguration(path: database), migrations: migrations)
+                storages.append(storage)
+                accesses.append(StorageAccess(try await standaloneHandle(storage)))
             case .postgres:
-                storages.append(try await PostgresStorage.open(PostgresConfiguration(url: database), migrations: migrations))
+                let storage = try await PostgresStorage.open(PostgresConfiguration(url: database), migrations: migrations)
+                storages.append(storage)
+                accesses.append(StorageAccess(try await standaloneHandle(storage)))
             }
         }
-        return Replicas(storages: storages, database: database, keepAlive: directory)
+        return Replicas(storages: storages, accesses: accesses, database: database, keepAlive: directory)
     }
-
-    /// One `StorageAccess` per replica, in order.
-    public var accesses: [StorageAccess] { storages.map { StorageAccess(instance: $0) } }
 
     /// Closes every replica's storage.
     public func close() async {

@@ -10,7 +10,6 @@ public struct StorageAccess: Sendable {
     private enum Backend: Sendable {
         case sqlite(CapabilityHandle<SQLiteStorage>)
         case postgres(CapabilityHandle<PostgresStorage>)
-        case instance(any StorageCapability)
     }
 
     private let backend: Backend
@@ -19,19 +18,11 @@ public struct StorageAccess: Sendable {
 
     public init(_ handle: CapabilityHandle<PostgresStorage>) { backend = .postgres(handle) }
 
-    /// One storage instance, not re-created when it fails: what a second
-    /// replica's clients hold when tests run several replicas in one
-    /// process (the orchestrator is a process singleton, so only one set of
-    /// clients can come from its registry), each over its own connections
-    /// to the shared database.
-    public init(instance: any StorageCapability) { backend = .instance(instance) }
-
     /// The registered storage's name in the change outbox (`changes.origin`).
     public var changeOrigin: String {
         switch backend {
         case .sqlite(let handle): handle.current.configuration.changeOrigin
         case .postgres(let handle): handle.current.configuration.changeOrigin
-        case .instance(let storage): storage.changeOrigin
         }
     }
 
@@ -41,7 +32,6 @@ public struct StorageAccess: Sendable {
         switch backend {
         case .sqlite: nil
         case .postgres(let handle): handle.current.configuration.url
-        case .instance(let storage): (storage as? PostgresStorage)?.configuration.url
         }
     }
 
@@ -51,7 +41,6 @@ public struct StorageAccess: Sendable {
         switch backend {
         case .sqlite(let handle): try await Self.write(handle, body)
         case .postgres(let handle): try await Self.write(handle, body)
-        case .instance(let storage): try await Self.write(storage, body)
         }
     }
 
@@ -60,7 +49,6 @@ public struct StorageAccess: Sendable {
         switch backend {
         case .sqlite(let handle): try await Self.read(handle, body)
         case .postgres(let handle): try await Self.read(handle, body)
-        case .instance(let storage): try await Self.read(storage, body)
         }
     }
 
@@ -72,8 +60,7 @@ public struct StorageAccess: Sendable {
     public func storedReadNow<R>(_ body: (any StorageHandle) throws -> R) throws -> R? {
         switch backend {
         case .sqlite(let handle): try handle.storedReadNow { try body($0) }
-        case .instance(let storage as SQLiteStorage): try storage.readNow { try body($0) }
-        case .postgres, .instance: nil
+        case .postgres: nil
         }
     }
 
@@ -100,26 +87,6 @@ public struct StorageAccess: Sendable {
             return try await handle.current.readTransaction(body)
         } catch let error as StorageError where error.meansUnavailable {
             throw AxiomError.capabilityUnavailable(String(reflecting: S.self))
-        }
-    }
-
-    private static func write<R: Sendable>(_ storage: any StorageCapability,
-                                           _ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> R {
-        let name = String(reflecting: type(of: storage))
-        guard storage.isAvailable else { throw AxiomError.capabilityUnavailable(name) }
-        do {
-            return try await storage.writeTransaction(body)
-        } catch let error as StorageError where error.meansUnavailable {
-            throw AxiomError.capabilityUnavailable(name)
-        }
-    }
-
-    private static func read<R: Sendable>(_ storage: any StorageCapability,
-                                          _ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> R {
-        do {
-            return try await storage.readTransaction(body)
-        } catch let error as StorageError where error.meansUnavailable {
-            throw AxiomError.capabilityUnavailable(String(reflecting: type(of: storage)))
         }
     }
 }

@@ -15,15 +15,4 @@ public protocol StorageCapability: AnyObject, Sendable {
     func readTransaction<T: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> T
     /// Finishes queued writes and closes every connection.
     func close() async
-    /// The name this instance's writes carry in the change outbox, so its
-    /// own follower skips them.
-    var changeOrigin: String { get }
-}
-
-extension SQLiteStorage {
-    public var changeOrigin: String { configuration.changeOrigin }
-}
-
-extension PostgresStorage {
-    public var changeOrigin: String { configuration.changeOrigin }
 }
