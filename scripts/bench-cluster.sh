@@ -8,8 +8,8 @@
 #               HAProxy (change_feed notify, replica_coherence strict), N = 1, 2, 3
 #   3 off       three replicas with replica_coherence off, GET /products/{id}
 #               only: the read barrier's cost per request (between two strict runs)
-#   3 keep-alive  HAProxy keeping its connections to the replicas open
-#               (cluster.sh's has http-server-close), product and cart_put
+#   3 server-close  HAProxy opening a new connection to a replica per
+#               request (cluster.sh keeps them open), product and cart_put
 #   3 50 ms     cart_put with PostgreSQL's deadlock_timeout at 50 ms (1 s)
 # over GET /products/{id} (bench/product.lua), PUT /cart/items/{id}
 # (bench/cart_put.lua) and POST /checkout with an Idempotency-Key
@@ -183,11 +183,12 @@ measure "3 replicas, coherence off" product "$BALANCER" $(replica_pids 3)
 restart_replicas AXIOM_REPLICA_COHERENCE=strict
 measure "3 replicas, strict" product "$BALANCER" $(replica_pids 3)
 
-# The balancer's own share: cluster.sh's HAProxy has `option
-# http-server-close` (a new connection to a replica for every request);
-# the same three replicas with HAProxy keeping its connections to them
-# open (`option http-keep-alive`, HAProxy's default), configuration edited
-# in this run's state directory only, then put back.
+# The balancer's own share: cluster.sh's HAProxy keeps its connections to
+# the replicas open (`option http-keep-alive`); the same three replicas
+# with `option http-server-close` (a new connection to a replica for every
+# request, what cluster.sh had when docs/scaling.md's first figures were
+# taken), configuration edited in this run's state directory only, then
+# put back.
 keep_alive_balancer() { # on|off
   local pid tries=0
   pid=$(cat "$state/haproxy.pid")
@@ -198,10 +199,10 @@ keep_alive_balancer() { # on|off
   haproxy -D -f "$state/haproxy.cfg"
   wait_balanced 3
 }
-keep_alive_balancer on
-measure "3 replicas, strict, HAProxy keep-alive" product "$BALANCER" $(replica_pids 3)
-measure "3 replicas, strict, HAProxy keep-alive" cart_put "$BALANCER" $(replica_pids 3)
 keep_alive_balancer off
+measure "3 replicas, strict, HAProxy server-close" product "$BALANCER" $(replica_pids 3)
+measure "3 replicas, strict, HAProxy server-close" cart_put "$BALANCER" $(replica_pids 3)
+keep_alive_balancer on
 
 # How much of the replicas' cart-write cost is waiting for deadlock
 # detection: PostgreSQL looks for a deadlock only after deadlock_timeout
