@@ -8,11 +8,13 @@
 /// commits a moment later and nobody ever applies. So the rows are not
 /// inserted by the request's statements: `PostgresHandle.recordChange` keeps
 /// them, and the group-commit writer inserts the batch's rows as the last
-/// step before `COMMIT`, after `pg_advisory_xact_lock(lockKey)`. The lock is
-/// held from the first sequence value to the commit and released by it, so
-/// the next transaction takes its values only after this one is visible (or
-/// gone): a follower that saw `n` will never see a smaller one appear. The
-/// cost is one lock per batch (group commit), held for one INSERT and the
+/// step before `COMMIT`, under `pg_advisory_xact_lock(lockKey)`, which every
+/// writing batch takes first thing after `BEGIN` (one batch at a time on the
+/// database, which also keeps replicas' batches from deadlocking). The lock
+/// is held from the first sequence value to the commit and released by it,
+/// so the next transaction takes its values only after this one is visible
+/// (or gone): a follower that saw `n` will never see a smaller one appear.
+/// The cost is one lock per batch (group commit), held for the batch and its
 /// COMMIT. Rolled-back batches leave holes in the sequence; followers do not
 /// care. SQLite has one writer at a time per file (across processes too),
 /// so the rows are inserted in the request's savepoint and AUTOINCREMENT

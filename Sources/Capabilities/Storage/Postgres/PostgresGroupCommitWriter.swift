@@ -161,7 +161,15 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         let connection: PostgresConnection
         do {
             connection = try connected()
-            try connection.exec("BEGIN; SAVEPOINT request")
+            // One writing batch at a time on the database, across replicas:
+            // the lock is taken before any row lock and held to the commit.
+            // Two replicas' batches took the same users' rows (cart_versions)
+            // in opposite orders and deadlocked, each stalling both writers
+            // for deadlock_timeout (1 s) before a retry: 4-5 times per 8 s
+            // of cart writes, cart writes at 355-681/s with 2-3 replicas
+            // against 2,785/s with one (docs/scaling.md). It is also the
+            // outbox's lock (ChangeOutbox: the gap).
+            try connection.exec("BEGIN; SELECT pg_advisory_xact_lock(\(ChangeOutbox.lockKey)); SAVEPOINT request")
         } catch {
             return lost(error)
         }
@@ -192,9 +200,9 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
             let isLast = index == batch.count - 1
             do {
                 if isLast && !records.isEmpty {
-                    // The outbox lock rides with the last RELEASE; the rows'
-                    // sequence values are taken under it (ChangeOutbox: the gap).
-                    try connection.exec(next + "; SELECT pg_advisory_xact_lock(\(ChangeOutbox.lockKey))")
+                    // The rows' sequence values are taken under the batch's
+                    // lock, held to the commit (ChangeOutbox: the gap).
+                    try connection.exec(next)
                     let (insert, values) = ChangeOutbox.postgresInsert(records, origin: configuration.changeOrigin)
                     _ = try connection.run(insert, values)
                     next = "SELECT pg_notify('\(ChangeOutbox.channel)', ''); COMMIT"
