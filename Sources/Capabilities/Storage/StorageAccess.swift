@@ -55,6 +55,27 @@ public struct StorageAccess: Sendable {
         }
     }
 
+    /// A durable write and the newest outbox sequence its `recordChange`
+    /// rows got (nil when it recorded none), for updates that name it.
+    public func sequencedWrite<R: Sendable>(
+        _ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> (R, Int64?) {
+        let storage: any StorageCapability
+        switch backend {
+        case .sqlite(let handle):
+            do { storage = try handle.available() } catch { throw AxiomError.capabilityUnavailable(String(reflecting: SQLiteStorage.self)) }
+        case .postgres(let handle):
+            do { storage = try handle.available() } catch { throw AxiomError.capabilityUnavailable(String(reflecting: PostgresStorage.self)) }
+        case .instance(let instance):
+            guard instance.isAvailable else { throw AxiomError.capabilityUnavailable(String(reflecting: type(of: instance))) }
+            storage = instance
+        }
+        do {
+            return try await storage.sequencedWriteTransaction(body)
+        } catch let error as StorageError where error.meansUnavailable {
+            throw AxiomError.capabilityUnavailable(String(reflecting: type(of: storage)))
+        }
+    }
+
     /// A read transaction on the instance in place now.
     public func storedRead<R: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> R {
         switch backend {
@@ -73,6 +94,10 @@ public struct StorageAccess: Sendable {
         switch backend {
         case .sqlite(let handle): try handle.storedReadNow { try body($0) }
         case .postgres: nil
+        case .instance(let storage):
+            // A test replica's SQLite instance lends its readers as the
+            // registered one does (the merge of pgcat left this case out).
+            try (storage as? SQLiteStorage)?.readNow { try body($0) } ?? nil
         }
     }
 
