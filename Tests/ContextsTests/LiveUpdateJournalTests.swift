@@ -60,6 +60,8 @@ struct LiveUpdateJournalTests {
         journal.append(try Self.update(4), sequence: 13)
         let events = await Self.take(5, from: stream)
         #expect(events.map(\.id) == [12, nil, nil, nil, 13])
+        // Each still names its change, for a resumed stream's seam.
+        #expect(events.map(\.sequence) == [12, 11, 12, nil, 13])
         #expect(journal.lastID == 13)
     }
 

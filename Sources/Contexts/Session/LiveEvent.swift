@@ -7,4 +7,8 @@
 public struct LiveEvent: Sendable {
     public let id: Int64?
     public let update: LiveUpdate
+    /// The change's sequence, whether or not it went out as the id: a
+    /// resumed stream drops what its replay covered by this, since a late
+    /// change (sent without an id) may be one of them.
+    let sequence: Int64?
 }

@@ -24,7 +24,7 @@ struct LiveUpdateJournal {
             id = sequence
             lastID = sequence
         }
-        let event = LiveEvent(id: id, update: update)
+        let event = LiveEvent(id: id, update: update, sequence: sequence)
         var fallenBehind: [UInt64] = []
         for (subscriber, continuation) in subscribers {
             if case .dropped = continuation.yield(event) { fallenBehind.append(subscriber) }

@@ -17,14 +17,15 @@ extension LiveUpdatesContext {
         if let changed = cart.sequence, let current = cart.cart {
             // Not priceable (as for a live change): a reset, not a wrong cart.
             if let quote = try? await downstream(CartContext.self).quote(current) {
-                events.append(LiveEvent(id: changed, update: .cartChanged(quote)))
+                events.append(LiveEvent(id: changed, update: .cartChanged(quote), sequence: changed))
             } else {
-                events.append(LiveEvent(id: nil, update: .reset(reason: "a cart change could not be priced; fetch the cart again")))
+                events.append(LiveEvent(id: nil, update: .reset(reason: "a cart change could not be priced; fetch the cart again"),
+                                        sequence: nil))
             }
         }
         for (id, changed) in orders.sorted(by: { $0.value < $1.value }) {
             let order = try await self.orders.client.order(id)
-            events.append(LiveEvent(id: changed, update: .orderChanged(try await payments.withPayment(order))))
+            events.append(LiveEvent(id: changed, update: .orderChanged(try await payments.withPayment(order)), sequence: changed))
         }
         // A reset first, then the changes in sequence order.
         events.sort { ($0.id ?? 0) < ($1.id ?? 0) }

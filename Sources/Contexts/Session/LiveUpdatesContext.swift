@@ -46,6 +46,9 @@ public actor LiveUpdatesContext: Context {
         if observations.isEmpty { observe(caller.user.id, sessionID: caller.sessionID) }
         // Subscribed before the outbox is read: a change committed after the
         // read's head is in the stream, one at or below it in the replay.
+        // Filtered by the change's sequence, not the id sent: a follower
+        // behind here may append an older change late (without an id), and
+        // the replay already showed it (EventResumeTests caught one).
         let (subscriber, stream) = journal.subscribe { [weak self] id in
             Task { await self?.unsubscribe(id) }
         }
@@ -64,7 +67,7 @@ public actor LiveUpdatesContext: Context {
         }
         let through = resumed.through
         return LiveSubscription(replay: resumed.events, mustRefetch: false,
-                                events: stream.filter { event in event.id.map { $0 > through } ?? true })
+                                events: stream.filter { event in event.sequence.map { $0 > through } ?? true })
     }
 
     /// Live streams open on this session now.
