@@ -252,16 +252,17 @@ final class AxiomService: Sendable {
         }
         try orchestrator.registerClient(OrderClient.self,
                                         dependencies: [database, SystemClockCapability.self]) { resolver in
-            OrderClient(storage: try storage.access(resolver),
-                        clock: try resolver.handle(SystemClockCapability.self).current)
+            subscribers.adding(OrderClient(storage: try storage.access(resolver),
+                                           clock: try resolver.handle(SystemClockCapability.self).current))
         }
         let paymentSettings = options.paymentSettings
         try orchestrator.registerClient(PaymentClient.self,
                                         dependencies: [database, MessageAuthenticator.self,
                                                        SystemClockCapability.self]) { resolver in
-            PaymentClient(storage: try storage.access(resolver),
-                          authenticator: try resolver.handle(MessageAuthenticator.self),
-                          clock: try resolver.handle(SystemClockCapability.self).current, settings: paymentSettings)
+            subscribers.adding(PaymentClient(storage: try storage.access(resolver),
+                                             authenticator: try resolver.handle(MessageAuthenticator.self),
+                                             clock: try resolver.handle(SystemClockCapability.self).current,
+                                             settings: paymentSettings))
         }
         let sessionLifetime = options.sessionLifetime
         let throttle = options.loginThrottle

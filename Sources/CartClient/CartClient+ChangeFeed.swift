@@ -19,7 +19,7 @@ extension CartClient: ChangeSubscriber {
         // the observer misses this one change (LiveUpdatesContext's reset
         // covers what it cannot price).
         guard let cart = try? await loaded(user) else { return }
-        stateBroadcaster.publish(.changed(cart), key: user)
+        stateBroadcaster.publish(.changed(cart, sequence: change.sequence), key: user)
     }
 
     public func resynchronize() async {

@@ -20,7 +20,9 @@ public enum CartAction: Sendable {
 /// subscribes with `stateBroadcaster.subscribe(key: userID)`.
 public enum CartUpdate: Sendable, Hashable {
     /// A user's cart changed; every session of that user sees the new one.
-    case changed(Cart)
+    /// `sequence` is the change's row in the outbox (the `/events` id), the
+    /// same on every replica.
+    case changed(Cart, sequence: Int64)
 }
 
 /// The carts, one per user: the singleton owner of `CartState`. It knows
@@ -90,7 +92,7 @@ public actor CartClient: StatefulClient {
 
     public nonisolated let stateBroadcaster = StateBroadcaster<CartUpdate>(bufferLimit: 256)
     var cache: WorkingSet<UserID, Cart>
-    private let storage: StorageAccess
+    let storage: StorageAccess
     /// Users whose cart is being changed or read from storage, each with
     /// the changes waiting their turn. Without it two requests of one user
     /// (two sessions, or pipelined) both started from the same cart while
@@ -132,14 +134,14 @@ public actor CartClient: StatefulClient {
         // (and are committed together).
         await startWriting(for: user)
         defer { finishWriting(for: user) }
-        let (cart, applied) = try await storage.durableWrite { handle in
+        let ((cart, applied), sequence) = try await storage.sequencedWrite { handle in
             let (cart, applied) = try CartWrite.run(action, handle)
             // Other replicas' working sets and /events follow this row.
             if applied { try handle.recordChange(ChangeRecord(kind: .cart, key: user.description, userID: user.description)) }
             return (cart, applied)
         }
         cache.store(cart, for: user)
-        if applied { stateBroadcaster.publish(.changed(cart), key: user) }
+        if applied, let sequence { stateBroadcaster.publish(.changed(cart, sequence: sequence), key: user) }
         return cart
     }
 

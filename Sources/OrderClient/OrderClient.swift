@@ -16,9 +16,11 @@ public enum OrderAction: Sendable {
 
 /// Published keyed by the order's `UserID`: an observer of one user
 /// subscribes with `stateBroadcaster.subscribe(key: userID)`.
+/// `sequence` is the change's row in the outbox (the `/events` id), the
+/// same on every replica.
 public enum OrderUpdate: Sendable, Hashable {
-    case created(Order)
-    case changed(Order)
+    case created(Order, sequence: Int64)
+    case changed(Order, sequence: Int64)
 }
 
 /// The orders: the singleton owner of `OrderState`. An order's lines and
@@ -43,7 +45,7 @@ public actor OrderClient: StatefulClient {
     /// actor is re-entered while a write waits, so a concurrent duplicate
     /// joins the first placement instead of racing it into the unique index.
     private var placing: [String: Task<Order, any Error>] = [:]
-    private let storage: StorageAccess
+    let storage: StorageAccess
     /// The clock capability: an order's `created_at` (tests move it).
     private let clock: any TimeSource
 
@@ -155,10 +157,13 @@ public actor OrderClient: StatefulClient {
                                     createdAt: Timestamp(millisecondsSince1970: clock.millisecondsSince1970()), checkoutID: checkoutID)
         let document = String(decoding: try JSONEncoder().encode(order), as: UTF8.self)
         let (stored, created): (Order, Bool)
+        let sequence: Int64?
         do {
-            (stored, created) = try await storage.durableWrite { handle -> (Order, Bool) in
+            ((stored, created), sequence) = try await storage.sequencedWrite { handle -> (Order, Bool) in
                 if let existing = try Self.existing(handle, checkoutID, userID, idempotencyKey) { return (existing, false) }
                 try OrderStore.insert(handle, order, checkoutID: checkoutID, key: idempotencyKey, document: document)
+                // Another replica's /events streams of this user hear it (issue 13).
+                try handle.recordChange(Self.change(of: order))
                 return (order, true)
             }
         } catch let error as StorageError where error.isUniqueViolation {
@@ -171,7 +176,7 @@ public actor OrderClient: StatefulClient {
             guard let winner else { throw DomainError.duplicate(field: "idempotency_key", value: "") }
             return winner
         }
-        if created { stateBroadcaster.publish(.created(stored), key: stored.userID) }
+        if created, let sequence { stateBroadcaster.publish(.created(stored, sequence: sequence), key: stored.userID) }
         return stored
     }
 
@@ -184,21 +189,30 @@ public actor OrderClient: StatefulClient {
     }
 
     private func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor) async throws -> Order {
-        let changed = try await write { try OrderStore.transition($0, id: id, to: status, by: actor) }
-        stateBroadcaster.publish(.changed(changed), key: changed.userID)
+        let (changed, sequence) = try await write { handle in
+            let changed = try OrderStore.transition(handle, id: id, to: status, by: actor)
+            try handle.recordChange(Self.change(of: changed))
+            return changed
+        }
+        if let sequence { stateBroadcaster.publish(.changed(changed, sequence: sequence), key: changed.userID) }
         return changed
     }
 
     private func settle(_ id: OrderID) async throws -> Order {
-        guard let order = try await write({ try OrderStore.settle($0, id: id) }) else {
+        guard let order = try await write({ try OrderStore.settle($0, id: id) }).0 else {
             throw DomainError.notFound(entity: "order", id: id.description)
         }
         return order
     }
 
-    private func write<R: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> R {
+    /// The outbox row of an order's change: keyed by the order, for its user.
+    static func change(of order: Order) -> ChangeRecord {
+        ChangeRecord(kind: .order, key: order.id.description, userID: order.userID.description)
+    }
+
+    private func write<R: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> (R, Int64?) {
         do {
-            return try await storage.durableWrite(body)
+            return try await storage.sequencedWrite(body)
         } catch let error as StorageError where error.isUniqueViolation {
             throw DomainError.duplicate(field: "idempotency_key", value: "")
         }

@@ -21,7 +21,7 @@ public actor PaymentClient: StatefulClient {
     public nonisolated let stateBroadcaster = StateBroadcaster<PaymentUpdate>(bufferLimit: 256)
     public private(set) var state = PaymentState()
     public nonisolated let settings: PaymentSettings
-    private let storage: StorageAccess
+    let storage: StorageAccess
     private let authenticator: CapabilityHandle<MessageAuthenticator>
     private let clock: any TimeSource
 
@@ -138,8 +138,9 @@ public actor PaymentClient: StatefulClient {
     private func apply(_ event: PaymentEvent) async throws -> PaymentReceipt {
         let now = nowMilliseconds
         let (receipt, previous): (PaymentReceipt, PaymentStatus)
+        let sequence: Int64?
         do {
-            (receipt, previous) = try await storage.durableWrite { handle in
+            ((receipt, previous), sequence) = try await storage.sequencedWrite { handle in
                 // Locked: of replicas applying events of one payment at once
                 // (one event delivered to all, or two events), each waits for
                 // the previous commit and sees its event and status.
@@ -156,6 +157,7 @@ public actor PaymentClient: StatefulClient {
                 try PaymentStore.insertEvent(handle, event, at: now)
                 guard let changed else { return (PaymentReceipt(payment: stored, effect: .unchanged), stored.status) }
                 try PaymentStore.update(handle, changed, at: now)
+                try Self.recordChange(handle, changed, from: stored.status)
                 return (PaymentReceipt(payment: changed, effect: .applied), stored.status)
             }
         } catch let error as StorageError where error.isUniqueViolation {
@@ -164,20 +166,21 @@ public actor PaymentClient: StatefulClient {
             // primary key refused a second insert.
             return PaymentReceipt(payment: try await payment(event.paymentID), effect: .duplicate)
         }
-        if receipt.effect == .applied { published(receipt.payment, from: previous) }
+        if receipt.effect == .applied { published(receipt.payment, from: previous, sequence: sequence) }
         return receipt
     }
 
     /// Applies `change` to the order's payment; nil when the order has none.
     private func change(_ orderID: OrderID, _ change: PaymentChange) async throws -> Payment? {
         let now = nowMilliseconds
-        let (payment, previous) = try await storage.durableWrite { handle -> (Payment?, PaymentStatus?) in
+        let ((payment, previous), sequence) = try await storage.sequencedWrite { handle -> (Payment?, PaymentStatus?) in
             guard let stored = try PaymentStore.payment(handle, order: orderID, locked: true) else { return (nil, nil) }
             guard let next = try stored.applying(change) else { return (stored, nil) }
             try PaymentStore.update(handle, next, at: now)
+            try Self.recordChange(handle, next, from: stored.status)
             return (next, stored.status)
         }
-        if let previous, let payment { published(payment, from: previous) }
+        if let previous, let payment { published(payment, from: previous, sequence: sequence) }
         return payment
     }
 
@@ -190,7 +193,8 @@ public actor PaymentClient: StatefulClient {
                 return next
             }
         }
-        for payment in expired { published(payment, from: .requiresPayment) }
+        // Expiry cancels the order, whose change is the outbox row (`recordChange`).
+        for payment in expired { published(payment, from: .requiresPayment, sequence: nil) }
         return expired
     }
 
@@ -204,8 +208,17 @@ public actor PaymentClient: StatefulClient {
         }
     }
 
-    private func published(_ payment: Payment, from previous: PaymentStatus) {
+    private func published(_ payment: Payment, from previous: PaymentStatus, sequence: Int64?) {
         state.record(payment.status)
-        stateBroadcaster.publish(.changed(payment, from: previous), key: payment.userID)
+        stateBroadcaster.publish(.changed(payment, from: previous, sequence: sequence), key: payment.userID)
+    }
+
+    /// Records a payment change in the outbox (keyed by its order, for its
+    /// user) when its order does not follow it: a change the order follows
+    /// reaches other processes as that order's change, which comes after.
+    static func recordChange(_ handle: any StorageHandle, _ payment: Payment, from previous: PaymentStatus) throws {
+        guard payment.status.orderFollows == previous.orderFollows else { return }
+        try handle.recordChange(ChangeRecord(kind: .payment, key: payment.orderID.description,
+                                             userID: payment.userID.description))
     }
 }

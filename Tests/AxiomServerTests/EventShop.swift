@@ -66,8 +66,8 @@ struct EventShop {
         return left == right
     }
 
-    /// The number after the dash of an event id (`epoch-sequence`).
+    /// An event id as the number it is: the change outbox's sequence.
     static func sequence(_ id: String?) -> Int? {
-        id.flatMap { $0.split(separator: "-").last }.flatMap { Int($0) }
+        id.flatMap { Int($0) }
     }
 }

@@ -50,9 +50,14 @@ import Testing
         try await b.feed.start()
         let user = UserID(UUID())
         let updates = cartsB.stateBroadcaster.subscribe(key: user)
+        let local = cartsA.stateBroadcaster.subscribe(key: user)
         let written = try await cartsA.send(.setQuantity(user, ProductID(UUID()), 3))
+        // The same outbox sequence on both replicas: an /events id that
+        // means the same change wherever the stream is.
+        guard case .changed(_, let sequence) = try #require(await firstElement(of: local)) else { return }
+        #expect(sequence > 0)
         let heard = await firstElement(of: updates, within: .seconds(10))
-        #expect(heard == .changed(written))
+        #expect(heard == .changed(written, sequence: sequence))
         await a.stop()
         await b.stop()
     }

@@ -32,7 +32,7 @@ struct LiveUpdatesContextTests {
 
     /// Whether `stream` finishes with no further element; false if an
     /// element comes or nothing happens within the hang guard.
-    static func ends(_ stream: AsyncStream<LiveEvent>, within limit: Duration = .seconds(10)) async -> Bool {
+    static func ends(_ stream: AsyncFilterSequence<AsyncStream<LiveEvent>>, within limit: Duration = .seconds(10)) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 var iterator = stream.makeAsyncIterator()

@@ -54,7 +54,7 @@ enum ChangeOutbox {
         """
 
     static let sqliteInsert = """
-        INSERT INTO changes(kind, key, user_id, origin, recorded_at) VALUES(?, ?, ?, ?, unixepoch())
+        INSERT INTO changes(kind, key, user_id, origin, recorded_at) VALUES(?, ?, ?, ?, unixepoch()) RETURNING seq
         """
 
     /// One multi-row INSERT for a batch's records, in their order (PostgreSQL
@@ -68,7 +68,8 @@ enum ChangeOutbox {
             values += [.text(record.kind.rawValue), .text(record.key),
                        record.userID.map(SQLiteValue.text) ?? .null, .text(origin)]
         }
-        return ("INSERT INTO changes(kind, key, user_id, origin, recorded_at) VALUES " + rows.joined(separator: ", "), values)
+        return ("INSERT INTO changes(kind, key, user_id, origin, recorded_at) VALUES " + rows.joined(separator: ", ")
+                + " RETURNING seq", values)
     }
 
     /// The committed rows after `sequence`, oldest first.

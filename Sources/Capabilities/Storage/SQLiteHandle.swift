@@ -69,9 +69,13 @@ public final class SQLiteHandle {
     /// Inserts the outbox row in this request's savepoint: SQLite has one
     /// writer at a time, so AUTOINCREMENT's order is the commit order.
     public func recordChange(_ record: ChangeRecord) throws {
-        try execute(ChangeOutbox.sqliteInsert, arguments: [.text(record.kind.rawValue), .text(record.key),
-                                                           record.userID.map(SQLiteValue.text) ?? .null, .text(origin)])
+        let row = try queryOne(ChangeOutbox.sqliteInsert, arguments: [.text(record.kind.rawValue), .text(record.key),
+                                                                      record.userID.map(SQLiteValue.text) ?? .null, .text(origin)])
+        recordedSequence = try row?.get("seq") as Int64?
     }
+
+    /// The sequence of the last outbox row this closure recorded (nil if none).
+    public private(set) var recordedSequence: Int64?
 
     /// The rowid of the most recent successful INSERT on this connection.
     public var lastInsertRowID: Int64 { connection.lastInsertRowID }

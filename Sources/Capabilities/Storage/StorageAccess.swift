@@ -44,6 +44,24 @@ public struct StorageAccess: Sendable {
         }
     }
 
+    /// A durable write and the newest outbox sequence its `recordChange`
+    /// rows got (nil when it recorded none), for updates that name it.
+    public func sequencedWrite<R: Sendable>(
+        _ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> (R, Int64?) {
+        let storage: any StorageCapability
+        switch backend {
+        case .sqlite(let handle):
+            do { storage = try handle.available() } catch { throw AxiomError.capabilityUnavailable(String(reflecting: SQLiteStorage.self)) }
+        case .postgres(let handle):
+            do { storage = try handle.available() } catch { throw AxiomError.capabilityUnavailable(String(reflecting: PostgresStorage.self)) }
+        }
+        do {
+            return try await storage.sequencedWriteTransaction(body)
+        } catch let error as StorageError where error.meansUnavailable {
+            throw AxiomError.capabilityUnavailable(String(reflecting: type(of: storage)))
+        }
+    }
+
     /// A read transaction on the instance in place now.
     public func storedRead<R: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> R {
         switch backend {

@@ -11,8 +11,22 @@ public protocol StorageCapability: AnyObject, Sendable {
     func checkAvailability() async -> Bool
     /// A durable write transaction (group-committed with concurrent ones).
     func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> T
+    /// A durable write that also returns the newest outbox sequence its
+    /// `recordChange` rows got (nil when it recorded none): what an
+    /// `/events` id names, the same on every replica.
+    func sequencedWriteTransaction<T: Sendable>(
+        _ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> (T, Int64?)
     /// A read on one consistent snapshot.
     func readTransaction<T: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> T
     /// Finishes queued writes and closes every connection.
     func close() async
+}
+
+extension SQLiteStorage {
+    /// SQLite inserts the outbox row in the request's savepoint, so its
+    /// sequence is known inside the closure (`RETURNING seq`).
+    public func sequencedWriteTransaction<T: Sendable>(
+        _ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> (T, Int64?) {
+        try await write { handle in (try body(handle), handle.recordedSequence) }
+    }
 }

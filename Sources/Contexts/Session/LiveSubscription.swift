@@ -1,12 +1,14 @@
 /// What a client gets when it (re)connects.
 public struct LiveSubscription: Sendable {
-    /// The events after the client's `Last-Event-ID`, oldest first.
+    /// The current state of what changed after the client's `Last-Event-ID`
+    /// (the cart, each order), oldest change first.
     public let replay: [LiveEvent]
-    /// True when `Last-Event-ID` could not be resumed: older than the replay
-    /// buffer, or from another session or process. The client should fetch
-    /// the cart and orders afresh.
+    /// True when `Last-Event-ID` could not be resumed: malformed, older than
+    /// the change outbox keeps, or newer than its head. The client should
+    /// fetch the cart and orders afresh.
     public let mustRefetch: Bool
-    /// What happens from now on; finishes on logout and when the session's
-    /// context is released.
-    public let events: AsyncStream<LiveEvent>
+    /// What happens from now on, without what the replay already covered
+    /// (ids up to the outbox head it was read at); finishes on logout and
+    /// when the session's context is released.
+    public let events: AsyncFilterSequence<AsyncStream<LiveEvent>>
 }

@@ -1,14 +1,12 @@
-import FoundationEssentials
-
-/// One session's recent updates (a bounded ring, for resuming) and its live
-/// subscribers. Confined to the owning context's actor.
+/// One session's live subscribers, and the id each update goes out with.
+/// Confined to the owning context's actor. Nothing is kept for resuming:
+/// a `Last-Event-ID` is a change-outbox sequence, and a resume reads the
+/// outbox (`LiveUpdatesContext`), on whichever process the client reaches.
 struct LiveUpdateJournal {
+    /// How many events a subscriber may hold unsent.
     let capacity: Int
-    /// Distinguishes this journal's ids from any other's (another session,
-    /// an earlier process), so a foreign `Last-Event-ID` is recognised.
-    let epoch = String(UUID().uuidString.prefix(8)).lowercased()
-    private var recent: [LiveEvent] = []
-    private var lastSequence: UInt64 = 0
+    /// The newest id sent: ids within a stream only increase.
+    private(set) var lastID: Int64 = 0
     private var subscribers: [UInt64: AsyncStream<LiveEvent>.Continuation] = [:]
     private var nextSubscriber: UInt64 = 0
 
@@ -16,37 +14,41 @@ struct LiveUpdateJournal {
         self.capacity = capacity
     }
 
-    mutating func append(_ update: LiveUpdate) {
-        lastSequence += 1
-        let event = LiveEvent(id: "\(epoch)-\(lastSequence)", update: update)
-        recent.append(event)
-        if recent.count > capacity { recent.removeFirst(recent.count - capacity) }
+    /// Sends `update` to every subscriber, with `sequence` as its id. One
+    /// whose sequence is not above the last id sent (another process's
+    /// change applied after a newer local one) goes without an id, so a
+    /// client's resume point never moves back and no id repeats.
+    mutating func append(_ update: LiveUpdate, sequence: Int64?) {
+        var id: Int64?
+        if let sequence, sequence > lastID {
+            id = sequence
+            lastID = sequence
+        }
+        let event = LiveEvent(id: id, update: update, sequence: sequence)
         var fallenBehind: [UInt64] = []
-        for (id, continuation) in subscribers {
-            if case .dropped = continuation.yield(event) { fallenBehind.append(id) }
+        for (subscriber, continuation) in subscribers {
+            if case .dropped = continuation.yield(event) { fallenBehind.append(subscriber) }
         }
         // A subscriber a whole buffer behind (a stalled client) would miss
         // this event without knowing. Its stream ends instead, after the
         // events it holds, which have no gap: it reconnects with the last id
-        // it saw and gets the rest from `recent`, or a reset.
-        for id in fallenBehind { subscribers.removeValue(forKey: id)?.finish() }
+        // it saw and the outbox replays the rest.
+        for subscriber in fallenBehind { subscribers.removeValue(forKey: subscriber)?.finish() }
     }
 
-    /// A subscriber's stream plus what it missed after `lastEventID`.
-    mutating func subscribe(after lastEventID: String?,
-                            onTermination: @escaping @Sendable (UInt64) -> Void) -> LiveSubscription {
-        let (replay, mustRefetch) = resume(after: lastEventID)
+    /// A new subscriber's number and stream.
+    mutating func subscribe(onTermination: @escaping @Sendable (UInt64) -> Void) -> (UInt64, AsyncStream<LiveEvent>) {
         let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self,
                                                             bufferingPolicy: .bufferingOldest(capacity))
         let id = nextSubscriber
         nextSubscriber += 1
         subscribers[id] = continuation
         continuation.onTermination = { _ in onTermination(id) }
-        return LiveSubscription(replay: replay, mustRefetch: mustRefetch, events: stream)
+        return (id, stream)
     }
 
     mutating func unsubscribe(_ id: UInt64) {
-        subscribers[id] = nil
+        subscribers.removeValue(forKey: id)?.finish()
     }
 
     /// Ends every subscriber's stream (logout, release).
@@ -57,16 +59,4 @@ struct LiveUpdateJournal {
     }
 
     var subscriberCount: Int { subscribers.count }
-
-    private func resume(after lastEventID: String?) -> ([LiveEvent], Bool) {
-        guard let lastEventID, !lastEventID.isEmpty else { return ([], false) }
-        let parts = lastEventID.split(separator: "-", maxSplits: 1)
-        guard parts.count == 2, parts[0] == epoch, let sequence = UInt64(parts[1]), sequence <= lastSequence else {
-            return ([], true)
-        }
-        let oldestKept = lastSequence - UInt64(recent.count) + 1
-        // Everything after `sequence` must still be here.
-        guard sequence + 1 >= oldestKept else { return ([], true) }
-        return (Array(recent.suffix(Int(lastSequence - sequence))), false)
-    }
 }

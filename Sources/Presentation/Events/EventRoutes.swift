@@ -3,8 +3,10 @@ import Domain
 import HTTPServer
 
 /// `GET /events`: the session's live updates as Server-Sent Events over a
-/// chunked response. Each event has an `id` (send it back as
-/// `Last-Event-ID` to resume), a type (`cart.updated` with the cart as
+/// chunked response. Each event has an `id`, its change's sequence in the
+/// change outbox (a plain integer, the same on every replica: send it back
+/// as `Last-Event-ID` to resume on any replica, after a restart too; the
+/// replay is the current state of what changed since), a type (`cart.updated` with the cart as
 /// `GET /cart` shows it, `order.created` and `order.updated` with the order
 /// as `GET /orders/{id}` shows it) and its JSON on one `data` line. A comment
 /// line every `heartbeat` keeps proxies from closing an idle stream. A
@@ -92,6 +94,9 @@ public struct EventRoutes: RouteGroup {
         case .orderChanged(let order): (type, json) = ("order.updated", try JSONBody.encode(order))
         case .reset(let reason): (type, json) = ("reset", try JSONBody.encode(["reason": reason]))
         }
-        return "id: \(event.id)\nevent: \(type)\ndata: \(String(decoding: json, as: UTF8.self))\n\n"
+        // No `id:` line for an event without one: an EventSource keeps the
+        // last id it had (WHATWG HTML, 9.2.6), so its resume point stays.
+        let id = event.id.map { "id: \($0)\n" } ?? ""
+        return id + "event: \(type)\ndata: \(String(decoding: json, as: UTF8.self))\n\n"
     }
 }

@@ -256,13 +256,24 @@ paths:
         as `GET /cart` returns it), `order.created` (data: the order) and
         `order.updated` (data: the order with its `payment`, as `GET
         /orders/{id}` returns it; a payment change that leaves the order's
-        status as it was, such as a refund, is an `order.updated` too), each
-        with an `id`; a `: heartbeat` comment every
-        15 s. Send the last id back as `Last-Event-ID` to resume; one that
-        cannot be resumed gets `event: reset` first (fetch again); a
-        `reset` (with an `id`) also comes mid-stream when a change could
-        not be sent (its cart not priced, its order not read, too many at
-        once): fetch the cart and orders again. The
+        status as it was, such as a refund, is an `order.updated` too), made
+        through any replica; a `: heartbeat` comment every 15 s.
+
+        Each change event's `id` is a plain integer: the change's sequence
+        in the database's change outbox, the same on every replica and
+        rising within a stream (an event that reached this replica after a
+        newer one was sent, and every `reset`, has no `id`, so the last id
+        seen stays the resume point). Send the last id back as
+        `Last-Event-ID` to resume on any replica, after a restart too: the
+        stream first sends the current state of what changed since (the
+        cart once, each changed order once as `order.updated`) in id order,
+        then goes live with nothing missed or repeated. An id that is not a
+        number, is older than the outbox keeps (`change_feed_retention`) or
+        newer than its head gets `event: reset` first (fetch again). A
+        `reset` also comes mid-stream when a change could not be sent (its
+        cart not priced, its order not read, too many at once): fetch the
+        cart and orders again. Resuming reads the database: 503
+        `storage_unavailable` when it cannot. The
         stream opens with `retry: 2000` (the reconnection delay). It ends
         on logout, when the token is revoked or expires, and at shutdown.
 
@@ -288,7 +299,7 @@ paths:
         - name: last_event_id
           in: query
           required: false
-          description: The id to resume after, as `Last-Event-ID` would say it.
+          description: The id to resume after (an event's integer `id`), as `Last-Event-ID` would say it.
           schema:
             type: string
       responses:
@@ -316,6 +327,8 @@ paths:
                     type: string
                   id:
                     type: string
+                    pattern: "^[0-9]+$"
+                    description: The change outbox's sequence (SSE ids are text); absent on `reset`.
                   retry:
                     type: integer
         "401":

@@ -20,8 +20,9 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
 
     struct Request: Sendable {
         let isProbe: Bool
-        /// Runs the caller's closure; returns the delivery, called after COMMIT.
-        let perform: @Sendable (PostgresHandle) throws -> @Sendable () -> Void
+        /// Runs the caller's closure; returns the delivery, called after
+        /// COMMIT with the newest outbox sequence the request recorded.
+        let perform: @Sendable (PostgresHandle) throws -> @Sendable (Int64?) -> Void
         let fail: @Sendable (any Error) -> Void
     }
 
@@ -33,9 +34,16 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
 
     /// How one attempt at a batch ended.
     private enum Attempt {
-        case committed(acknowledged: [@Sendable () -> Void], failed: [(Request, any Error)])
+        case committed(acknowledged: [Delivery], failed: [(Request, any Error)])
         case retry(PostgresError)
         case failed(StorageError)
+    }
+
+    /// An acknowledged request's delivery and the outbox sequence it gets.
+    private struct Delivery {
+        let deliver: @Sendable (Int64?) -> Void
+        let recordCount: Int
+        var sequence: Int64?
     }
 
     private let queue = DispatchQueue(label: "axiom.storage.postgres.writer", qos: .userInitiated)
@@ -137,7 +145,7 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
                     m.writesAcknowledged += acknowledged.count
                     m.writesFailed += failed.count
                 }
-                for deliver in acknowledged { deliver() }
+                for delivery in acknowledged { delivery.deliver(delivery.sequence) }
                 for (request, error) in failed { request.fail(error) }
                 return
             case .retry(let error):
@@ -173,7 +181,7 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         } catch {
             return lost(error)
         }
-        var acknowledged: [@Sendable () -> Void] = []
+        var acknowledged: [Delivery] = []
         var failed: [(Request, any Error)] = []
         var records: [ChangeRecord] = []
         var commitLatency = 0.0
@@ -190,7 +198,7 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
             var next: String
             switch outcome {
             case .success(let deliver):
-                acknowledged.append(deliver)
+                acknowledged.append(Delivery(deliver: deliver, recordCount: handle.recorded.count))
                 records += handle.recorded
                 next = "RELEASE request"
             case .failure(let error):
@@ -204,7 +212,8 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
                     // lock, held to the commit (ChangeOutbox: the gap).
                     try connection.exec(next)
                     let (insert, values) = ChangeOutbox.postgresInsert(records, origin: configuration.changeOrigin)
-                    _ = try connection.run(insert, values)
+                    let inserted = try connection.run(insert, values)
+                    Self.hand(inserted.rows.compactMap { try? $0.get("seq") as Int64 }, to: &acknowledged)
                     next = "SELECT pg_notify('\(ChangeOutbox.channel)', ''); COMMIT"
                 } else {
                     next += isLast ? "; COMMIT" : "; SAVEPOINT request"
@@ -218,6 +227,18 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         }
         health.updateMetrics { $0.commitLatency.record(commitLatency) }
         return .committed(acknowledged: acknowledged, failed: failed)
+    }
+
+    /// Gives each acknowledged request the newest sequence of its own rows.
+    /// One INSERT took the values in its VALUES order under the outbox lock,
+    /// so sorted ascending they line up with the records, request by request.
+    private static func hand(_ sequences: [Int64], to deliveries: inout [Delivery]) {
+        var taken = sequences.sorted()[...]
+        for index in deliveries.indices {
+            let mine = taken.prefix(deliveries[index].recordCount)
+            taken = taken.dropFirst(deliveries[index].recordCount)
+            deliveries[index].sequence = mine.last
+        }
     }
 
     /// Rolls back what the batch did and says whether to retry or fail it.

@@ -97,13 +97,29 @@ public final class PostgresStorage: StorageCapability {
         await readers.close()
     }
 
+    /// The sequence is known only after the writer's outbox INSERT, just
+    /// before COMMIT (`PostgresGroupCommitWriter`): it comes with the delivery.
+    public func sequencedWriteTransaction<T: Sendable>(
+        _ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> (T, Int64?) {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(T, Int64?), any Error>) in
+            writer.submit(PostgresGroupCommitWriter.Request(
+                isProbe: false,
+                perform: { handle in
+                    let value = try body(handle)
+                    return { sequence in continuation.resume(returning: (value, sequence)) }
+                },
+                fail: { continuation.resume(throwing: $0) }
+            ))
+        }
+    }
+
     private func submitWrite<T: Sendable>(isProbe: Bool, _ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             writer.submit(PostgresGroupCommitWriter.Request(
                 isProbe: isProbe,
                 perform: { handle in
                     let value = try body(handle)
-                    return { continuation.resume(returning: value) }
+                    return { _ in continuation.resume(returning: value) }
                 },
                 fail: { continuation.resume(throwing: $0) }
             ))

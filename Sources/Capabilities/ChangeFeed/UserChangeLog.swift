@@ -1,0 +1,42 @@
+/// A user's rows in the `changes` outbox, read by the clients when an
+/// `/events` stream resumes from a `Last-Event-ID` (a sequence): on any
+/// process and after a restart, since the outbox, not a process, holds them.
+/// Through the `changes_by_user (user_id, seq)` index, so a resume costs
+/// the user's changes since the id, not the outbox's.
+public enum UserChangeLog {
+    /// The outbox's oldest kept and newest sequence, read in one snapshot: a
+    /// resume replays up to `head` (everything committed at or below it is
+    /// visible then, see `ChangeOutbox`: the gap), and cannot resume from
+    /// before `oldest - 1` (pruned).
+    public struct Window: Sendable, Equatable {
+        public let oldest: Int64
+        public let head: Int64
+
+        public init(oldest: Int64, head: Int64) {
+            self.oldest = oldest
+            self.head = head
+        }
+
+        /// Whether a stream that saw `sequence` can be told exactly what came after it.
+        public func canResume(after sequence: Int64) -> Bool {
+            sequence >= 0 && sequence <= head && sequence >= oldest - 1
+        }
+    }
+
+    public static func window(_ handle: any StorageHandle) throws -> Window {
+        Window(oldest: try ChangeOutbox.oldest(handle), head: try ChangeOutbox.head(handle))
+    }
+
+    /// The newest sequence of each key of `kind` changed for `user` in
+    /// `(after, through]`.
+    public static func latest(_ handle: any StorageHandle, user: String, kind: ChangeKind,
+                              after: Int64, through: Int64) throws -> [String: Int64] {
+        let rows = try handle.query("""
+            SELECT key, MAX(seq) AS seq FROM changes
+            WHERE user_id = ? AND seq > ? AND seq <= ? AND kind = ? GROUP BY key
+            """, user, after, through, kind.rawValue)
+        var latest: [String: Int64] = [:]
+        for row in rows { latest[try row.get("key")] = try row.get("seq") }
+        return latest
+    }
+}
