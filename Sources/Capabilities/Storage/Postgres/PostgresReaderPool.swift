@@ -1,18 +1,15 @@
 import Dispatch
-import Synchronization
 
 /// A bounded set of read connections, each confined to its own serial
 /// Dispatch queue and connected lazily on first use. A connection that
 /// broke is dropped and the next read on its slot connects again, so reads
 /// recover by themselves once the server is back. A read waits (FIFO, no
 /// thread held) when every slot is busy.
-final class PostgresReaderPool: @unchecked Sendable {
-    // @unchecked: each slot's `connection` is touched only on the slot's
-    // queue; shared state is behind a Mutex.
-
+final class PostgresReaderPool: Sendable {
     typealias Job = @Sendable (Slot?) -> Void
 
-    final class Slot: @unchecked Sendable {
+    final class Slot: QueuedSlot, @unchecked Sendable {
+        // @unchecked: `connection` is touched only on the slot's queue.
         let queue: DispatchQueue
         private var connection: PostgresConnection?
         private let configuration: PostgresConfiguration
@@ -35,73 +32,21 @@ final class PostgresReaderPool: @unchecked Sendable {
         func disconnect() { connection = nil }
     }
 
-    private struct State {
-        var idle: [Int]
-        var waiting: [Job] = []
-        var closed = false
-    }
-
-    private let slots: [Slot]
-    private let state: Mutex<State>
+    private let slots: ConnectionSlots<Slot>
 
     init(configuration: PostgresConfiguration) {
-        let count = max(1, configuration.readerCount)
-        slots = (0..<count).map { Slot(index: $0, configuration: configuration) }
-        state = Mutex(State(idle: Array(0..<count)))
+        slots = ConnectionSlots((0..<max(1, configuration.readerCount)).map { Slot(index: $0, configuration: configuration) })
     }
 
     /// Readers busy and reads waiting, now.
-    var usage: ReaderPoolUsage {
-        state.withLock { ReaderPoolUsage(size: slots.count, busy: slots.count - $0.idle.count, waiting: $0.waiting.count) }
-    }
+    var usage: ReaderPoolUsage { slots.usage }
 
     /// Runs `job` on an idle slot's queue (now, or when one frees up); nil once closed.
     func submit(_ job: @escaping Job) {
-        enum Decision { case run(Int), wait, closed }
-        let decision: Decision = state.withLock { state in
-            if state.closed { return .closed }
-            guard let index = state.idle.popLast() else {
-                state.waiting.append(job)
-                return .wait
-            }
-            return .run(index)
-        }
-        switch decision {
-        case .run(let index): run(job, on: index)
-        case .wait: break
-        case .closed: job(nil)
-        }
+        slots.submit(job)
     }
 
     func close() async {
-        let waiting = state.withLock { state in
-            state.closed = true
-            defer { state.waiting.removeAll() }
-            return state.waiting
-        }
-        for job in waiting { job(nil) }
-        for slot in slots {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                slot.queue.async {
-                    slot.disconnect()
-                    continuation.resume()
-                }
-            }
-        }
-    }
-
-    private func run(_ job: @escaping Job, on index: Int) {
-        let slot = slots[index]
-        slot.queue.async {
-            job(slot)
-            let next: Job? = self.state.withLock { state in
-                if state.waiting.isEmpty {
-                    state.idle.append(index)
-                    return nil
-                }
-                return state.waiting.removeFirst()
-            }
-            if let next { self.run(next, on: index) }
-        }
+        await slots.close { $0.disconnect() }
     }
 }
