@@ -15,17 +15,23 @@ public struct Replica: Sendable {
                             wake: ChangeFeedSettings.Wake = .notify,
                             pollInterval: Duration = .milliseconds(20)) async throws -> Replica {
         let settings = ChangeFeedSettings(wake: wake, pollInterval: pollInterval)
+        let (storage, access) = try await openStorage(backend, database: database, migrations: migrations)
+        return Replica(storage: access, feed: ChangeFeed(storage: access, settings: settings), database: storage)
+    }
+
+    /// A replica's own storage instance on the shared `database`, and the
+    /// standalone handle its clients reach it through (`Replicas` too).
+    static func openStorage(_ backend: StorageBackend, database: String,
+                            migrations: [Migration]) async throws -> (any StorageCapability, StorageAccess) {
         switch backend {
         case .sqlite:
             let storage = try await SQLiteStorage.open(
                 StorageConfiguration(path: database, readerCount: 2, createDirectory: true), migrations: migrations)
-            let access = StorageAccess(try await standaloneHandle(storage))
-            return Replica(storage: access, feed: ChangeFeed(storage: access, settings: settings), database: storage)
+            return (storage, StorageAccess(try await standaloneHandle(storage)))
         case .postgres:
             let storage = try await PostgresStorage.open(PostgresConfiguration(url: database, readerCount: 2),
                                                          migrations: migrations)
-            let access = StorageAccess(try await standaloneHandle(storage))
-            return Replica(storage: access, feed: ChangeFeed(storage: access, settings: settings), database: storage)
+            return (storage, StorageAccess(try await standaloneHandle(storage)))
         }
     }
 

@@ -6,7 +6,8 @@ import Capabilities
 /// client instances with their own in-memory state, exactly as separate
 /// server processes would have. (The orchestrator is a process singleton,
 /// so replicas' clients are made directly, each over a standalone handle
-/// on its replica's instance, as `Replica` does.)
+/// on its replica's instance: `Replica.openStorage`, which `Replica` uses
+/// too, with a change feed.)
 ///
 ///     let replicas = try await Replicas.open(3, backend: backend, migrations: CartClient.migrations)
 ///     let clients = replicas.accesses.map { CartClient(storage: $0) }
@@ -35,16 +36,9 @@ public struct Replicas: Sendable {
         var storages: [any StorageCapability] = []
         var accesses: [StorageAccess] = []
         for _ in 0..<count {
-            switch backend {
-            case .sqlite:
-                let storage = try await SQLiteStorage.open(StorageConfiguration(path: database), migrations: migrations)
-                storages.append(storage)
-                accesses.append(StorageAccess(try await standaloneHandle(storage)))
-            case .postgres:
-                let storage = try await PostgresStorage.open(PostgresConfiguration(url: database), migrations: migrations)
-                storages.append(storage)
-                accesses.append(StorageAccess(try await standaloneHandle(storage)))
-            }
+            let (storage, access) = try await Replica.openStorage(backend, database: database, migrations: migrations)
+            storages.append(storage)
+            accesses.append(access)
         }
         return Replicas(storages: storages, accesses: accesses, database: database, keepAlive: directory)
     }
