@@ -103,10 +103,13 @@ extension CatalogClient {
         let slot: SearchCache.Slot = searches.withLock { cache in
             if let slot = cache.slot(for: key) { return slot }
             let started = cache.generation
+            let known = cache.documentCounts(of: expression.phrases)
             let task = Task { [self] in
                 do {
-                    let ranking = try await read { try CatalogStore.ranking($0, expression) }
-                    searches.withLock { $0.finish(key, ranking, startedAt: started) }
+                    let (ranking, counts) = try await read {
+                        try CatalogStore.ranking($0, expression, knownCounts: known)
+                    }
+                    searches.withLock { $0.finish(key, ranking, counts: counts, startedAt: started) }
                     return ranking
                 } catch {
                     searches.withLock { $0.fail(key, startedAt: started) }

@@ -25,48 +25,64 @@ extension CatalogStore {
         return (Array(rows.prefix(limit)), rows.count > limit)
     }
 
-    /// The most matches a search ranks. bm25 costs per matching row (its
-    /// term statistics, a docsize read and the positions), and FTS5 cannot
-    /// stop early when ordering by it: at 1,000,000 seeded products (python3
-    /// on the file, 200 varied queries like bench/search.lua's) ranking
-    /// every match averaged 10.9 ms with a p99 of 290 ms (a common word or a
-    /// short prefix matches 100,000+ rows: 124-411 ms each), ranking at most
-    /// 1,000 averaged 1.9 ms, p99 10 ms (500: 1.6 ms; 2,000: 3.0 ms, p99
-    /// 30 ms). A query matching more is ranked among its newest 1,000
-    /// matches (FTS5 walks its doclists newest first as cheaply as oldest
-    /// first; the first version took the 500 oldest, which in a shop are
-    /// the least likely to be wanted), and another word narrows it. Most
-    /// queries match fewer (the median word of the Zipf-seeded catalogue
-    /// is in about 900 products) and are ranked whole.
+    /// The most matches a search ranks. Ranking costs per matching row, and
+    /// FTS5 cannot stop early when ordering by a score. With FTS5's own
+    /// bm25 (term statistics counted per query, a docsize read per row), at
+    /// 1,000,000 seeded products (python3 on the file, 200 varied queries
+    /// like bench/search.lua's) ranking every match averaged 10.9 ms with a
+    /// p99 of 290 ms (a common word or a short prefix matches 100,000+ rows),
+    /// ranking at most 1,000 averaged 1.9 ms (500: 1.6 ms; 2,000: 3.0 ms).
+    /// `bm25_with_counts` costs about 0.5 µs a row (0.23 ms a query at most
+    /// 1,000, in C on the same file), the walk and the positions. A query
+    /// matching more is ranked among its newest 1,000 matches (FTS5 walks
+    /// its doclists newest first as cheaply as oldest first; the first
+    /// version took the 500 oldest, which in a shop are the least likely to
+    /// be wanted), and another word narrows it. Most queries match fewer
+    /// (the median word of the Zipf-seeded catalogue is in about 900
+    /// products) and are ranked whole.
     static let maxRanked = 1_000
 
     /// `expression`'s matches (the newest `maxRanked` if there are more),
-    /// best rank first, ties by row number. Inactive products included: a
-    /// page filters them on fresh rows, so a deactivation does not change a
-    /// ranking.
+    /// best rank first, ties by row number, and the document counts the
+    /// ranking used (to keep for the next query with those words).
+    /// Inactive products included: a page filters them on fresh rows, so a
+    /// deactivation does not change a ranking.
     ///
-    /// SQLite: bm25 (negative, lower is better) with a name match weighing
-    /// 10, a SKU match 5, a description match 1.
+    /// SQLite: `bm25_with_counts` (the storage's BM25 from counts kept
+    /// between queries; negative, lower is better) with a name match
+    /// weighing 10, a SKU match 5, a description match 1. A phrase's count
+    /// comes from `knownCounts` or is counted now (`documentCount`); only
+    /// the phrases that match something are passed, as the function needs.
     ///
     /// PostgreSQL: `ts_rank` with the same proportions through the
     /// tsvector's weights (name A 1.0, SKU B 0.5, description C 0.1),
     /// negated so that lower is better there too and one cursor order
     /// serves both. `ts_rank` rather than `ts_rank_cd`: it scores how often
-    /// and where (which weight) the words occur, as bm25 does; cover density
+    /// and where (which weight) the words occur, as BM25 does; cover density
     /// adds the words' proximity, which says little in a product's few
     /// words and scores a prefix-only match 0. Ranked in the outer query, so
     /// only the newest `maxRanked` matches (found on the GIN index) are
     /// scored. The rank is a `real`, widened to `float8` exactly, so the
-    /// cursor's bit pattern round-trips.
-    static func ranking(_ handle: any StorageHandle, _ expression: SearchExpression) throws -> SearchRanking {
+    /// cursor's bit pattern round-trips. It needs no counts.
+    static func ranking(_ handle: any StorageHandle, _ expression: SearchExpression,
+                        knownCounts: [String: Int]) throws -> (ranking: SearchRanking, counts: [String: Int]) {
+        var counts: [String: Int] = [:]
+        if handle.dialect == .sqlite {
+            for phrase in expression.phrases where counts[phrase] == nil {
+                counts[phrase] = try knownCounts[phrase] ?? documentCount(handle, phrase)
+            }
+        }
+        let matching = expression.phrases.compactMap { counts[$0].flatMap { $0 > 0 ? $0 : nil } }
+        let countParameters = matching.indices.map { ", ?\($0 + 3)" }.joined()
         let rows = switch handle.dialect {
         case .sqlite:
             try handle.query("""
                 SELECT match_rowid, score FROM (
-                    SELECT rowid AS match_rowid, bm25(products_search, 10.0, 1.0, 5.0) AS score
-                    FROM products_search WHERE products_search MATCH ? ORDER BY rowid DESC LIMIT ?
+                    SELECT rowid AS match_rowid,
+                        bm25_with_counts(products_search, 10.0, 1.0, 5.0\(countParameters)) AS score
+                    FROM products_search WHERE products_search MATCH ?1 ORDER BY rowid DESC LIMIT ?2
                 ) ORDER BY score, match_rowid
-                """, expression.match, maxRanked)
+                """, arguments: [expression.match.sqliteValue, maxRanked.sqliteValue] + matching.map(\.sqliteValue))
         case .postgres:
             try handle.query("""
                 SELECT match_rowid,
@@ -84,7 +100,15 @@ extension CatalogStore {
             rowids.append(try row.get(0))
             ranks.append(try row.get(1))
         }
-        return SearchRanking(ranks: ranks, rowids: rowids)
+        return (SearchRanking(ranks: ranks, rowids: rowids), counts)
+    }
+
+    /// How many products `phrase` (one phrase of an FTS5 MATCH expression)
+    /// matches on its own: the document count of the ranking's idf. It
+    /// walks the phrase's doclist (4-5 ms for a common word at 1,000,000
+    /// products), which is why callers keep it.
+    static func documentCount(_ handle: any StorageHandle, _ phrase: String) throws -> Int {
+        try handle.queryOne("SELECT count(*) FROM products_search WHERE products_search MATCH ?", phrase)?.get(0) ?? 0
     }
 
     /// One page of `ranking` after `after`: each candidate's row read by its

@@ -14,6 +14,13 @@
 ///   new word rank it once).
 /// - Bounded by the matches it holds (16 bytes each), oldest ranking out
 ///   first; a ranking larger than the bound is used once and not kept.
+/// - Also keeps the document count of each phrase ranked (SQLite's ranking
+///   needs one per word, and counting a common word walks its doclist):
+///   a new query made of known words costs only its own ranking. Counts
+///   follow the same generation as the rankings, and at most
+///   `maxDocumentCounts` are kept; past that they are dropped together
+///   (recounting is what a miss costs anyway; a word list this long is
+///   rare and a precise eviction order not worth its bookkeeping).
 struct SearchCache {
     enum Slot {
         case ready(SearchRanking)
@@ -27,10 +34,23 @@ struct SearchCache {
     private var order: [String] = []
     private var orderStart = 0
     let maxMatches: Int
+    private var documentCounts: [String: Int] = [:]
+    let maxDocumentCounts: Int
 
-    init(maxMatches: Int) {
+    init(maxMatches: Int, maxDocumentCounts: Int = 100_000) {
         self.maxMatches = max(0, maxMatches)
+        self.maxDocumentCounts = max(0, maxDocumentCounts)
     }
+
+    /// The kept document counts of `phrases` (those known).
+    func documentCounts(of phrases: [String]) -> [String: Int] {
+        var known: [String: Int] = [:]
+        for phrase in phrases { known[phrase] = documentCounts[phrase] }
+        return known
+    }
+
+    /// Number of document counts kept.
+    var documentCountsKept: Int { documentCounts.count }
 
     var count: Int { entries.count }
 
@@ -42,8 +62,10 @@ struct SearchCache {
 
     /// Keeps `ranking` for `key` if no invalidation happened since its read
     /// began at `started`, evicting the oldest rankings to stay in bounds.
-    mutating func finish(_ key: String, _ ranking: SearchRanking, startedAt started: UInt64) {
+    mutating func finish(_ key: String, _ ranking: SearchRanking, counts: [String: Int] = [:],
+                         startedAt started: UInt64) {
         guard started == generation, case .running = entries[key] else { return }
+        keep(counts)
         guard ranking.count <= maxMatches else {
             entries[key] = nil
             return
@@ -65,6 +87,12 @@ struct SearchCache {
         heldMatches += ranking.count
     }
 
+    private mutating func keep(_ counts: [String: Int]) {
+        if documentCounts.count + counts.count > maxDocumentCounts { documentCounts.removeAll() }
+        guard counts.count <= maxDocumentCounts else { return }
+        documentCounts.merge(counts) { _, new in new }
+    }
+
     /// A ranking failed: the next caller tries again.
     mutating func fail(_ key: String, startedAt started: UInt64) {
         guard started == generation, case .running = entries[key] else { return }
@@ -78,5 +106,6 @@ struct SearchCache {
         order.removeAll()
         orderStart = 0
         heldMatches = 0
+        documentCounts.removeAll()
     }
 }

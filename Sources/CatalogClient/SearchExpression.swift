@@ -19,6 +19,9 @@ import Domain
 /// when no word is left, nothing matches.
 struct SearchExpression: Hashable, Sendable {
     let match: String
+    /// `match`'s phrases, one per word in order: what the SQLite ranking
+    /// counts documents for (`CatalogStore.documentCount`).
+    let phrases: [String]
     let tsquery: String
 
     init(terms: [Substring]) {
@@ -26,6 +29,7 @@ struct SearchExpression: Hashable, Sendable {
             "\"" + term.replacing("\"", with: "\"\"") + "\""
         }
         if let last = quoted.popLast() { quoted.append(last + "*") }
+        phrases = quoted
         match = quoted.joined(separator: " ")
         var lexemes = terms.map { term in
             "'" + term.replacing("\\", with: "\\\\").replacing("'", with: "''") + "'"

@@ -28,6 +28,37 @@ struct CatalogSearchTests {
         }
     }
 
+    /// SQLite's BM25 weighs a word by how few products have it, from
+    /// document counts the client keeps between queries. "lamp" is in 12
+    /// of 14 products (more than half: next to no weight), "zinc" in 2, so
+    /// the product with "zinc" in its name comes first whichever word is in
+    /// whose name. A word the tokenizer drops (`-`) is no FTS5 phrase and
+    /// must not shift the counts onto the wrong words. (PostgreSQL's
+    /// ts_rank has no document frequency, so this is SQLite's alone.)
+    @Test("rarer words weigh more, from kept document counts; a dropped word does not shift them")
+    func documentFrequency() async throws {
+        try await withCatalog(backend: .sqlite) { run in
+            let client = run.client
+            _ = try await client.create(ProductDraft(sku: "Z-1", name: "Zinc tray", description: "Under a lamp", price: usd(1)))
+            _ = try await client.create(ProductDraft(sku: "Z-2", name: "Lamp base", description: "Zinc coated", price: usd(1)))
+            for index in 0..<10 {
+                _ = try await client.create(ProductDraft(sku: "L-\(index)", name: "Shade \(index)",
+                                                         description: "For a lamp", price: usd(1)))
+            }
+            _ = try await client.create(ProductDraft(sku: "O-1", name: "Oak", description: "Plain", price: usd(1)))
+            _ = try await client.create(ProductDraft(sku: "O-2", name: "Elm", description: "Plain", price: usd(1)))
+            for text in ["zinc lamp", "lamp zinc", "- zinc lamp", "zinc - lamp", "lamp - zinc -"] {
+                #expect(try await search(client, text) == ["Zinc tray", "Lamp base"], "\(text)")
+            }
+            #expect(client.searches.withLock { $0.documentCounts(of: [#""zinc""#, #""lamp"*"#]) }
+                        == [#""zinc""#: 2, #""lamp"*"#: 12])
+            _ = try await client.create(ProductDraft(sku: "Z-3", name: "Zinc", description: "Sheet", price: usd(1)))
+            #expect(client.searches.withLock { $0.documentCountsKept } == 0)
+            // Two name matches tie (no length normalization): older first.
+            #expect(try await search(client, "zinc") == ["Zinc tray", "Zinc", "Lamp base"])
+        }
+    }
+
     @Test("query syntax in the user's text is plain text: quotes, *, NEAR, -, :, parentheses, AND/OR", arguments: StorageBackend.all)
     func escaping(backend: StorageBackend) async throws {
         try await withCatalog(backend: backend) { run in

@@ -47,6 +47,28 @@ import Testing
         #expect(cache.count == 0 && cache.heldMatches == 0)
     }
 
+    @Test("document counts are kept with a finished ranking, within their bound, and dropped with the rankings")
+    func documentCounts() {
+        var cache = SearchCache(maxMatches: 100, maxDocumentCounts: 3)
+        var started = cache.generation
+        cache.begin("a", Task { Self.ranking(1) })
+        cache.finish("a", Self.ranking(1), counts: ["\"lamp\"": 40, "\"red\"*": 7], startedAt: started)
+        #expect(cache.documentCounts(of: ["\"lamp\"", "\"red\"*", "\"blue\""]) == ["\"lamp\"": 40, "\"red\"*": 7])
+        // Past the bound the kept counts go together; the new ones stay.
+        started = cache.generation
+        cache.begin("b", Task { Self.ranking(1) })
+        cache.finish("b", Self.ranking(1), counts: ["\"blue\"": 3, "\"desk\"": 9], startedAt: started)
+        #expect(cache.documentCountsKept == 2 && cache.documentCounts(of: ["\"lamp\"", "\"blue\""]) == ["\"blue\"": 3])
+        // Counted before an invalidation: not kept, like the ranking.
+        started = cache.generation
+        cache.begin("c", Task { Self.ranking(1) })
+        cache.invalidate()
+        #expect(cache.documentCountsKept == 0)
+        cache.begin("c", Task { Self.ranking(1) })
+        cache.finish("c", Self.ranking(1), counts: ["\"oak\"": 1], startedAt: started)
+        #expect(cache.documentCountsKept == 0)
+    }
+
     @Test("a cursor resumes right after its match, ties by row number")
     func start() {
         let ranking = SearchRanking(ranks: [-3, -2, -2, -2, -1], rowids: [9, 2, 5, 7, 1])

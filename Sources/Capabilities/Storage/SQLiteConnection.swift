@@ -39,6 +39,12 @@ final class SQLiteConnection {
             if let handle { sqlite3_close_v2(handle) }
             throw SQLiteError(extendedCode: extended, message: message, sql: nil)
         }
+        do {
+            try CountedBM25.register(on: handle)
+        } catch {
+            sqlite3_close_v2(handle)
+            throw error
+        }
         db = handle
         isReader = reader
         cacheCapacity = max(1, configuration.statementCacheCapacity)

@@ -25,6 +25,10 @@ public struct SQLiteRow: Sendable, Hashable {
     }
 
     /// Decodes column `index`; throws when out of range or of the wrong type.
+    /// Inlinable (as the other decoding entry points) so that a store's
+    /// `row.get(0) as Int64` is specialized where it is written instead of
+    /// looking up generic metadata per value: 5 % of a search's CPU.
+    @inlinable
     public func get<T: SQLiteValueConvertible>(_ index: Int, as type: T.Type = T.self) throws -> T {
         guard values.indices.contains(index) else {
             throw StorageError.columnNotFound("#\(index)")
@@ -33,6 +37,7 @@ public struct SQLiteRow: Sendable, Hashable {
     }
 
     /// Decodes the first column named `name`; throws when missing or of the wrong type.
+    @inlinable
     public func get<T: SQLiteValueConvertible>(_ name: String, as type: T.Type = T.self) throws -> T {
         guard let index = columns.firstIndex(of: name) else {
             throw StorageError.columnNotFound(name)
@@ -40,7 +45,8 @@ public struct SQLiteRow: Sendable, Hashable {
         return try decode(values[index], column: name)
     }
 
-    private func decode<T: SQLiteValueConvertible>(_ value: SQLiteValue, column: String) throws -> T {
+    @inlinable
+    func decode<T: SQLiteValueConvertible>(_ value: SQLiteValue, column: String) throws -> T {
         guard let decoded = T(sqliteValue: value) else {
             throw StorageError.typeMismatch(column: column, expected: T.sqliteTypeName, actual: value.typeName)
         }

@@ -1243,9 +1243,10 @@ paths:
         Without `q`, active products ordered by case-folded name, then id.
         With `q`, the active products whose name, description or SKU contains
         every word of `q` (case- and accent-insensitive; the last word also
-        as a prefix, for search-as-you-type), ordered by relevance (bm25; a
-        match in the name ranks above one in the SKU, above one in the
-        description), then the order products were added. Words are plain text: quotes, `*`, `-`, `:`,
+        as a prefix, for search-as-you-type), ordered by relevance (BM25: a
+        rarer word weighs more, and a match in the name ranks above one in
+        the SKU, above one in the description), then the order products
+        were added. Words are plain text: quotes, `*`, `-`, `:`,
         parentheses and operators such as `NEAR` or `OR` have no special
         meaning, and a word of punctuation only matches nothing. A
         `next_cursor` continues the same kind of list; one of the other kind
