@@ -43,7 +43,9 @@ extension CatalogStore {
     static let maxRanked = 1_000
 
     /// `expression`'s matches (the newest `maxRanked` if there are more),
-    /// best rank first, ties by row number, and the document counts the
+    /// best rank first, ties by row number (sorted here rather than by an
+    /// outer `ORDER BY`: SQLite's sorter took 0.1 ms a query, 40 % of
+    /// the ranking at 1,000,000 products), and the document counts the
     /// ranking used (to keep for the next query with those words).
     /// Inactive products included: a page filters them on fresh rows, so a
     /// deactivation does not change a ranking.
@@ -77,11 +79,8 @@ extension CatalogStore {
         let rows = switch handle.dialect {
         case .sqlite:
             try handle.query("""
-                SELECT match_rowid, score FROM (
-                    SELECT rowid AS match_rowid,
-                        bm25_with_counts(products_search, 10.0, 1.0, 5.0\(countParameters)) AS score
-                    FROM products_search WHERE products_search MATCH ?1 ORDER BY rowid DESC LIMIT ?2
-                ) ORDER BY score, match_rowid
+                SELECT rowid, bm25_with_counts(products_search, 10.0, 1.0, 5.0\(countParameters))
+                FROM products_search WHERE products_search MATCH ?1 ORDER BY rowid DESC LIMIT ?2
                 """, arguments: [expression.match.sqliteValue, maxRanked.sqliteValue] + matching.map(\.sqliteValue))
         case .postgres:
             try handle.query("""
@@ -90,17 +89,11 @@ extension CatalogStore {
                 FROM (
                     SELECT rowid AS match_rowid, search FROM products
                     WHERE search @@ to_tsquery('simple', catalog_fold(?1)) ORDER BY rowid DESC LIMIT ?2
-                ) AS newest ORDER BY score, match_rowid
+                ) AS newest
                 """, expression.tsquery, maxRanked)
         }
-        var ranks: [Double] = [], rowids: [Int64] = []
-        ranks.reserveCapacity(rows.count)
-        rowids.reserveCapacity(rows.count)
-        for row in rows {
-            rowids.append(try row.get(0))
-            ranks.append(try row.get(1))
-        }
-        return (SearchRanking(ranks: ranks, rowids: rowids), counts)
+        let matches = try rows.map { row in (rank: try row.get(1, as: Double.self), rowid: try row.get(0, as: Int64.self)) }
+        return (SearchRanking(sorting: matches), counts)
     }
 
     /// How many products `phrase` (one phrase of an FTS5 MATCH expression)

@@ -14,6 +14,13 @@ struct SearchRanking: Sendable {
         self.rowids = rowids
     }
 
+    /// The matches in cursor order: best (lowest) rank first, ties by row
+    /// number. Ranks are never NaN (both engines' scores are finite).
+    init(sorting matches: [(rank: Double, rowid: Int64)]) {
+        let sorted = matches.sorted { $0.rank < $1.rank || ($0.rank == $1.rank && $0.rowid < $1.rowid) }
+        self.init(ranks: sorted.map(\.rank), rowids: sorted.map(\.rowid))
+    }
+
     var count: Int { rowids.count }
 
     /// The index of the first match after `cursor` (0 without one): a

@@ -71,7 +71,8 @@ import Testing
 
     @Test("a cursor resumes right after its match, ties by row number")
     func start() {
-        let ranking = SearchRanking(ranks: [-3, -2, -2, -2, -1], rowids: [9, 2, 5, 7, 1])
+        let ranking = SearchRanking(sorting: [(-2, 7), (-1, 1), (-3, 9), (-2, 2), (-2, 5)])
+        #expect(ranking.ranks == [-3, -2, -2, -2, -1] && ranking.rowids == [9, 2, 5, 7, 1])
         #expect(ranking.start(after: nil) == 0)
         #expect(ranking.start(after: SearchCursor(rank: -3, rowid: 9)) == 1)
         #expect(ranking.start(after: SearchCursor(rank: -2, rowid: 5)) == 3)
