@@ -76,11 +76,18 @@ extension CatalogStore {
         }
         let matching = expression.phrases.compactMap { counts[$0].flatMap { $0 > 0 ? $0 : nil } }
         let countParameters = matching.indices.map { ", ?\($0 + 3)" }.joined()
+        // Every match is ranked when its rarest word has at most maxRanked
+        // products (the words are ANDed): then FTS5 may walk oldest first,
+        // which stops at the end of each doclist page it needs; newest
+        // first loads each term's whole doclist per segment before the first
+        // row (0.26 against 0.19 ms a query, in C on the 1,000,000-product
+        // file). The counts are exact for the generation the read began in.
+        let walk = (matching.min() ?? 0) <= maxRanked ? "ASC" : "DESC"
         let rows = switch handle.dialect {
         case .sqlite:
             try handle.query("""
                 SELECT rowid, bm25_with_counts(products_search, 10.0, 1.0, 5.0\(countParameters))
-                FROM products_search WHERE products_search MATCH ?1 ORDER BY rowid DESC LIMIT ?2
+                FROM products_search WHERE products_search MATCH ?1 ORDER BY rowid \(walk) LIMIT ?2
                 """, arguments: [expression.match.sqliteValue, maxRanked.sqliteValue] + matching.map(\.sqliteValue))
         case .postgres:
             try handle.query("""
