@@ -34,10 +34,10 @@ extension CatalogStore {
     /// ranking at most 1,000 averaged 1.9 ms (500: 1.6 ms; 2,000: 3.0 ms).
     /// `bm25_with_counts` costs about 0.5 µs a row (0.23 ms a query at most
     /// 1,000, in C on the same file), the walk and the positions. A query
-    /// matching more is ranked among its newest 1,000 matches (FTS5 walks
-    /// its doclists newest first as cheaply as oldest first; the first
+    /// matching more is ranked among its newest 1,000 matches (the first
     /// version took the 500 oldest, which in a shop are the least likely to
-    /// be wanted), and another word narrows it. Most queries match fewer
+    /// be wanted; newest first costs FTS5 more, see `ranking`), and another
+    /// word narrows it. Most queries match fewer
     /// (the median word of the Zipf-seeded catalogue is in about 900
     /// products) and are ranked whole.
     static let maxRanked = 1_000
