@@ -78,10 +78,10 @@ extension CatalogStore {
         let countParameters = matching.indices.map { ", ?\($0 + 3)" }.joined()
         // Every match is ranked when its rarest word has at most maxRanked
         // products (the words are ANDed): then FTS5 may walk oldest first,
-        // which stops at the end of each doclist page it needs; newest
-        // first loads each term's whole doclist per segment before the first
-        // row (0.26 against 0.19 ms a query, in C on the 1,000,000-product
-        // file). The counts are exact for the generation the read began in.
+        // its doclists' own order; newest first it must reach the end of
+        // each term's doclist in every segment before the first row (0.26
+        // against 0.19 ms a query, in C on the 1,000,000-product file). The
+        // counts are exact for the generation the read began in.
         let walk = (matching.min() ?? 0) <= maxRanked ? "ASC" : "DESC"
         let rows = switch handle.dialect {
         case .sqlite:
