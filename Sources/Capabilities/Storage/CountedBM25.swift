@@ -6,8 +6,8 @@ import Glibc
 /// scores a row as Okapi BM25 does, from statistics the caller supplies and
 /// keeps between queries instead of FTS5 recounting them for each query.
 ///
-/// Lower is better (the negated score), like FTS5's own `bm25()`, so one
-/// `ORDER BY` serves both. For each of the query's P phrases:
+/// Lower is better (the negated score), like FTS5's own `bm25()` and the
+/// catalogue's cursor order. For each of the query's P phrases:
 ///
 ///     idf(n) × f × (k1 + 1) / (f + k1)
 ///
