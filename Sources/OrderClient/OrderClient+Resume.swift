@@ -6,11 +6,9 @@ extension OrderClient {
     /// The orders of `user` changed in `(after, through]`, each with the
     /// sequence of its newest change there (from the outbox).
     public func orderChanges(of user: UserID, after: Int64, through: Int64) async throws -> [OrderID: Int64] {
-        let latest = try await storage.storedRead { handle in
-            try UserChangeLog.latest(handle, user: user.description, kind: .order, after: after, through: through)
+        try await storage.storedRead { handle in
+            try UserChangeLog.latest(handle, user: user.description, kind: .order, after: after, through: through,
+                                     key: OrderID.init)
         }
-        var changes: [OrderID: Int64] = [:]
-        for (key, sequence) in latest { if let id = OrderID(key) { changes[id] = sequence } }
-        return changes
     }
 }

@@ -7,11 +7,9 @@ extension PaymentClient {
     /// without the order following (those are the order's own changes),
     /// each with the sequence of its newest such change.
     public func paymentChanges(of user: UserID, after: Int64, through: Int64) async throws -> [OrderID: Int64] {
-        let latest = try await storage.storedRead { handle in
-            try UserChangeLog.latest(handle, user: user.description, kind: .payment, after: after, through: through)
+        try await storage.storedRead { handle in
+            try UserChangeLog.latest(handle, user: user.description, kind: .payment, after: after, through: through,
+                                     key: OrderID.init)
         }
-        var changes: [OrderID: Int64] = [:]
-        for (key, sequence) in latest { if let id = OrderID(key) { changes[id] = sequence } }
-        return changes
     }
 }

@@ -31,12 +31,22 @@ public enum UserChangeLog {
     /// `(after, through]`.
     public static func latest(_ handle: any StorageHandle, user: String, kind: ChangeKind,
                               after: Int64, through: Int64) throws -> [String: Int64] {
+        try latest(handle, user: user, kind: kind, after: after, through: through) { $0 }
+    }
+
+    /// `latest` with each key read as the client's identifier (`OrderID.init`);
+    /// a key that does not read as one is not the client's and is left out.
+    public static func latest<Key: Hashable>(_ handle: any StorageHandle, user: String, kind: ChangeKind,
+                                             after: Int64, through: Int64,
+                                             key: (String) -> Key?) throws -> [Key: Int64] {
         let rows = try handle.query("""
             SELECT key, MAX(seq) AS seq FROM changes
             WHERE user_id = ? AND seq > ? AND seq <= ? AND kind = ? GROUP BY key
             """, user, after, through, kind.rawValue)
-        var latest: [String: Int64] = [:]
-        for row in rows { latest[try row.get("key")] = try row.get("seq") }
+        var latest: [Key: Int64] = [:]
+        for row in rows {
+            if let parsed = key(try row.get("key")) { latest[parsed] = try row.get("seq") }
+        }
         return latest
     }
 }
