@@ -69,28 +69,28 @@ extension CatalogStore {
     static func ranking(_ handle: any StorageHandle, _ expression: SearchExpression,
                         knownCounts: [String: Int]) throws -> (ranking: SearchRanking, counts: [String: Int]) {
         var counts: [String: Int] = [:]
-        if handle.dialect == .sqlite {
+        let rows: [SQLiteRow]
+        switch handle.dialect {
+        case .sqlite:
             for phrase in expression.phrases where counts[phrase] == nil {
                 counts[phrase] = try knownCounts[phrase] ?? documentCount(handle, phrase)
             }
-        }
-        let matching = expression.phrases.compactMap { counts[$0].flatMap { $0 > 0 ? $0 : nil } }
-        let countParameters = matching.indices.map { ", ?\($0 + 3)" }.joined()
-        // Every match is ranked when its rarest word has at most maxRanked
-        // products (the words are ANDed): then FTS5 may walk oldest first,
-        // its doclists' own order; newest first it must reach the end of
-        // each term's doclist in every segment before the first row (0.26
-        // against 0.19 ms a query, in C on the 1,000,000-product file). The
-        // counts are exact for the generation the read began in.
-        let walk = (matching.min() ?? 0) <= maxRanked ? "ASC" : "DESC"
-        let rows = switch handle.dialect {
-        case .sqlite:
-            try handle.query("""
+            let matching = expression.phrases.compactMap { counts[$0].flatMap { $0 > 0 ? $0 : nil } }
+            let countParameters = matching.indices.map { ", ?\($0 + 3)" }.joined()
+            // Every match is ranked when its rarest word has at most
+            // maxRanked products (the words are ANDed): then FTS5 may walk
+            // oldest first, its doclists' own order; newest first it must
+            // reach the end of each term's doclist in every segment before
+            // the first row (0.26 against 0.19 ms a query, in C on the
+            // 1,000,000-product file). The counts are exact for the
+            // generation the read began in.
+            let walk = (matching.min() ?? 0) <= maxRanked ? "ASC" : "DESC"
+            rows = try handle.query("""
                 SELECT rowid, bm25_with_counts(products_search, 10.0, 1.0, 5.0\(countParameters))
                 FROM products_search WHERE products_search MATCH ?1 ORDER BY rowid \(walk) LIMIT ?2
                 """, arguments: [expression.match.sqliteValue, maxRanked.sqliteValue] + matching.map(\.sqliteValue))
         case .postgres:
-            try handle.query("""
+            rows = try handle.query("""
                 SELECT match_rowid,
                     -ts_rank('{0, 0.1, 0.5, 1.0}', search, to_tsquery('simple', catalog_fold(?1)))::float8 AS score
                 FROM (
