@@ -42,21 +42,8 @@ public struct ClientRun<C: StatefulClient>: Sendable {
                              make: @escaping @Sendable (CapabilityResolver) throws -> C) async throws -> ClientRun<C> {
         let orchestrator = try await acquireOrchestrator()
         do {
-            let storageType: any Capability.Type
-            switch backend {
-            case .sqlite:
-                let configuration = StorageConfiguration(path: path, readerCount: readerCount, createDirectory: true)
-                try await orchestrator.registerCapability(SQLiteStorage.self) {
-                    try await SQLiteStorage.open(configuration, migrations: migrations)
-                }
-                storageType = SQLiteStorage.self
-            case .postgres:
-                let configuration = PostgresConfiguration(url: path, readerCount: readerCount)
-                try await orchestrator.registerCapability(PostgresStorage.self) {
-                    try await PostgresStorage.open(configuration, migrations: migrations)
-                }
-                storageType = PostgresStorage.self
-            }
+            let storageType = try await backend.register(on: orchestrator, database: path, readerCount: readerCount,
+                                                         migrations: migrations)
             try await capabilities(orchestrator)
             let made = Made<C>()
             try orchestrator.registerClient(C.self, dependencies: [storageType] + dependencies) { resolver in

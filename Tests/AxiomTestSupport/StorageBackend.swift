@@ -48,6 +48,28 @@ public enum StorageBackend: String, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Registers this backend's storage capability on `orchestrator`, opened
+    /// on `database` (a SQLite path, its directory made if missing, or a
+    /// PostgreSQL URL) with `migrations`; returns its type, for the clients'
+    /// dependencies.
+    public func register(on orchestrator: AxiomOrchestrator, database: String, readerCount: Int = 1,
+                         migrations: [Migration]) async throws -> any Capability.Type {
+        switch self {
+        case .sqlite:
+            let configuration = StorageConfiguration(path: database, readerCount: readerCount, createDirectory: true)
+            try await orchestrator.registerCapability(SQLiteStorage.self) {
+                try await SQLiteStorage.open(configuration, migrations: migrations)
+            }
+            return SQLiteStorage.self
+        case .postgres:
+            let configuration = PostgresConfiguration(url: database, readerCount: readerCount)
+            try await orchestrator.registerCapability(PostgresStorage.self) {
+                try await PostgresStorage.open(configuration, migrations: migrations)
+            }
+            return PostgresStorage.self
+        }
+    }
+
     /// The storage a ported client gets from the orchestrator's resolver:
     /// the handle of this backend's capability.
     public func access(_ resolver: CapabilityResolver) throws -> StorageAccess {

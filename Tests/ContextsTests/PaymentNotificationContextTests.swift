@@ -62,19 +62,7 @@ import Testing
             let orchestrator = try await acquireOrchestrator()
             let schema = (CatalogClient.migrations + OrderClient.migrations + PaymentClient.migrations)
                 .sorted { $0.version < $1.version }
-            let storageType: any Capability.Type
-            switch backend {
-            case .sqlite:
-                let storage = StorageConfiguration(path: database, readerCount: 1, createDirectory: true)
-                try await orchestrator.registerCapability(SQLiteStorage.self) { try await SQLiteStorage.open(storage, migrations: schema) }
-                storageType = SQLiteStorage.self
-            case .postgres:
-                let storage = PostgresConfiguration(url: database, readerCount: 1)
-                try await orchestrator.registerCapability(PostgresStorage.self) {
-                    try await PostgresStorage.open(storage, migrations: schema)
-                }
-                storageType = PostgresStorage.self
-            }
+            let storageType = try await backend.register(on: orchestrator, database: database, migrations: schema)
             try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
             let made = Clients()
             try orchestrator.registerClient(CatalogClient.self, dependencies: [storageType]) { resolver in

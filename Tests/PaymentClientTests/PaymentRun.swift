@@ -33,21 +33,8 @@ struct PaymentRun {
     static func start(_ database: String, backend: StorageBackend = .sqlite, secret: String? = PaymentRun.secret,
                       timeoutSeconds: Int64 = 900, clock: ManualClock = ManualClock()) async throws -> PaymentRun {
         let orchestrator = try await acquireOrchestrator()
-        let storageType: any Capability.Type
-        switch backend {
-        case .sqlite:
-            let configuration = StorageConfiguration(path: database, readerCount: 1, createDirectory: true)
-            try await orchestrator.registerCapability(SQLiteStorage.self) {
-                try await SQLiteStorage.open(configuration, migrations: PaymentClient.migrations)
-            }
-            storageType = SQLiteStorage.self
-        case .postgres:
-            try await orchestrator.registerCapability(PostgresStorage.self) {
-                try await PostgresStorage.open(PostgresConfiguration(url: database, readerCount: 1),
-                                               migrations: PaymentClient.migrations)
-            }
-            storageType = PostgresStorage.self
-        }
+        let storageType = try await backend.register(on: orchestrator, database: database,
+                                                     migrations: PaymentClient.migrations)
         try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
         let settings = PaymentSettings(webhookSecret: secret, webhookToleranceSeconds: 300, timeoutSeconds: timeoutSeconds)
         let box = ClientBox()

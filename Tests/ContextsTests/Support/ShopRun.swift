@@ -33,21 +33,7 @@ struct ShopRun {
         do {
             let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations
                 + OrderClient.migrations + PaymentClient.migrations).sorted { $0.version < $1.version }
-            let storageType: any Capability.Type
-            switch backend {
-            case .sqlite:
-                let storage = StorageConfiguration(path: database, readerCount: 1, createDirectory: true)
-                try await orchestrator.registerCapability(SQLiteStorage.self) {
-                    try await SQLiteStorage.open(storage, migrations: schema)
-                }
-                storageType = SQLiteStorage.self
-            case .postgres:
-                let storage = PostgresConfiguration(url: database, readerCount: 1)
-                try await orchestrator.registerCapability(PostgresStorage.self) {
-                    try await PostgresStorage.open(storage, migrations: schema)
-                }
-                storageType = PostgresStorage.self
-            }
+            let storageType = try await backend.register(on: orchestrator, database: database, migrations: schema)
             try await orchestrator.registerCapability(PasswordHasher.self) { try PasswordHasher(parameters: .minimum) }
             try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
             try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
