@@ -1,5 +1,6 @@
 import Domain
 import Foundation
+import Synchronization
 @testable import HTTPServer
 import Testing
 @testable import Presentation
@@ -163,6 +164,24 @@ private func problemBody(_ error: HTTPError) -> [String: Any] {
         let cache = RepresentationCache<Int, Item>(capacity: 4)
         for key in 0..<10 { _ = try cache.bytes(for: key, value: Item(name: "\(key)", count: key)) }
         #expect(cache.count <= 4)
+    }
+
+    @Test func aValueReadOftenStaysEncodedWhileOthersComeAndGo() throws {
+        let encodings = Mutex<[Int]>([])
+        let cache = RepresentationCache<Int, Item>(capacity: 4) { item in
+            encodings.withLock { $0.append(item.count) }
+            return try JSONBody.encode(item)
+        }
+        let popular = Item(name: "popular", count: 0)
+        for key in 1...20 {
+            _ = try cache.bytes(for: 0, value: popular)
+            _ = try cache.bytes(for: key, value: Item(name: "\(key)", count: key))
+        }
+        #expect(cache.count == 4)
+        // Encoded once: every read since found it, though 20 others passed
+        // through four places.
+        #expect(encodings.withLock { $0.filter { $0 == 0 }.count } == 1)
+        #expect(encodings.withLock { $0.count } == 21)
     }
 }
 

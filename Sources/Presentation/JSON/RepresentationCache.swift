@@ -1,3 +1,4 @@
+import Axiom
 import FoundationEssentials
 import HTTPServer
 import Synchronization
@@ -7,7 +8,10 @@ import Synchronization
 /// `ETag` and its response fields. An entry is reused only while the value
 /// is *equal* to the one it was encoded from, so a changed product can never
 /// be served stale; comparing two values is far cheaper than encoding one.
-/// Bounded: when full, it starts over rather than grow.
+/// Bounded by a `WorkingSet` (CLOCK): when full, an entry not read since
+/// the hand last passed makes room, so the products a shop's visitors keep
+/// opening stay encoded. (It used to start over when full, which threw the
+/// popular products' JSON away with the rest every `capacity` misses.)
 public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatable & Encodable & Sendable>: Sendable {
     struct Entry: Sendable {
         let value: Value
@@ -19,15 +23,14 @@ public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatabl
         let fields: HTTPFields
     }
 
-    private let entries = Mutex<[Key: Entry]>([:])
-    private let capacity: Int
+    private let entries: Mutex<WorkingSet<Key, Entry>>
     private let encode: @Sendable (Value) throws -> [UInt8]
 
     /// `encode`: how a value becomes bytes; `JSONBody.encode` (fields in
     /// the document's order) unless the route has a hand-written document
     /// (`ProductJSON`), which must write the same bytes.
     public init(capacity: Int = 100_000, encode: (@Sendable (Value) throws -> [UInt8])? = nil) {
-        self.capacity = capacity
+        entries = Mutex(WorkingSet(capacity: capacity))
         self.encode = encode ?? { try JSONBody.encode($0) }
     }
 
@@ -42,7 +45,7 @@ public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatabl
     }
 
     private func entry(for key: Key, value: Value) throws -> Entry {
-        if let cached = entries.withLock({ $0[key] }), cached.value == value {
+        if let cached = entries.withLock({ $0.lookup(key) }), cached.value == value {
             return cached
         }
         // The same bytes (and so the same ETag) as every other encoding of it.
@@ -52,10 +55,7 @@ public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatabl
         fields.append("Content-Type", "application/json; charset=utf-8")
         fields.append("ETag", EntityTag.of(bytes))
         let entry = Entry(value: value, bytes: bytes, fields: fields)
-        entries.withLock { entries in
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = entry
-        }
+        entries.withLock { $0.store(entry, for: key) }
         return entry
     }
 
