@@ -135,7 +135,7 @@ final class AxiomService: Sendable {
         }
         func registerOperations(on router: inout Router) {
             MetricsRoutes.register(on: &router, token: options.metricsToken.map(OperationsToken.init)) {
-                metrics.exposition(sessions: sessions)
+                await metrics.exposition(sessions: sessions)
             }
             for group in groups where group.listener == .operations { group.register(on: &router) }
         }

@@ -42,7 +42,7 @@ public enum CartUpdate: Sendable, Hashable {
 /// (`CartWrite`): with replicas on one database another process may have
 /// changed it, and a change made to a stale copy would be acknowledged
 /// with the other's line missing, or checked against the wrong `If-Match`.
-public actor CartClient: StatefulClient {
+public actor CartClient: StatefulClient, WorkingSetReporting {
     public static let migrations: [Migration] = [
         Migration(version: 300, name: "cart lines", sql: """
             CREATE TABLE cart_lines (
@@ -120,6 +120,9 @@ public actor CartClient: StatefulClient {
     /// How many carts (empty ones too) the working set holds.
     public var cachedCount: Int { cache.count }
 
+    /// The working set's fill and lookups (`WorkingSetReporting`).
+    public var workingSets: [WorkingSetUsage] { [cache.usage("carts")] }
+
     /// Reads nothing: carts are read when their user asks.
     public func activate() async throws {}
 
@@ -170,7 +173,8 @@ public actor CartClient: StatefulClient {
     /// The user's cart; only in the user's turn (a miss's read must not
     /// race a change of the same cart).
     func loaded(_ user: UserID) async throws -> Cart {
-        if let hit = cache.lookup(user) { return hit }
+        // Counted by `cart(for:)` already; a change feed reload is no request.
+        if let hit = cache.recheck(user) { return hit }
         let lines = try await storage.storedRead { try CartStore.lines($0, user: user) }
         let cart = try Cart(userID: user, lines: lines).validated()
         cache.store(cart, for: user)

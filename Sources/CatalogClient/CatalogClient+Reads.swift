@@ -15,6 +15,9 @@ extension CatalogClient {
     /// How many products the working set holds (at most `cacheEntries`).
     public nonisolated var cachedCount: Int { cache.withLock { $0.count } }
 
+    /// The working set's fill and lookups (`WorkingSetReporting`).
+    public nonisolated var workingSets: [WorkingSetUsage] { [cache.withLock { $0.usage }] }
+
     /// The product if it is in the working set; never reads storage.
     public nonisolated func cachedProduct(_ id: ProductID) -> Product? {
         cache.withLock { $0.lookup(id) }

@@ -56,7 +56,7 @@ import Synchronization
 /// `pendingReservations()` lists the checkouts still holding stock: the
 /// checkout context commits those whose order exists and releases the rest.
 /// `returnStock` restocks a cancelled order once per key.
-public actor CatalogClient: StatefulClient {
+public actor CatalogClient: StatefulClient, WorkingSetReporting {
     public typealias State = CatalogState
 
     /// Migration versions 200–299 (see `CatalogSchema`).

@@ -38,6 +38,7 @@ struct ProductCache: Sendable {
     }
 
     var capacity: Int { entries.capacity }
+    var usage: WorkingSetUsage { entries.usage("products") }
     var count: Int { entries.count }
 
     /// The cached product, marking it as recently used.
@@ -51,7 +52,7 @@ struct ProductCache: Sendable {
     /// Keeps a row read from storage by a read that began at `started`;
     /// returns the newest product known (the cached one when it is newer).
     mutating func fill(_ row: VersionedProduct, startedAt started: UInt64) -> Product {
-        if var cached = entries.lookup(row.product.id) {
+        if var cached = entries.recheck(row.product.id) {
             if row.version > cached.version {
                 cached.product = row.product
                 cached.version = row.version

@@ -80,7 +80,7 @@ public enum UserUpdate: Sendable, Hashable {
 /// Storage that cannot take a write surfaces as
 /// `AxiomError.capabilityUnavailable` (503 `storage_unavailable`); so does a
 /// miss; hits keep being served.
-public actor UserClient: StatefulClient {
+public actor UserClient: StatefulClient, WorkingSetReporting {
     public static let migrations: [Migration] = UserSchema.migrations
     public static let defaultCacheEntries = 10_000
 
@@ -147,6 +147,13 @@ public actor UserClient: StatefulClient {
     /// How many users the working set holds.
     public var cachedUserCount: Int { users.count }
 
+    /// The working sets' fill and lookups (`WorkingSetReporting`): users,
+    /// sessions by token hash, and the answers of `authenticate` kept for
+    /// reads outside the actor.
+    public var workingSets: [WorkingSetUsage] {
+        [users.usage("users"), sessions.usage("sessions"), verified.withLock { $0.usage }]
+    }
+
     // MARK: Lifecycle
 
     /// Reads no user and no session: they are read when asked for.
@@ -199,7 +206,7 @@ public actor UserClient: StatefulClient {
         if let hit = users.lookup(id) { return hit }
         await enterTurn(id)
         defer { turns.leave(id) }
-        if let hit = users.lookup(id) { return hit }
+        if let hit = users.recheck(id) { return hit }
         guard let stored = try await storage.storedRead({ try UserStore.user($0, id: id) }) else {
             throw DomainError.notFound(entity: "user", id: id.description)
         }

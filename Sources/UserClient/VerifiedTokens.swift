@@ -20,6 +20,8 @@ struct VerifiedTokens: Sendable {
         entries = WorkingSet(capacity: capacity)
     }
 
+    var usage: WorkingSetUsage { entries.usage("verified_tokens") }
+
     /// The answer for `tokenHash` if it is still valid at `now` (ms since 1970).
     mutating func lookup(_ tokenHash: String, now: Int64) -> Authentication? {
         guard let hit = entries.lookup(tokenHash) else { return nil }

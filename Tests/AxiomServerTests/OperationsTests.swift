@@ -58,6 +58,8 @@ import TestSupport
         let before = try PythonTool.parsePrometheus(first.text)
 
         for _ in 0..<3 { #expect(try api.call("GET", "/products?limit=5").status == 200) }
+        // Two reads of a product that is not there: two misses of the catalogue's working set.
+        for _ in 0..<2 { #expect(try api.call("GET", "/products/6f1c2a40-0000-4000-8000-00000000000a").status == 404) }
         #expect(try api.call("GET", "/no/such/route").status == 404)
         #expect(try register(api, "metrics@example.com").status == 201)
         let after = try PythonTool.parsePrometheus(try api.call("GET", "/metrics").text)
@@ -79,6 +81,15 @@ import TestSupport
         #expect(after.samples[#"axiom_capability_available{capability="\#(ServerDatabase.storageName)"}"#] == 1)
         #expect((after.samples["axiom_http_open_connections{}"] ?? 0) >= 1)
         #expect(after.samples["axiom_sessions_live{}"] != nil)
+        let productMisses = #"axiom_working_set_lookups_total{result="miss",set="products"}"#
+        #expect((after.samples[productMisses] ?? 0) - (before.samples[productMisses] ?? 0) == 2)
+        #expect(after.samples[#"axiom_working_set_lookups_total{result="hit",set="products"}"#] == 0)
+        #expect(after.samples[#"axiom_working_set_capacity{set="products"}"#] == 10_000)
+        #expect(after.samples[#"axiom_working_set_entries{set="products"}"#] == 0)
+        for set in ["users", "sessions", "verified_tokens", "carts"] {
+            #expect(after.samples[#"axiom_working_set_capacity{set="\#(set)"}"#] != nil, "no working set \(set)")
+        }
+        #expect(after.types["axiom_working_set_lookups"] == "counter")
         #expect(after.samples["axiom_contexts_live{}"] ?? 0 >= 1)
         #expect((after.samples["process_resident_memory_bytes{}"] ?? 0) > 1_000_000)
         #expect((after.samples["process_open_fds{}"] ?? 0) > 3)

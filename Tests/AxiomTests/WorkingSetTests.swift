@@ -39,4 +39,26 @@ struct WorkingSetTests {
         set.store(2, for: 2)
         #expect(set.capacity == 1 && set.count == 1 && set.lookup(2) == 2)
     }
+
+    @Test("lookups count as hits or misses; a recheck, a peek and a store count nothing")
+    func lookupsAreCounted() {
+        var set = WorkingSet<Int, String>(capacity: 2)
+        #expect(set.lookup(1) == nil)
+        set.store("one", for: 1)
+        #expect(set.recheck(1) == "one")  // the second look after a miss's turn
+        #expect(set.lookup(1) == "one")
+        #expect(set.lookup(1) == "one")
+        #expect(set.peek(1) == "one" && set.contains(1) && set.recheck(2) == nil)
+        #expect(set.usage("things") == WorkingSetUsage(name: "things", entries: 1, capacity: 2, hits: 2, misses: 1))
+    }
+
+    @Test("a recheck marks the entry used, as a lookup does")
+    func recheckGivesASecondChance() {
+        var set = WorkingSet<Int, String>(capacity: 2)
+        set.store("a", for: 1)
+        set.store("b", for: 2)
+        _ = set.recheck(1)
+        set.store("c", for: 3)
+        #expect(set.contains(1) && !set.contains(2) && set.contains(3))
+    }
 }

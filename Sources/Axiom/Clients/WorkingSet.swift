@@ -15,6 +15,11 @@ public struct WorkingSet<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     public let capacity: Int
+    /// `lookup`s that found their key, and those that did not: what an
+    /// operator sizing the bound needs (`axiom_working_set_lookups_total`).
+    /// `peek` and `contains` are bookkeeping, not reads, and count neither.
+    public private(set) var hits: UInt64 = 0
+    public private(set) var misses: UInt64 = 0
     private var entries: [Entry?] = []
     private var slots: [Key: Int] = [:]
     private var free: [Int] = []
@@ -29,8 +34,26 @@ public struct WorkingSet<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     public var values: [Value] { entries.compactMap { $0?.value } }
 
+    /// How full it is and how its lookups went, under `name`.
+    public func usage(_ name: String) -> WorkingSetUsage {
+        WorkingSetUsage(name: name, entries: count, capacity: capacity, hits: hits, misses: misses)
+    }
+
     /// The value, marked as recently used.
     public mutating func lookup(_ key: Key) -> Value? {
+        guard let slot = slots[key] else {
+            misses &+= 1
+            return nil
+        }
+        hits &+= 1
+        entries[slot]?.referenced = true
+        return entries[slot]?.value
+    }
+
+    /// `lookup` again for a key whose lookup was already counted (the
+    /// second look after waiting for the key's turn, or a fill checking
+    /// what a concurrent read kept): marks it used, counts nothing.
+    public mutating func recheck(_ key: Key) -> Value? {
         guard let slot = slots[key] else { return nil }
         entries[slot]?.referenced = true
         return entries[slot]?.value

@@ -314,6 +314,17 @@ public final class AxiomOrchestrator: Orchestrator {
         runtime.withLock { runtime in runtime.clientOrder.compactMap { runtime.clients[$0]?.metrics.snapshot() } }
     }
 
+    /// The working sets of every created client that keeps some, in
+    /// registration order.
+    public func workingSetUsage() async -> [WorkingSetUsage] {
+        let reporting = runtime.withLock { runtime in
+            runtime.clientOrder.compactMap { runtime.clients[$0]?.instance as? any WorkingSetReporting }
+        }
+        var usage: [WorkingSetUsage] = []
+        for client in reporting { usage += await client.workingSets }
+        return usage
+    }
+
     /// Probes every capability and re-creates the unavailable ones; clients
     /// use the new instances from their next action on (constraint 2.14).
     public func recoverCapabilities() async -> [CapabilityRecovery] {

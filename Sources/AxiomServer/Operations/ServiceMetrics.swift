@@ -39,7 +39,8 @@ final class ServiceMetrics: Sendable {
         self.server.withLock { $0 = server }
     }
 
-    func exposition(sessions: SessionRegistry<SessionContext>) -> String {
+    func exposition(sessions: SessionRegistry<SessionContext>) async -> String {
+        let workingSets = await orchestrator.workingSetUsage()
         var text = PrometheusText()
         text.family("axiom_build_info", "gauge", "Always 1; the labels name the build.")
         text.sample("axiom_build_info", [("version", DiscoveryRoutes.version)], 1)
@@ -69,6 +70,7 @@ final class ServiceMetrics: Sendable {
         writeRateLimits(to: &text)
 
         writeRuntime(to: &text, sessions: sessions)
+        Self.writeWorkingSets(workingSets, to: &text)
         writeStorage(to: &text)
         Self.writeChangeFeed(changeFeed.metrics, to: &text)
         writePasswordHashing(to: &text)
@@ -144,6 +146,22 @@ final class ServiceMetrics: Sendable {
         for entry in orchestrator.capabilityRegistry.availability {
             text.sample("axiom_capability_available", [("capability", Self.shortName(entry.capability))],
                         entry.isAvailable ? 1 : 0)
+        }
+    }
+
+    /// The clients' bounded working sets: whether a bound such as
+    /// `catalog_cache_entries` holds what the traffic reads (every miss is
+    /// an indexed read from storage).
+    private static func writeWorkingSets(_ sets: [WorkingSetUsage], to text: inout PrometheusText) {
+        text.family("axiom_working_set_entries", "gauge", "Entries a client's working set holds now, by set.")
+        for set in sets { text.sample("axiom_working_set_entries", [("set", set.name)], set.entries) }
+        text.family("axiom_working_set_capacity", "gauge", "The most entries a working set may hold (its configured bound).")
+        for set in sets { text.sample("axiom_working_set_capacity", [("set", set.name)], set.capacity) }
+        text.family("axiom_working_set_lookups_total", "counter",
+                    "Lookups in a working set, by set and result (a miss reads storage).")
+        for set in sets {
+            text.sample("axiom_working_set_lookups_total", [("set", set.name), ("result", "hit")], Double(set.hits))
+            text.sample("axiom_working_set_lookups_total", [("set", set.name), ("result", "miss")], Double(set.misses))
         }
     }
 

@@ -55,7 +55,7 @@ public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatabl
         fields.append("Content-Type", "application/json; charset=utf-8")
         fields.append("ETag", EntityTag.of(bytes))
         let entry = Entry(value: value, bytes: bytes, fields: fields)
-        entries.withLock { $0.store(entry, for: key) }
+        entries.withLock { _ = $0.store(entry, for: key) }
         return entry
     }
 
