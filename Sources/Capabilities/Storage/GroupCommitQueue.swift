@@ -50,6 +50,14 @@ final class GroupCommitQueue<Request: GroupCommitRequest>: Sendable {
         }
     }
 
+    /// Runs `body` on the writer queue (opening the writer's connection)
+    /// and returns once it has.
+    func onWriterQueue(_ body: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            writerQueue.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
     /// Refuses new requests, drains the queued ones through `run` on the
     /// writer queue, then calls `finish` there (the writer drops its
     /// connection).

@@ -43,16 +43,7 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     /// Opens the writer connection and applies migrations, on the writer queue.
     func open(migrations: [Migration]) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            requests.writerQueue.async {
-                do {
-                    try self.openOnQueue(migrations: migrations)
-                    continuation.resume()
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        try await requests.onWriterQueue { try self.openOnQueue(migrations: migrations) }
     }
 
     private func openOnQueue(migrations: [Migration]) throws {

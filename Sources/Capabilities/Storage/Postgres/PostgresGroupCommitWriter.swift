@@ -55,13 +55,8 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
 
     /// Connects and applies migrations, on the writer queue.
     func open(migrations: [Migration]) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            requests.writerQueue.async {
-                continuation.resume(with: Result {
-                    let connection = try self.connected()
-                    try PostgresMigrationRunner.apply(migrations, on: connection)
-                })
-            }
+        try await requests.onWriterQueue {
+            try PostgresMigrationRunner.apply(migrations, on: try self.connected())
         }
     }
 
