@@ -64,7 +64,7 @@ extension SQLiteStorage {
     /// queue is empty, so the first requests could form a batch of their own.
     func holdWriter() -> WriterHold {
         let hold = WriterHold()
-        writer.queue.async {
+        writer.requests.writerQueue.async {
             hold.parked.signal()
             hold.release.wait()
         }
@@ -76,7 +76,7 @@ extension SQLiteStorage {
     /// it lets go anyway and the test's expectations report the shortfall),
     /// then lets the writer drain them.
     func releaseWriter(_ hold: WriterHold, afterQueued count: Int) async {
-        for _ in 0..<30_000 where writer.pendingCount < count {
+        for _ in 0..<30_000 where writer.requests.pendingCount < count {
             try? await Task.sleep(for: .milliseconds(1))
         }
         hold.release.signal()

@@ -4,23 +4,21 @@ import Synchronization
 /// The single writer connection, on its own serial Dispatch queue, with
 /// group commit.
 ///
-/// Callers submit requests; the queue drains them in batches of at most
-/// `maxBatchSize`. A batch is one `BEGIN IMMEDIATE … COMMIT`; each request
-/// runs inside its own SAVEPOINT, so a request that throws rolls back only
-/// its own statements. Every request of the batch is completed only after
+/// Callers submit requests; `requests` (a `GroupCommitQueue`) hands them to
+/// `run` in batches of at most `maxBatchSize`. A batch is one
+/// `BEGIN IMMEDIATE … COMMIT`; each request runs inside its own SAVEPOINT,
+/// so a request that throws rolls back only its own statements. Every request of the batch is completed only after
 /// COMMIT has returned (with `synchronous=FULL` the WAL is fsynced by then),
 /// so an acknowledged write is durable. Batching is not timed: while one
 /// COMMIT is syncing, new requests pile up and form the next batch, so the
 /// batch size follows the load by itself.
 final class GroupCommitWriter: @unchecked Sendable {
-    // @unchecked: `connection` is confined to `queue`; everything else is
-    // immutable or behind a Mutex.
+    // @unchecked: `connection` is confined to the writer queue; everything
+    // else is immutable or behind a Mutex.
     // Requests are not cancellable once submitted: a write whose task was
     // cancelled still commits (or fails) and is reported as usual.
 
-    struct Request: Sendable {
-        /// A probe (from `checkAvailability`) also runs while storage is
-        /// marked unavailable; ordinary requests are refused then.
+    struct Request: GroupCommitRequest {
         let isProbe: Bool
         /// Runs the caller's closure; returns the action that delivers its
         /// result, to be called only after COMMIT.
@@ -28,15 +26,9 @@ final class GroupCommitWriter: @unchecked Sendable {
         let fail: @Sendable (any Error) -> Void
     }
 
-    private struct Pending {
-        var requests: [Request] = []
-        var draining = false
-        var closed = false
-    }
-
-    let queue: DispatchQueue
+    /// The requests waiting for the connection, and the queue it lives on.
+    let requests: GroupCommitQueue<Request>
     private var connection: SQLiteConnection?
-    private let pending = Mutex(Pending())
     private let health: StorageHealth
     private let configuration: StorageConfiguration
     /// The opened file's identity; set once on open, read from any thread.
@@ -45,21 +37,13 @@ final class GroupCommitWriter: @unchecked Sendable {
     init(configuration: StorageConfiguration, health: StorageHealth) {
         self.configuration = configuration
         self.health = health
-        self.queue = DispatchQueue(label: "axiom.storage.writer", qos: .userInitiated)
+        self.requests = GroupCommitQueue(label: "axiom.storage.writer",
+                                         maxBatchSize: configuration.maxBatchSize, health: health)
     }
 
-    /// Opens the writer connection and applies migrations. Runs on `queue`.
+    /// Opens the writer connection and applies migrations, on the writer queue.
     func open(migrations: [Migration]) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            queue.async {
-                do {
-                    try self.openOnQueue(migrations: migrations)
-                    continuation.resume()
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        try await requests.onWriterQueue { try self.openOnQueue(migrations: migrations) }
     }
 
     private func openOnQueue(migrations: [Migration]) throws {
@@ -84,36 +68,15 @@ final class GroupCommitWriter: @unchecked Sendable {
         self.connection = connection
     }
 
-    /// Queues `request`; starts a drain on the writer queue if none is running.
+    /// Queues `request`; its batch runs in `run` on the writer queue.
     func submit(_ request: Request) {
-        let startDrain: Bool? = pending.withLock { state in
-            if state.closed { return nil }
-            state.requests.append(request)
-            if state.draining { return false }
-            state.draining = true
-            return true
-        }
-        switch startDrain {
-        case .none: request.fail(StorageError.closed)
-        case .some(true): queue.async { self.drain() }
-        case .some(false): break
-        }
+        requests.submit(request, running: { self.run($0) })
     }
 
     /// Refuses new requests, finishes the queued ones, closes the connection.
     func close() async {
-        pending.withLock { $0.closed = true }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async {
-                self.drain()
-                self.connection = nil
-                continuation.resume()
-            }
-        }
+        await requests.close(running: { self.run($0) }, then: { self.connection = nil })
     }
-
-    /// Requests queued and not yet taken into a batch.
-    var pendingCount: Int { pending.withLock { $0.requests.count } }
 
     /// The path no longer names the file we opened (deleted, renamed, replaced)?
     func fileIsGone() -> Bool {
@@ -123,53 +86,17 @@ final class GroupCommitWriter: @unchecked Sendable {
 
     // MARK: - Writer queue only
 
-    private func drain() {
-        while let batch = nextBatch() {
-            run(batch)
-        }
-    }
-
-    private func nextBatch() -> [Request]? {
-        pending.withLock { state in
-            if state.requests.isEmpty {
-                state.draining = false
-                return nil
-            }
-            let count = min(max(1, configuration.maxBatchSize), state.requests.count)
-            let batch = Array(state.requests.prefix(count))
-            state.requests.removeFirst(count)
-            return batch
-        }
-    }
-
-    /// Puts `requests` back at the head of the queue (a batch was lost through
-    /// no fault of theirs); the running drain loop picks them up next.
-    private func requeue(_ requests: [Request]) {
-        guard !requests.isEmpty else { return }
-        pending.withLock { $0.requests.insert(contentsOf: requests, at: 0) }
-    }
-
-    private func reject(_ requests: [Request], with error: StorageError) {
-        health.updateMetrics { m in
-            if error.isUnavailable { m.writesRejectedUnavailable += requests.count } else { m.writesFailed += requests.count }
-        }
-        for request in requests { request.fail(error) }
-    }
-
+    /// One batch: one transaction, a SAVEPOINT per request.
     private func run(_ batch: [Request]) {
         guard let connection else {
-            reject(batch, with: .closed)
+            requests.reject(batch, with: .closed)
             return
         }
-        var batch = batch
-        if let unavailable = health.unavailableError {
-            reject(batch.filter { !$0.isProbe }, with: unavailable)
-            batch = batch.filter(\.isProbe)
-            if batch.isEmpty { return }
-        }
+        let batch = requests.admitted(batch)
+        if batch.isEmpty { return }
         if fileIsGone() {
             health.markUnavailable(reason: "database file \(configuration.path) was removed, moved or replaced", sqlite: nil)
-            reject(batch, with: health.unavailableError ?? .closed)
+            requests.reject(batch, with: health.unavailableError ?? .closed)
             return
         }
 
@@ -178,7 +105,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         do {
             try connection.runCached("BEGIN IMMEDIATE")
         } catch {
-            reject(batch, with: classify(error))
+            requests.reject(batch, with: classify(error))
             return
         }
 
@@ -223,7 +150,7 @@ final class GroupCommitWriter: @unchecked Sendable {
                     request.fail(error)
                     for (other, otherError) in failed { other.fail(otherError) }
                     health.updateMetrics { $0.writesFailed += failed.count }
-                    requeue(acknowledged.map(\.request) + batch[next...])
+                    requests.requeue(acknowledged.map(\.request) + batch[next...])
                     return
                 }
                 do {
@@ -242,7 +169,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         } catch {
             let storageError = classify(error)
             if !connection.isAutocommit { try? connection.exec("ROLLBACK") }
-            reject(acknowledged.map(\.request), with: storageError)
+            requests.reject(acknowledged.map(\.request), with: storageError)
             health.updateMetrics { $0.writesFailed += failed.count }
             for (request, error) in failed { request.fail(error) }
             return
@@ -252,8 +179,8 @@ final class GroupCommitWriter: @unchecked Sendable {
             if !acknowledged.isEmpty {
                 m.commits += 1
                 m.batchSizes.record(Double(batch.count))
-                m.commitLatency.record(Self.seconds(finished - commitStarted))
-                m.batchLatency.record(Self.seconds(finished - started))
+                m.commitLatency.record((finished - commitStarted).inSeconds)
+                m.batchLatency.record((finished - started).inSeconds)
             }
             m.writesAcknowledged += acknowledged.count
             m.writesFailed += failed.count
@@ -267,7 +194,7 @@ final class GroupCommitWriter: @unchecked Sendable {
     private func abort(_ connection: SQLiteConnection, unfinished: [Request],
                        failed: [(request: Request, error: any Error)], error: StorageError) {
         if !connection.isAutocommit { try? connection.exec("ROLLBACK") }
-        reject(unfinished, with: error)
+        requests.reject(unfinished, with: error)
         health.updateMetrics { $0.writesFailed += failed.count }
         for (request, ownError) in failed { request.fail(ownError) }
     }
@@ -289,10 +216,5 @@ final class GroupCommitWriter: @unchecked Sendable {
             return health.unavailableError ?? .unavailable(reason: sqlite.message, sqlite: sqlite)
         }
         return .sqlite(sqlite)
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }

@@ -1,9 +1,9 @@
 import Dispatch
-import Synchronization
 
 /// The write connection, on its own serial Dispatch queue, with group
-/// commit: the queued requests become one transaction (`BEGIN … COMMIT`),
-/// each request inside a SAVEPOINT of its own, so one PostgreSQL commit
+/// commit: each batch that `requests` (a `GroupCommitQueue`) hands out
+/// becomes one transaction (`BEGIN … COMMIT`), each request inside a
+/// SAVEPOINT of its own, so one PostgreSQL commit
 /// (one WAL flush, one round trip) acknowledges them all. As with
 /// `GroupCommitWriter`, batching is not timed: requests that arrive while a
 /// COMMIT is in flight form the next batch.
@@ -15,21 +15,15 @@ import Synchronization
 /// lost with the connection is reported as failed: its outcome is unknown
 /// and nothing was acknowledged.
 final class PostgresGroupCommitWriter: @unchecked Sendable {
-    // @unchecked: `connection` is confined to `queue`; the rest is immutable
-    // or behind a Mutex.
+    // @unchecked: `connection` is confined to the writer queue; the rest is
+    // immutable (and Sendable).
 
-    struct Request: Sendable {
+    struct Request: GroupCommitRequest {
         let isProbe: Bool
         /// Runs the caller's closure; returns the delivery, called after
         /// COMMIT with the newest outbox sequence the request recorded.
         let perform: @Sendable (PostgresHandle) throws -> @Sendable (Int64?) -> Void
         let fail: @Sendable (any Error) -> Void
-    }
-
-    private struct Pending {
-        var requests: [Request] = []
-        var draining = false
-        var closed = false
     }
 
     /// How one attempt at a batch ended.
@@ -46,53 +40,34 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         var sequence: Int64?
     }
 
-    private let queue = DispatchQueue(label: "axiom.storage.postgres.writer", qos: .userInitiated)
+    /// The requests waiting for the connection, and the queue it lives on.
+    private let requests: GroupCommitQueue<Request>
     private var connection: PostgresConnection?
-    private let pending = Mutex(Pending())
     private let health: StorageHealth
     private let configuration: PostgresConfiguration
 
     init(configuration: PostgresConfiguration, health: StorageHealth) {
         self.configuration = configuration
         self.health = health
+        self.requests = GroupCommitQueue(label: "axiom.storage.postgres.writer",
+                                         maxBatchSize: configuration.maxBatchSize, health: health)
     }
 
     /// Connects and applies migrations, on the writer queue.
     func open(migrations: [Migration]) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            queue.async {
-                continuation.resume(with: Result {
-                    let connection = try self.connected()
-                    try PostgresMigrationRunner.apply(migrations, on: connection)
-                })
-            }
+        try await requests.onWriterQueue {
+            try PostgresMigrationRunner.apply(migrations, on: try self.connected())
         }
     }
 
+    /// Queues `request`; its batch runs in `run` on the writer queue.
     func submit(_ request: Request) {
-        let startDrain: Bool? = pending.withLock { state in
-            if state.closed { return nil }
-            state.requests.append(request)
-            if state.draining { return false }
-            state.draining = true
-            return true
-        }
-        switch startDrain {
-        case .none: request.fail(StorageError.closed)
-        case .some(true): queue.async { self.drain() }
-        case .some(false): break
-        }
+        requests.submit(request, running: { self.run($0) })
     }
 
+    /// Refuses new requests, finishes the queued ones, drops the connection.
     func close() async {
-        pending.withLock { $0.closed = true }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async {
-                self.drain()
-                self.connection = nil
-                continuation.resume()
-            }
-        }
+        await requests.close(running: { self.run($0) }, then: { self.connection = nil })
     }
 
     // MARK: - Writer queue only
@@ -106,29 +81,10 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         return fresh
     }
 
-    private func drain() {
-        while let batch = nextBatch() { run(batch) }
-    }
-
-    private func nextBatch() -> [Request]? {
-        pending.withLock { state in
-            if state.requests.isEmpty {
-                state.draining = false
-                return nil
-            }
-            let count = min(max(1, configuration.maxBatchSize), state.requests.count)
-            defer { state.requests.removeFirst(count) }
-            return Array(state.requests.prefix(count))
-        }
-    }
-
+    /// One batch: one transaction, retried on serialization failure or deadlock.
     private func run(_ batch: [Request]) {
-        var batch = batch
-        if let unavailable = health.unavailableError {
-            reject(batch.filter { !$0.isProbe }, with: unavailable)
-            batch = batch.filter(\.isProbe)
-            if batch.isEmpty { return }
-        }
+        let batch = requests.admitted(batch)
+        if batch.isEmpty { return }
         let clock = ContinuousClock()
         let started = clock.now
         var retries = 0
@@ -140,7 +96,7 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
                     if !acknowledged.isEmpty {
                         m.commits += 1
                         m.batchSizes.record(Double(batch.count))
-                        m.batchLatency.record(Self.seconds(finished - started))
+                        m.batchLatency.record((finished - started).inSeconds)
                     }
                     m.writesAcknowledged += acknowledged.count
                     m.writesFailed += failed.count
@@ -151,11 +107,11 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
             case .retry(let error):
                 retries += 1
                 if retries > configuration.maxRetries {
-                    reject(batch, with: .postgres(error))
+                    requests.reject(batch, with: .postgres(error))
                     return
                 }
             case .failed(let error):
-                reject(batch, with: error)
+                requests.reject(batch, with: error)
                 return
             }
         }
@@ -220,7 +176,7 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
                 }
                 let started = ContinuousClock().now
                 try connection.exec(next)
-                if isLast { commitLatency = Self.seconds(ContinuousClock().now - started) }
+                if isLast { commitLatency = (ContinuousClock().now - started).inSeconds }
             } catch {
                 return abandon(connection, error)
             }
@@ -258,17 +214,5 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
             health.markUnavailable(reason: reason, sqlite: nil)
         }
         return .failed(health.unavailableError ?? .unavailable(reason: reason, sqlite: nil))
-    }
-
-    private func reject(_ requests: [Request], with error: StorageError) {
-        health.updateMetrics { m in
-            if error.isUnavailable { m.writesRejectedUnavailable += requests.count } else { m.writesFailed += requests.count }
-        }
-        for request in requests { request.fail(error) }
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }
