@@ -7,9 +7,10 @@ import Synchronization
 /// Callers submit requests; `requests` (a `GroupCommitQueue`) hands them to
 /// `run` in batches of at most `maxBatchSize`. A batch is one
 /// `BEGIN IMMEDIATE … COMMIT`; each request runs inside its own SAVEPOINT,
-/// so a request that throws rolls back only its own statements. Every request of the batch is completed only after
-/// COMMIT has returned (with `synchronous=FULL` the WAL is fsynced by then),
-/// so an acknowledged write is durable. Batching is not timed: while one
+/// so a request that throws rolls back only its own statements. Every
+/// request of the batch is completed only after COMMIT has returned (with
+/// `synchronous=FULL` the WAL is fsynced by then), so an acknowledged write
+/// is durable. Batching is not timed: while one
 /// COMMIT is syncing, new requests pile up and form the next batch, so the
 /// batch size follows the load by itself.
 final class GroupCommitWriter: @unchecked Sendable {
