@@ -46,7 +46,7 @@ struct CatalogWorkingSetTests {
             #expect(try await client.product(first.id) == renamed)
 
             try await evict(first.id)
-            try await run.database.writeTransaction { handle in
+            _ = try await run.database.writeTransaction { handle in
                 try handle.execute("UPDATE products SET stock = 7, version = version + 1 WHERE id = ?", first.id.description)
             }
             #expect(try await client.product(first.id).stock == 7)
