@@ -34,7 +34,10 @@ public actor CheckoutContext: Context {
     /// 2. reserve the stock for a new checkout id (one transaction: all lines or none);
     /// 3. place the order, pending, prices frozen (idempotent by checkout id and key);
     /// 4. make the reservation final, open the order's payment (the order
-    ///    stays pending until the provider reports it paid), clear the cart.
+    ///    stays pending until the provider reports it paid), clear the cart:
+    ///    three writes of three clients, independent of one another, so
+    ///    they go at once and share a group commit;
+    /// 5. settle the order once all three have committed.
     /// A crash between any two steps is repaired at start-up by
     /// `StorefrontContext.reconcileCheckouts()`: a reservation without an
     /// order is released, one with an order is committed and the order's
@@ -75,15 +78,24 @@ public actor CheckoutContext: Context {
             _ = try? await catalog.send(.releaseReservation(checkoutID))
             return (try await payments.joined(placed), false)
         }
-        _ = try await catalog.send(.commitReservation(checkoutID))
-        let payment = try await payments.openPayment(for: placed)
+        // Step 4 at once. Each durable write waits for a group commit's
+        // fsync, and a checkout waited for six in a row (p50 45 ms at 64
+        // connections, 1.4k checkouts/s, the server at 1.1 of 2 cores).
+        // None of the three reads another's result, and reconciliation
+        // repairs each of them on its own (see above), so any subset
+        // committed before a crash is finished at start-up.
+        async let committed = catalog.send(.commitReservation(checkoutID))
+        async let opened = payments.openPayment(for: placed)
         // Recorded with the checkout id, so reconciliation can repeat it
         // safely. Only the ordered lines go: another session of this user
         // may have changed the cart while this checkout ran, and that
         // acknowledged change is not the order's to clear.
-        _ = try await carts.send(.clearAfterCheckout(user.id, checkoutID, ordered: Self.cartLines(of: placed)))
-        // Its own (group-committed) write: until it lands, start-up
-        // reconciliation finds the order through the open-orders index.
+        async let cleared = carts.send(.clearAfterCheckout(user.id, checkoutID, ordered: Self.cartLines(of: placed)))
+        _ = try await committed
+        let payment = try await opened
+        _ = try await cleared
+        // Only after all three: until it lands, start-up reconciliation
+        // finds the order through the open-orders index.
         _ = try await orders.send(.settle(placed.id))
         return (OrderWithPayment(order: placed, payment: payment), true)
     }
