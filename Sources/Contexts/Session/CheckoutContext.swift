@@ -78,12 +78,14 @@ public actor CheckoutContext: Context {
             _ = try? await catalog.send(.releaseReservation(checkoutID))
             return (try await payments.joined(placed), false)
         }
-        // Step 4 at once. Each durable write waits for a group commit's
-        // fsync, and a checkout waited for six in a row (p50 45 ms at 64
-        // connections, 1.4k checkouts/s, the server at 1.1 of 2 cores).
-        // None of the three reads another's result, and reconciliation
-        // repairs each of them on its own (see above), so any subset
-        // committed before a crash is finished at start-up.
+        // Step 4 at once. Each durable write waits for a group commit, and
+        // a checkout waited for six in a row: with these three together,
+        // scripts/bench.sh checkout at 8 connections went from 724-806 to
+        // 905-961 checkouts/s, p50 9.2-10.3 → 7.6-8.0 ms (at 64 the single
+        // writer is saturated either way). None of the three reads
+        // another's result, and reconciliation repairs each of them on its
+        // own (see above), so any subset committed before a crash is
+        // finished at start-up.
         async let committed = catalog.send(.commitReservation(checkoutID))
         async let opened = payments.openPayment(for: placed)
         // Recorded with the checkout id, so reconciliation can repeat it
