@@ -153,7 +153,7 @@ public actor OrderClient: StatefulClient {
     /// replicas the unique indexes decide, and the loser returns the
     /// winner's order.
     private func placeOnce(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
-        let order = try Order.place(id: OrderID(UUID()), userID: userID, cart: cart,
+        let order = try Order.place(id: OrderID(TimeOrderedUUID.make()), userID: userID, cart: cart,
                                     createdAt: Timestamp(millisecondsSince1970: clock.millisecondsSince1970()), checkoutID: checkoutID)
         let document = String(decoding: try JSONEncoder().encode(order), as: UTF8.self)
         let (stored, created): (Order, Bool)

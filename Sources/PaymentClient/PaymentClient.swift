@@ -126,7 +126,7 @@ public actor PaymentClient: StatefulClient {
 
     private func open(_ order: Order) async throws -> Payment {
         let now = nowMilliseconds
-        let candidate = Payment.open(id: PaymentID(UUID()), for: order,
+        let candidate = Payment.open(id: PaymentID(TimeOrderedUUID.make()), for: order,
                                      expiresAt: Timestamp(millisecondsSince1970: now + settings.timeoutSeconds * 1000))
         return try await storage.durableWrite { handle in
             if let existing = try PaymentStore.payment(handle, order: order.id) { return existing }

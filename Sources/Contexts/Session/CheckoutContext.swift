@@ -59,7 +59,7 @@ public actor CheckoutContext: Context {
             throw missing.reason == .inactive ? DomainError.productInactive(missing.productID)
                                               : DomainError.notFound(entity: "product", id: missing.productID.description)
         }
-        let checkoutID = CheckoutID(UUID())
+        let checkoutID = CheckoutID(TimeOrderedUUID.make())
         _ = try await catalog.send(.reserve(checkoutID,
                                             quote.lines.map { StockLine(productID: $0.productID, quantity: $0.quantity) }))
         let placed: Order
