@@ -41,13 +41,12 @@ public struct WorkingSet<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// The value, marked as recently used.
     public mutating func lookup(_ key: Key) -> Value? {
-        guard let slot = slots[key] else {
+        guard let value = recheck(key) else {
             misses &+= 1
             return nil
         }
         hits &+= 1
-        entries[slot]?.referenced = true
-        return entries[slot]?.value
+        return value
     }
 
     /// `lookup` again for a key whose lookup was already counted (the
