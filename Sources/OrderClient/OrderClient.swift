@@ -10,8 +10,9 @@ public enum OrderAction: Sendable {
     case transition(OrderID, to: OrderStatus, by: OrderActor)
     /// The order's checkout or cancellation finished its work in the other
     /// clients (stock committed or returned, cart cleared): start-up
-    /// reconciliation no longer looks at it.
-    case settle(OrderID)
+    /// reconciliation no longer looks at it. Answers the order as stored
+    /// now (the one given unless its status moved meanwhile).
+    case settle(Order)
 }
 
 /// Published keyed by the order's `UserID`: an observer of one user
@@ -72,8 +73,8 @@ public actor OrderClient: StatefulClient {
             try await place(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: key)
         case .transition(let id, let status, let actor):
             try await transition(id, to: status, by: actor)
-        case .settle(let id):
-            try await settle(id)
+        case .settle(let order):
+            try await settle(order)
         }
     }
 
@@ -198,11 +199,13 @@ public actor OrderClient: StatefulClient {
         return changed
     }
 
-    private func settle(_ id: OrderID) async throws -> Order {
-        guard let order = try await write({ try OrderStore.settle($0, id: id) }).0 else {
-            throw DomainError.notFound(entity: "order", id: id.description)
+    /// Only an order's status moves after it is placed, so the same status
+    /// means the same order, and only a moved one is read again.
+    private func settle(_ order: Order) async throws -> Order {
+        guard let status = try await write({ try OrderStore.settle($0, id: order.id) }).0 else {
+            throw DomainError.notFound(entity: "order", id: order.id.description)
         }
-        return order
+        return status == order.status.rawValue ? order : try await self.order(order.id)
     }
 
     /// The outbox row of an order's change: keyed by the order, for its user.

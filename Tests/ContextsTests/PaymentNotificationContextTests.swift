@@ -50,7 +50,7 @@ import Testing
             let order = try await orders.send(.place(checkoutID: checkout, userID: UserID(UUID()), cart: cart,
                                                      idempotencyKey: nil))
             _ = try await catalog.send(.commitReservation(checkout))
-            _ = try await orders.send(.settle(order.id))
+            _ = try await orders.send(.settle(order))
             guard case .payment(let payment?) = try await payments.send(.open(order)) else { throw CancellationError() }
             return (order, payment)
         }

@@ -86,7 +86,32 @@ extension ClientRun where C == OrderClient {
         run = try await OrderRun.start(database, backend: backend)
         #expect(try await run.client.order(order.id) == shipped)
         #expect(try await run.client.openOrders().map(\.status) == [.shipped], "placed, not yet settled: open")
-        _ = try await run.client.send(.settle(order.id))
+        _ = try await run.client.send(.settle(order))
+        #expect(try await run.client.openOrders().isEmpty)
+        await run.stop()
+    }
+
+    /// A settle answers the order as stored: the value it was given while
+    /// the status is unchanged, the stored one once another request moved
+    /// it; an unknown order is `order_not_found`, and nothing is settled.
+    @Test(arguments: StorageBackend.all) func settlingAnswersTheOrderAsStoredNow(backend: StorageBackend) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try await backend.database(at: path)
+        let run = try await OrderRun.start(database, backend: backend)
+        let kept = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                    idempotencyKey: nil))
+        let moved = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                     idempotencyKey: nil))
+        let confirmed = try await run.client.send(.transition(moved.id, to: .confirmed, by: .system))
+
+        #expect(try await run.client.send(.settle(kept)) == kept)
+        // `moved` is the pending value read before the confirmation.
+        #expect(try await run.client.send(.settle(moved)) == confirmed)
+        let stranger = try Order.place(id: OrderID(UUID()), userID: user, cart: try cart(),
+                                       createdAt: Timestamp(millisecondsSince1970: 0), checkoutID: CheckoutID(UUID()))
+        await #expect(throws: DomainError.notFound(entity: "order", id: stranger.id.description)) {
+            _ = try await run.client.send(.settle(stranger))
+        }
         #expect(try await run.client.openOrders().isEmpty)
         await run.stop()
     }

@@ -18,7 +18,7 @@ extension OrderClientTests {
         for _ in 0..<40 {
             let order = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
                                                          idempotencyKey: nil))
-            _ = try await run.client.send(.settle(order.id))
+            _ = try await run.client.send(.settle(order))
         }
         await run.stop()
 

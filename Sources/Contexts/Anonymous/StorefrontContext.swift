@@ -97,7 +97,7 @@ public actor StorefrontContext: Context {
             _ = try await catalog.send(.returnStock(key: OrdersContext.returnKey(order.id),
                                                     lines: OrdersContext.stockLines(of: order)))
         }
-        _ = try await orders.send(.settle(order.id))
+        _ = try await orders.send(.settle(order))
         return (order.status == .pending, clearingCart && order.checkoutID != nil)
     }
 

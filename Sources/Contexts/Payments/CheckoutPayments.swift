@@ -162,7 +162,7 @@ struct CheckoutPayments: Sendable {
     /// Returns a cancelled (once per order) and settles the order.
     private func returnStock(of order: Order) async throws {
         _ = try await catalog.send(.returnStock(key: OrdersContext.returnKey(order.id), lines: OrdersContext.stockLines(of: order)))
-        _ = try await orders.send(.settle(order.id))
+        _ = try await orders.send(.settle(order))
     }
 
     /// The payment an action answered with (every action but `apply` and

@@ -98,7 +98,7 @@ public actor CheckoutContext: Context {
         _ = try await cleared
         // Only after all three: until it lands, start-up reconciliation
         // finds the order through the open-orders index.
-        _ = try await orders.send(.settle(placed.id))
+        _ = try await orders.send(.settle(placed))
         return (OrderWithPayment(order: placed, payment: payment), true)
     }
 
