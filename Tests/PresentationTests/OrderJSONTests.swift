@@ -85,7 +85,7 @@ import Testing
     }
 
     @Test func severalLinesAndZeroLines() throws {
-        try Self.expectSame(Self.order((1...25).map { Self.line($0, name: "Product \($0)", quantity: $0 % 99 + 1) },
+        try Self.expectSame(Self.order((1...25).map { Self.line($0, name: "Product \($0)", quantity: $0 % 99 + 1, currency: .eur) },
                                        currency: .eur))
         let empty = Self.order([])
         try Self.expectSame(empty)
