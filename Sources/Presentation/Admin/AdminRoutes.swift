@@ -46,13 +46,13 @@ public struct AdminRoutes: RouteGroup {
         router.patch("/orders/{id}", policy: .accountData, admin.handler { request in
             let body = try JSONBody.decode(StatusBody.self, from: request.http)
             let id = try request.http.parameter("id", as: OrderID.self)
-            return try JSONBody.response(try await request.context.moveOrder(id, to: body.status, by: request.caller))
+            return .json(.ok, OrderJSON.bytes(try await request.context.moveOrder(id, to: body.status, by: request.caller)))
         })
         router.post("/orders/{id}/payment", policy: .accountData, admin.handler { request in
             let body = try ManualPaymentBody.decode(from: request.http)
             let id = try request.http.parameter("id", as: OrderID.self)
-            return try JSONBody.response(try await request.context.recordManualPayment(id, reference: body.reference,
-                                                                                       by: request.caller))
+            return .json(.ok, OrderJSON.bytes(try await request.context.recordManualPayment(id, reference: body.reference,
+                                                                                            by: request.caller)))
         })
     }
 }

@@ -18,7 +18,7 @@ public struct CheckoutRoutes: RouteGroup {
             let key = try Self.idempotencyKey(request.http)
             let (order, _) = try await request.context.checkout(for: request.caller, idempotencyKey: key)
             // A retried key answers exactly as the first time.
-            return try JSONBody.response(order, status: .created, headers: ["Location": "/orders/\(order.order.id)"])
+            return .json(.created, OrderJSON.bytes(order), headers: ["Location": "/orders/\(order.order.id)"])
         })
     }
 

@@ -90,8 +90,8 @@ public struct EventRoutes: RouteGroup {
         let (type, json): (String, [UInt8])
         switch event.update {
         case .cartChanged(let quote): (type, json) = ("cart.updated", CartJSON.bytes(quote))
-        case .orderCreated(let order): (type, json) = ("order.created", try JSONBody.encode(order))
-        case .orderChanged(let order): (type, json) = ("order.updated", try JSONBody.encode(order))
+        case .orderCreated(let order): (type, json) = ("order.created", OrderJSON.bytes(order))
+        case .orderChanged(let order): (type, json) = ("order.updated", OrderJSON.bytes(order))
         case .reset(let reason): (type, json) = ("reset", try JSONBody.encode(["reason": reason]))
         }
         // No `id:` line for an event without one: an EventSource keeps the

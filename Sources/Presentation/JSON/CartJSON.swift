@@ -19,13 +19,13 @@ enum CartJSON {
             json.raw(",\"quantity\":")
             json.integer(line.quantity)
             json.raw(",\"unit_price\":")
-            write(line.unitPrice, to: &json)
+            json.money(line.unitPrice)
             json.raw(",\"line_total\":")
-            write(line.lineTotal, to: &json)
+            json.money(line.lineTotal)
             json.raw("}")
         }
         json.raw("],\"total\":")
-        write(quote.total, to: &json)
+        json.money(quote.total)
         json.raw(",\"unavailable_items\":[")
         for (index, line) in quote.unavailable.enumerated() {
             json.raw(index == 0 ? "{\"product_id\":" : ",{\"product_id\":")
@@ -40,14 +40,5 @@ enum CartJSON {
         }
         json.raw("]}")
         return json.bytes
-    }
-
-    private static func write(_ money: Money, to json: inout JSONBytes) {
-        json.raw("{\"amount\":")
-        json.integer(money.amount)
-        json.raw(",\"currency\":")
-        // ISO 4217: three capital letters (Currency refuses anything else).
-        json.rawString(money.currency.code)
-        json.raw("}")
     }
 }

@@ -17,16 +17,16 @@ public struct OrderRoutes: RouteGroup {
     public func register(on router: inout Router) {
         router.get("/orders", policy: .accountData, orders.handler { request in
             let page = try PageRequest.from(request.http)
-            return try JSONBody.response(try await request.context.orders(of: request.caller, limit: page.limit,
-                                                                          cursor: page.cursor))
+            return .json(.ok, OrderJSON.page(try await request.context.orders(of: request.caller, limit: page.limit,
+                                                                              cursor: page.cursor)))
         })
         router.get("/orders/{id}", policy: .accountRead, orders.handler { request in
-            try JSONBody.response(try await request.context.orderWithPayment(
-                try request.http.parameter("id", as: OrderID.self), for: request.caller))
+            .json(.ok, OrderJSON.bytes(try await request.context.orderWithPayment(
+                try request.http.parameter("id", as: OrderID.self), for: request.caller)))
         })
         router.on(.post, "/orders/{id}/cancel", readsBody: false, policy: .accountData, orders.handler { request in
-            try JSONBody.response(try await request.context.cancelOrder(
-                try request.http.parameter("id", as: OrderID.self), for: request.caller))
+            .json(.ok, OrderJSON.bytes(try await request.context.cancelOrder(
+                try request.http.parameter("id", as: OrderID.self), for: request.caller)))
         })
     }
 }

@@ -1,0 +1,22 @@
+import Domain
+
+/// The domain's small value types as their `Codable` conformances write
+/// them, for the documents written straight into bytes (`CartJSON`,
+/// `OrderJSON`, `PaymentJSON`).
+extension JSONBytes {
+    /// `{"amount":1999,"currency":"USD"}`, as `Money` encodes.
+    mutating func money(_ money: Money) {
+        raw("{\"amount\":")
+        integer(money.amount)
+        raw(",\"currency\":")
+        // ISO 4217: three capital letters (Currency refuses anything else).
+        rawString(money.currency.code)
+        raw("}")
+    }
+
+    /// `"2026-11-22T08:30:00.000Z"`, as `Timestamp` encodes: RFC 3339 text
+    /// is digits and `-:.TZ`, nothing to escape.
+    mutating func timestamp(_ timestamp: Timestamp) {
+        rawString(timestamp.rfc3339)
+    }
+}
