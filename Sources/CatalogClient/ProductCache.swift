@@ -4,8 +4,10 @@ import Domain
 /// The catalogue's working set: at most `capacity` products read or written
 /// recently, each with its committed row version, evicted by CLOCK (a hit
 /// only sets a flag, so a read stays a lock and a lookup; an LRU list would
-/// relink nodes on every hit). Lives behind the client's lock; SQLite holds
-/// every product, this holds what was asked for lately.
+/// relink nodes on every hit); once full, a product read from storage is
+/// kept on its second read only (`WorkingSet.admit`). Lives behind the
+/// client's lock; SQLite holds every product, this holds what was asked for
+/// lately.
 ///
 /// ## Never older than storage's last commit it was told of
 /// Rows arrive in two ways, both possibly late: a miss's read (`fill`) and a
@@ -60,8 +62,14 @@ struct ProductCache: Sendable {
             }
             return cached.product
         }
+        // Admitted, not stored: a product read once while the set is full
+        // does not displace one read often (`WorkingSet.admit`). A read
+        // carries no commit, so turning it away forgets nothing.
         if forgottenAt <= started {
-            insert(Entry(product: row.product, version: row.version, stamp: 0))
+            let entry = Entry(product: row.product, version: row.version, stamp: 0)
+            if let victim = entries.admit(entry, for: row.product.id).evicted {
+                forgottenAt = max(forgottenAt, victim.stamp)
+            }
         }
         return row.product
     }

@@ -61,4 +61,21 @@ struct WorkingSetTests {
         set.store("c", for: 3)
         #expect(set.contains(1) && !set.contains(2) && set.contains(3))
     }
+
+    @Test("admit keeps freely while there is room or the key is held; once full, a key on its second arrival")
+    func admission() {
+        var set = WorkingSet<Int, String>(capacity: 2)
+        let a = set.admit("a", for: 1), b = set.admit("b", for: 2)
+        #expect(a.kept && a.evicted == nil && b.kept && b.evicted == nil)
+        // Full, and nothing noted yet: the first arrival of 3 only notes it.
+        let first = set.admit("c", for: 3)
+        #expect(!first.kept && first.evicted == nil && !set.contains(3) && set.count == 2)
+        let held = set.admit("b2", for: 2)
+        #expect(held.kept && held.evicted == nil && set.peek(2) == "b2")
+        let second = set.admit("c", for: 3)
+        #expect(second.kept && second.evicted != nil && set.contains(3) && set.count == 2)
+        // `store` is not admission: a write's value is kept at once.
+        set.store("d", for: 4)
+        #expect(set.contains(4) && set.count == 2)
+    }
 }

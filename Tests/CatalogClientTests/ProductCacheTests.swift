@@ -4,13 +4,22 @@ import Foundation
 import Testing
 
 /// The working set's rules without storage: rows arrive late and out of
-/// order here by construction.
-@Suite("ProductCache: CLOCK eviction and late rows")
+/// order here by construction. A full set keeps a product read from storage
+/// on its second read only (`WorkingSet.admit`), so a read meant to evict
+/// is made twice (`keptFill`).
+@Suite("ProductCache: CLOCK eviction, admission and late rows")
 struct ProductCacheTests {
     private func row(_ id: ProductID, version: Int64, stock: Int = 1) -> VersionedProduct {
         VersionedProduct(product: Product(id: id, sku: "S-\(version)", name: "P", description: "", price: usd(1),
                                           stock: stock, active: true),
                          version: version)
+    }
+
+    /// `fill` as a product's second read, which a full set keeps.
+    @discardableResult
+    private func keptFill(_ cache: inout ProductCache, _ row: VersionedProduct, startedAt started: UInt64) -> Product {
+        _ = cache.fill(row, startedAt: started)
+        return cache.fill(row, startedAt: started)
     }
 
     @Test("a late read of a product whose newer commit was evicted is returned but not kept")
@@ -20,14 +29,14 @@ struct ProductCacheTests {
         let readStarted = cache.generation
         let check1 = cache.applyCommitted(row(a, version: 2, stock: 2), startedAt: cache.generation)
         #expect(check1)
-        _ = cache.fill(row(b, version: 1), startedAt: cache.generation) // evicts a's commit
+        keptFill(&cache, row(b, version: 1), startedAt: cache.generation) // evicts a's commit
         let check2 = cache.lookup(a) == nil
         #expect(check2)
         let check3 = cache.fill(row(a, version: 1, stock: 1), startedAt: readStarted).stock == 1
         #expect(check3)
         let check4 = cache.lookup(a) == nil
         #expect(check4)
-        _ = cache.fill(row(a, version: 2, stock: 2), startedAt: cache.generation)
+        keptFill(&cache, row(a, version: 2, stock: 2), startedAt: cache.generation)
         let check5 = cache.lookup(a)?.stock == 2
         #expect(check5)
     }
@@ -53,7 +62,7 @@ struct ProductCacheTests {
         let a = ProductID(UUID()), b = ProductID(UUID()), c = ProductID(UUID())
         let writeOfBStarted = cache.generation
         _ = cache.applyCommitted(row(a, version: 1), startedAt: cache.generation)
-        _ = cache.fill(row(c, version: 1), startedAt: cache.generation) // evicts a's commit
+        keptFill(&cache, row(c, version: 1), startedAt: cache.generation) // evicts a's commit
         let readOfBStarted = cache.generation
         let check10 = cache.applyCommitted(row(b, version: 2, stock: 2), startedAt: writeOfBStarted)
         #expect(check10)
@@ -63,7 +72,7 @@ struct ProductCacheTests {
         #expect(check12)
         let check13 = cache.lookup(b) == nil
         #expect(check13)
-        _ = cache.fill(row(b, version: 2, stock: 2), startedAt: cache.generation)
+        keptFill(&cache, row(b, version: 2, stock: 2), startedAt: cache.generation)
         let check14 = cache.lookup(b)?.stock == 2
         #expect(check14)
     }
@@ -76,12 +85,31 @@ struct ProductCacheTests {
         _ = cache.fill(row(b, version: 1), startedAt: 0)
         let check15 = cache.lookup(a) != nil
         #expect(check15)
-        _ = cache.fill(row(c, version: 1), startedAt: 0)
+        keptFill(&cache, row(c, version: 1), startedAt: 0)
         let check16 = cache.count == 2
         #expect(check16)
         let check17 = cache.lookup(a) != nil && cache.lookup(c) != nil
         #expect(check17)
         let check18 = cache.lookup(b) == nil
         #expect(check18)
+    }
+
+    @Test("a full set keeps a product on its second read; a crawl of products read once leaves it alone")
+    func admission() {
+        var cache = ProductCache(capacity: 100)
+        let held = (0..<100).map { _ in ProductID(UUID()) }
+        for id in held { _ = cache.fill(row(id, version: 1), startedAt: 0) }
+        for _ in 0..<1_000 { _ = cache.fill(row(ProductID(UUID()), version: 1), startedAt: 0) }
+        // Without admission the crawl evicts all 100 (none was read since
+        // its fill). A Bloom filter's false positive may let a crawled
+        // product in: about 3 of the 1,000 are expected to.
+        let survivors = held.filter { cache.lookup($0) != nil }.count
+        #expect(survivors >= 90, "\(survivors) of 100 survived the crawl")
+        let c = ProductID(UUID())
+        let first = cache.fill(row(c, version: 1, stock: 7), startedAt: 0)
+        #expect(first.stock == 7, "a product turned away is still the answer")
+        _ = cache.fill(row(c, version: 1, stock: 7), startedAt: 0)
+        let keptOnSecond = cache.lookup(c)?.stock == 7 && cache.count == 100
+        #expect(keptOnSecond)
     }
 }

@@ -12,6 +12,8 @@ import Synchronization
 /// the hand last passed makes room, so the products a shop's visitors keep
 /// opening stay encoded. (It used to start over when full, which threw the
 /// popular products' JSON away with the rest every `capacity` misses.)
+/// Once full, a value encoded for the first time takes a place only on its
+/// second request (`WorkingSet.admit`).
 public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatable & Encodable & Sendable>: Sendable {
     struct Entry: Sendable {
         let value: Value
@@ -55,7 +57,9 @@ public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatabl
         fields.append("Content-Type", "application/json; charset=utf-8")
         fields.append("ETag", EntityTag.of(bytes))
         let entry = Entry(value: value, bytes: bytes, fields: fields)
-        entries.withLock { _ = $0.store(entry, for: key) }
+        // A value encoded once while the cache is full waits for its second
+        // request to take a place (`WorkingSet.admit`).
+        entries.withLock { _ = $0.admit(entry, for: key) }
         return entry
     }
 
