@@ -72,8 +72,10 @@ public final class ComponentRegistry: Sendable {
     func recordContextCreated(_ type: String, clients: [String], upstream: String?) {
         table.withLock { table in
             table.contextsFromFactory += 1
-            table.byType[type]?.instancesCreated += 1
-            table.byType[type]?.instancesLive += 1
+            if let index = table.byType.index(forKey: type) {
+                table.byType.values[index].instancesCreated += 1
+                table.byType.values[index].instancesLive += 1
+            }
             for client in clients { Self.add(client, to: type, in: &table) }
             if let upstream { Self.add(type, to: upstream, in: &table) }
         }
