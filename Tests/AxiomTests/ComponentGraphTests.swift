@@ -36,6 +36,19 @@ struct ComponentGraphTests {
         }
     }
 
+    @Test("a presentation binding that is refused describes no context type")
+    func refusedBindingDescribesNothing() async throws {
+        try await withOrchestrator { orchestrator in
+            try await startStandardRuntime(orchestrator)
+            try orchestrator.registerPresentation("CartRoutes", boundTo: LedgerContext.self)
+            #expect(throws: AxiomError.self) {
+                try orchestrator.registerPresentation("CartRoutes", boundTo: LeafContext.self)
+            }
+            #expect(orchestrator.components.descriptor(of: Self.name(LedgerContext.self))?.kind == .context)
+            #expect(orchestrator.components.descriptor(of: Self.name(LeafContext.self)) == nil)
+        }
+    }
+
     @Test("a context's clients and the edge from its upstream are recorded by either factory path")
     func clientsAndUpstreamRecorded() async throws {
         try await withOrchestrator { orchestrator in

@@ -80,13 +80,16 @@ public final class AxiomOrchestrator: Orchestrator {
     /// request (2.10); binding the same presentation to a second context is
     /// refused.
     public func registerPresentation<T: Context>(_ name: String, boundTo context: T.Type) throws {
-        let contextName = contextTypes.name(of: context)
+        let contextName = String(reflecting: context)
         try runtime.withLock { runtime in
             if let bound = runtime.presentations[name], bound != contextName {
                 throw AxiomError.presentationAlreadyBound(presentation: name, context: bound)
             }
             runtime.presentations[name] = contextName
         }
+        // Lists the bound type, and what it may make, in the component graph
+        // (only once the binding is accepted).
+        contextTypes.name(of: context)
         components.register(ComponentDescriptor(kind: .presentation, type: name, dependencies: [contextName],
                                                 lifetime: .perUsage))
     }

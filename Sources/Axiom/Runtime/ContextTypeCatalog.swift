@@ -23,6 +23,7 @@ final class ContextTypeCatalog: Sendable {
     /// theirs, so the component graph lists every context type before any
     /// instance exists. The whole walk runs under the lock, so a type found
     /// here has all of its downstream types registered too.
+    @discardableResult
     func name(of type: any Context.Type) -> String {
         let key = ObjectIdentifier(type)
         return names.withLock { names in
