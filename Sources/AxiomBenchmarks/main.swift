@@ -1,7 +1,8 @@
 // Micro-benchmarks of the Axiom runtime, run by hand:
 //   swift run -c release AxiomBenchmarks
 // Prints the cost of one client action through a context, of one state
-// update fanned out to 100 observers, and of one session's life.
+// update fanned out to 100 observers, of one session's life, and of one
+// session's graph of contexts.
 import Axiom
 
 /// A capability with nothing behind it, so the figures are the runtime's.
@@ -170,6 +171,20 @@ nonisolated func runBenchmarks() async throws {
                 let id = SessionID("bench-\(serial)")
                 _ = try await sessions.context(for: id)
                 await sessions.end(id)
+            }
+        }
+    }
+
+    // 4. A session's graph: a root, a feature made on first use below it and
+    //    a context the feature makes below itself, then all released (a
+    //    checkout's SessionContext → CheckoutContext → OrdersContext).
+    let graphs = 20_000
+    try await bench("session graph of three contexts made on first use and released", count: graphs) {
+        try await clock.measure {
+            for _ in 0..<graphs {
+                let root = try await orchestrator.createContext(GraphRootContext.self, parent: nil)
+                _ = try await root.downstream(GraphFeatureContext.self).downstream(CounterContext.self)
+                await orchestrator.releaseContext(root.contextID)
             }
         }
     }

@@ -49,10 +49,13 @@ public final class ComponentRegistry: Sendable {
     public var contextsCreatedByFactory: Int { table.withLock { $0.contextsFromFactory } }
 
     func recordDependency(from component: String, to dependency: String) {
+        table.withLock { Self.add(dependency, to: component, in: &$0) }
+    }
+
+    /// Dependencies of a component, all under one lock.
+    func recordDependencies(from component: String, to dependencies: [String]) {
         table.withLock { table in
-            guard var descriptor = table.byType[component], !descriptor.dependencies.contains(dependency) else { return }
-            descriptor.dependencies = (descriptor.dependencies + [dependency]).sorted()
-            table.byType[component] = descriptor
+            for dependency in dependencies { Self.add(dependency, to: component, in: &table) }
         }
     }
 
@@ -63,11 +66,18 @@ public final class ComponentRegistry: Sendable {
         }
     }
 
-    func recordContextCreated(_ type: String) {
+    /// A context the factory made, with the clients its `init` resolved and
+    /// the context it was made for (nil for a root): one lock per context
+    /// made, where there used to be one per client and one per edge.
+    func recordContextCreated(_ type: String, clients: [String], upstream: String?) {
         table.withLock { table in
             table.contextsFromFactory += 1
-            table.byType[type]?.instancesCreated += 1
-            table.byType[type]?.instancesLive += 1
+            if let index = table.byType.index(forKey: type) {
+                table.byType.values[index].instancesCreated += 1
+                table.byType.values[index].instancesLive += 1
+            }
+            for client in clients { Self.add(client, to: type, in: &table) }
+            if let upstream { Self.add(type, to: upstream, in: &table) }
         }
     }
 
@@ -79,5 +89,14 @@ public final class ComponentRegistry: Sendable {
 
     func recordFactoryViolation(_ problem: String) {
         table.withLock { $0.factoryViolations.append(problem) }
+    }
+
+    /// Adds `dependency` to a registered component's sorted dependencies;
+    /// looks before it copies, since nearly every call finds it there.
+    private static func add(_ dependency: String, to component: String, in table: inout Table) {
+        guard let index = table.byType.index(forKey: component),
+              !table.byType.values[index].dependencies.contains(dependency) else { return }
+        table.byType.values[index].dependencies.append(dependency)
+        table.byType.values[index].dependencies.sort()
     }
 }

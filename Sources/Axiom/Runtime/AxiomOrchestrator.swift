@@ -30,6 +30,7 @@ public final class AxiomOrchestrator: Orchestrator {
     public let capabilityRegistry: CapabilityRegistry
     public let contextRegistry: ContextRegistry
     public let components: ComponentRegistry
+    private let contextTypes: ContextTypeCatalog
     private let lease: OrchestratorLease
     private let runtime = Mutex(RuntimeState())
     private let nextContextID = Atomic<UInt64>(0)
@@ -41,6 +42,7 @@ public final class AxiomOrchestrator: Orchestrator {
         components = ComponentRegistry()
         capabilityRegistry = CapabilityRegistry(components: components)
         contextRegistry = ContextRegistry()
+        contextTypes = ContextTypeCatalog(components: components)
         components.register(ComponentDescriptor(kind: .orchestrator, type: String(reflecting: Self.self),
                                                 lifetime: .singleton))
         components.recordInstance(of: String(reflecting: Self.self))
@@ -85,25 +87,11 @@ public final class AxiomOrchestrator: Orchestrator {
             }
             runtime.presentations[name] = contextName
         }
-        registerContextType(context)
+        // Lists the bound type, and what it may make, in the component graph
+        // (only once the binding is accepted).
+        contextTypes.name(of: context)
         components.register(ComponentDescriptor(kind: .presentation, type: name, dependencies: [contextName],
                                                 lifetime: .perUsage))
-    }
-
-    /// Records a context type with the types it may make downstream, and
-    /// theirs, so the component graph lists every context type before any
-    /// instance exists.
-    private func registerContextType(_ type: any Context.Type) {
-        var seen: Set<ObjectIdentifier> = []
-        var work: [any Context.Type] = [type]
-        while let next = work.popLast() {
-            guard seen.insert(ObjectIdentifier(next)).inserted else { continue }
-            let downstream = next.downstreamTypes
-            components.register(ComponentDescriptor(kind: .context, type: String(reflecting: next),
-                                                    downstream: downstream.map { String(reflecting: $0) },
-                                                    lifetime: .perUsage))
-            work += downstream
-        }
     }
 
     private func addClient<C: Client>(_ type: C.Type, kind: ComponentKind, dependencies: [any Capability.Type],
@@ -190,14 +178,16 @@ public final class AxiomOrchestrator: Orchestrator {
     public func createContext<T: Context>(_ type: T.Type, parent: (any Context)?) async throws -> T {
         try requireRunning()
         if let parent { try requireDeclared(type, by: parent) }
-        let (context, typeName) = try make(type)
-        try contextRegistry.insert(context, typeName: typeName, upstream: parent?.contextID)
-        if let parent {
-            components.recordDependency(from: parent.identity.typeName, to: typeName)
+        let made = try make(type)
+        do {
+            try contextRegistry.insert(made.context, typeName: made.typeName, upstream: parent?.contextID)
+        } catch {
+            components.recordDependencies(from: made.typeName, to: made.clients)
+            throw error
         }
-        components.recordContextCreated(typeName)
-        await context.onAppear()
-        return context
+        components.recordContextCreated(made.typeName, clients: made.clients, upstream: parent?.identity.typeName)
+        await made.context.onAppear()
+        return made.context
     }
 
     /// The downstream context of type `T` of `parent`, made on first use
@@ -211,10 +201,21 @@ public final class AxiomOrchestrator: Orchestrator {
         // A context already below `parent` was checked when it was made or
         // connected, so the hot path (every request of a session) checks
         // nothing and names no type.
-        let (found, origin) = try contextRegistry.downstream(
-            of: parent.contextID, typeKey: ObjectIdentifier(type),
-            admit: { try requireDeclared(type, by: parent) },
-            make: { try make(type) })
+        var clients: [String] = []
+        let (found, origin): (any Context, ContextRegistry.DownstreamOrigin)
+        do {
+            (found, origin) = try contextRegistry.downstream(
+                of: parent.contextID, typeKey: ObjectIdentifier(type),
+                admit: { try requireDeclared(type, by: parent) },
+                make: {
+                    let made = try make(type)
+                    clients = made.clients
+                    return (made.context, made.typeName)
+                })
+        } catch {
+            if !clients.isEmpty { components.recordDependencies(from: contextTypes.name(of: type), to: clients) }
+            throw error
+        }
         guard let context = found as? T else { throw AxiomError.contextNotFound(found.contextID) }
         switch origin {
         case .existing:
@@ -222,8 +223,7 @@ public final class AxiomOrchestrator: Orchestrator {
         case .shared:
             components.recordDependency(from: parent.identity.typeName, to: context.identity.typeName)
         case .created(let typeName):
-            components.recordDependency(from: parent.identity.typeName, to: typeName)
-            components.recordContextCreated(typeName)
+            components.recordContextCreated(typeName, clients: clients, upstream: parent.identity.typeName)
             await context.onAppear()
         }
         return context
@@ -247,26 +247,29 @@ public final class AxiomOrchestrator: Orchestrator {
         }
     }
 
-    /// A new instance through a one-shot creation token (constraint 2.9).
-    private func make<T: Context>(_ type: T.Type) throws -> (context: T, typeName: String) {
-        let typeName = String(reflecting: type)
+    /// A new instance through a one-shot creation token (constraint 2.9),
+    /// with the names of the clients its `init` resolved. The caller records
+    /// them with the context once it is in the DAG; a context that fails to
+    /// be made has them recorded here, as they were resolved all the same.
+    private func make<T: Context>(_ type: T.Type) throws -> (context: T, typeName: String, clients: [String]) {
+        let typeName = contextTypes.name(of: type)
         let id = ContextID(rawValue: nextContextID.add(1, ordering: .relaxed).newValue)
-        registerContextType(type)
         let creation = ContextCreation(contextID: id, typeName: typeName, orchestrator: self)
         let context: T
         do {
             context = try T(creation)
         } catch {
-            _ = creation.seal()
+            components.recordDependencies(from: typeName, to: creation.seal().clients)
             throw error
         }
-        let claimed = creation.seal()
-        guard claimed, context.contextID == id else {
+        let sealed = creation.seal()
+        guard sealed.claimed, context.contextID == id else {
+            components.recordDependencies(from: typeName, to: sealed.clients)
             let problem = "\(typeName) did not take the identity of its creation token"
             components.recordFactoryViolation(problem)
             throw AxiomError.contextCreationOutsideFactory(problem)
         }
-        return (context, typeName)
+        return (context, typeName, sealed.clients)
     }
 
     /// Adds an edge so that `downstream` is shared by another upstream
@@ -289,7 +292,9 @@ public final class AxiomOrchestrator: Orchestrator {
     // MARK: Clients (reachable only through ContextCreation)
 
     func clientHandle<C: Client>(_ type: C.Type) throws -> ClientHandle<C> {
-        let entry = runtime.withLock { $0.clients[ObjectIdentifier(type)] }
+        let entry = runtime.withLock { runtime in
+            runtime.clients[ObjectIdentifier(type)].map { (instance: $0.instance, metrics: $0.metrics) }
+        }
         guard let entry else { throw AxiomError.clientNotRegistered(String(reflecting: type)) }
         guard let client = entry.instance as? C else { throw AxiomError.orchestratorNotStarted }
         return ClientHandle(client: client, metrics: entry.metrics)

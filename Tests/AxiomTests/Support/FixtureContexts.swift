@@ -106,6 +106,26 @@ actor SmugglerContext: Context {
     func send(_ action: Int) async throws -> NodeContext {
         try NodeContext(smuggled)
     }
+
+    /// Asks the void token for a client.
+    func resolveLedger() async throws -> ClientHandle<LedgerClient> {
+        try smuggled.client(LedgerClient.self)
+    }
+}
+
+/// A context whose initialiser resolves a client and then fails: the
+/// client was resolved all the same, so the component graph lists it.
+actor FailsAfterClientContext: Context {
+    struct Refused: Error, Equatable {}
+
+    nonisolated let identity: ContextIdentity
+    let ledger: ClientHandle<LedgerClient>
+
+    init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+        ledger = try creation.client(LedgerClient.self)
+        throw Refused()
+    }
 }
 
 /// A context asking for a client type the orchestrator never made: a
