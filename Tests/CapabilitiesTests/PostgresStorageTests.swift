@@ -48,7 +48,7 @@ struct PostgresStorageTests {
                         try await storage.writeTransaction { handle in
                             // PostgreSQL aborts the savepoint here; SQLite would carry on.
                             if i == 3 { _ = try? handle.execute("INSERT INTO items(id, count) VALUES('taken', 2)") }
-                            try? handle.execute("INSERT INTO items(id, count) VALUES(?, ?)", "i\(i)", i)
+                            _ = try? handle.execute("INSERT INTO items(id, count) VALUES(?, ?)", "i\(i)", i)
                         }
                         return true
                     } catch {
