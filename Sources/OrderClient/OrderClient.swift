@@ -13,6 +13,13 @@ public enum OrderAction: Sendable {
     /// reconciliation no longer looks at it. Answers the order as stored
     /// now (the one given unless its status moved meanwhile).
     case settle(Order)
+    /// `settle`, queued: answers the order at once, and the queued settles
+    /// are written together, one statement for up to 32, after. Nothing a
+    /// caller was told depends on it (the order, the stock, the payment
+    /// and the cart are already durable); one lost to a kill leaves the
+    /// order open, and start-up reconciliation finishes and settles it.
+    /// `deactivate` waits for the queue, so a graceful stop leaves none.
+    case settleSoon(Order)
 }
 
 /// Published keyed by the order's `UserID`: an observer of one user
@@ -42,6 +49,9 @@ public actor OrderClient: StatefulClient {
 
     public nonisolated let stateBroadcaster = StateBroadcaster<OrderUpdate>(bufferLimit: 256)
     public let state = OrderState()
+    /// Orders to settle (`settleSoon`), and the task writing them.
+    private var settlesDue: [OrderID] = []
+    private var settling: Task<Void, Never>?
     /// Placements waiting on the disk, by checkout id and by user|key: the
     /// actor is re-entered while a write waits, so a concurrent duplicate
     /// joins the first placement instead of racing it into the unique index.
@@ -64,6 +74,7 @@ public actor OrderClient: StatefulClient {
     public func activate() async throws {}
 
     public func deactivate() async {
+        await settling?.value
         stateBroadcaster.finish()
     }
 
@@ -75,6 +86,8 @@ public actor OrderClient: StatefulClient {
             try await transition(id, to: status, by: actor)
         case .settle(let order):
             try await settle(order)
+        case .settleSoon(let order):
+            settleSoon(order)
         }
     }
 
@@ -206,6 +219,27 @@ public actor OrderClient: StatefulClient {
             throw DomainError.notFound(entity: "order", id: order.id.description)
         }
         return status == order.status.rawValue ? order : try await self.order(order.id)
+    }
+
+    /// Queues the settle; one task writes the queue, whatever it holds each
+    /// time it gets the writer, until it is empty. Under load a checkout's
+    /// settle was one write per checkout and one more group commit before
+    /// its answer.
+    private func settleSoon(_ order: Order) -> Order {
+        settlesDue.append(order.id)
+        if settling == nil { settling = Task { await self.writeDueSettles() } }
+        return order
+    }
+
+    private func writeDueSettles() async {
+        while !settlesDue.isEmpty {
+            let ids = settlesDue
+            settlesDue = []
+            // A failed write leaves these orders open, which costs start-up
+            // reconciliation a look at each and loses nothing.
+            _ = try? await write { try OrderStore.settle($0, ids: ids) }
+        }
+        settling = nil
     }
 
     /// The outbox row of an order's change: keyed by the order, for its user.

@@ -116,6 +116,28 @@ extension ClientRun where C == OrderClient {
         await run.stop()
     }
 
+    /// `settleSoon` answers at once; the queued settles land after, and a
+    /// stop waits for them, so the next start has nothing to reconcile.
+    @Test(arguments: StorageBackend.all) func queuedSettlesLandBeforeAStopEnds(backend: StorageBackend) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try await backend.database(at: path)
+        var run = try await OrderRun.start(database, backend: backend)
+        var placed: [Order] = []
+        for _ in 0..<70 {  // more than two statements' worth (32 ids each)
+            placed.append(try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                           idempotencyKey: nil)))
+        }
+        #expect(try await run.client.openOrders(limit: 100).count == 70)
+        for order in placed {
+            #expect(try await run.client.send(.settleSoon(order)) == order)
+        }
+        await run.stop()
+
+        run = try await OrderRun.start(database, backend: backend)
+        #expect(try await run.client.openOrders(limit: 100).isEmpty)
+        await run.stop()
+    }
+
     @Test(arguments: StorageBackend.all) func oneHundredTwentyOrdersPageNewestFirstWithoutGapsOrRepeats(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try await backend.database(at: path)

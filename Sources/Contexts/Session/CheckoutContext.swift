@@ -37,7 +37,8 @@ public actor CheckoutContext: Context {
     ///    stays pending until the provider reports it paid), clear the cart:
     ///    three writes of three clients, independent of one another, so
     ///    they go at once and share a group commit;
-    /// 5. settle the order once all three have committed.
+    /// 5. once all three have committed, queue the order's settle (it
+    ///    closes the order to reconciliation; the answer does not wait).
     /// A crash between any two steps is repaired at start-up by
     /// `StorefrontContext.reconcileCheckouts()`: a reservation without an
     /// order is released, one with an order is committed and the order's
@@ -97,8 +98,10 @@ public actor CheckoutContext: Context {
         let payment = try await opened
         _ = try await cleared
         // Only after all three: until it lands, start-up reconciliation
-        // finds the order through the open-orders index.
-        _ = try await orders.send(.settle(placed))
+        // finds the order through the open-orders index. Queued, not
+        // awaited: everything this answer reports is durable already, and
+        // the settles of concurrent checkouts share one statement.
+        _ = try await orders.send(.settleSoon(placed))
         return (OrderWithPayment(order: placed, payment: payment), true)
     }
 
