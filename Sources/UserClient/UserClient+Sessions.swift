@@ -69,7 +69,10 @@ extension UserClient {
             session = hit
         } else {
             let started = revocations
-            guard let (stored, _) = try await storage.storedRead({
+            // The session alone: its user is read next, in the user's turn
+            // (`user(_:)`), where a read may be kept; a user read here could
+            // not be, and was read twice.
+            guard let stored = try await storage.storedRead({
                 try UserStore.session($0, tokenHash: tokenHash, now: now)
             }) else { throw AuthenticationError.invalidToken }
             // Read while a session was revoked: it may be that one, so it is

@@ -51,17 +51,15 @@ enum UserStore {
         return (try row.get("created_at"), try row.get("id"))
     }
 
-    /// The unexpired session with this token hash, and its user.
-    static func session(_ handle: any StorageHandle, tokenHash: String, now: Int64) throws -> (StoredSession, StoredUser)? {
+    /// The unexpired session with this token hash.
+    static func session(_ handle: any StorageHandle, tokenHash: String, now: Int64) throws -> StoredSession? {
         guard let row = try handle.queryOne("""
             SELECT id, user_id, token_hash, expires_at FROM sessions WHERE token_hash = ? AND expires_at > ?
             """, tokenHash, now) else { return nil }
         let userText: String = try row.get("user_id")
         guard let userID = UserID(userText) else { throw UserDataError(description: "session of user \(userText)") }
-        let session = StoredSession(id: try row.get("id"), userID: userID, tokenHash: try row.get("token_hash"),
-                                    expiresAt: try row.get("expires_at"))
-        guard let user = try user(handle, id: userID) else { return nil }
-        return (session, user)
+        return StoredSession(id: try row.get("id"), userID: userID, tokenHash: try row.get("token_hash"),
+                             expiresAt: try row.get("expires_at"))
     }
 
     private static func storedUser(_ row: SQLiteRow) throws -> StoredUser {
