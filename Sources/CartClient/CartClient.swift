@@ -91,7 +91,7 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
     public static let defaultCacheEntries = 10_000
 
     public nonisolated let stateBroadcaster = StateBroadcaster<CartUpdate>(bufferLimit: 256)
-    var cache: WorkingSet<UserID, Cart>
+    var cache: WorkingSet<UserID, KeptCart>
     let storage: StorageAccess
     /// Users whose cart is being changed or read from storage, each with
     /// the changes waiting their turn. Without it two requests of one user
@@ -114,7 +114,7 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
 
     /// The working set: the non-empty carts held in memory now.
     public var state: CartState {
-        (try? CartState(carts: cache.values)) ?? CartState()
+        (try? CartState(carts: cache.values.map(\.cart))) ?? CartState()
     }
 
     /// How many carts (empty ones too) the working set holds.
@@ -137,13 +137,14 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
         // (and are committed together).
         await startWriting(for: user)
         defer { finishWriting(for: user) }
-        let ((cart, applied), sequence) = try await storage.sequencedWrite { handle in
-            let (cart, applied) = try CartWrite.run(action, handle)
+        let kept = cache.peek(user)
+        let ((cart, applied, version), sequence) = try await storage.sequencedWrite { handle in
+            let (cart, applied, version) = try CartWrite.run(action, handle, kept: kept)
             // Other replicas' working sets and /events follow this row.
             if applied { try handle.recordChange(ChangeRecord(kind: .cart, key: user.description, userID: user.description)) }
-            return (cart, applied)
+            return (cart, applied, version)
         }
-        cache.store(cart, for: user)
+        cache.store(KeptCart(cart: cart, version: version), for: user)
         if applied, let sequence { stateBroadcaster.publish(.changed(cart, sequence: sequence), key: user) }
         return cart
     }
@@ -151,7 +152,7 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
     /// The user's cart: from the working set, or read from storage (in the
     /// user's turn) and kept.
     public func cart(for user: UserID) async throws -> Cart {
-        if let hit = cache.lookup(user) { return hit }
+        if let hit = cache.lookup(user) { return hit.cart }
         await startWriting(for: user)
         defer { finishWriting(for: user) }
         return try await loaded(user)
@@ -174,10 +175,12 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
     /// race a change of the same cart).
     func loaded(_ user: UserID) async throws -> Cart {
         // Counted by `cart(for:)` already; a change feed reload is no request.
-        if let hit = cache.recheck(user) { return hit }
-        let lines = try await storage.storedRead { try CartStore.lines($0, user: user) }
+        if let hit = cache.recheck(user) { return hit.cart }
+        let (lines, version) = try await storage.storedRead {
+            (try CartStore.lines($0, user: user), try CartStore.version($0, user: user))
+        }
         let cart = try Cart(userID: user, lines: lines).validated()
-        cache.store(cart, for: user)
+        cache.store(KeptCart(cart: cart, version: version), for: user)
         return cart
     }
 

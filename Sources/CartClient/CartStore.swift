@@ -16,6 +16,11 @@ enum CartStore {
         }
     }
 
+    /// The user's `cart_versions` version; 0 when the cart was never written.
+    static func version(_ handle: any StorageHandle, user: UserID) throws -> Int64 {
+        try handle.queryOne("SELECT version FROM cart_versions WHERE user_id = ?", user.description)?.get("version") ?? 0
+    }
+
     /// Whether `clearAfterCheckout` committed for this checkout.
     static func isCleared(_ handle: any StorageHandle, _ checkoutID: CheckoutID) throws -> Bool {
         try handle.queryOne("SELECT 1 FROM cart_cleared_checkouts WHERE checkout_id = ?", checkoutID.description) != nil
