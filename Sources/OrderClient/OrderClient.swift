@@ -13,12 +13,15 @@ public enum OrderAction: Sendable {
     /// reconciliation no longer looks at it. Answers the order as stored
     /// now (the one given unless its status moved meanwhile).
     case settle(Order)
-    /// `settle`, queued: answers the order at once, and the queued settles
-    /// are written together, one statement for up to 32, after. Nothing a
-    /// caller was told depends on it (the order, the stock, the payment
-    /// and the cart are already durable); one lost to a kill leaves the
-    /// order open, and start-up reconciliation finishes and settles it.
-    /// `deactivate` waits for the queue, so a graceful stop leaves none.
+    /// A finished checkout's `settle`, queued: answers the order at once,
+    /// and the queued settles are written together, one statement for up
+    /// to 32, after. Nothing a caller was told depends on it (the order,
+    /// the stock, the payment and the cart are already durable); one lost
+    /// to a kill leaves the order open, and start-up reconciliation
+    /// finishes and settles it. An order cancelled before its settle lands
+    /// stays open for its cancellation to finish (the customer has the
+    /// order's id before the settle lands). `deactivate` waits for the
+    /// queue, so a graceful stop leaves none.
     case settleSoon(Order)
 }
 
@@ -237,7 +240,7 @@ public actor OrderClient: StatefulClient {
             settlesDue = []
             // A failed write leaves these orders open, which costs start-up
             // reconciliation a look at each and loses nothing.
-            _ = try? await write { try OrderStore.settle($0, ids: ids) }
+            _ = try? await write { try OrderStore.settleCheckouts($0, ids: ids) }
         }
         settling = nil
     }

@@ -143,10 +143,12 @@ enum OrderStore {
         try handle.queryOne("UPDATE orders SET open = 0 WHERE id = ? RETURNING status", id.description)?.get("status")
     }
 
-    /// Settles every order of `ids` (ids that name no order change
+    /// Settles the checkouts of `ids` (ids that name no order change
     /// nothing), `settleChunk` to a statement: a short chunk repeats its
-    /// last id, so one prepared statement serves every batch.
-    static func settle(_ handle: any StorageHandle, ids: [OrderID]) throws {
+    /// last id, so one prepared statement serves every batch. An order
+    /// cancelled since its checkout is left open: its cancellation reopened
+    /// it until its stock is returned, and settles it itself.
+    static func settleCheckouts(_ handle: any StorageHandle, ids: [OrderID]) throws {
         for start in stride(from: 0, to: ids.count, by: settleChunk) {
             let chunk = ids[start..<min(start + settleChunk, ids.count)].map { SQLiteValue.text($0.description) }
             let padded = chunk + Array(repeating: chunk[chunk.count - 1], count: settleChunk - chunk.count)
@@ -155,7 +157,7 @@ enum OrderStore {
     }
 
     static let settleChunk = 32
-    private static let settleSQL = "UPDATE orders SET open = 0 WHERE id IN ("
+    private static let settleSQL = "UPDATE orders SET open = 0 WHERE status <> 'cancelled' AND id IN ("
         + Array(repeating: "?", count: settleChunk).joined(separator: ", ") + ")"
 
     private static func decode(_ row: SQLiteRow) throws -> Order {

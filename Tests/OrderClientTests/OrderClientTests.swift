@@ -138,6 +138,24 @@ extension ClientRun where C == OrderClient {
         await run.stop()
     }
 
+    /// A customer may cancel as soon as the checkout answers, before its
+    /// queued settle lands: the cancellation reopened the order until its
+    /// stock is returned, and the late settle must not close it.
+    @Test(arguments: StorageBackend.all) func aQueuedSettleLeavesAnOrderCancelledMeanwhileOpen(backend: StorageBackend) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try await backend.database(at: path)
+        var run = try await OrderRun.start(database, backend: backend)
+        let placed = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                      idempotencyKey: nil))
+        let cancelled = try await run.client.send(.transition(placed.id, to: .cancelled, by: .customer))
+        _ = try await run.client.send(.settleSoon(placed))
+        await run.stop()
+
+        run = try await OrderRun.start(database, backend: backend)
+        #expect(try await run.client.openOrders().map(\.id) == [cancelled.id])
+        await run.stop()
+    }
+
     @Test(arguments: StorageBackend.all) func oneHundredTwentyOrdersPageNewestFirstWithoutGapsOrRepeats(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try await backend.database(at: path)
