@@ -12,17 +12,9 @@ enum CartJSON {
         var json = JSONBytes(capacity: 80 + (quote.lines.count + quote.unavailable.count) * 180)
         json.raw("{\"items\":[")
         for (index, line) in quote.lines.enumerated() {
-            json.raw(index == 0 ? "{\"product_id\":" : ",{\"product_id\":")
-            json.rawString(line.productID.description)
-            json.raw(",\"name\":")
-            json.string(line.name)
-            json.raw(",\"quantity\":")
-            json.integer(line.quantity)
-            json.raw(",\"unit_price\":")
-            json.money(line.unitPrice)
-            json.raw(",\"line_total\":")
-            json.money(line.lineTotal)
-            json.raw("}")
+            if index > 0 { json.raw(",") }
+            json.pricedLine(line.productID, name: line.name, quantity: line.quantity, unitPrice: line.unitPrice,
+                            lineTotal: line.lineTotal)
         }
         json.raw("],\"total\":")
         json.money(quote.total)

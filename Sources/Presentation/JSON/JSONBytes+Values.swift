@@ -14,6 +14,22 @@ extension JSONBytes {
         raw("}")
     }
 
+    /// `{"product_id","name","quantity","unit_price","line_total"}`: a
+    /// priced line, as a cart's and an order's lines both encode.
+    mutating func pricedLine(_ productID: ProductID, name: String, quantity: Int, unitPrice: Money, lineTotal: Money) {
+        raw("{\"product_id\":")
+        rawString(productID.description)
+        raw(",\"name\":")
+        string(name)
+        raw(",\"quantity\":")
+        integer(quantity)
+        raw(",\"unit_price\":")
+        money(unitPrice)
+        raw(",\"line_total\":")
+        money(lineTotal)
+        raw("}")
+    }
+
     /// `"2026-11-22T08:30:00.000Z"`, as `Timestamp` encodes: RFC 3339 text
     /// is digits and `-:.TZ`, nothing to escape.
     mutating func timestamp(_ timestamp: Timestamp) {

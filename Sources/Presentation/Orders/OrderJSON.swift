@@ -56,17 +56,9 @@ enum OrderJSON {
         json.rawString(order.status.rawValue)
         json.raw(",\"items\":[")
         for (index, line) in order.lines.enumerated() {
-            json.raw(index == 0 ? "{\"product_id\":" : ",{\"product_id\":")
-            json.rawString(line.productID.description)
-            json.raw(",\"name\":")
-            json.string(line.name)
-            json.raw(",\"quantity\":")
-            json.integer(line.quantity)
-            json.raw(",\"unit_price\":")
-            json.money(line.unitPrice)
-            json.raw(",\"line_total\":")
-            json.money(line.lineTotal)
-            json.raw("}")
+            if index > 0 { json.raw(",") }
+            json.pricedLine(line.productID, name: line.name, quantity: line.quantity, unitPrice: line.unitPrice,
+                            lineTotal: line.lineTotal)
         }
         json.raw("],\"total\":")
         json.money(order.total)
