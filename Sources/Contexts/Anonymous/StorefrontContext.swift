@@ -88,7 +88,10 @@ public actor StorefrontContext: Context {
     private nonisolated func finish(_ order: Order, clearingCart: Bool) async throws -> (paymentOpened: Bool, cartCleared: Bool) {
         // A pending order waits for its payment (opened here if the kill
         // came before the checkout opened it; the existing one otherwise).
-        if order.status == .pending { _ = try await payments.openPayment(for: order) }
+        // Counted only when opened here: a kill right after checkouts
+        // answered leaves them open until their queued settle, with their
+        // payments long opened.
+        let paymentOpened = order.status == .pending ? try await payments.openMissingPayment(for: order) : false
         if clearingCart, let checkoutID = order.checkoutID {
             _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID,
                                                          ordered: CheckoutContext.cartLines(of: order)))
@@ -98,7 +101,7 @@ public actor StorefrontContext: Context {
                                                     lines: OrdersContext.stockLines(of: order)))
         }
         _ = try await orders.send(.settle(order))
-        return (order.status == .pending, clearingCart && order.checkoutID != nil)
+        return (paymentOpened, clearingCart && order.checkoutID != nil)
     }
 
     /// An active product. A deactivated one is not for sale and is hidden

@@ -34,6 +34,14 @@ struct CheckoutPayments: Sendable {
         try Self.payment(await payments.send(.open(order)))
     }
 
+    /// Opens `order`'s payment unless it has one; true when it opened one
+    /// (start-up reconciliation counts only those).
+    func openMissingPayment(for order: Order) async throws -> Bool {
+        if try await payments.client.payment(forOrder: order.id) != nil { return false }
+        _ = try await openPayment(for: order)
+        return true
+    }
+
     /// A checkout that found its order placed by another request (the same
     /// `Idempotency-Key` retried, or sent to several replicas at once): the
     /// order with its payment. The placing request may not have opened the
