@@ -14,14 +14,21 @@ struct DoorkeeperTests {
         #expect(notes == [false, true, false, true, true])
     }
 
-    @Test("after `window` new notes it starts over and knows nothing")
+    @Test("a new note past `window` starts it over, keeping only that note")
     func windowStartsOver() {
         var keeper = Doorkeeper(window: 2)
-        // The third note is a known key (no new note); the fourth fills the
-        // window, so 1 and 10 are new again.
-        let notes = [keeper.noteAgain(1), keeper.noteAgain(1), keeper.noteAgain(10), keeper.noteAgain(1),
-                     keeper.noteAgain(10)]
-        #expect(notes == [false, true, false, false, false])
+        // 1 and 10 fill the window (a known key is no new note); 20 starts
+        // it over and is kept, so 20 is known and 1 and 10 are new again.
+        let notes = [keeper.noteAgain(1), keeper.noteAgain(1), keeper.noteAgain(10), keeper.noteAgain(20),
+                     keeper.noteAgain(20), keeper.noteAgain(1)]
+        #expect(notes == [false, true, false, false, true, false])
+    }
+
+    @Test("the key whose note fills the window is known on its next arrival")
+    func lastNoteOfAWindowIsKept() {
+        var keeper = Doorkeeper(window: 2)
+        let notes = [keeper.noteAgain(1), keeper.noteAgain(10), keeper.noteAgain(10)]
+        #expect(notes == [false, false, true])
     }
 
     @Test("one probe in common is not a match: both must be set")

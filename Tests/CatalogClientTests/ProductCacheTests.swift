@@ -102,9 +102,10 @@ struct ProductCacheTests {
         for _ in 0..<1_000 { _ = cache.fill(row(ProductID(UUID()), version: 1), startedAt: 0) }
         // Without admission the crawl evicts all 100 (none was read since
         // its fill). A Bloom filter's false positive may let a crawled
-        // product in: about 3 of the 1,000 are expected to.
+        // product in: about 3 of the 1,000 are expected to (20 or more:
+        // Poisson, under one in a billion).
         let survivors = held.filter { cache.lookup($0) != nil }.count
-        #expect(survivors >= 90, "\(survivors) of 100 survived the crawl")
+        #expect(survivors >= 80, "\(survivors) of 100 survived the crawl")
         let c = ProductID(UUID())
         let first = cache.fill(row(c, version: 1, stock: 7), startedAt: 0)
         #expect(first.stock == 7, "a product turned away is still the answer")

@@ -27,18 +27,20 @@ struct Doorkeeper: Sendable {
     }
 
     /// Notes the key whose `hashValue` is `keyHash`; true when it was
-    /// (probably) noted already in this window. The filter starts over
-    /// after `window` new notes.
+    /// (probably) noted already in this window. A new note that finds the
+    /// window full starts the filter over first, so the key just noted is
+    /// always remembered (starting over after it would forget it at once,
+    /// and its second arrival, however soon, would be a first again).
     mutating func noteAgain(_ keyHash: Int) -> Bool {
         let hash = UInt64(bitPattern: Int64(keyHash))
         // Two probes from the hash's halves (Kirsch–Mitzenmacher).
         let first = Int(truncatingIfNeeded: hash) & mask
         let second = (first &+ Int(truncatingIfNeeded: (hash >> 32) | 1)) & mask
         if isSet(first) && isSet(second) { return true }
+        if noted >= window { reset() }
         set(first)
         set(second)
         noted += 1
-        if noted >= window { reset() }
         return false
     }
 
