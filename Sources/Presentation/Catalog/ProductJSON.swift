@@ -17,14 +17,7 @@ enum ProductJSON {
 
     static func page(_ page: ProductPage) -> [UInt8] {
         var json = JSONBytes(capacity: 64 + page.items.count * 320)
-        json.raw("{\"items\":[")
-        for (index, product) in page.items.enumerated() {
-            if index > 0 { json.raw(",") }
-            write(product, to: &json)
-        }
-        json.raw("],\"next_cursor\":")
-        if let cursor = page.nextCursor { json.string(cursor) } else { json.raw("null") }
-        json.raw("}")
+        json.page(page.items, nextCursor: page.nextCursor) { write($0, to: &$1) }
         return json.bytes
     }
 

@@ -30,6 +30,20 @@ extension JSONBytes {
         raw("}")
     }
 
+    /// `{"items":[…],"next_cursor":…}`, a keyset page as `Page` and
+    /// `ProductPage` encode: each item written by `write`, the cursor null
+    /// on the last page.
+    mutating func page<Item>(_ items: [Item], nextCursor: String?, _ write: (Item, inout JSONBytes) -> Void) {
+        raw("{\"items\":[")
+        for (index, item) in items.enumerated() {
+            if index > 0 { raw(",") }
+            write(item, &self)
+        }
+        raw("],\"next_cursor\":")
+        if let nextCursor { string(nextCursor) } else { raw("null") }
+        raw("}")
+    }
+
     /// `"2026-11-22T08:30:00.000Z"`, as `Timestamp` encodes: RFC 3339 text
     /// is digits and `-:.TZ`, nothing to escape.
     mutating func timestamp(_ timestamp: Timestamp) {

@@ -26,14 +26,7 @@ enum OrderJSON {
     /// The `GET /orders` page.
     static func page(_ page: Page<OrderWithPayment>) -> [UInt8] {
         var json = JSONBytes(capacity: page.items.reduce(48) { $0 + capacity($1.order) + PaymentJSON.capacity($1.payment) })
-        json.raw("{\"items\":[")
-        for (index, order) in page.items.enumerated() {
-            if index > 0 { json.raw(",") }
-            write(order, to: &json)
-        }
-        json.raw("],\"next_cursor\":")
-        if let cursor = page.nextCursor { json.string(cursor) } else { json.raw("null") }
-        json.raw("}")
+        json.page(page.items, nextCursor: page.nextCursor) { write($0, to: &$1) }
         return json.bytes
     }
 
