@@ -91,7 +91,7 @@ public actor StorefrontContext: Context {
         // Counted only when opened here: a kill right after checkouts
         // answered leaves them open until their queued settle, with their
         // payments long opened.
-        let paymentOpened = order.status == .pending ? try await payments.openMissingPayment(for: order) : false
+        let paymentOpened = order.status == .pending ? try await payments.payment(openingIfMissing: order).opened : false
         if clearingCart, let checkoutID = order.checkoutID {
             _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID,
                                                          ordered: CheckoutContext.cartLines(of: order)))

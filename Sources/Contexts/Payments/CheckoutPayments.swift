@@ -34,12 +34,11 @@ struct CheckoutPayments: Sendable {
         try Self.payment(await payments.send(.open(order)))
     }
 
-    /// Opens `order`'s payment unless it has one; true when it opened one
-    /// (start-up reconciliation counts only those).
-    func openMissingPayment(for order: Order) async throws -> Bool {
-        if try await payments.client.payment(forOrder: order.id) != nil { return false }
-        _ = try await openPayment(for: order)
-        return true
+    /// `order`'s payment, opened now if it has none; `opened` says which
+    /// (start-up reconciliation counts only the payments it opened).
+    func payment(openingIfMissing order: Order) async throws -> (payment: Payment, opened: Bool) {
+        if let payment = try await payments.client.payment(forOrder: order.id) { return (payment, false) }
+        return (try await openPayment(for: order), true)
     }
 
     /// A checkout that found its order placed by another request (the same
@@ -48,12 +47,10 @@ struct CheckoutPayments: Sendable {
     /// payment yet (it runs on another replica, a step behind); opening it
     /// is the same idempotent step, so every answer names the payment.
     func joined(_ order: Order) async throws -> OrderWithPayment {
-        if let payment = try await payments.client.payment(forOrder: order.id) {
-            return OrderWithPayment(order: order, payment: payment)
-        }
-        // An order from before payments existed has none, and gets none.
-        guard order.status == .pending else { return OrderWithPayment(order: order, payment: nil) }
-        return OrderWithPayment(order: order, payment: try await openPayment(for: order))
+        // Only a pending order gets one now: an order from before payments
+        // existed has none, and gets none.
+        guard order.status == .pending else { return try await withPayment(order) }
+        return OrderWithPayment(order: order, payment: try await payment(openingIfMissing: order).payment)
     }
 
     /// The order with its payment, as read now.
