@@ -66,10 +66,7 @@ struct ProductCache: Sendable {
         // does not displace one read often (`WorkingSet.admit`). A read
         // carries no commit, so turning it away forgets nothing.
         if forgottenAt <= started {
-            let entry = Entry(product: row.product, version: row.version, stamp: 0)
-            if let victim = entries.admit(entry, for: row.product.id).evicted {
-                forgottenAt = max(forgottenAt, victim.stamp)
-            }
+            insert(Entry(product: row.product, version: row.version, stamp: 0), admitting: true)
         }
         return row.product
     }
@@ -100,11 +97,12 @@ struct ProductCache: Sendable {
         forgottenAt = generation
     }
 
-    /// A product not cached yet; an evicted entry's commit is one the cache
-    /// no longer holds.
-    private mutating func insert(_ entry: Entry) {
-        if let victim = entries.store(entry, for: entry.product.id) {
-            forgottenAt = max(forgottenAt, victim.stamp)
-        }
+    /// A product not cached yet (`admitting`: a read's, kept only if it
+    /// earned a place); an evicted entry's commit is one the cache no
+    /// longer holds.
+    private mutating func insert(_ entry: Entry, admitting: Bool = false) {
+        let id = entry.product.id
+        let victim = admitting ? entries.admit(entry, for: id).evicted : entries.store(entry, for: id)
+        if let victim { forgottenAt = max(forgottenAt, victim.stamp) }
     }
 }
