@@ -141,7 +141,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// A new product with a fresh id. `validation_failed` (every field, the
     /// price's currency included), `duplicate_sku`.
     public func create(_ draft: ProductDraft) async throws -> Product {
-        let product = try CatalogRules.product(from: draft, id: ProductID(UUID()), currency: currency)
+        let product = try CatalogRules.product(from: draft, id: ProductID(RandomUUID.make()), currency: currency)
         let started = cache.withLock { $0.generation }
         let row = try await write { try Self.recorded(.product, $0, [CatalogStore.insert($0, product)])[0] }
         searches.withLock { $0.invalidate() }

@@ -57,8 +57,12 @@ enum EventTicketStore {
         return entry.expiresAt > now ? entry : nil
     }
 
-    static func deleteExpired(_ handle: any StorageHandle, now: Int64) throws {
-        try handle.execute("DELETE FROM event_tickets WHERE expires_at <= ?", now)
+    /// Deletes up to `limit` tickets expired at `now`; returns how many.
+    static func deleteExpired(_ handle: any StorageHandle, now: Int64, limit: Int) throws -> Int {
+        try handle.execute("""
+            DELETE FROM event_tickets WHERE ticket_hash IN (
+                SELECT ticket_hash FROM event_tickets WHERE expires_at <= ? LIMIT ?)
+            """, now, limit)
     }
 
     static func count(_ handle: any StorageHandle) throws -> Int {

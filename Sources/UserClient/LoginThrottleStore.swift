@@ -42,11 +42,18 @@ enum LoginThrottleStore {
         try save(handle, throttle, over: before, account: account, address: address)
     }
 
-    /// Forgets runs whose window passed and trust whose period passed: the
-    /// tables hold what the last window saw, not every address ever seen.
-    static func sweep(_ handle: any StorageHandle, policy: LoginThrottle.Policy, now: Int64) throws {
-        try handle.execute("DELETE FROM login_runs WHERE last_at <= ?", now - policy.window)
-        try handle.execute("DELETE FROM login_trusted WHERE since <= ?", now - policy.trustPeriod)
+    /// Forgets up to `limit` runs whose window passed and up to `limit`
+    /// trusts whose period passed: the tables hold what the last window
+    /// saw, not every address ever seen. True when either hit the limit
+    /// (more may be left for another sweep step).
+    static func sweep(_ handle: any StorageHandle, policy: LoginThrottle.Policy, now: Int64, limit: Int) throws -> Bool {
+        let runs = try handle.execute("""
+            DELETE FROM login_runs WHERE key IN (SELECT key FROM login_runs WHERE last_at <= ? LIMIT ?)
+            """, now - policy.window, limit)
+        let trusted = try handle.execute("""
+            DELETE FROM login_trusted WHERE pair IN (SELECT pair FROM login_trusted WHERE since <= ? LIMIT ?)
+            """, now - policy.trustPeriod, limit)
+        return runs == limit || trusted == limit
     }
 
     private static func load(_ handle: any StorageHandle, policy: LoginThrottle.Policy,

@@ -26,7 +26,7 @@ extension UserClient {
 
         let token = random.current.token(byteCount: 32, encoding: .base64url)
         let created = nowMilliseconds()
-        let session = UserStore.StoredSession(id: UUID().uuidString.lowercased(), userID: user.id,
+        let session = UserStore.StoredSession(id: RandomUUID.make().uuidString.lowercased(), userID: user.id,
                                               tokenHash: TokenDigest.sha256Hex(token),
                                               expiresAt: created + sessionLifetime)
         let started = revocations
@@ -128,10 +128,19 @@ extension UserClient {
     public func removeExpiredSessions() async throws -> Int {
         let now = nowMilliseconds()
         let policy = loginPolicy
-        try await storage.durableWrite { handle in
-            try UserStore.deleteExpiredSessions(handle, now: now)
-            try EventTicketStore.deleteExpired(handle, now: now)
-            try LoginThrottleStore.sweep(handle, policy: policy, now: now)
+        let step = Self.sweepStep
+        // In steps of at most `sweepStep` rows a table, each its own write:
+        // the first sweep after a long stop can find a million expired
+        // sessions, and one request's write is held (with its savepoint's
+        // journal, in memory) in the batch every other request shares.
+        var more = true
+        while more {
+            more = try await storage.durableWrite { handle in
+                let sessions = try UserStore.deleteExpiredSessions(handle, now: now, limit: step)
+                let tickets = try EventTicketStore.deleteExpired(handle, now: now, limit: step)
+                let throttle = try LoginThrottleStore.sweep(handle, policy: policy, now: now, limit: step)
+                return sessions == step || tickets == step || throttle
+            }
         }
         revocations += 1
         let expired = sessions.removeAll { $0.expiresAt <= now }

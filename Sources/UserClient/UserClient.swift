@@ -83,6 +83,8 @@ public enum UserUpdate: Sendable, Hashable {
 public actor UserClient: StatefulClient, WorkingSetReporting {
     public static let migrations: [Migration] = UserSchema.migrations
     public static let defaultCacheEntries = 10_000
+    /// Rows of a table one step of `removeExpiredSessions` deletes at most.
+    static let sweepStep = 1_000
 
     public nonisolated let stateBroadcaster = StateBroadcaster<UserUpdate>(bufferLimit: 256)
 
@@ -317,7 +319,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         // anyone which addresses are registered. The unique `email_key`
         // index refuses a taken one (`duplicate_email`).
         let hash = try await hasher.current.hash(request.password)
-        let user = try request.makeUser(id: UserID(UUID()), role: role,
+        let user = try request.makeUser(id: UserID(RandomUUID.make()), role: role,
                                         createdAt: Timestamp(millisecondsSince1970: nowMilliseconds()))
         try await storage.durableWrite { try UserStore.insert($0, user, passwordHash: hash) }
         users.store(user, for: user.id)

@@ -130,8 +130,13 @@ enum UserStore {
         return sessions
     }
 
-    static func deleteExpiredSessions(_ handle: any StorageHandle, now: Int64) throws {
-        try handle.execute("DELETE FROM sessions WHERE expires_at <= ?", now)
+    /// Deletes up to `limit` sessions expired at `now` (their tickets go
+    /// with them); returns how many. Bounded so one sweep's write stays
+    /// small: see `UserClient.removeExpiredSessions`.
+    static func deleteExpiredSessions(_ handle: any StorageHandle, now: Int64, limit: Int) throws -> Int {
+        try handle.execute("""
+            DELETE FROM sessions WHERE id IN (SELECT id FROM sessions WHERE expires_at <= ? LIMIT ?)
+            """, now, limit)
     }
 }
 

@@ -97,8 +97,13 @@ import Testing
         try await follower.feed.start()
         for n in 0..<3 { try await Self.note(writer, "gone\(n)") }
         // Everything but the newest row is older than a cutoff in the future.
-        let pruned = try await writer.storage.durableWrite { try ChangeOutbox.prune($0, recordedBefore: Int64(Date().timeIntervalSince1970) + 60) }
-        #expect(pruned == 3)
+        // In steps of two rows: 2, then the 1 left, then none (the newest is kept).
+        let cutoff = Int64(Date().timeIntervalSince1970) + 60
+        var pruned: [Int] = []
+        for _ in 0..<3 {
+            pruned.append(try await writer.storage.durableWrite { try ChangeOutbox.prune($0, recordedBefore: cutoff, limit: 2) })
+        }
+        #expect(pruned == [2, 1, 0])
         try await follower.feed.barrier()
         #expect(recorder.resyncs.load(ordering: .relaxed) == 1)
         #expect(recorder.keys.isEmpty)

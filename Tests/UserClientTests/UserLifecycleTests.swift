@@ -115,4 +115,39 @@ import UserClient
         #expect(await run.client.liveSessionCount == 0)
         await run.stop()
     }
+
+    /// The sweep deletes in steps of `sweepStep` rows a table: 2,500
+    /// expired sessions (and 1,200 expired tickets of a live one) take
+    /// three steps, and none is left behind; the live session and its
+    /// live ticket stay.
+    @Test(arguments: StorageBackend.all) func aSweepLargerThanOneStepRemovesEveryExpiredRow(backend: StorageBackend) async throws {
+        let directory = try TempDirectory()
+        let database = try await backend.database(at: directory.databasePath)
+        let run = try await UserRun.start(database, backend: backend)
+        let user = try await run.client.register(NewUserRequest(name: "Kim", email: "kim@example.com", password: Self.password))
+        let live = try await run.client.login(email: "kim@example.com", password: Self.password, clientAddress: "a")
+        let userID = user.id.description
+        try await run.database.writeTransaction { handle in
+            for n in 0..<2_500 {
+                try handle.execute("""
+                    INSERT INTO sessions(id, user_id, token_hash, created_at, expires_at) VALUES(?, ?, ?, 1, 2)
+                    """, "expired-\(n)", userID, "hash-\(n)")
+            }
+            let liveSession: String = try handle.queryOne("SELECT id FROM sessions WHERE expires_at > 2")!.get("id")
+            for n in 0..<1_201 {
+                try handle.execute("""
+                    INSERT INTO event_tickets(ticket_hash, session_id, token_hash, expires_at) VALUES(?, ?, 'x', ?)
+                    """, "ticket-\(n)", liveSession, n == 0 ? Int64.max : 2)
+            }
+        }
+        #expect(try await sessionCount(run) == 2_501)
+        _ = try await run.client.removeExpiredSessions()
+        #expect(try await sessionCount(run) == 1)
+        let tickets = try await run.database.readTransaction { handle in
+            try handle.query("SELECT ticket_hash FROM event_tickets").map { row -> String in try row.get("ticket_hash") }
+        }
+        #expect(tickets == ["ticket-0"])
+        #expect(try await run.client.authenticate(token: live.token).user.id == user.id)
+        await run.stop()
+    }
 }

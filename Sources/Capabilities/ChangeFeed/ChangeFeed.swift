@@ -44,6 +44,8 @@ public final class ChangeFeed: Capability {
 
     /// Every hour at most, each follower deletes rows older than retention.
     static let pruneEvery: Duration = .seconds(3600)
+    /// Rows one pruning write deletes at most (see `ChangeOutbox.prune`).
+    static let pruneStep = 2_000
 
     public init(storage: StorageAccess, settings: ChangeFeedSettings = ChangeFeedSettings()) {
         self.storage = storage
@@ -223,6 +225,8 @@ public final class ChangeFeed: Capability {
         }
         guard due else { return }
         let cutoff = Int64(time(nil)) - settings.retentionSeconds
-        _ = try? await storage.durableWrite { try ChangeOutbox.prune($0, recordedBefore: cutoff) }
+        while let pruned = try? await storage.durableWrite({
+            try ChangeOutbox.prune($0, recordedBefore: cutoff, limit: Self.pruneStep)
+        }), pruned == Self.pruneStep {}
     }
 }

@@ -89,12 +89,18 @@ enum ChangeOutbox {
         try handle.queryOne("SELECT COALESCE(MIN(seq), 0) AS oldest FROM changes")?.get("oldest") ?? 0
     }
 
-    /// Deletes rows recorded before `cutoff` (Unix seconds), keeping the
-    /// newest row so the sequence's position survives an idle outbox.
-    static func prune(_ handle: any StorageHandle, recordedBefore cutoff: Int64) throws -> Int {
+    /// Deletes up to `limit` rows recorded before `cutoff` (Unix seconds),
+    /// keeping the newest row so the sequence's position survives an idle
+    /// outbox; returns how many. `ChangeFeed` repeats it while a step
+    /// deletes `limit`: an hour of changes is millions of rows, too many
+    /// for one write of the batch every request shares.
+    static func prune(_ handle: any StorageHandle, recordedBefore cutoff: Int64, limit: Int) throws -> Int {
         try handle.execute("""
-            DELETE FROM changes WHERE recorded_at < ? AND seq < (SELECT COALESCE(MAX(seq), 0) FROM changes)
-            """, cutoff)
+            DELETE FROM changes WHERE seq IN (
+                SELECT seq FROM changes
+                WHERE recorded_at < ? AND seq < (SELECT COALESCE(MAX(seq), 0) FROM changes)
+                LIMIT ?)
+            """, cutoff, limit)
     }
 
     private static func change(_ row: SQLiteRow) throws -> Change? {

@@ -31,7 +31,7 @@ public enum TimeOrderedUUID {
     /// 2^48 - 1 (the year 10889).
     public static func make(millisecondsSince1970 milliseconds: Int64) -> UUID {
         let time = min(UInt64(clamping: milliseconds), 0xFFFF_FFFF_FFFF)
-        var bytes = UUID().uuid
+        var bytes = RandomUUID.make().uuid
         bytes.0 = UInt8(truncatingIfNeeded: time >> 40)
         bytes.1 = UInt8(truncatingIfNeeded: time >> 32)
         bytes.2 = UInt8(truncatingIfNeeded: time >> 24)
