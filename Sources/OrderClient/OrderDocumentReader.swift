@@ -235,7 +235,8 @@ struct OrderDocumentReader {
     }
 
     /// The scalar of `XXXX` after `\u`, or of a surrogate pair
-    /// `XXXX\uYYYY`; nil for a lone surrogate.
+    /// `XXXX\uYYYY`; nil for a lone surrogate (`Unicode.Scalar(_:)`
+    /// refuses a low one).
     private mutating func escapedScalar() -> Unicode.Scalar? {
         guard let unit = hexUnit() else { return nil }
         switch unit {
@@ -246,8 +247,6 @@ struct OrderDocumentReader {
             index += 2
             guard let low = hexUnit(), (0xDC00...0xDFFF).contains(low) else { return nil }
             return Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00))
-        case 0xDC00...0xDFFF:
-            return nil
         default:
             return Unicode.Scalar(unit)
         }

@@ -108,6 +108,7 @@ import Testing
             text.replacingOccurrences(of: "\"quantity\":99,", with: "\"quantity\":9.9e1,"),
             "{\"status\":\"pending\"," + text.dropFirst(),
             "{\"note\":1," + text.dropFirst(),
+            text.replacingOccurrences(of: "\"total\":{", with: "\"total\":{\"amount\":5,"),
             String(text.dropLast()) + ",}",
             "\u{FEFF}" + text,
         ]
@@ -119,6 +120,33 @@ import Testing
             #expect(expected.lines.first?.quantity == 99)
         }
         #expect(throws: (any Error).self) { try OrderDocument.decode(String(text.dropLast())) }
+    }
+
+    /// Near misses JSONDecoder refuses: the reader must refuse them too.
+    @Test func nearMissesAreRefusedByBothReaders() throws {
+        let order = Self.orders[1]
+        let text = OrderDocument.text(order)
+        let name = "\"name\":" + String(decoding: Array(try JSONEncoder().encode(order.lines[0].name)), as: UTF8.self)
+        let edits: [(String, String)] = [
+            ("\"quantity\":99,", "\"quantity\":099,"), ("\"quantity\":99,", "\"quantity\":+99,"),
+            ("\"quantity\":99,", "\"quantity\":-,"), ("\"quantity\":99,", "\"quantity\":9223372036854775808,"),
+            ("\"quantity\":99,", "\"quantity\":\"99\","), ("\"quantity\":99,", "\"quantity\":null,"),
+            (name, "\"name\":\"a\u{1}b\""), (name, "\"name\":\"\\ud800\""), (name, "\"name\":\"\\udc00\""),
+            (name, "\"name\":\"\\ud800\\u0041\""), (name, "\"name\":\"\\x41\""), (name, "\"name\":\"\\u00g1\""),
+            ("\"status\":\"", "\"status\":\"x"), ("\"currency\":\"USD\"", "\"currency\":\"usd\""),
+            ("\"created_at\":\"", "\"created_at\":\"x"), ("\"id\":\"", "\"id\":\"x"), ("\"items\":[", "\"items\":[1,"),
+            ("\"user_id\"", "\"user_id\"\u{C}"), ("],", "]"), ("\"total\":{", "\"total\":["),
+        ]
+        var documents = edits.map { edit in
+            #expect(text.contains(edit.0), "\(edit.0)")
+            return Array(text.replacingOccurrences(of: edit.0, with: edit.1).utf8)
+        }
+        documents += [Array(text.utf8) + Array("x".utf8), Array(text.utf8.dropLast()), Array(text.utf8) + [0x0C],
+                      Array(text.replacingOccurrences(of: "\"name\":\"", with: "\"name\":\"\u{FF}").utf8).map { $0 == 0xC3 ? 0xFF : $0 }]
+        for document in documents {
+            #expect(Self.foundation(document) == nil, "\(String(decoding: document, as: UTF8.self))")
+            #expect(Self.fast(document) == nil, "\(String(decoding: document, as: UTF8.self))")
+        }
     }
 
     @Test func mutatedDocumentsNeverDisagreeWithJSONDecoder() throws {
@@ -151,7 +179,7 @@ import Testing
                 case 3: bytes.insert(contentsOf: [[0x20], [0x09, 0x0A], [0x0D], [0x0C], [0xC2, 0xA0]][next(5)], at: position)
                 case 4: bytes = Array(bytes.prefix(position))
                 case 5: bytes = Self.swappingMembers(bytes, next)
-                default: bytes = Self.duplicatingMember(bytes, next)
+                default: bytes = Self.duplicatingMember(bytes, from: seeds[next(seeds.count)], next)
                 }
             }
             let expected = Self.foundation(bytes)
@@ -206,11 +234,13 @@ import Testing
             + Array(bytes[a]) + Array(bytes[b.upperBound...])
     }
 
-    static func duplicatingMember(_ bytes: [UInt8], _ next: (Int) -> Int) -> [UInt8] {
-        let ranges = members(bytes)
-        guard !ranges.isEmpty else { return bytes }
-        let member = ranges[next(ranges.count)]
+    /// `bytes` with a member of `donor` (another order's document, so
+    /// mostly a member `bytes` has too, with another value) inserted.
+    static func duplicatingMember(_ bytes: [UInt8], from donor: [UInt8], _ next: (Int) -> Int) -> [UInt8] {
+        let ranges = members(bytes), donated = members(donor)
+        guard !ranges.isEmpty, !donated.isEmpty else { return bytes }
+        let member = donated[next(donated.count)]
         let at = ranges[next(ranges.count)].lowerBound
-        return Array(bytes[..<at]) + Array(bytes[member]) + [UInt8(ascii: ",")] + Array(bytes[at...])
+        return Array(bytes[..<at]) + Array(donor[member]) + [UInt8(ascii: ",")] + Array(bytes[at...])
     }
 }
