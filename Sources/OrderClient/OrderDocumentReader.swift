@@ -188,18 +188,26 @@ struct OrderDocumentReader {
     private mutating func string() -> String? {
         guard take(UInt8(ascii: "\"")) else { return nil }
         let start = index
+        var ascii = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                let text = Self.text(UnsafeBufferPointer(rebasing: bytes[start..<index]), ascii: ascii)
                 index += 1
                 return text
             }
             if byte == UInt8(ascii: "\\") { return escapedString(from: start) }
             guard byte >= 0x20 else { return nil }
+            ascii = ascii && byte < 0x80
             index += 1
         }
         return nil
+    }
+
+    /// `String(validating:)` instantiates generic metadata on every call
+    /// (perf: about a fifth of this reader's time); ASCII needs no check.
+    private static func text(_ utf8: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
+        ascii ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
     }
 
     private mutating func escapedString(from start: Int) -> String? {
@@ -209,7 +217,7 @@ struct OrderDocumentReader {
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return String(validating: text, as: UTF8.self)
+                return text.withUnsafeBufferPointer { Self.text($0, ascii: !$0.contains { $0 >= 0x80 }) }
             case UInt8(ascii: "\\"):
                 guard index < bytes.count else { return nil }
                 let escape = bytes[index]
