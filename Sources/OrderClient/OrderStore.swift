@@ -1,6 +1,5 @@
 import Capabilities
 import Domain
-import FoundationEssentials
 
 /// The orders client's SQL, in the subset SQLite and PostgreSQL share
 /// (only the migrations have a PostgreSQL text of their own). Every read is one probe of an index: the
