@@ -172,7 +172,7 @@ public actor OrderClient: StatefulClient {
     private func placeOnce(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
         let order = try Order.place(id: OrderID(TimeOrderedUUID.make()), userID: userID, cart: cart,
                                     createdAt: Timestamp(millisecondsSince1970: clock.millisecondsSince1970()), checkoutID: checkoutID)
-        let document = String(decoding: try JSONEncoder().encode(order), as: UTF8.self)
+        let document = OrderDocument.text(order)
         let (stored, created): (Order, Bool)
         let sequence: Int64?
         do {

@@ -1,6 +1,5 @@
 import Capabilities
 import Domain
-import FoundationEssentials
 
 /// The orders client's SQL, in the subset SQLite and PostgreSQL share
 /// (only the migrations have a PostgreSQL text of their own). Every read is one probe of an index: the
@@ -127,7 +126,7 @@ enum OrderStore {
             throw DomainError.notFound(entity: "order", id: id.description)
         }
         let changed = try stored.transitioned(to: status, by: actor)
-        let document = String(decoding: try JSONEncoder().encode(changed), as: UTF8.self)
+        let document = OrderDocument.text(changed)
         try handle.execute("""
             UPDATE orders SET status = ?, document = ?, open = CASE WHEN ? = 'cancelled' THEN 1 ELSE open END
             WHERE id = ?
@@ -161,7 +160,6 @@ enum OrderStore {
         + Array(repeating: "?", count: settleChunk).joined(separator: ", ") + ")"
 
     private static func decode(_ row: SQLiteRow) throws -> Order {
-        let document: String = try row.get("document")
-        return try JSONDecoder().decode(Order.self, from: Data(document.utf8))
+        try OrderDocument.decode(row.get("document"))
     }
 }

@@ -3,7 +3,7 @@ import AxiomTestSupport
 import Capabilities
 import Domain
 import Foundation
-import OrderClient
+@testable import OrderClient
 import Testing
 
 /// Orders read from SQLite per request (issue 12): nothing loaded at start,
@@ -64,6 +64,43 @@ extension OrderClientTests {
         await #expect(throws: DomainError.self) {
             _ = try await run.client.orders(for: UserID(UUID()), limit: 3, after: placed[0].id.description)
         }
+        await run.stop()
+    }
+}
+
+extension OrderClientTests {
+    /// Documents stored before OrderDocument (a default JSONEncoder's, its
+    /// members in a per-process order; pretty-printed; one only JSONDecoder
+    /// reads, a quantity of `2.0`) are read as they were, and a transition
+    /// stores OrderDocument's text.
+    @Test(arguments: StorageBackend.all) func documentsStoredByJSONEncoderAreStillRead(backend: StorageBackend) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try await backend.database(at: path)
+        let run = try await OrderRun.start(database, backend: backend)
+        let placed = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                      idempotencyKey: nil))
+        let stored = try await run.database.readTransaction { handle -> String? in
+            try handle.queryOne("SELECT document FROM orders WHERE id = ?", placed.id.description)?.get("document")
+        }
+        #expect(stored == OrderDocument.text(placed))
+        let plain = String(decoding: try JSONEncoder().encode(placed), as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .prettyPrinted
+        let pretty = String(decoding: try encoder.encode(placed), as: UTF8.self)
+        let fractional = plain.replacingOccurrences(of: "\"quantity\":2", with: "\"quantity\":2.0")
+        #expect(fractional != plain && OrderDocument.order(from: fractional) == nil)
+        for document in [plain, pretty, fractional] {
+            _ = try await run.database.writeTransaction { handle in
+                try handle.execute("UPDATE orders SET document = ? WHERE id = ?", document, placed.id.description)
+            }
+            #expect(try await run.client.order(placed.id) == placed)
+            #expect(try await run.client.orders(for: user, limit: 10, after: nil).items == [placed])
+        }
+        let cancelled = try await run.client.send(.transition(placed.id, to: .cancelled, by: .customer))
+        let rewritten = try await run.database.readTransaction { handle -> String? in
+            try handle.queryOne("SELECT document FROM orders WHERE id = ?", placed.id.description)?.get("document")
+        }
+        #expect(rewritten == OrderDocument.text(cancelled))
         await run.stop()
     }
 }
