@@ -16,6 +16,7 @@ extension UserClient: ChangeSubscriber {
             guard let id = UserID(change.key) else { return }
             await enterTurn(id)
             defer { turns.leave(id) }
+            userChanges += 1
             users.remove(id)
             verified.withLock { $0.forget { $0.user.id == id } }
         case .session:
@@ -32,6 +33,7 @@ extension UserClient: ChangeSubscriber {
 
     public func resynchronize() async {
         revocations += 1
+        userChanges += 1
         users.removeAll { _ in true }
         sessions.removeAll { _ in true }
         verified.withLock { $0.forget { _ in true } }

@@ -99,6 +99,10 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     /// Sessions revoked so far: a miss that read a session while one was
     /// revoked does not keep it (it may be the revoked one).
     var revocations: UInt64 = 0
+    /// User changes so far (a write here, a change from another replica, a
+    /// resynchronization): a user row read before one of them and kept
+    /// after it could be older than the change (`user(_:readAlong:)`).
+    var userChanges: UInt64 = 0
     var turns = KeyedTurns<UserID>()
     /// The throttle's decisions, for metrics.
     public nonisolated let loginDecisions = LoginThrottleCounts()
@@ -205,10 +209,25 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
 
     /// `user_not_found`. From the working set, or read (in the user's turn) and kept.
     public func user(_ id: UserID) async throws -> User {
+        try await user(id, readAlong: nil)
+    }
+
+    /// `user(_:)`, given a row of the user read (outside the user's turn)
+    /// together with something else, when `userChanges` was `changesBefore`
+    /// just before that read: kept in the turn if no user changed since,
+    /// instead of reading the row again. In the turn no write of this user
+    /// is under way, so an unchanged count means nothing the read could
+    /// have missed has committed here; a change from another replica
+    /// reaches this process later either way, as after any miss.
+    func user(_ id: UserID, readAlong: (row: UserStore.StoredUser?, changesBefore: UInt64)?) async throws -> User {
         if let hit = users.lookup(id) { return hit }
         await enterTurn(id)
         defer { turns.leave(id) }
         if let hit = users.recheck(id) { return hit }
+        if let readAlong, let row = readAlong.row, readAlong.changesBefore == userChanges {
+            users.store(row.user, for: id)
+            return row.user
+        }
         guard let stored = try await storage.storedRead({ try UserStore.user($0, id: id) }) else {
             throw DomainError.notFound(entity: "user", id: id.description)
         }
@@ -345,6 +364,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
             try handle.recordChange(ChangeRecord(kind: .user, key: id.description, userID: id.description))
             return (stored, result)
         }
+        userChanges += 1
         users.store(stored.user, for: id)
         // A role, status or email change shows on the user's next request.
         verified.withLock { $0.forget { $0.user.id == id } }
