@@ -9,11 +9,35 @@ import Testing
         (951_782_400_000, "2000-02-29T00:00:00.000Z"),
         (-1, "1969-12-31T23:59:59.999Z"),
         (253_402_300_799_999, "9999-12-31T23:59:59.999Z"),
+        (-62_167_219_200_000, "0000-01-01T00:00:00.000Z"),
+        (-61_000_000_000_001, "0036-12-26T11:33:19.999Z"),
+        (1_009_843_200_010, "2002-01-01T00:00:00.010Z"),
     ])
     func formatsAndParsesRFC3339(milliseconds: Int64, text: String) {
         let stamp = Timestamp(millisecondsSince1970: milliseconds)
         #expect(stamp.rfc3339 == text)
         #expect(Timestamp(rfc3339: text) == stamp)
+    }
+
+    /// Every field at its width, over instants spread across the whole
+    /// range (a fixed seed): the text reads back to the same instant and
+    /// agrees with Foundation's calendar on the fields.
+    @Test func formatsEveryInstantOfTheRangeAtFullWidth() {
+        var generator = SplitMix(seed: 0x5EED)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        for _ in 0..<5_000 {
+            let span = UInt64(Timestamp.maximum - Timestamp.minimum + 1)
+            let stamp = Timestamp(millisecondsSince1970: Timestamp.minimum + Int64(generator.next() % span))
+            let text = stamp.rfc3339
+            #expect(text.utf8.count == 24)
+            #expect(Timestamp(rfc3339: text) == stamp)
+            let fields = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: stamp.date)
+            let expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", fields.year!, fields.month!, fields.day!,
+                                  fields.hour!, fields.minute!, fields.second!)
+            // Years before 1583 are proleptic Gregorian here and Julian in Foundation's calendar.
+            if fields.year! >= 1583 { #expect(text.hasPrefix(expected), "\(stamp.millisecondsSince1970)") }
+        }
     }
 
     @Test func parsesOffsetsFractionsAndLowerCase() {
@@ -54,5 +78,18 @@ import Testing
         #expect(decoded == [t0])
         #expect(json == #"["2026-11-18T11:06:40.000Z"]"#)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([Timestamp].self, from: Data("[1]".utf8)) }
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so the spread is the same on every run.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
