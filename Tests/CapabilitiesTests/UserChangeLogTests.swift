@@ -1,0 +1,71 @@
+import AxiomTestSupport
+import Capabilities
+import Testing
+
+/// A resume's read of one user's changes (`UserChangeLog`), one probe of
+/// `changes_by_user_span` a span of 256 sequence numbers: the same answer
+/// as reading every row, for ranges that start and end inside spans and on
+/// their edges; and no resume over more than `maxResumeSpan` changes.
+@Suite(.serialized) struct UserChangeLogTests {
+    struct Row: Hashable {
+        let sequence: Int64
+        let kind: String
+        let key: String
+        let user: String?
+    }
+
+    @Test(arguments: StorageBackend.all)
+    func latestAcrossSpansIsWhatEveryRowSays(backend: StorageBackend) async throws {
+        let directory = try TempDirectory()
+        let database = try await backend.database(at: directory.path("log.db"))
+        let replica = try await Replica.open(backend, database: database, migrations: [])
+        // 1,500 changes (about six spans) of three users and nobody, two kinds, six keys, in a fixed pattern.
+        try await replica.storage.durableWrite { handle in
+            for n in 0..<1_500 {
+                let user = ["a", "b", "c", nil][n * 7 % 4]
+                try handle.recordChange(ChangeRecord(kind: n % 3 == 0 ? .order : .cart, key: "k\(n * 5 % 6)", userID: user))
+            }
+        }
+        let (rows, head) = try await replica.storage.storedRead { handle -> ([Row], Int64) in
+            let rows = try handle.query("SELECT seq, kind, key, user_id FROM changes ORDER BY seq").map { row in
+                Row(sequence: try row.get("seq"), kind: try row.get("kind"), key: try row.get("key"),
+                    user: try row.get("user_id"))
+            }
+            return (rows, try UserChangeLog.window(handle).head)
+        }
+        #expect(rows.count == 1_500)
+        let first = rows[0].sequence
+        var ranges: [(Int64, Int64)] = [(first - 1, head), (head - 300, head), (first + 254, first + 256),
+                                        (first + 255, first + 767), (first + 511, first + 512), (head - 1, head), (head, head)]
+        var state: UInt64 = 0x1234
+        for _ in 0..<20 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let a = first - 1 + Int64(state >> 33) % 1_500
+            let b = first - 1 + Int64((state >> 13) & 0xFFFFF) % 1_500
+            ranges.append((min(a, b), max(a, b)))
+        }
+        for (after, through) in ranges {
+            for user in ["a", "b", "c"] {
+                for kind in [ChangeKind.cart, .order] {
+                    var expected: [String: Int64] = [:]
+                    for row in rows where row.user == user && row.kind == kind.rawValue && row.sequence > after && row.sequence <= through {
+                        expected[row.key] = row.sequence
+                    }
+                    let latest = try await replica.storage.storedRead {
+                        try UserChangeLog.latest($0, user: user, kind: kind, after: after, through: through)
+                    }
+                    #expect(latest == expected, "user \(user), \(kind), (\(after), \(through)]")
+                }
+            }
+        }
+        await replica.stop()
+    }
+
+    @Test func aStreamFurtherBehindThanTheSpanIsNotResumed() {
+        let window = UserChangeLog.Window(oldest: 1, head: UserChangeLog.maxResumeSpan + 100)
+        #expect(window.canResume(after: 100))
+        #expect(!window.canResume(after: 99))
+        #expect(window.canResume(after: window.head))
+        #expect(!window.canResume(after: window.head + 1))
+    }
+}
