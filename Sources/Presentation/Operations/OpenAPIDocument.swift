@@ -268,8 +268,9 @@ paths:
         stream first sends the current state of what changed since (the
         cart once, each changed order once as `order.updated`) in id order,
         then goes live with nothing missed or repeated. An id that is not a
-        number, is older than the outbox keeps (`change_feed_retention`) or
-        newer than its head gets `event: reset` first (fetch again). A
+        number, is older than the outbox keeps (`change_feed_retention`),
+        is more than 262,144 changes behind its head or newer than the
+        head gets `event: reset` first (fetch again). A
         `reset` also comes mid-stream when a change could not be sent (its
         cart not priced, its order not read, too many at once): fetch the
         cart and orders again. Resuming reads the database: 503
