@@ -177,7 +177,6 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
         default: return 31
         }
     }
-
 }
 
 extension Comparable {
