@@ -1,6 +1,7 @@
 import AxiomTestSupport
 import Capabilities
 import Testing
+import TestSupport
 
 /// A resume's read of one user's changes (`UserChangeLog`), one probe of
 /// `changes_by_user_span` a span of 256 sequence numbers: the same answer
@@ -37,11 +38,10 @@ import Testing
         let first = rows[0].sequence
         var ranges: [(Int64, Int64)] = [(first - 1, head), (head - 300, head), (first + 254, first + 256),
                                         (first + 255, first + 767), (first + 511, first + 512), (head - 1, head), (head, head)]
-        var state: UInt64 = 0x1234
+        var generator = SplitMix64(seed: 0x1234)
         for _ in 0..<20 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let a = first - 1 + Int64(state >> 33) % 1_500
-            let b = first - 1 + Int64((state >> 13) & 0xFFFFF) % 1_500
+            let a = first - 1 + Int64(generator.next() % 1_500)
+            let b = first - 1 + Int64(generator.next() % 1_500)
             ranges.append((min(a, b), max(a, b)))
         }
         for (after, through) in ranges {

@@ -1,6 +1,7 @@
 import Domain
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct TimestampTests {
     @Test(arguments: [
@@ -23,7 +24,7 @@ import Testing
     /// range (a fixed seed): the text reads back to the same instant and
     /// agrees with Foundation's calendar on the fields.
     @Test func formatsEveryInstantOfTheRangeAtFullWidth() {
-        var generator = SplitMix(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         for _ in 0..<5_000 {
@@ -78,18 +79,5 @@ import Testing
         #expect(decoded == [t0])
         #expect(json == #"["2026-11-18T11:06:40.000Z"]"#)
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([Timestamp].self, from: Data("[1]".utf8)) }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so the spread is the same on every run.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @_spi(Fuzzing) @testable import HTTPServer
 #if canImport(Glibc)
 import Glibc
@@ -18,19 +19,6 @@ import Musl
 //   AXIOM_FUZZ_SEED=<n>       another seed (printed on failure)
 //   AXIOM_FUZZ_SECONDS=<n>    keep going for n seconds instead (the duration
 //                             only decides how many inputs are tried)
-
-/// SplitMix64: small, fast, and the same sequence on every platform.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 enum Corpus {
     /// Valid requests the mutations start from.

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 /// Per-loop token leases on one shared limiter: two books stand for two
