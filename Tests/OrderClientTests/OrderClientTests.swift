@@ -30,6 +30,12 @@ extension ClientRun where C == OrderClient {
                                           unitPrice: Money(amount: amount, currency: .usd))], currency: .usd)
     }
 
+    /// A new checkout's order for `user`, placed through the client.
+    func place(_ run: OrderRun, idempotencyKey: String? = nil) async throws -> Order {
+        try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                         idempotencyKey: idempotencyKey))
+    }
+
     @Test(arguments: StorageBackend.all) func placingIsIdempotentByCheckoutAndByKey(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try await backend.database(at: path)
@@ -40,7 +46,7 @@ extension ClientRun where C == OrderClient {
         #expect(placed.total == Money(amount: 3000, currency: .usd))
         let sameCheckout = try await run.client.send(.place(checkoutID: checkout, userID: user, cart: try cart(), idempotencyKey: nil))
         #expect(sameCheckout == placed)
-        let sameKey = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(), idempotencyKey: "k"))
+        let sameKey = try await place(run, idempotencyKey: "k")
         #expect(sameKey == placed)
         #expect(try await run.client.orders(for: user, limit: 100, after: nil).items == [placed])
         await run.stop()
@@ -76,7 +82,7 @@ extension ClientRun where C == OrderClient {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try await backend.database(at: path)
         var run = try await OrderRun.start(database, backend: backend)
-        let order = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(), idempotencyKey: nil))
+        let order = try await place(run)
         await #expect(throws: DomainError.self) { _ = try await run.client.send(.transition(order.id, to: .shipped, by: .admin)) }
         _ = try await run.client.send(.transition(order.id, to: .confirmed, by: .system))
         await #expect(throws: DomainError.self) { _ = try await run.client.send(.transition(order.id, to: .shipped, by: .customer)) }
@@ -98,10 +104,8 @@ extension ClientRun where C == OrderClient {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try await backend.database(at: path)
         let run = try await OrderRun.start(database, backend: backend)
-        let kept = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
-                                                    idempotencyKey: nil))
-        let moved = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
-                                                     idempotencyKey: nil))
+        let kept = try await place(run)
+        let moved = try await place(run)
         let confirmed = try await run.client.send(.transition(moved.id, to: .confirmed, by: .system))
 
         #expect(try await run.client.send(.settle(kept)) == kept)
@@ -124,8 +128,7 @@ extension ClientRun where C == OrderClient {
         var run = try await OrderRun.start(database, backend: backend)
         var placed: [Order] = []
         for _ in 0..<70 {  // more than two statements' worth (32 ids each)
-            placed.append(try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
-                                                           idempotencyKey: nil)))
+            placed.append(try await place(run))
         }
         #expect(try await run.client.openOrders(limit: 100).count == 70)
         for order in placed {
@@ -145,8 +148,7 @@ extension ClientRun where C == OrderClient {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try await backend.database(at: path)
         var run = try await OrderRun.start(database, backend: backend)
-        let placed = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
-                                                      idempotencyKey: nil))
+        let placed = try await place(run)
         let cancelled = try await run.client.send(.transition(placed.id, to: .cancelled, by: .customer))
         _ = try await run.client.send(.settleSoon(placed))
         await run.stop()
@@ -162,8 +164,7 @@ extension ClientRun where C == OrderClient {
         let run = try await OrderRun.start(database, backend: backend)
         var placed: Set<OrderID> = []
         for _ in 0..<120 {
-            placed.insert(try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
-                                                           idempotencyKey: nil)).id)
+            placed.insert(try await place(run).id)
         }
         var pages: [[Order]] = []
         var cursor: String?
@@ -188,8 +189,7 @@ extension ClientRun where C == OrderClient {
         let run = try await OrderRun.start(database, backend: backend)
         var placed: [OrderID] = []
         for _ in 0..<7 {
-            placed.append(try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
-                                                           idempotencyKey: nil)).id)
+            placed.append(try await place(run).id)
             run.clock.advance(by: .milliseconds(2))  // distinct creation times, so "newest" is defined
         }
         var seen: [OrderID] = []

@@ -13,11 +13,9 @@ extension OrderClientTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try await backend.database(at: path)
         var run = try await OrderRun.start(database, backend: backend)
-        let first = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
-                                                     idempotencyKey: "once"))
+        let first = try await place(run, idempotencyKey: "once")
         for _ in 0..<40 {
-            let order = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
-                                                         idempotencyKey: nil))
+            let order = try await place(run)
             _ = try await run.client.send(.settle(order))
         }
         await run.stop()
@@ -46,8 +44,7 @@ extension OrderClientTests {
         let run = try await OrderRun.start(database, backend: backend)
         var placed: [Order] = []
         for _ in 0..<25 {
-            placed.append(try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
-                                                           idempotencyKey: nil)))
+            placed.append(try await place(run))
         }
         _ = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: UserID(UUID()), cart: try cart(),
                                              idempotencyKey: nil))
@@ -77,8 +74,7 @@ extension OrderClientTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try await backend.database(at: path)
         let run = try await OrderRun.start(database, backend: backend)
-        let placed = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
-                                                      idempotencyKey: nil))
+        let placed = try await place(run)
         let stored = try await run.database.readTransaction { handle -> String? in
             try handle.queryOne("SELECT document FROM orders WHERE id = ?", placed.id.description)?.get("document")
         }
