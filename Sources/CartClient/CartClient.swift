@@ -176,7 +176,9 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
     func loaded(_ user: UserID) async throws -> Cart {
         // Counted by `cart(for:)` already; a change feed reload is no request.
         if let hit = cache.recheck(user) { return hit.cart }
-        let (lines, version) = try await storage.storedRead {
+        // One index range of one user's lines (at most `Cart.maxLines`)
+        // and a primary-key probe: read on this thread when it can be.
+        let (lines, version) = try await storage.boundedRead {
             (try CartStore.lines($0, user: user), try CartStore.version($0, user: user))
         }
         let cart = try Cart(userID: user, lines: lines).validated()

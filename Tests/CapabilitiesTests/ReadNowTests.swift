@@ -65,4 +65,40 @@ import Testing
         await storage.close()
         #expect(try storage.readNow { _ in 1 } == nil)
     }
+
+    /// `StorageAccess.boundedRead`: on the caller's thread while a reader is
+    /// idle, and handed to the reader's queue (answered once it frees up)
+    /// while none is, with the same answer either way.
+    @Test func boundedReadAnswersWhetherOrNotAReaderIsIdle() async throws {
+        let directory = try TempDirectory()
+        let storage = try await Self.openOneReader(directory)
+        let access = StorageAccess(try await standaloneHandle(storage))
+        try await Fixture.insertUser(storage, id: "a")
+        let countUsers: @Sendable (any StorageHandle) throws -> Int = { try $0.query("SELECT id FROM users").count }
+        #expect(try await access.boundedRead(countUsers) == 1)
+
+        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let busy = Task {
+            try await storage.read { db in
+                entered.signal()
+                release.wait()
+                return try db.query("SELECT id FROM users").count
+            }
+        }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                entered.wait()
+                continuation.resume()
+            }
+        }
+        try await Fixture.insertUser(storage, id: "b")
+        // The only reader is busy: readNow declines, so boundedRead queues.
+        let queued = Task { try await access.boundedRead(countUsers) }
+        while storage.readerUsage.waiting == 0 { await Task.yield() }
+        release.signal()
+        // Both see "b": a read's snapshot begins at its first statement.
+        #expect(try await busy.value == 2)
+        #expect(try await queued.value == 2)
+        await storage.close()
+    }
 }

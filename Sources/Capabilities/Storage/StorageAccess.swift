@@ -82,6 +82,15 @@ public struct StorageAccess: Sendable {
         }
     }
 
+    /// A read bounded by an index probe or two (a session and its user, one
+    /// user's cart lines): on the calling thread when an idle connection can
+    /// be lent there (`storedReadNow`), else `storedRead`. A hop to a reader
+    /// queue and back wakes two threads, which costs more than such a read.
+    public func boundedRead<R: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> R {
+        if let result = try storedReadNow(body) { return result }
+        return try await storedRead(body)
+    }
+
     private static func write<S: StorageCapability & Capability, R: Sendable>(
         _ handle: CapabilityHandle<S>, _ body: @escaping @Sendable (any StorageHandle) throws -> R
     ) async throws -> R {
