@@ -11,6 +11,27 @@ import Testing
                                      migrations: Fixture.migrations)
     }
 
+    /// A read holding the only reader until `release` is signalled; it
+    /// answers the number of users. Returns once the read is inside.
+    private static func holdTheOnlyReader(_ storage: SQLiteStorage) async -> (busy: Task<Int, any Error>, release: DispatchSemaphore) {
+        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let busy = Task {
+            try await storage.read { db in
+                entered.signal()
+                release.wait()
+                return try db.query("SELECT id FROM users").count
+            }
+        }
+        // Waited for off the cooperative pool, which the busy read's task needs.
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                entered.wait()
+                continuation.resume()
+            }
+        }
+        return (busy, release)
+    }
+
     @Test func readsCommittedDataOnTheCallersThread() async throws {
         let directory = try TempDirectory()
         let storage = try await Self.openOneReader(directory)
@@ -29,21 +50,7 @@ import Testing
         let directory = try TempDirectory()
         let storage = try await Self.openOneReader(directory)
         try await Fixture.insertUser(storage, id: "a")
-        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        let busy = Task {
-            try await storage.read { db in
-                entered.signal()
-                release.wait()
-                return try db.query("SELECT id FROM users").count
-            }
-        }
-        // Waited for off the cooperative pool, which the busy read's task needs.
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                entered.wait()
-                continuation.resume()
-            }
-        }
+        let (busy, release) = await Self.holdTheOnlyReader(storage)
         #expect(try storage.readNow { _ in 1 } == nil)
         release.signal()
         #expect(try await busy.value == 1)
@@ -77,24 +84,12 @@ import Testing
         let countUsers: @Sendable (any StorageHandle) throws -> Int = { try $0.query("SELECT id FROM users").count }
         #expect(try await access.boundedRead(countUsers) == 1)
 
-        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        let busy = Task {
-            try await storage.read { db in
-                entered.signal()
-                release.wait()
-                return try db.query("SELECT id FROM users").count
-            }
-        }
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                entered.wait()
-                continuation.resume()
-            }
-        }
+        let (busy, release) = await Self.holdTheOnlyReader(storage)
         try await Fixture.insertUser(storage, id: "b")
         // The only reader is busy: readNow declines, so boundedRead queues.
         let queued = Task { try await access.boundedRead(countUsers) }
-        while storage.readerUsage.waiting == 0 { await Task.yield() }
+        for _ in 0 ..< 100_000 where storage.readerUsage.waiting == 0 { await Task.yield() }
+        #expect(storage.readerUsage.waiting == 1)
         release.signal()
         // Both see "b": a read's snapshot begins at its first statement.
         #expect(try await busy.value == 2)
