@@ -22,7 +22,7 @@ actor CounterClient: StatefulClient {
         stateBroadcaster = StateBroadcaster(bufferLimit: bufferLimit)
     }
 
-    func send(_ amount: Int) async throws -> Int {
+    func add(_ amount: Int) throws -> Int {
         _ = try null.available()
         state += amount
         stateBroadcaster.publish(state)
@@ -31,6 +31,12 @@ actor CounterClient: StatefulClient {
 
     func activate() async throws {}
     func deactivate() async { stateBroadcaster.finish() }
+}
+
+/// Adds to the counter; answers the new count.
+struct Add: ClientAction {
+    let amount: Int
+    func run(on counter: isolated CounterClient) async throws -> Int { try counter.add(amount) }
 }
 
 actor CounterContext: Context {
@@ -42,7 +48,7 @@ actor CounterContext: Context {
         counter = try creation.client(CounterClient.self)
     }
 
-    func send(_ amount: Int) async throws -> Int { try await counter.send(amount) }
+    func send(_ amount: Int) async throws -> Int { try await counter.send(Add(amount: amount)) }
 }
 
 /// The process's monotonic clock as the sessions' time source.

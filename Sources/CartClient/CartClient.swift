@@ -2,20 +2,6 @@ import Axiom
 import Capabilities
 import Domain
 
-public enum CartAction: Sendable {
-    /// With `unchangedFrom`, the change is made only while the user's cart
-    /// is still that cart (`precondition_failed` otherwise: `If-Match`).
-    case setQuantity(UserID, ProductID, Int, unchangedFrom: Cart? = nil)
-    case remove(UserID, ProductID, unchangedFrom: Cart? = nil)
-    case clear(UserID)
-    /// Takes a finished checkout's ordered lines out of the user's cart
-    /// (`Cart.removingOrdered`: what was changed since the checkout read the
-    /// cart stays), once per checkout: the checkout id is recorded in the
-    /// same transaction, so a repeat (start-up reconciliation after a crash)
-    /// leaves a cart refilled since untouched.
-    case clearAfterCheckout(UserID, CheckoutID, ordered: [CartLine])
-}
-
 /// Published keyed by the cart's `UserID`: an observer of one user
 /// subscribes with `stateBroadcaster.subscribe(key: userID)`.
 public enum CartUpdate: Sendable, Hashable {
@@ -130,8 +116,8 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
         stateBroadcaster.finish()
     }
 
-    public func send(_ action: CartAction) async throws -> Cart {
-        let user = action.user
+    func write(_ change: CartChange) async throws -> Cart {
+        let user = change.user
         // One user's changes are made one after another, each from the cart
         // the previous one left; different users' changes still run at once
         // (and are committed together).
@@ -139,7 +125,7 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
         defer { finishWriting(for: user) }
         let kept = cache.peek(user)
         let ((cart, applied, version), sequence) = try await storage.sequencedWrite { handle in
-            let (cart, applied, version) = try CartWrite.run(action, handle, kept: kept)
+            let (cart, applied, version) = try CartWrite.run(change, handle, kept: kept)
             // Other replicas' working sets and /events follow this row.
             if applied { try handle.recordChange(ChangeRecord(kind: .cart, key: user.description, userID: user.description)) }
             return (cart, applied, version)
@@ -193,20 +179,5 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
 
     func finishWriting(for user: UserID) {
         turns.leave(user)
-    }
-}
-
-extension CartAction {
-    var user: UserID {
-        switch self {
-        case .setQuantity(let user, _, _, _), .remove(let user, _, _), .clear(let user), .clearAfterCheckout(let user, _, _): user
-        }
-    }
-
-    var unchangedFrom: Cart? {
-        switch self {
-        case .setQuantity(_, _, _, let cart), .remove(_, _, let cart): cart
-        case .clear, .clearAfterCheckout: nil
-        }
     }
 }

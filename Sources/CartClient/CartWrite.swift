@@ -23,7 +23,7 @@ enum CartWrite {
     /// after it, it is the stored cart and the lines are not read (the read
     /// was 12 % of the server's CPU under `scripts/bench.sh cart_put`, on
     /// the single writer).
-    static func run(_ action: CartAction, _ handle: any StorageHandle, kept: KeptCart?) throws -> (Cart, Bool, Int64) {
+    static func run(_ action: CartChange, _ handle: any StorageHandle, kept: KeptCart?) throws -> (Cart, Bool, Int64) {
         let user = action.user
         let version: Int64 = try handle.queryOne("""
             INSERT INTO cart_versions(user_id, version) VALUES(?, 1)
@@ -41,7 +41,7 @@ enum CartWrite {
     }
 
     /// `action` applied to `cart`, the stored cart, as just that change.
-    private static func change(_ cart: Cart, by action: CartAction, _ handle: any StorageHandle) throws -> (Cart, Bool) {
+    private static func change(_ cart: Cart, by action: CartChange, _ handle: any StorageHandle) throws -> (Cart, Bool) {
         let user = action.user
         // If-Match, under the lock: no other change of this cart can commit
         // between this comparison and the change below, on any replica, so

@@ -127,20 +127,9 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
 
     // MARK: Actions
 
-    public func send(_ action: CatalogAction) async throws -> CatalogOutcome {
-        switch action {
-        case .create(let draft): .product(try await create(draft))
-        case .update(let id, let patch, let unchangedFrom): .product(try await update(id, patch, unchangedFrom: unchangedFrom))
-        case .reserve(let checkoutID, let lines): .products(try await reserve(checkoutID: checkoutID, lines: lines))
-        case .commitReservation(let checkoutID): .committed(lines: try await commitReservation(checkoutID))
-        case .releaseReservation(let checkoutID): .products(try await releaseReservation(checkoutID))
-        case .returnStock(let key, let lines): .products(try await returnStock(key: key, lines: lines))
-        }
-    }
-
     /// A new product with a fresh id. `validation_failed` (every field, the
     /// price's currency included), `duplicate_sku`.
-    public func create(_ draft: ProductDraft) async throws -> Product {
+    func create(_ draft: ProductDraft) async throws -> Product {
         let product = try CatalogRules.product(from: draft, id: ProductID(RandomUUID.make()), currency: currency)
         let started = cache.withLock { $0.generation }
         let row = try await write { try Self.recorded(.product, $0, [CatalogStore.insert($0, product)])[0] }
@@ -155,7 +144,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// `precondition_failed` unless the product is that value when the
     /// change commits: compared inside the write's transaction, so of two
     /// writers that read the same product one wins and one is refused.
-    public func update(_ id: ProductID, _ patch: ProductPatch, unchangedFrom: Product? = nil) async throws -> Product {
+    func update(_ id: ProductID, _ patch: ProductPatch, unchangedFrom: Product? = nil) async throws -> Product {
         let current = try await product(id)
         if let unchangedFrom, current != unchangedFrom { throw DomainError.preconditionFailed(entity: "product") }
         let expected = try CatalogRules.patched(current, with: patch, currency: currency)
@@ -179,7 +168,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// `product_inactive` or `insufficient_stock` and nothing is taken.
     /// `validation_failed` for malformed lines; `duplicate_checkout_id` when
     /// that checkout already reserved.
-    public func reserve(checkoutID: CheckoutID, lines: [StockLine]) async throws -> [Product] {
+    func reserve(checkoutID: CheckoutID, lines: [StockLine]) async throws -> [Product] {
         if let errors = StockLine.validate(lines) { throw DomainError.validation(errors) }
         let started = cache.withLock { $0.generation }
         let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.reserve($0, checkoutID, lines)) }
@@ -190,14 +179,14 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// Makes the reservation final (its rows are deleted; the stock stays
     /// taken). Returns the number of lines committed, 0 when it was already
     /// committed. `reservation_not_found` for an unknown or released checkout.
-    public func commitReservation(_ checkoutID: CheckoutID) async throws -> Int {
+    func commitReservation(_ checkoutID: CheckoutID) async throws -> Int {
         try await write { try CatalogStore.commit($0, checkoutID) }
     }
 
     /// Gives a pending reservation's units back and deletes it. Idempotent:
     /// an unknown, released or committed checkout is a no-op (`[]`).
     /// Returns the restocked products.
-    public func releaseReservation(_ checkoutID: CheckoutID) async throws -> [Product] {
+    func releaseReservation(_ checkoutID: CheckoutID) async throws -> [Product] {
         let started = cache.withLock { $0.generation }
         let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.release($0, checkoutID)) }
         apply(rows, startedAt: started, created: false)
@@ -208,7 +197,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// retried call with the same key is a no-op (`[]`). Works on inactive
     /// products; stock is capped at the maximum (1 000 000).
     /// `validation_failed` (key, lines), `product_not_found` (nothing applied).
-    public func returnStock(key: String, lines: [StockLine]) async throws -> [Product] {
+    func returnStock(key: String, lines: [StockLine]) async throws -> [Product] {
         var errors = CatalogRules.validateReturnKey(key) ?? ValidationError()
         errors.merge(StockLine.validate(lines))
         try errors.throwIfAny()

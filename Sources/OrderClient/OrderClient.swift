@@ -3,28 +3,6 @@ import Capabilities
 import Domain
 import FoundationEssentials
 
-public enum OrderAction: Sendable {
-    /// A pending order for a checkout; idempotent by checkout id and by the
-    /// user's idempotency key (the existing order is returned).
-    case place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?)
-    case transition(OrderID, to: OrderStatus, by: OrderActor)
-    /// The order's checkout or cancellation finished its work in the other
-    /// clients (stock committed or returned, cart cleared): start-up
-    /// reconciliation no longer looks at it. Answers the order as stored
-    /// now (the one given unless its status moved meanwhile).
-    case settle(Order)
-    /// A finished checkout's `settle`, queued: answers the order at once,
-    /// and the queued settles are written together, one statement for up
-    /// to 32, after. Nothing a caller was told depends on it (the order,
-    /// the stock, the payment and the cart are already durable); one lost
-    /// to a kill leaves the order open, and start-up reconciliation
-    /// finishes and settles it. An order cancelled before its settle lands
-    /// stays open for its cancellation to finish (the customer has the
-    /// order's id before the settle lands). `deactivate` waits for the
-    /// queue, so a graceful stop leaves none.
-    case settleSoon(Order)
-}
-
 /// Published keyed by the order's `UserID`: an observer of one user
 /// subscribes with `stateBroadcaster.subscribe(key: userID)`.
 /// `sequence` is the change's row in the outbox (the `/events` id), the
@@ -81,19 +59,6 @@ public actor OrderClient: StatefulClient {
         stateBroadcaster.finish()
     }
 
-    public func send(_ action: OrderAction) async throws -> Order {
-        switch action {
-        case .place(let checkoutID, let userID, let cart, let key):
-            try await place(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: key)
-        case .transition(let id, let status, let actor):
-            try await transition(id, to: status, by: actor)
-        case .settle(let order):
-            try await settle(order)
-        case .settleSoon(let order):
-            settleSoon(order)
-        }
-    }
-
     // MARK: Reads (storage, by index)
 
     /// `order_not_found`.
@@ -145,7 +110,7 @@ public actor OrderClient: StatefulClient {
 
     // MARK: Writes
 
-    private func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
+    func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
         let checkoutSlot = "checkout|\(checkoutID)"
         let keySlot = idempotencyKey.map { "key|\(userID)|\($0)" }
         if let running = placing[checkoutSlot] ?? keySlot.flatMap({ placing[$0] }) {
@@ -205,7 +170,7 @@ public actor OrderClient: StatefulClient {
         return try OrderStore.order(handle, user: userID, key: key)
     }
 
-    private func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor) async throws -> Order {
+    func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor) async throws -> Order {
         let (changed, sequence) = try await write { handle in
             let changed = try OrderStore.transition(handle, id: id, to: status, by: actor)
             try handle.recordChange(Self.change(of: changed))
@@ -217,7 +182,7 @@ public actor OrderClient: StatefulClient {
 
     /// Only an order's status moves after it is placed, so the same status
     /// means the same order, and only a moved one is read again.
-    private func settle(_ order: Order) async throws -> Order {
+    func settle(_ order: Order) async throws -> Order {
         guard let status = try await write({ try OrderStore.settle($0, id: order.id) }).0 else {
             throw DomainError.notFound(entity: "order", id: order.id.description)
         }
@@ -228,7 +193,7 @@ public actor OrderClient: StatefulClient {
     /// time it gets the writer, until it is empty. Under load a checkout's
     /// settle was one write per checkout and one more group commit before
     /// its answer.
-    private func settleSoon(_ order: Order) -> Order {
+    func settleSoon(_ order: Order) -> Order {
         settlesDue.append(order.id)
         if settling == nil { settling = Task { await self.writeDueSettles() } }
         return order

@@ -46,18 +46,6 @@ public actor PaymentClient: StatefulClient {
         stateBroadcaster.finish()
     }
 
-    public func send(_ action: PaymentAction) async throws -> PaymentOutcome {
-        switch action {
-        case .open(let order): .payment(try await open(order))
-        case .apply(let event): .receipt(try await apply(event))
-        case .orderCancelled(let orderID): .payment(try await change(orderID, .orderCancelled))
-        case .recordManual(let orderID, let reference):
-            .payment(try await change(orderID, .manualSucceeded(reference: reference)))
-        case .expireDue(let limit): .payments(try await expireDue(limit: limit))
-        case .settle(let id, let status): .payment(try await settle(id, at: status))
-        }
-    }
-
     // MARK: Signatures
 
     /// Checks a webhook's `Axiom-Signature` against the raw body bytes:
@@ -124,7 +112,7 @@ public actor PaymentClient: StatefulClient {
 
     private var nowMilliseconds: Int64 { clock.millisecondsSince1970() }
 
-    private func open(_ order: Order) async throws -> Payment {
+    func open(_ order: Order) async throws -> Payment {
         let now = nowMilliseconds
         let candidate = Payment.open(id: PaymentID(TimeOrderedUUID.make()), for: order,
                                      expiresAt: Timestamp(millisecondsSince1970: now + settings.timeoutSeconds * 1000))
@@ -135,7 +123,7 @@ public actor PaymentClient: StatefulClient {
         }
     }
 
-    private func apply(_ event: PaymentEvent) async throws -> PaymentReceipt {
+    func apply(_ event: PaymentEvent) async throws -> PaymentReceipt {
         let now = nowMilliseconds
         let (receipt, previous): (PaymentReceipt, PaymentStatus)
         let sequence: Int64?
@@ -171,7 +159,7 @@ public actor PaymentClient: StatefulClient {
     }
 
     /// Applies `change` to the order's payment; nil when the order has none.
-    private func change(_ orderID: OrderID, _ change: PaymentChange) async throws -> Payment? {
+    func change(_ orderID: OrderID, _ change: PaymentChange) async throws -> Payment? {
         let now = nowMilliseconds
         let ((payment, previous), sequence) = try await storage.sequencedWrite { handle -> (Payment?, PaymentStatus?) in
             guard let stored = try PaymentStore.payment(handle, order: orderID, locked: true) else { return (nil, nil) }
@@ -184,7 +172,7 @@ public actor PaymentClient: StatefulClient {
         return payment
     }
 
-    private func expireDue(limit: Int) async throws -> [Payment] {
+    func expireDue(limit: Int) async throws -> [Payment] {
         let now = nowMilliseconds
         let expired = try await storage.durableWrite { handle in
             try PaymentStore.due(handle, now: now, limit: limit).compactMap { due -> Payment? in
@@ -198,7 +186,7 @@ public actor PaymentClient: StatefulClient {
         return expired
     }
 
-    private func settle(_ id: PaymentID, at status: PaymentStatus) async throws -> Payment {
+    func settle(_ id: PaymentID, at status: PaymentStatus) async throws -> Payment {
         try await storage.durableWrite { handle in
             try PaymentStore.settle(handle, id: id, status: status)
             guard let payment = try PaymentStore.payment(handle, id: id) else {

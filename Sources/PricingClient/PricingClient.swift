@@ -1,13 +1,6 @@
 import Axiom
 import Domain
 
-/// What a context asks of the pricing client.
-public enum PricingAction: Sendable {
-    /// Prices `cart` against `products` (the catalogue's products at read
-    /// time, by id) in `currency` → `CartQuote`.
-    case price(cart: Cart, products: [ProductID: Product], currency: Currency)
-}
-
 /// Prices carts: pure computation, no state, no capability.
 ///
 /// Each cart line is looked up in the catalogue products handed in:
@@ -24,15 +17,7 @@ public enum PricingAction: Sendable {
 public actor PricingClient: StatelessClient {
     public init() {}
 
-    public func send(_ action: PricingAction) async throws -> CartQuote {
-        switch action {
-        case .price(let cart, let products, let currency):
-            try price(cart: cart, products: products, currency: currency)
-        }
-    }
-
-    /// The same computation without a hop onto the actor (it touches no
-    /// actor state).
+    /// A query: it touches no actor state, so it runs on the caller's thread.
     public nonisolated func price(cart: Cart, products: [ProductID: Product],
                                   currency: Currency) throws(DomainError) -> CartQuote {
         var priced: [PricedLine] = []

@@ -14,7 +14,7 @@ extension UserClient {
 
     /// A ticket for the session of `token` (`invalid_token` when that
     /// session is not valid now).
-    public func issueEventTicket(token: String) async throws -> EventTicket {
+    func issueEventTicket(token: String) async throws -> EventTicket {
         let tokenHash = TokenDigest.sha256Hex(token)
         let caller = try await authenticate(tokenHash: tokenHash)
         let ticket = random.current.token(byteCount: 32, encoding: .base64url)
@@ -32,7 +32,7 @@ extension UserClient {
     /// would be now (a session signed out, revoked or expired since is
     /// refused). `invalid_ticket` for an unknown, used or expired ticket
     /// and for one whose session is no longer valid.
-    public func redeemEventTicket(_ ticket: String) async throws -> Authentication {
+    func redeemEventTicket(_ ticket: String) async throws -> Authentication {
         let ticketHash = TokenDigest.sha256Hex(ticket)
         let now = nowMilliseconds()
         guard let entry = try await storage.durableWrite({

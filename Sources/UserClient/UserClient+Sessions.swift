@@ -9,7 +9,7 @@ import FoundationEssentials
 /// forgets what the working set holds, and a miss read that overlapped a
 /// revocation is not kept.
 extension UserClient {
-    public func login(email: String, password: String, clientAddress: String) async throws -> AuthenticatedSession {
+    func login(email: String, password: String, clientAddress: String) async throws -> AuthenticatedSession {
         let account = Email.normalizedKey(email)
         try await admitSignIn(account: account, address: clientAddress)
         // An unknown email is verified against the decoy, so it costs what
@@ -117,7 +117,7 @@ extension UserClient {
     }
 
     /// Revokes the session; revoking twice is harmless.
-    public func logout(sessionID: String) async throws -> UserOutcome {
+    func logout(sessionID: String) async throws {
         // Forgotten before the delete (no check passes once sign-out has
         // begun) and after it (an answer kept while it was committed).
         verified.withLock { $0.forget { $0.sessionID == sessionID } }
@@ -126,7 +126,6 @@ extension UserClient {
         if let tokenHash { sessions.remove(tokenHash) }
         verified.withLock { $0.forget { $0.sessionID == sessionID } }
         stateBroadcaster.publish(.sessionEnded(sessionID: sessionID), key: sessionID)
-        return .loggedOut
     }
 
     /// Deletes the sessions whose token has expired, from storage and from
@@ -134,7 +133,7 @@ extension UserClient {
     /// the working set from holding tokens nobody presents again. Returns
     /// how many were removed from memory. Expired event tickets and
     /// sign-in throttle runs past their window go in the same sweep.
-    public func removeExpiredSessions() async throws -> Int {
+    func removeExpiredSessions() async throws -> Int {
         let now = nowMilliseconds()
         let policy = loginPolicy
         let step = Self.sweepStep

@@ -4,40 +4,6 @@ import Domain
 import FoundationEssentials
 import Synchronization
 
-/// What the users client is asked to do.
-public enum UserAction: Sendable {
-    case register(NewUserRequest)
-    case ensureAdmin(name: String, email: String, password: String)
-    case login(email: String, password: String, clientAddress: String)
-    case authenticate(token: String)
-    /// A one-use ticket for the live-update stream of `token`'s session.
-    case issueEventTicket(token: String)
-    /// Uses a ticket: who its session belongs to (`invalid_ticket` otherwise).
-    case redeemEventTicket(String)
-    case logout(sessionID: String)
-    /// An admin sets status and/or role; suspending revokes the user's sessions.
-    case adminUpdate(UserID, UserAdminPatch)
-    /// The user changes their own name, email or password (email and
-    /// password only with the current password, whose wrong guesses are
-    /// throttled like sign-ins). A new password revokes every session of
-    /// the user but `keepingSession`.
-    /// With `unchangedFrom`, only while the user is still that value
-    /// (`precondition_failed` otherwise: `If-Match`).
-    case updateProfile(UserID, UserProfilePatch, keepingSession: String?, clientAddress: String,
-                       unchangedFrom: User? = nil)
-    /// Deletes every session whose token has expired.
-    case removeExpiredSessions
-}
-
-public enum UserOutcome: Sendable {
-    case user(User)
-    case session(AuthenticatedSession)
-    case authentication(Authentication)
-    case eventTicket(EventTicket)
-    case loggedOut
-    case sessionsRemoved(Int)
-}
-
 /// `sessionEnded` is published keyed by the session id: an observer of one
 /// session subscribes with `stateBroadcaster.subscribe(key: sessionID)`.
 public enum UserUpdate: Sendable, Hashable {
@@ -171,35 +137,16 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         stateBroadcaster.finish()
     }
 
-    public func send(_ action: UserAction) async throws -> UserOutcome {
-        switch action {
-        case .register(let request): .user(try await register(request))
-        case .ensureAdmin(let name, let email, let password):
-            .user(try await ensureAdmin(name: name, email: email, password: password))
-        case .login(let email, let password, let address):
-            .session(try await login(email: email, password: password, clientAddress: address))
-        case .authenticate(let token): .authentication(try await authenticate(token: token))
-        case .issueEventTicket(let token): .eventTicket(try await issueEventTicket(token: token))
-        case .redeemEventTicket(let ticket): .authentication(try await redeemEventTicket(ticket))
-        case .logout(let sessionID): try await logout(sessionID: sessionID)
-        case .adminUpdate(let id, let patch): .user(try await adminUpdate(id, patch))
-        case .updateProfile(let id, let patch, let keep, let address, let unchangedFrom):
-            .user(try await updateProfile(id, patch, keepingSession: keep, clientAddress: address,
-                                          unchangedFrom: unchangedFrom))
-        case .removeExpiredSessions: .sessionsRemoved(try await removeExpiredSessions())
-        }
-    }
-
     // MARK: Users
 
     /// A new customer. `validation_failed` (every field), `duplicate_email`.
-    public func register(_ request: NewUserRequest) async throws -> User {
+    func register(_ request: NewUserRequest) async throws -> User {
         try await create(request, role: .customer)
     }
 
     /// The first admin, from configuration: created if the email is not yet
     /// registered, left as it is otherwise.
-    public func ensureAdmin(name: String, email: String, password: String) async throws -> User {
+    func ensureAdmin(name: String, email: String, password: String) async throws -> User {
         let key = Email.normalizedKey(email)
         if let existing = try await storage.storedRead({ try UserStore.user($0, emailKey: key) }) {
             return existing.user
@@ -264,7 +211,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     /// (`last_admin`, also when admins act on each other at once): the
     /// count is taken inside the write transaction, which the single writer
     /// serializes, and a refusal rolls the change back.
-    public func adminUpdate(_ id: UserID, _ patch: UserAdminPatch) async throws -> User {
+    func adminUpdate(_ id: UserID, _ patch: UserAdminPatch) async throws -> User {
         let changed = try patch.applied(to: try await user(id))
         let revoke = changed.status == .suspended
         // Only the columns the patch sets, so a concurrent change to the
@@ -294,7 +241,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     /// not be a way to guess the password unthrottled.
     /// With `unchangedFrom`, `precondition_failed` unless the stored user is
     /// that value inside the write's transaction (and the user's turn).
-    public func updateProfile(_ id: UserID, _ patch: UserProfilePatch, keepingSession: String? = nil,
+    func updateProfile(_ id: UserID, _ patch: UserProfilePatch, keepingSession: String? = nil,
                               clientAddress: String = "local", unchangedFrom: User? = nil) async throws -> User {
         let before = try await user(id)
         _ = try patch.applied(to: before)

@@ -96,7 +96,11 @@ import Testing
         (#"{"admin_email": ""}"#, #"admin_email must be a non-empty string or null; got """#),
         (#"{"max_connections": 0}"#, "max_connections must be an integer in 1...1000000; got 0"),
         (#"{"trusted_proxies": "10.0.0.1, proxy.local"}"#,
-         #"trusted_proxies must be comma-separated IP addresses, or empty; got "10.0.0.1, proxy.local""#),
+         #"trusted_proxies must be comma-separated IP addresses, or empty (in the file also a JSON array of strings); got "10.0.0.1, proxy.local""#),
+        (#"{"trusted_proxies": ["10.0.0.1", 7]}"#,
+         "trusted_proxies must be comma-separated IP addresses, or empty (in the file also a JSON array of strings); got an array"),
+        (#"{"cors_allowed_origins": ["https://shop.example", "ftp://files.example"]}"#,
+         "cors_allowed_origins must be comma-separated origins"),
         (#"{"ops_port": "9090"}"#, #"ops_port must be an integer in 0...65535 or null; got "9090""#),
         (#"{"max_buffered_body_bytes": 1000}"#, "max_buffered_body_bytes (1000) must be at least max_body_bytes (1048576)"),
         (#"[1, 2]"#, "config file /config.json must hold one JSON object of settings; it holds an array"),
@@ -104,6 +108,18 @@ import Testing
     ])
     func fileRefusalsNameTheKeyAndTheAcceptedValues(file: String, expected: String) {
         #expect(refusal(["--config", "/config.json"], file: file).hasPrefix(expected))
+    }
+
+    @Test func listSettingsAcceptAJSONArrayInTheFileAsWellAsCommaSeparatedText() throws {
+        let file = #"{"trusted_proxies": ["10.0.0.1", "::1"], "cors_allowed_origins": ["https://shop.example", "http://127.0.0.1:3000"]}"#
+        let fromArrays = try load(["--config", "/config.json"], file: file)
+        #expect(fromArrays.trustedProxies == "10.0.0.1,::1")
+        #expect(fromArrays.corsAllowedOrigins == "https://shop.example,http://127.0.0.1:3000")
+        let fromText = try load(["--trusted-proxies", "10.0.0.1,::1",
+                                 "--cors-allowed-origins", "https://shop.example,http://127.0.0.1:3000"])
+        #expect(fromText.trustedProxies == fromArrays.trustedProxies)
+        #expect(fromText.corsAllowedOrigins == fromArrays.corsAllowedOrigins)
+        #expect(try load(["--config", "/config.json"], file: #"{"trusted_proxies": []}"#).trustedProxies == "")
     }
 
     @Test func connectionSettingsReachTheServerConfiguration() throws {

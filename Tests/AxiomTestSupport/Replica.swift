@@ -1,4 +1,4 @@
-@testable import Axiom
+@_spi(Testing) import Axiom
 import Capabilities
 
 /// One "replica" of a coherence test, without an orchestrator (a process
@@ -44,5 +44,5 @@ public struct Replica: Sendable {
 
 /// A handle on a fixed instance, as a registry would give it.
 public func standaloneHandle<T: Capability>(_ instance: T) async throws -> CapabilityHandle<T> {
-    CapabilityHandle(slot: try await CapabilitySlot(factory: { instance }))
+    try await CapabilityHandle.fixed(instance)
 }

@@ -1,4 +1,5 @@
 import AxiomTestSupport
+@testable import CatalogClient
 import Domain
 import Foundation
 import Testing

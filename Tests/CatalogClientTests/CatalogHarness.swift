@@ -1,7 +1,7 @@
 import AxiomTestSupport
 import Axiom
 import Capabilities
-import CatalogClient
+@testable import CatalogClient
 import Domain
 import Foundation
 import Synchronization

@@ -1,6 +1,6 @@
 import Axiom
 import Capabilities
-import CatalogClient
+@testable import CatalogClient
 import Domain
 import AxiomTestSupport
 import Foundation

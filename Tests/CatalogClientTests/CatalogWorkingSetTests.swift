@@ -1,7 +1,7 @@
 import Axiom
 import AxiomTestSupport
 import Capabilities
-import CatalogClient
+@testable import CatalogClient
 import Domain
 import Foundation
 import Testing

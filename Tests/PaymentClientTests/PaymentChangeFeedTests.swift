@@ -31,7 +31,7 @@ import Testing
             let order = try Order.place(id: OrderID(UUID()), userID: UserID(UUID()), cart: cart, createdAt: Timestamp(Date()))
             let heardOnB = paymentsB.stateBroadcaster.subscribe(key: order.userID)
             let heardOnA = paymentsA.stateBroadcaster.subscribe(key: order.userID)
-            guard case .payment(let opened?) = try await paymentsA.send(.open(order)) else { throw CancellationError() }
+            let opened = try await paymentsA.send(.open(order))
             // Paid, then cancelled (owes a refund): the order follows both.
             _ = try await paymentsA.send(.apply(PaymentEvent(id: "evt_paid", type: .paymentSucceeded,
                                                              paymentID: opened.id, amount: opened.amount)))

@@ -38,7 +38,7 @@ import Testing
     }
 
     private func open(_ client: PaymentClient, _ order: Order) async throws -> Payment {
-        guard case .payment(let payment?) = try await client.send(.open(order)) else { throw CancellationError() }
+        let payment = try await client.send(.open(order))
         return payment
     }
 
@@ -52,9 +52,7 @@ import Testing
                 let effects = try await withThrowingTaskGroup(of: PaymentReceipt.Effect.self) { group in
                     for client in clients {
                         group.addTask {
-                            guard case .receipt(let receipt) = try await client.send(.apply(event)) else {
-                                throw CancellationError()
-                            }
+                            let receipt = try await client.send(.apply(event))
                             return receipt.effect
                         }
                     }

@@ -27,8 +27,7 @@ struct PricingClientTests {
     func prices() async throws {
         let mug = product("Mug", price: 1299)
         let pen = product("Pen", price: 250)
-        let quote = try await pricing.send(.price(cart: cart([(mug, 2), (pen, 3)]), products: catalogue([mug, pen]),
-                                                   currency: .usd))
+        let quote = try pricing.price(cart: cart([(mug, 2), (pen, 3)]), products: catalogue([mug, pen]), currency: .usd)
         #expect(quote.lines.map(\.productID) == [mug.id, pen.id])
         #expect(quote.lines.map(\.name) == ["Mug", "Pen"])
         #expect(quote.lines.map(\.unitPrice.amount) == [1299, 250])
@@ -77,7 +76,7 @@ struct PricingClientTests {
     func currencyMismatch() async {
         let euro = product("Euro", price: 5, currency: .eur)
         await #expect(throws: DomainError.currencyMismatch(.usd, .eur)) {
-            _ = try await pricing.send(.price(cart: cart([(euro, 1)]), products: catalogue([euro]), currency: .usd))
+            _ = try pricing.price(cart: cart([(euro, 1)]), products: catalogue([euro]), currency: .usd)
         }
     }
 

@@ -4,7 +4,7 @@ import Capabilities
 import Domain
 import Foundation
 import Testing
-import UserClient
+@testable import UserClient
 
 /// What a stolen token or a second admin cannot do to an account, and that
 /// whether an email is registered costs no different work, against a real

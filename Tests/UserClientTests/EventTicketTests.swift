@@ -2,7 +2,7 @@ import AxiomTestSupport
 import Domain
 import Foundation
 import Testing
-import UserClient
+@testable import UserClient
 
 /// Event-stream tickets in the users client, on the run's clock (moved,
 /// never slept through), with the real SQLite sessions behind them.

@@ -3,7 +3,7 @@ import Capabilities
 import Domain
 import Foundation
 import Testing
-import UserClient
+@testable import UserClient
 
 /// Two users clients over one database, as two replicas are: a sign-out or
 /// a suspension acknowledged by A is refused by B from then on (after B's

@@ -4,7 +4,7 @@ import Domain
 import AxiomTestSupport
 import Foundation
 import Testing
-import UserClient
+@testable import UserClient
 
 @Suite(.serialized) struct UserClientTests {
     static let alice = NewUserRequest(name: "Alice", email: "Alice@Example.com", password: "correct horse battery")

@@ -4,7 +4,7 @@ import Domain
 import AxiomTestSupport
 import Foundation
 import Testing
-import UserClient
+@testable import UserClient
 
 /// Suspension, password changes, admin paging and the sweep of expired
 /// sessions, against a real SQLite file.

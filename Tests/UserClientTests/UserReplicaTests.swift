@@ -4,7 +4,7 @@ import Capabilities
 import Domain
 import Foundation
 import Testing
-import UserClient
+@testable import UserClient
 
 /// Issue 13's rules of the users client across processes: three client
 /// instances on one database (`UserReplicas`), each with its own memory,

@@ -3,7 +3,7 @@ import Capabilities
 import Domain
 import Foundation
 import Testing
-import UserClient
+@testable import UserClient
 
 /// The users working set (issue 12): one user and one session held (bound
 /// 1), so every other one is evicted, and the answers are still storage's.

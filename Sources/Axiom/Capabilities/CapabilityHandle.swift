@@ -18,3 +18,13 @@ public struct CapabilityHandle<T: Capability>: Sendable {
         return instance
     }
 }
+
+extension CapabilityHandle {
+    /// A handle on `instance` outside any registry. The orchestrator is one
+    /// per process, so a test that plays two replicas gives the second its
+    /// own storage this way.
+    @_spi(Testing)
+    public static func fixed(_ instance: T) async throws -> CapabilityHandle<T> {
+        CapabilityHandle(slot: try await CapabilitySlot(factory: { instance }))
+    }
+}

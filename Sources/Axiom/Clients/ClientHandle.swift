@@ -1,12 +1,13 @@
-/// How a context holds its singleton client. Actions sent through the handle
-/// are counted, timed and their errors recorded in the client's
-/// ``ClientMetrics`` (RFC-001 section 16).
+/// How a context holds its singleton client: actions sent through the
+/// handle are counted, timed and their errors recorded in the client's
+/// ``ClientMetrics`` (RFC-001 section 16); reads call the client's query
+/// functions (`handle.client.cart(for:)`).
 public struct ClientHandle<C: Client>: Sendable {
-    /// The singleton instance, for reads (`await handle.client.state`).
+    /// The singleton instance, for its query functions.
     public let client: C
     let metrics: ClientMetrics
 
-    public func send(_ action: C.Action) async throws -> C.Outcome {
+    public func send<A: ClientAction>(_ action: A) async throws -> A.Outcome where A.Target == C {
         let start = ContinuousClock.now
         do {
             let outcome = try await client.send(action)

@@ -4,20 +4,22 @@
 /// The RFC isolates clients as actors; so do we. Every action on the one
 /// instance of a client is serialised by the actor, which is what makes
 /// "1,000 concurrent actions each applied exactly once" hold without locks.
+///
+/// A context changes a client only by sending it a ``ClientAction``, whose
+/// outcome type the compiler knows; it reads through the client's query
+/// functions. Both are plain typed calls.
 public protocol Client: Actor {
-    /// What a context asks the client to do.
-    associatedtype Action: Sendable
-    /// What the action yields to the caller. A server must answer the request
-    /// that caused the action (the created order, the new total), so `send`
-    /// returns a value; it defaults to `Void` as in the RFC.
-    associatedtype Outcome: Sendable = Void
-
-    func send(_ action: Action) async throws -> Outcome
-
     /// Called once by the orchestrator at start-up, after the client is made.
     func activate() async throws
     /// Called once by the orchestrator at shutdown.
     func deactivate() async
+}
+
+extension Client {
+    /// Runs `action` in this client's isolation and answers its outcome.
+    public func send<A: ClientAction>(_ action: A) async throws -> A.Outcome where A.Target == Self {
+        try await action.run(on: self)
+    }
 }
 
 /// RFC-001 1.3: a client that owns exactly one ``State`` (2.7, 2.13) and

@@ -104,6 +104,31 @@ extension Setting {
                           current: { .string(get($0)) })
     }
 
+    /// A list: comma-separated text anywhere, or in the configuration file
+    /// also a JSON array of strings. `check` is asked of the list as
+    /// comma-separated text, which is how it is kept.
+    static func list(_ key: String, accepted: String, help: String, check: @escaping @Sendable (String) -> Bool,
+                     get: @escaping @Sendable (ServerOptions) -> String,
+                     set: @escaping @Sendable (inout ServerOptions, String) -> Void) -> Setting {
+        let accepted = accepted + " (in the file also a JSON array of strings)"
+        return Setting(key: key, accepted: accepted, help: help,
+                       apply: { options, value in
+                           let text: String?
+                           if case .json(.array(let items)) = value.payload {
+                               let strings = items.compactMap { item -> String? in
+                                   guard case .string(let string) = item, !string.isEmpty, !string.contains(",") else { return nil }
+                                   return string
+                               }
+                               text = strings.count == items.count ? strings.joined(separator: ",") : nil
+                           } else {
+                               text = value.text
+                           }
+                           guard let text, check(text) else { throw refusal(key, accepted, value) }
+                           set(&options, text)
+                       },
+                       current: { .string(get($0)) })
+    }
+
     /// On or off: `true`/`false` in the file, also `1`/`0`, `on`/`off` elsewhere.
     static func boolean(_ key: String, help: String,
                         get: @escaping @Sendable (ServerOptions) -> Bool,

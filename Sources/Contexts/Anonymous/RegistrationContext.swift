@@ -18,17 +18,13 @@ public actor RegistrationContext: Context {
 
     /// A new customer account.
     public nonisolated func register(_ request: NewUserRequest) async throws -> User {
-        guard case .user(let user) = try await users.send(.register(request)) else { throw UnexpectedOutcome() }
-        return user
+        try await users.send(.register(request))
     }
 
     /// Signs in; the token is returned once and stored only as a hash.
     public nonisolated func signIn(email: String, password: String,
                                    clientAddress: String) async throws -> AuthenticatedSession {
-        guard case .session(let session) = try await users.send(.login(email: email, password: password,
-                                                                        clientAddress: clientAddress))
-        else { throw UnexpectedOutcome() }
-        return session
+        try await users.send(.login(email: email, password: password, clientAddress: clientAddress))
     }
 
     /// Who a bearer token belongs to (`invalid_token` otherwise). A token
@@ -36,25 +32,19 @@ public actor RegistrationContext: Context {
     /// table without entering the client's actor; a miss asks the client.
     public nonisolated func authenticate(token: String) async throws -> Authentication {
         if let verified = users.client.verifiedAuthentication(token: token) { return verified }
-        guard case .authentication(let authentication) = try await users.send(.authenticate(token: token))
-        else { throw UnexpectedOutcome() }
-        return authentication
+        return try await users.client.authenticate(token: token)
     }
 
     /// A one-use ticket, valid 30 s, that opens the live stream of
     /// `token`'s session (`GET /events?ticket=…`).
     public nonisolated func issueEventTicket(token: String) async throws -> EventTicket {
-        guard case .eventTicket(let ticket) = try await users.send(.issueEventTicket(token: token))
-        else { throw UnexpectedOutcome() }
-        return ticket
+        try await users.send(.issueEventTicket(token: token))
     }
 
     /// Who the session of a ticket belongs to; the ticket is used up
     /// (`invalid_ticket` when unknown, used, expired or its session ended).
     public nonisolated func redeemEventTicket(_ ticket: String) async throws -> Authentication {
-        guard case .authentication(let caller) = try await users.send(.redeemEventTicket(ticket))
-        else { throw UnexpectedOutcome() }
-        return caller
+        try await users.send(.redeemEventTicket(ticket))
     }
 
     /// The sign-in throttle's numbers and decisions so far (the `login`
@@ -68,15 +58,11 @@ public actor RegistrationContext: Context {
 
     /// Housekeeping: forgets sessions whose token expired. Returns how many.
     public nonisolated func removeExpiredSessions() async throws -> Int {
-        guard case .sessionsRemoved(let count) = try await users.send(.removeExpiredSessions)
-        else { throw UnexpectedOutcome() }
-        return count
+        try await users.send(.removeExpiredSessions)
     }
 
     /// The first admin, from configuration, if that email is not registered yet.
     public nonisolated func ensureAdmin(name: String, email: String, password: String) async throws -> User {
-        guard case .user(let user) = try await users.send(.ensureAdmin(name: name, email: email, password: password))
-        else { throw UnexpectedOutcome() }
-        return user
+        try await users.send(.ensureAdmin(name: name, email: email, password: password))
     }
 }

@@ -31,7 +31,7 @@ struct CheckoutPayments: Sendable {
 
     /// The placed order's payment (the existing one when retried).
     func openPayment(for order: Order) async throws -> Payment {
-        try Self.payment(await payments.send(.open(order)))
+        try await payments.send(.open(order))
     }
 
     /// `order`'s payment, opened now if it has none; `opened` says which
@@ -81,8 +81,7 @@ struct CheckoutPayments: Sendable {
     /// before its payment is touched.
     func cancel(_ order: Order, by actor: OrderActor) async throws -> OrderWithPayment {
         guard order.isCancellable else { throw DomainError.illegalTransition(from: order.status, to: .cancelled) }
-        guard case .payment(let found) = try await payments.send(.orderCancelled(order.id)) else { throw UnexpectedOutcome() }
-        guard let payment = found else {
+        guard let payment = try await payments.send(.orderCancelled(order.id)) else {
             // An order placed before payments existed: cancelled as before.
             let cancelled = try await orders.send(.transition(order.id, to: .cancelled, by: actor))
             try await returnStock(of: cancelled)
@@ -94,8 +93,9 @@ struct CheckoutPayments: Sendable {
     /// An admin's record of money received outside the provider: the
     /// payment `succeeded` (`manual`), the order confirmed.
     func recordManual(_ order: Order, reference: String) async throws -> OrderWithPayment {
-        guard case .payment(let recorded) = try await payments.send(.recordManual(order.id, reference: reference)),
-              let payment = recorded else { throw DomainError.notFound(entity: "payment", id: order.id.description) }
+        guard let payment = try await payments.send(.recordManual(order.id, reference: reference)) else {
+            throw DomainError.notFound(entity: "payment", id: order.id.description)
+        }
         return try await converge(payment)
     }
 
@@ -121,7 +121,7 @@ struct CheckoutPayments: Sendable {
             }
         }
         if order.status == .cancelled { try await returnStock(of: order) }
-        let settled = try Self.payment(await payments.send(.settle(payment.id, payment.status)))
+        let settled = try await payments.send(.settle(payment.id, payment.status))
         return OrderWithPayment(order: order, payment: settled)
     }
 
@@ -153,8 +153,7 @@ struct CheckoutPayments: Sendable {
     func expireDue() async throws -> Int {
         var expired = 0
         while true {
-            guard case .payments(let batch) = try await payments.send(.expireDue(limit: Self.reconciliationBatch))
-            else { throw UnexpectedOutcome() }
+            let batch = try await payments.send(.expireDue(limit: Self.reconciliationBatch))
             for payment in batch { try await converge(payment, cancelledBy: .system) }
             expired += batch.count
             if batch.count < Self.reconciliationBatch { return expired }
@@ -168,13 +167,6 @@ struct CheckoutPayments: Sendable {
     private func returnStock(of order: Order) async throws {
         _ = try await catalog.send(.returnStock(key: OrdersContext.returnKey(order.id), lines: OrdersContext.stockLines(of: order)))
         _ = try await orders.send(.settle(order))
-    }
-
-    /// The payment an action answered with (every action but `apply` and
-    /// `expireDue` answers with one).
-    private static func payment(_ outcome: PaymentOutcome) throws -> Payment {
-        guard case .payment(let payment?) = outcome else { throw UnexpectedOutcome() }
-        return payment
     }
 
     /// Transitions tried while other requests move the same order.

@@ -35,7 +35,7 @@ public actor PaymentNotificationContext: Context {
         try payments.client.verify(signature: signature, body: body)
         let notice = try decode(body)
         guard case .event(let event) = notice else { return (notice, nil) }
-        guard case .receipt(let receipt) = try await payments.send(.apply(event)) else { throw UnexpectedOutcome() }
+        let receipt = try await payments.send(.apply(event))
         // Also for a duplicate: a redelivery after a failed first attempt
         // (storage gone between the payment's commit and the order's) must
         // finish the work. Every step is idempotent, so concurrent

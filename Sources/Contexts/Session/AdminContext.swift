@@ -30,8 +30,7 @@ public actor AdminContext: Context {
 
     public nonisolated func createProduct(_ draft: ProductDraft, by caller: Authentication) async throws -> Product {
         try Self.requireAdmin(caller)
-        guard case .product(let product) = try await catalog.send(.create(draft)) else { throw UnexpectedOutcome() }
-        return product
+        return try await catalog.send(.create(draft))
     }
 
     /// `ifMatch` (the caller's `If-Match`) is asked of the product as it
@@ -46,9 +45,7 @@ public actor AdminContext: Context {
             guard ifMatch(current) else { throw DomainError.preconditionFailed(entity: "product") }
             seen = current
         }
-        guard case .product(let product) = try await catalog.send(.update(id, patch, unchangedFrom: seen))
-        else { throw UnexpectedOutcome() }
-        return product
+        return try await catalog.send(.update(id, patch, unchangedFrom: seen))
     }
 
     public nonisolated func users(limit: Int, cursor: String?, by caller: Authentication) async throws -> Page<User> {
@@ -58,8 +55,7 @@ public actor AdminContext: Context {
 
     public nonisolated func updateUser(_ id: UserID, _ patch: UserAdminPatch, by caller: Authentication) async throws -> User {
         try Self.requireAdmin(caller)
-        guard case .user(let user) = try await users.send(.adminUpdate(id, patch)) else { throw UnexpectedOutcome() }
-        return user
+        return try await users.send(.adminUpdate(id, patch))
     }
 
     /// Admins move orders confirmed → shipped → delivered (409 otherwise);

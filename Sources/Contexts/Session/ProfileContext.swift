@@ -35,17 +35,13 @@ public actor ProfileContext: Context {
             guard ifMatch(current) else { throw DomainError.preconditionFailed(entity: "user") }
             seen = current
         }
-        guard case .user(let updated) = try await users.send(.updateProfile(caller.user.id, patch,
-                                                                             keepingSession: caller.sessionID,
-                                                                             clientAddress: clientAddress,
-                                                                             unchangedFrom: seen))
-        else { throw UnexpectedOutcome() }
-        return updated
+        return try await users.send(.updateProfile(caller.user.id, patch, keepingSession: caller.sessionID,
+                                                   clientAddress: clientAddress, unchangedFrom: seen))
     }
 
     /// Revokes this session's token; its live streams end (the users client
     /// announces the session's end), and the caller releases the session.
     public nonisolated func signOut(_ caller: Authentication) async throws {
-        _ = try await users.send(.logout(sessionID: caller.sessionID))
+        try await users.send(.logout(sessionID: caller.sessionID))
     }
 }

@@ -12,10 +12,6 @@ enum LedgerUpdate: Sendable, Equatable {
 /// A stateful client: appends values to its one state, refusing duplicates,
 /// and publishes each change. Returns the capability instance it used.
 actor LedgerClient: StatefulClient {
-    enum Action: Sendable {
-        case append(Int)
-    }
-
     enum Failure: Error, Equatable {
         case duplicate(Int)
     }
@@ -30,14 +26,11 @@ actor LedgerClient: StatefulClient {
         self.stateBroadcaster = StateBroadcaster(bufferLimit: bufferLimit)
     }
 
-    func send(_ action: Action) async throws -> ToggleCapability {
+    func append(_ value: Int) throws -> ToggleCapability {
         let capability = try store.available()
-        switch action {
-        case .append(let value):
-            guard state.applied.insert(value).inserted else { throw Failure.duplicate(value) }
-            state.entries.append(value)
-            stateBroadcaster.publish(.appended(value: value, count: state.entries.count))
-        }
+        guard state.applied.insert(value).inserted else { throw Failure.duplicate(value) }
+        state.entries.append(value)
+        stateBroadcaster.publish(.appended(value: value, count: state.entries.count))
         return capability
     }
 
@@ -52,7 +45,7 @@ actor TaxClient: StatelessClient {
 
     init(rates: CapabilityHandle<RateCapability>) { self.rates = rates }
 
-    func send(_ amount: Int) async throws -> Int {
+    func tax(on amount: Int) throws -> Int {
         amount * (try rates.available().percent) / 100
     }
 
@@ -67,9 +60,23 @@ actor ShadowLedgerClient: StatefulClient {
     nonisolated let stateBroadcaster = StateBroadcaster<LedgerUpdate>()
     private(set) var state = LedgerState()
 
-    func send(_ action: Int) async throws {}
-
     func activate() async throws {}
 
     func deactivate() async {}
+}
+
+/// The ledger's one action, answering the capability instance it used.
+struct Append: ClientAction {
+    let value: Int
+    func run(on ledger: isolated LedgerClient) async throws -> ToggleCapability { try ledger.append(value) }
+}
+
+extension ClientAction where Self == Append {
+    static func append(_ value: Int) -> Self { Append(value: value) }
+}
+
+/// The tax client's one action.
+struct Tax: ClientAction {
+    let amount: Int
+    func run(on taxes: isolated TaxClient) async throws -> Int { try taxes.tax(on: amount) }
 }

@@ -44,7 +44,7 @@ actor CheckoutContext: Context {
 
     /// Books an amount plus its tax; returns the tax.
     func send(_ amount: Int) async throws -> Int {
-        let owed = try await tax.send(amount)
+        let owed = try await tax.send(Tax(amount: amount))
         _ = try await ledger.send(.append(amount + owed))
         return owed
     }

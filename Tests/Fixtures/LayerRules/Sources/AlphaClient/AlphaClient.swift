@@ -7,7 +7,7 @@ public actor AlphaClient: StatelessClient {
 
     public init(tally: CapabilityHandle<TallyCapability>) { self.tally = tally }
 
-    public func send(_ amount: Cents) async throws -> Cents { try tally.available().double(amount) }
+    public func double(_ amount: Cents) throws -> Cents { try tally.available().double(amount) }
 
     public func activate() async throws {}
 

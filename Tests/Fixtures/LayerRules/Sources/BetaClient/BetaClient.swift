@@ -7,7 +7,7 @@ public actor BetaClient: StatelessClient {
 
     public init(tally: CapabilityHandle<TallyCapability>) { self.tally = tally }
 
-    public func send(_ amount: Cents) async throws -> Cents { try tally.available().double(Cents(-amount.value)) }
+    public func double(_ amount: Cents) throws -> Cents { try tally.available().double(Cents(-amount.value)) }
 
     public func activate() async throws {}
 
