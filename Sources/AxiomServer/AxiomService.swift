@@ -165,7 +165,7 @@ final class AxiomService: Sendable {
                     do {
                         try await feed.barrier()
                     } catch {
-                        throw ErrorResponses.translate(AxiomError.capabilityUnavailable(String(reflecting: ChangeFeed.self)))
+                        throw AxiomError.capabilityUnavailable(String(reflecting: ChangeFeed.self))
                     }
                     return try await handler(request)
                 }

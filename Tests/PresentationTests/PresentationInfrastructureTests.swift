@@ -82,13 +82,13 @@ private func problemBody(_ error: HTTPError) -> [String: Any] {
     }
 }
 
-@Suite struct DomainProblemTests {
+@Suite struct DomainErrorProblemTests {
     @Test func categoriesMapToStatuses() {
         let id = ProductID(UUID())
-        #expect(DomainProblem.httpError(for: .insufficientStock(productID: id, requested: 2, available: 1)).status == .conflict)
-        #expect(DomainProblem.httpError(for: .duplicate(field: "email", value: "a@b.c")).code == "duplicate_email")
-        #expect(DomainProblem.httpError(for: .notFound(entity: "order", id: "x")).status == .notFound)
-        #expect(DomainProblem.httpError(for: .overflow).status == .unprocessableContent)
+        #expect(DomainError.insufficientStock(productID: id, requested: 2, available: 1).problem.status == .conflict)
+        #expect(DomainError.duplicate(field: "email", value: "a@b.c").problem.code == "duplicate_email")
+        #expect(DomainError.notFound(entity: "order", id: "x").problem.status == .notFound)
+        #expect(DomainError.overflow.problem.status == .unprocessableContent)
     }
 
     @Test func validationListsEveryField() throws {
@@ -96,7 +96,7 @@ private func problemBody(_ error: HTTPError) -> [String: Any] {
             FieldError(field: "name", code: .required, message: "Name is required."),
             FieldError(field: "email", code: .invalidFormat, message: "Not an email \"address\"."),
         ])
-        let error = DomainProblem.httpError(for: .validation(validation))
+        let error = DomainError.validation(validation).problem
         #expect(error.status == .unprocessableContent)
         let errors = try #require(problemBody(error)["errors"] as? [[String: Any]])
         #expect(errors.map { $0["field"] as? String } == ["name", "email"])

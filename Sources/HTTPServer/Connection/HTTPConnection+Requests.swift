@@ -145,14 +145,16 @@ extension HTTPConnection {
             let response: HTTPResponse
             do {
                 response = try await handler(request)
-            } catch let error as HTTPError {
-                response = ProblemDetails.response(for: error, requestID: requestID)
             } catch {
-                logger.log(.error, "handler_failed", [("request_id", requestID), ("method", request.method.rawValue),
-                                                      ("route", request.route), ("error", String(describing: error))])
-                response = ProblemDetails.response(
-                    for: HTTPError(.internalServerError, code: "internal_error",
-                                   detail: "The server failed to handle this request."), requestID: requestID)
+                if let problem = (error as? any HTTPResponseError)?.httpError {
+                    response = ProblemDetails.response(for: problem, requestID: requestID)
+                } else {
+                    logger.log(.error, "handler_failed", [("request_id", requestID), ("method", request.method.rawValue),
+                                                          ("route", request.route), ("error", String(describing: error))])
+                    response = ProblemDetails.response(
+                        for: HTTPError(.internalServerError, code: "internal_error",
+                                       detail: "The server failed to handle this request."), requestID: requestID)
+                }
             }
             respondOnLoop(response, to: head, requestID: requestID, keepAlive: keepAlive, terms: terms)
         }

@@ -1,6 +1,6 @@
-/// An error a handler throws to answer with a problem-details response
-/// (RFC 9457) carrying a stable machine-readable `code`. Any other error a
-/// handler throws becomes a 500 with code `internal_error`.
+/// A problem-details response (RFC 9457) carrying a stable machine-readable
+/// `code`: thrown by a handler as it is, or what an `HTTPResponseError`
+/// renders itself as.
 public struct HTTPError: Error, Sendable {
     public var status: HTTPStatus
     public var code: String

@@ -1,5 +1,5 @@
 /// An async request handler: takes the request, returns the response. A
-/// thrown `HTTPError` becomes its problem response; any other error a 500.
+/// thrown `HTTPResponseError` becomes its problem response; any other error a 500.
 public typealias HTTPHandler = @Sendable (HTTPRequest) async throws -> HTTPResponse
 
 /// Maps method + path patterns (`/users/{id}`) to handlers. Built once at

@@ -33,9 +33,9 @@ public enum JSONBody {
         } catch let error as DecodingError {
             throw problem(for: error)
         } catch let error as DomainError {
-            throw DomainProblem.httpError(for: error)
+            throw error.problem
         } catch let error as ValidationError {
-            throw DomainProblem.httpError(for: .validation(error))
+            throw DomainError.validation(error).problem
         }
     }
 
@@ -87,7 +87,7 @@ public enum JSONBody {
     }
 
     private static func validation(_ field: String, _ code: FieldError.Code, _ message: String) -> HTTPError {
-        DomainProblem.httpError(for: .validation(ValidationError([FieldError(field: field, code: code, message: message)])))
+        DomainError.validation(ValidationError([FieldError(field: field, code: code, message: message)])).problem
     }
 
     /// `items[2].quantity` from a coding path.

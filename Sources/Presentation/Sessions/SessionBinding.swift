@@ -5,8 +5,8 @@ import HTTPServer
 
 /// Binds a session route group's handlers to its context type: each
 /// request is authenticated once, enters the session's context of type
-/// `Bound` (made on first use, below the session's root), and what it
-/// throws is rendered once, by `ErrorResponses`.
+/// `Bound` (made on first use, below the session's root). What it throws
+/// renders itself (`HTTPResponseError`).
 public struct SessionBinding<Bound: Context>: Sendable {
     let gate: SessionGate
 
@@ -16,11 +16,9 @@ public struct SessionBinding<Bound: Context>: Sendable {
 
     public func handler(_ body: @escaping @Sendable (SessionRequest<Bound>) async throws -> HTTPResponse) -> HTTPHandler {
         { [gate] request in
-            try await ErrorResponses.handling {
-                try await gate.withSession(request) { root, caller in
-                    try await body(SessionRequest(http: request, context: try await root.feature(Bound.self, for: caller),
-                                                  caller: caller))
-                }
+            try await gate.withSession(request) { root, caller in
+                try await body(SessionRequest(http: request, context: try await root.feature(Bound.self, for: caller),
+                                              caller: caller))
             }
         }
     }
@@ -32,16 +30,14 @@ public struct SessionBinding<Bound: Context>: Sendable {
         _ body: @escaping @Sendable (SessionRequest<Bound>, SessionUse<SessionContext>) async throws -> HTTPResponse
     ) -> HTTPHandler {
         { [gate] request in
-            try await ErrorResponses.handling {
-                let (use, caller, rate) = try await gate.beginUse(request)
-                do {
-                    let context = try await use.context.feature(Bound.self, for: caller)
-                    return gate.userLimit.decorate(
-                        try await body(SessionRequest(http: request, context: context, caller: caller), use), rate)
-                } catch {
-                    use.end()
-                    throw error
-                }
+            let (use, caller, rate) = try await gate.beginUse(request)
+            do {
+                let context = try await use.context.feature(Bound.self, for: caller)
+                return gate.userLimit.decorate(
+                    try await body(SessionRequest(http: request, context: context, caller: caller), use), rate)
+            } catch {
+                use.end()
+                throw error
             }
         }
     }

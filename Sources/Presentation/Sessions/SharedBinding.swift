@@ -2,8 +2,8 @@ import Axiom
 import HTTPServer
 
 /// Binds an anonymous route group's handlers to its one process-wide
-/// context (the storefront, registration): what they throw is rendered
-/// once, by `ErrorResponses`.
+/// context (the storefront, registration). What they throw renders itself
+/// (`HTTPResponseError`).
 public struct SharedBinding<Bound: Context>: Sendable {
     public let context: Bound
 
@@ -13,7 +13,7 @@ public struct SharedBinding<Bound: Context>: Sendable {
 
     public func handler(_ body: @escaping @Sendable (HTTPRequest, Bound) async throws -> HTTPResponse) -> HTTPHandler {
         { [context] request in
-            try await ErrorResponses.handling { try await body(request, context) }
+            try await body(request, context)
         }
     }
 }
