@@ -26,3 +26,7 @@ extension CartClient: ChangeSubscriber {
         cache.removeAll { _ in true }
     }
 }
+
+extension ChangeKind {
+    public static let cart = ChangeKind("cart")
+}

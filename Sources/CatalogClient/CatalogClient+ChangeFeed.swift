@@ -26,3 +26,10 @@ extension CatalogClient: ChangeSubscriber {
         }
     }
 }
+
+extension ChangeKind {
+    /// A product's fields, price or active flag changed.
+    public static let product = ChangeKind("product")
+    /// A product's stock changed (a reservation, a release, a return).
+    public static let stock = ChangeKind("stock")
+}

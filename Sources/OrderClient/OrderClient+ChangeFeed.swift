@@ -26,3 +26,7 @@ extension OrderClient: ChangeSubscriber {
     /// Nothing is cached.
     public func resynchronize() async {}
 }
+
+extension ChangeKind {
+    public static let order = ChangeKind("order")
+}

@@ -20,3 +20,7 @@ extension PaymentClient: ChangeSubscriber {
     /// Nothing is cached.
     public func resynchronize() async {}
 }
+
+extension ChangeKind {
+    public static let payment = ChangeKind("payment")
+}

@@ -18,13 +18,13 @@ extension UserClient: ChangeSubscriber {
             defer { turns.leave(id) }
             userChanges += 1
             users.remove(id)
-            verified.withLock { $0.forget { $0.user.id == id } }
+            verified.forget { $0.user.id == id }
         case .session:
             let sessionID = change.key
             // A miss reading this session right now must not keep it.
             revocations += 1
             sessions.removeAll { $0.id == sessionID }
-            verified.withLock { $0.forget { $0.sessionID == sessionID } }
+            verified.forget { $0.sessionID == sessionID }
             stateBroadcaster.publish(.sessionEnded(sessionID: sessionID), key: sessionID)
         default:
             return
@@ -36,6 +36,12 @@ extension UserClient: ChangeSubscriber {
         userChanges += 1
         users.removeAll { _ in true }
         sessions.removeAll { _ in true }
-        verified.withLock { $0.forget { _ in true } }
+        verified.forget { _ in true }
     }
+}
+
+extension ChangeKind {
+    public static let user = ChangeKind("user")
+    /// A session ended (sign-out, revocation, expiry sweep): its token must be refused everywhere.
+    public static let session = ChangeKind("session")
 }

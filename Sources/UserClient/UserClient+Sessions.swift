@@ -63,7 +63,7 @@ extension UserClient {
     /// the hash of the token that minted it, never the token).
     func authenticate(tokenHash: String) async throws -> Authentication {
         let now = nowMilliseconds()
-        let generation = verified.withLock { $0.generation }
+        let generation = verified.generation(of: tokenHash)
         let session: UserStore.StoredSession
         var readAlong: (row: UserStore.StoredUser?, changesBefore: UInt64)?
         if let hit = sessions.lookup(tokenHash) {
@@ -103,7 +103,7 @@ extension UserClient {
         guard user.isActive else { throw AuthenticationError.invalidToken }
         let authentication = Authentication(sessionID: session.id, user: user,
                                             expiresAt: Timestamp(millisecondsSince1970: session.expiresAt))
-        verified.withLock { $0.keep(authentication, for: tokenHash, readAt: generation) }
+        verified.keep(authentication, for: tokenHash, readAt: generation)
         return authentication
     }
 
@@ -113,18 +113,18 @@ extension UserClient {
     public nonisolated func verifiedAuthentication(token: String) -> Authentication? {
         let tokenHash = TokenDigest.sha256Hex(token)
         let now = clock.millisecondsSince1970()
-        return verified.withLock { $0.lookup(tokenHash, now: now) }
+        return verified.lookup(tokenHash, now: now)
     }
 
     /// Revokes the session; revoking twice is harmless.
     func logout(sessionID: String) async throws {
         // Forgotten before the delete (no check passes once sign-out has
         // begun) and after it (an answer kept while it was committed).
-        verified.withLock { $0.forget { $0.sessionID == sessionID } }
+        verified.forget { $0.sessionID == sessionID }
         let tokenHash = try await storage.durableWrite { try UserStore.deleteSession($0, id: sessionID) }
         revocations += 1
         if let tokenHash { sessions.remove(tokenHash) }
-        verified.withLock { $0.forget { $0.sessionID == sessionID } }
+        verified.forget { $0.sessionID == sessionID }
         stateBroadcaster.publish(.sessionEnded(sessionID: sessionID), key: sessionID)
     }
 
@@ -152,7 +152,7 @@ extension UserClient {
         }
         revocations += 1
         let expired = sessions.removeAll { $0.expiresAt <= now }
-        verified.withLock { $0.forget { $0.expiresAt.millisecondsSince1970 <= now } }
+        verified.forget { $0.expiresAt.millisecondsSince1970 <= now }
         for session in expired {
             stateBroadcaster.publish(.sessionEnded(sessionID: session.id), key: session.id)
         }
@@ -167,7 +167,7 @@ extension UserClient {
     func forget(_ revoked: [UserStore.StoredSession]) {
         revocations += 1
         let ids = Set(revoked.map(\.id))
-        verified.withLock { $0.forget { ids.contains($0.sessionID) } }
+        verified.forget { ids.contains($0.sessionID) }
         for session in revoked {
             sessions.remove(session.tokenHash)
             stateBroadcaster.publish(.sessionEnded(sessionID: session.id), key: session.id)

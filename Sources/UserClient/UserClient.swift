@@ -76,7 +76,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     public nonisolated let loginPolicy: LoginThrottle.Policy
     /// Answers of `authenticate` readable without entering this actor
     /// (`verifiedAuthentication(token:)`).
-    nonisolated let verified: Mutex<VerifiedTokens>
+    nonisolated let verified: VerifiedTokenShards
     /// Verified against when the email is unknown, so an unknown account
     /// costs as much time as a wrong password.
     var decoyHash = ""
@@ -108,7 +108,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         self.loginPolicy = throttle
         self.users = WorkingSet(capacity: userCacheEntries)
         self.sessions = WorkingSet(capacity: sessionCacheEntries)
-        self.verified = Mutex(VerifiedTokens(capacity: max(1, sessionCacheEntries)))
+        self.verified = VerifiedTokenShards(capacity: max(1, sessionCacheEntries))
     }
 
     /// The working set: the users held in memory now.
@@ -123,7 +123,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     /// sessions by token hash, and the answers of `authenticate` kept for
     /// reads outside the actor.
     public var workingSets: [WorkingSetUsage] {
-        [users.usage("users"), sessions.usage("sessions"), verified.withLock { $0.usage }]
+        [users.usage("users"), sessions.usage("sessions"), verified.usage]
     }
 
     // MARK: Lifecycle
@@ -314,7 +314,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         userChanges += 1
         users.store(stored.user, for: id)
         // A role, status or email change shows on the user's next request.
-        verified.withLock { $0.forget { $0.user.id == id } }
+        verified.forget { $0.user.id == id }
         return (stored.user, result)
     }
 

@@ -5,7 +5,7 @@ import Domain
 /// answer it gave: read without entering the client's actor, so the check
 /// of a request's bearer token costs a hash and a lock, not a hop into an
 /// actor that may be busy with a sign-in's argon2id or a write waiting on
-/// the disk. Guarded by the client's mutex.
+/// the disk. One shard of `VerifiedTokenShards`, behind its lock.
 ///
 /// It never answers for a token that was revoked or whose user changed:
 /// every revocation and every committed change of a user forgets the

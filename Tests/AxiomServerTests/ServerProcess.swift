@@ -39,7 +39,12 @@ final class ServerProcess: @unchecked Sendable {
         let lines = self.lines
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            if !data.isEmpty { lines.append(data) }
+            if data.isEmpty {
+                lines.finish()
+                handle.readabilityHandler = nil
+            } else {
+                lines.append(data)
+            }
         }
     }
 
@@ -65,7 +70,9 @@ final class ServerProcess: @unchecked Sendable {
     func runToExit() throws -> (status: Int32, output: String) {
         try process.run()
         process.waitUntilExit()
-        usleep(50_000)
+        // The reader thread may not have drained the pipe yet on a busy
+        // machine: wait (bounded) for its end of file, not a fixed pause.
+        for _ in 0..<1_500 where !lines.isFinished { usleep(20_000) }
         return (process.terminationStatus, lines.all().joined(separator: "\n"))
     }
 
@@ -94,11 +101,25 @@ final class ServerProcess: @unchecked Sendable {
 final class LockedLines: @unchecked Sendable {
     private let lock = NSLock()
     private var buffer = Data()
+    private var finished = false
 
     func append(_ data: Data) {
         lock.lock()
         buffer.append(data)
         lock.unlock()
+    }
+
+    /// The writer closed its end: everything it wrote is here.
+    func finish() {
+        lock.lock()
+        finished = true
+        lock.unlock()
+    }
+
+    var isFinished: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return finished
     }
 
     func all() -> [String] {

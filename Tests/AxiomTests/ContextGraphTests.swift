@@ -125,4 +125,25 @@ struct DeclaredDownstreamTests {
             #expect(orchestrator.validate().passed)
         }
     }
+
+    @Test("a downstream context reached once is found again without the registry; a released one is not")
+    func reachedContextsAreKeptUntilReleased() async throws {
+        try await withOrchestrator { orchestrator in
+            try await orchestrator.start()
+            let root = try await orchestrator.createContext(NodeContext.self, parent: nil)
+            let leaf = try await root.downstream(LeafContext.self)
+            #expect(try await root.downstream(LeafContext.self) === leaf)
+            await orchestrator.releaseContext(leaf.contextID)
+            #expect(leaf.identity.isReleased)
+            #expect(!root.identity.isReleased)
+            // Released below a live root: the next use makes a new one, in the DAG.
+            let again = try await root.downstream(LeafContext.self)
+            #expect(again !== leaf)
+            #expect(orchestrator.contextRegistry.contains(again.contextID))
+            #expect(root.downstreamContexts.map(\.contextID) == [again.contextID])
+            await orchestrator.releaseContext(root.contextID)
+            #expect(root.identity.isReleased && again.identity.isReleased)
+            #expect(orchestrator.contextRegistry.count == 0)
+        }
+    }
 }

@@ -169,6 +169,37 @@ struct SessionRegistryTests {
         }
     }
 
+    @Test("a sharded table never passes its cap: each shard evicts its own oldest idle, and the counts add up")
+    func shardedCapHolds() async throws {
+        #expect(SessionRegistry<LedgerContext>.Configuration(idleTimeout: .seconds(1), maxSessions: 100_000).shards == 16)
+        #expect(SessionRegistry<LedgerContext>.Configuration(idleTimeout: .seconds(1), maxSessions: 1_000).shards == 1)
+        try await withOrchestrator { orchestrator in
+            try await startStandardRuntime(orchestrator)
+            let clock = ManualClock()
+            let cap = 64
+            let sessions = SessionRegistry<LedgerContext>(
+                orchestrator: orchestrator,
+                configuration: .init(idleTimeout: .seconds(3_600), maxSessions: cap, shards: 4), clock: clock)
+            let made = cap + 32
+            for index in 0..<made {
+                _ = try await sessions.context(for: SessionID("s\(index)"))
+                clock.advance(by: .milliseconds(1))
+            }
+            let statistics = sessions.statistics
+            #expect(sessions.count <= cap)
+            #expect(statistics.created == made)
+            #expect(statistics.evicted > 0)
+            #expect(statistics.evicted == made - sessions.count)
+            #expect(statistics.live == sessions.count)
+            #expect(orchestrator.contextRegistry.count == sessions.count)
+            // The newest session is always kept: a shard evicts before it adds.
+            #expect(sessions.contains(SessionID("s\(made - 1)")))
+            clock.advance(by: .seconds(3_600))
+            #expect(await sessions.evictExpired() == statistics.live)
+            #expect(sessions.count == 0 && orchestrator.contextRegistry.count == 0)
+        }
+    }
+
     @Test("a released session leaves no context and no edge in the DAG")
     func releaseRemovesEdges() async throws {
         try await withOrchestrator { orchestrator in

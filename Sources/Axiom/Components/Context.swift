@@ -5,13 +5,14 @@
 ///
 /// The RFC marks contexts `@MainActor` because an iOS view updates on the UI
 /// thread. A server has no UI thread, and one main actor would serialise every
-/// session of the process; each context is its own actor instead, so one
-/// session's requests are applied in order while sessions run in parallel.
+/// session of the process. A context that holds mutable state of its own is
+/// an actor; one that only coordinates clients is an immutable final class,
+/// called without a hop or a lock.
 ///
 /// The only initialiser is `init(_:)` taking a ``ContextCreation``, which no
 /// code outside the Axiom module can make: the orchestrator's
 /// `createContext(_:parent:)` is the one way to obtain a context.
-public protocol Context: Actor {
+public protocol Context: AnyObject, Sendable {
     /// The context types this one may make downstream (RFC-001 4.2 rule 2:
     /// upstream contexts declare their downstream dependencies). The factory
     /// refuses any other type, and `GET /axiom/components` lists them.
@@ -38,7 +39,7 @@ public protocol Context: Actor {
 extension Context {
     public static var downstreamTypes: [any Context.Type] { [] }
 
-    public nonisolated var contextID: ContextID { identity.id }
+    public var contextID: ContextID { identity.id }
 
     public func onAppear() async { await startObservation() }
     public func onDisappear() async { await stopObservation() }
@@ -46,12 +47,12 @@ extension Context {
     public func stopObservation() async {}
 
     /// Contexts this one is a downstream dependency of (RFC section 3).
-    public nonisolated var upstreamContexts: [any Context] {
+    public var upstreamContexts: [any Context] {
         identity.registry.upstreamContexts(of: identity.id)
     }
 
     /// Contexts this one depends on (RFC section 3).
-    public nonisolated var downstreamContexts: [any Context] {
+    public var downstreamContexts: [any Context] {
         identity.registry.downstreamContexts(of: identity.id)
     }
 
@@ -64,10 +65,13 @@ extension Context {
     /// The downstream context of type `T`, made on first use: this
     /// context's own, else one of that type already in the same graph
     /// (shared, RFC-001 4.2 rule 4, with the edge cycle-checked), else a new
-    /// one from the factory. Without an actor hop, so a feature context of a
-    /// session is reached with a lock and a few comparisons per request.
-    public nonisolated func downstream<T: Context>(_ type: T.Type) async throws -> T {
+    /// one from the factory. Once reached it is kept with this context's
+    /// identity, so later requests of the session take no process-wide lock.
+    public func downstream<T: Context>(_ type: T.Type) async throws -> T {
+        if let reached = identity.reachedContext(type) { return reached }
         guard let orchestrator = identity.orchestrator else { throw AxiomError.orchestratorShutDown }
-        return try await orchestrator.downstream(type, of: self)
+        let found = try await orchestrator.downstream(type, of: self)
+        identity.noteReached(found)
+        return found
     }
 }

@@ -283,6 +283,7 @@ public final class AxiomOrchestrator: Orchestrator {
     /// context still holds; each released context gets `onDisappear()`.
     public func releaseContext(_ id: ContextID) async {
         let removed = contextRegistry.release(id)
+        for context in removed { context.identity.markReleased() }
         for context in removed {
             components.recordContextReleased(context.identity.typeName)
             await context.onDisappear()

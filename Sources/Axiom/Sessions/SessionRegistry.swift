@@ -10,11 +10,17 @@ public final class SessionRegistry<Root: Context>: Sendable {
     public struct Configuration: Sendable {
         public var idleTimeout: Duration
         public var maxSessions: Int
+        /// Locks the table is split into (each with its share of
+        /// `maxSessions`). By default 16 once each can hold 1,024 sessions,
+        /// so the shards' separate evictions stay close to one global one;
+        /// else 1, where eviction is exact.
+        public var shards: Int
 
-        public init(idleTimeout: Duration, maxSessions: Int) {
+        public init(idleTimeout: Duration, maxSessions: Int, shards: Int? = nil) {
             precondition(maxSessions > 0, "maxSessions must be positive")
             self.idleTimeout = idleTimeout
             self.maxSessions = maxSessions
+            self.shards = max(1, min(shards ?? (maxSessions >= 16 * 1_024 ? 16 : 1), maxSessions))
         }
     }
 
@@ -112,13 +118,25 @@ public final class SessionRegistry<Root: Context>: Sendable {
     public let configuration: Configuration
     private let orchestrator: AxiomOrchestrator
     private let clock: any TimeSource
-    private let table = Mutex(Table())
+    private final class Shard: Sendable {
+        let table = Mutex(Table())
+    }
+
+    private let shards: [Shard]
+    /// The most sessions one shard holds.
+    private let shardLimit: Int
 
     public init(orchestrator: AxiomOrchestrator, root: Root.Type = Root.self, configuration: Configuration,
                 clock: any TimeSource) {
         self.orchestrator = orchestrator
         self.configuration = configuration
         self.clock = clock
+        shards = (0..<configuration.shards).map { _ in Shard() }
+        shardLimit = (configuration.maxSessions + configuration.shards - 1) / configuration.shards
+    }
+
+    private func shard(_ id: SessionID) -> Shard {
+        shards.count == 1 ? shards[0] : shards[Int(UInt(bitPattern: id.hashValue) % UInt(shards.count))]
     }
 
     /// Runs `body` with the session's root context, creating it on first use.
@@ -147,7 +165,7 @@ public final class SessionRegistry<Root: Context>: Sendable {
     /// Logout: releases the session now. Returns whether it existed.
     @discardableResult
     public func end(_ id: SessionID) async -> Bool {
-        let (existed, root) = table.withLock { table -> (Bool, Root?) in
+        let (existed, root) = shard(id).table.withLock { table -> (Bool, Root?) in
             let existed = table.entries[id] != nil
             return (existed, table.remove(id, as: .ended))
         }
@@ -162,15 +180,17 @@ public final class SessionRegistry<Root: Context>: Sendable {
     public func evictExpired() async -> Int {
         let now = clock.monotonicNow()
         let timeout = configuration.idleTimeout
-        let roots: [Root] = table.withLock { table in
-            var expired: [SessionID] = []
-            var cursor = table.oldest
-            while let entry = cursor {
-                if now - entry.lastUsed < timeout { break }
-                if table.isExpired(entry, now: now, timeout: timeout) { expired.append(entry.id) }
-                cursor = entry.newer
+        let roots: [Root] = shards.flatMap { shard in
+            shard.table.withLock { table in
+                var expired: [SessionID] = []
+                var cursor = table.oldest
+                while let entry = cursor {
+                    if now - entry.lastUsed < timeout { break }
+                    if table.isExpired(entry, now: now, timeout: timeout) { expired.append(entry.id) }
+                    cursor = entry.newer
+                }
+                return expired.compactMap { table.remove($0, as: .expired) }
             }
-            return expired.compactMap { table.remove($0, as: .expired) }
         }
         for root in roots { await orchestrator.releaseContext(root.contextID) }
         return roots.count
@@ -189,11 +209,18 @@ public final class SessionRegistry<Root: Context>: Sendable {
         }
     }
 
-    public var count: Int { table.withLock { $0.entries.count } }
+    public var count: Int { shards.reduce(0) { $0 + $1.table.withLock { $0.entries.count } } }
 
-    public var statistics: Statistics { table.withLock { $0.statistics } }
+    public var statistics: Statistics {
+        shards.reduce(Statistics(live: 0, created: 0, ended: 0, expired: 0, evicted: 0)) { total, shard in
+            let part = shard.table.withLock { $0.statistics }
+            return Statistics(live: total.live + part.live, created: total.created + part.created,
+                              ended: total.ended + part.ended, expired: total.expired + part.expired,
+                              evicted: total.evicted + part.evicted)
+        }
+    }
 
-    public func contains(_ id: SessionID) -> Bool { table.withLock { $0.entries[id] != nil } }
+    public func contains(_ id: SessionID) -> Bool { shard(id).table.withLock { $0.entries[id] != nil } }
 
     // MARK: Internals
 
@@ -206,10 +233,11 @@ public final class SessionRegistry<Root: Context>: Sendable {
     private func acquire(_ id: SessionID) async throws -> (Root, UInt64) {
         let now = clock.monotonicNow()
         let timeout = configuration.idleTimeout
-        let limit = configuration.maxSessions
+        let limit = shardLimit
         let orchestrator = self.orchestrator
         var released: [Root] = []
-        let step: Step = table.withLock { table in
+        let home = shard(id)
+        let step: Step = home.table.withLock { table in
             if let entry = table.entries[id] {
                 if table.isExpired(entry, now: now, timeout: timeout) {
                     if let root = table.remove(id, as: .expired) { released.append(root) }
@@ -249,7 +277,7 @@ public final class SessionRegistry<Root: Context>: Sendable {
 
         switch step {
         case .full:
-            throw AxiomError.sessionCapacityExhausted(limit: limit)
+            throw AxiomError.sessionCapacityExhausted(limit: configuration.maxSessions)
         case .existing(.ready(let root), let serial):
             return (root, serial)
         case .existing(.pending(let task), let serial):
@@ -261,14 +289,14 @@ public final class SessionRegistry<Root: Context>: Sendable {
                 throw error
             }
             // Ended (or replaced) while it was being created.
-            guard table.withLock({ $0.entries[id]?.serial == serial }) else { throw AxiomError.sessionEnded(id) }
+            guard home.table.withLock({ $0.entries[id]?.serial == serial }) else { throw AxiomError.sessionEnded(id) }
             return (root, serial)
         case .created(let task, let serial):
             let root: Root
             do {
                 root = try await task.value
             } catch {
-                table.withLock { table in
+                home.table.withLock { table in
                     if let entry = table.entries[id], entry.serial == serial {
                         table.unlink(entry)
                         table.entries[id] = nil
@@ -277,7 +305,7 @@ public final class SessionRegistry<Root: Context>: Sendable {
                 }
                 throw error
             }
-            let kept = table.withLock { table -> Bool in
+            let kept = home.table.withLock { table -> Bool in
                 guard let entry = table.entries[id], entry.serial == serial else { return false }
                 entry.slot = .ready(root)
                 return true
@@ -292,7 +320,7 @@ public final class SessionRegistry<Root: Context>: Sendable {
 
     private func finishUse(_ id: SessionID, serial: UInt64) {
         let now = clock.monotonicNow()
-        table.withLock { table in
+        shard(id).table.withLock { table in
             guard let entry = table.entries[id], entry.serial == serial else { return }
             entry.busy -= 1
             entry.lastUsed = now

@@ -115,10 +115,9 @@ enum ChangeOutbox {
     }
 
     private static func change(_ row: SQLiteRow) throws -> Change? {
-        // A kind this build does not know (a newer replica wrote it) is
-        // skipped rather than failing the whole feed.
-        guard let kind = ChangeKind(rawValue: try row.get("kind")) else { return nil }
-        return Change(sequence: try row.get("seq"), kind: kind, key: try row.get("key"),
+        // A kind this build does not know (a newer replica wrote it) has
+        // no subscriber here, so it passes by without failing the feed.
+        Change(sequence: try row.get("seq"), kind: ChangeKind(rawValue: try row.get("kind")), key: try row.get("key"),
                       userID: try row.get("user_id"), origin: try row.get("origin"))
     }
 }

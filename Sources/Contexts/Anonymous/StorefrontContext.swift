@@ -10,15 +10,15 @@ import PaymentClient
 /// process, made by the orchestrator at start-up, because anonymous requests
 /// have no session of their own to hang a context on.
 ///
-/// Reads go to the catalogue client's `nonisolated` reads (its working set
-/// behind a lock, SQLite on a miss): a product lookup never queues behind
-/// this actor or behind a write waiting on the disk.
-public actor StorefrontContext: Context {
-    public nonisolated let identity: ContextIdentity
-    private nonisolated let catalog: ClientHandle<CatalogClient>
-    private nonisolated let orders: ClientHandle<OrderClient>
-    private nonisolated let carts: ClientHandle<CartClient>
-    private nonisolated let payments: CheckoutPayments
+/// Reads go to the catalogue client's query functions (its working set,
+/// storage on a miss): a product lookup never queues behind a write
+/// waiting on the disk.
+public final class StorefrontContext: Context {
+    public let identity: ContextIdentity
+    private let catalog: ClientHandle<CatalogClient>
+    private let orders: ClientHandle<OrderClient>
+    private let carts: ClientHandle<CartClient>
+    private let payments: CheckoutPayments
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -85,7 +85,7 @@ public actor StorefrontContext: Context {
     static let reconciliationBatch = 256
 
     /// Finishes one open order (see `reconcileCheckouts`) and settles it.
-    private nonisolated func finish(_ order: Order, clearingCart: Bool) async throws -> (paymentOpened: Bool, cartCleared: Bool) {
+    private func finish(_ order: Order, clearingCart: Bool) async throws -> (paymentOpened: Bool, cartCleared: Bool) {
         // A pending order waits for its payment (opened here if the kill
         // came before the checkout opened it; the existing one otherwise).
         // Counted only when opened here: a kill right after checkouts
@@ -106,7 +106,7 @@ public actor StorefrontContext: Context {
 
     /// An active product. A deactivated one is not for sale and is hidden
     /// from anonymous callers exactly like a missing one.
-    public nonisolated func product(_ id: ProductID) async throws -> Product {
+    public func product(_ id: ProductID) async throws -> Product {
         guard let product = try await catalog.client.lookup(id), product.active else {
             throw DomainError.notFound(entity: "product", id: id.description)
         }
@@ -114,7 +114,7 @@ public actor StorefrontContext: Context {
     }
 
     /// One page of active products: by name, or ranked matches of `q`.
-    public nonisolated func products(_ query: ProductQuery) async throws -> ProductPage {
+    public func products(_ query: ProductQuery) async throws -> ProductPage {
         try await catalog.client.products(ProductQuery(text: query.text, limit: query.limit, cursor: query.cursor,
                                                  includeInactive: false))
     }

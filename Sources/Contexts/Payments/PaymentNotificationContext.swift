@@ -8,10 +8,10 @@ import PaymentClient
 /// provider has no session. Coordinates payment → order → stock through
 /// `CheckoutPayments`; the signature is checked by the payments client
 /// (through its capability), never here.
-public actor PaymentNotificationContext: Context {
-    public nonisolated let identity: ContextIdentity
-    private nonisolated let payments: ClientHandle<PaymentClient>
-    private nonisolated let steps: CheckoutPayments
+public final class PaymentNotificationContext: Context {
+    public let identity: ContextIdentity
+    private let payments: ClientHandle<PaymentClient>
+    private let steps: CheckoutPayments
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -20,16 +20,16 @@ public actor PaymentNotificationContext: Context {
     }
 
     /// Whether a webhook secret is configured (start-up warns otherwise).
-    public nonisolated var isConfigured: Bool { payments.client.settings.webhookSecret != nil }
+    public var isConfigured: Bool { payments.client.settings.webhookSecret != nil }
 
     /// One provider delivery: the signature over the raw `body` is checked
     /// first (`payments_not_configured`, `invalid_signature`), then `decode`
     /// reads the event (a type this server does not handle is answered and
     /// ignored), then the payment changes once per event id and its
-    /// order and stock follow. Nonisolated: deliveries for different
-    /// payments do not queue behind each other here; the payments client
-    /// decides between deliveries of one.
-    public nonisolated func receive(signature: String?, body: [UInt8],
+    /// order and stock follow. Deliveries for different payments do not
+    /// queue behind each other here; the payments client decides between
+    /// deliveries of one.
+    public func receive(signature: String?, body: [UInt8],
                                     decode: @Sendable ([UInt8]) throws -> PaymentNotice)
         async throws -> (notice: PaymentNotice, receipt: PaymentReceipt?) {
         try payments.client.verify(signature: signature, body: body)
@@ -48,7 +48,7 @@ public actor PaymentNotificationContext: Context {
     /// orders are cancelled with the stock returned; then any payment still
     /// open (a change whose order or stock step failed, storage being away)
     /// is finished. Returns how many expired.
-    public nonisolated func sweep() async throws -> Int {
+    public func sweep() async throws -> Int {
         let expired = try await steps.expireDue()
         _ = try await steps.reconcileOpenPayments()
         return expired

@@ -11,15 +11,14 @@ import UserClient
 /// orders context, its downstream) and the runtime's introspection. Work an
 /// admin does across domains (recording a payment received outside the
 /// provider) belongs here too, reaching other domains through its clients
-/// or declared downstream contexts. Stateless, hence `nonisolated` (see
-/// `CartContext`).
-public actor AdminContext: Context {
+/// or declared downstream contexts. It holds no state (see `CartContext`).
+public final class AdminContext: Context {
     public static var downstreamTypes: [any Context.Type] { [OrdersContext.self] }
 
-    public nonisolated let identity: ContextIdentity
-    private nonisolated let catalog: ClientHandle<CatalogClient>
-    private nonisolated let users: ClientHandle<UserClient>
-    private nonisolated let orders: ClientHandle<OrderClient>
+    public let identity: ContextIdentity
+    private let catalog: ClientHandle<CatalogClient>
+    private let users: ClientHandle<UserClient>
+    private let orders: ClientHandle<OrderClient>
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -28,7 +27,7 @@ public actor AdminContext: Context {
         orders = try creation.client(OrderClient.self)
     }
 
-    public nonisolated func createProduct(_ draft: ProductDraft, by caller: Authentication) async throws -> Product {
+    public func createProduct(_ draft: ProductDraft, by caller: Authentication) async throws -> Product {
         try Self.requireAdmin(caller)
         return try await catalog.send(.create(draft))
     }
@@ -36,7 +35,7 @@ public actor AdminContext: Context {
     /// `ifMatch` (the caller's `If-Match`) is asked of the product as it
     /// is now; the change then commits only while the product is still
     /// that value (compared in the write's transaction).
-    public nonisolated func updateProduct(_ id: ProductID, _ patch: ProductPatch, by caller: Authentication,
+    public func updateProduct(_ id: ProductID, _ patch: ProductPatch, by caller: Authentication,
                                           ifMatch: (@Sendable (Product) -> Bool)? = nil) async throws -> Product {
         try Self.requireAdmin(caller)
         var seen: Product?
@@ -48,19 +47,19 @@ public actor AdminContext: Context {
         return try await catalog.send(.update(id, patch, unchangedFrom: seen))
     }
 
-    public nonisolated func users(limit: Int, cursor: String?, by caller: Authentication) async throws -> Page<User> {
+    public func users(limit: Int, cursor: String?, by caller: Authentication) async throws -> Page<User> {
         try Self.requireAdmin(caller)
         return try await users.client.users(limit: limit, after: cursor)
     }
 
-    public nonisolated func updateUser(_ id: UserID, _ patch: UserAdminPatch, by caller: Authentication) async throws -> User {
+    public func updateUser(_ id: UserID, _ patch: UserAdminPatch, by caller: Authentication) async throws -> User {
         try Self.requireAdmin(caller)
         return try await users.send(.adminUpdate(id, patch))
     }
 
     /// Admins move orders confirmed → shipped → delivered (409 otherwise);
     /// a cancel is the customer's cancel, stock returned.
-    public nonisolated func moveOrder(_ id: OrderID, to status: OrderStatus,
+    public func moveOrder(_ id: OrderID, to status: OrderStatus,
                                       by caller: Authentication) async throws -> OrderWithPayment {
         try Self.requireAdmin(caller)
         let placedOrders = try await downstream(OrdersContext.self)
@@ -70,7 +69,7 @@ public actor AdminContext: Context {
 
     /// Records a payment received outside the provider (a bank transfer):
     /// the payment `succeeded` (`manual`), the order confirmed.
-    public nonisolated func recordManualPayment(_ id: OrderID, reference: String,
+    public func recordManualPayment(_ id: OrderID, reference: String,
                                                 by caller: Authentication) async throws -> OrderWithPayment {
         try Self.requireAdmin(caller)
         return try await downstream(OrdersContext.self).recordManualPayment(id, reference: reference, for: caller)
@@ -78,7 +77,7 @@ public actor AdminContext: Context {
 
     /// Refuses unless the caller is an admin (introspection and other
     /// operator-only reads that involve no domain action).
-    public nonisolated func requireAdministrator(_ caller: Authentication) throws {
+    public func requireAdministrator(_ caller: Authentication) throws {
         try Self.requireAdmin(caller)
     }
 

@@ -8,14 +8,13 @@ import PricingClient
 /// of the user sees the same one (the cart client is a singleton). Also the
 /// pricing of a cart for its upstream contexts (checkout, live updates).
 ///
-/// It holds no state of its own, so its functions are `nonisolated`: a cart
-/// write costs no hop into this actor, only the cart client's own turn
-/// (the same reasoning as `StorefrontContext`'s reads).
-public actor CartContext: Context {
-    public nonisolated let identity: ContextIdentity
-    private nonisolated let catalog: ClientHandle<CatalogClient>
-    private nonisolated let carts: ClientHandle<CartClient>
-    private nonisolated let pricing: ClientHandle<PricingClient>
+/// It holds no state of its own, so it is a plain immutable class, not an
+/// actor: a cart write costs no hop here, only the cart client's own turn.
+public final class CartContext: Context {
+    public let identity: ContextIdentity
+    private let catalog: ClientHandle<CatalogClient>
+    private let carts: ClientHandle<CartClient>
+    private let pricing: ClientHandle<PricingClient>
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -26,7 +25,7 @@ public actor CartContext: Context {
 
     /// The cart priced from the catalogue as it is now; lines whose product
     /// is gone or deactivated are listed apart and left out of the total.
-    public nonisolated func cart(of caller: Authentication) async throws -> CartQuote {
+    public func cart(of caller: Authentication) async throws -> CartQuote {
         try await quote(try await carts.client.cart(for: caller.user.id))
     }
 
@@ -42,7 +41,7 @@ public actor CartContext: Context {
     /// now; the change then commits only while the cart's lines are still
     /// those it was asked of (compared in the cart client's turn for the
     /// user, `precondition_failed` otherwise).
-    public nonisolated func setQuantity(_ quantity: Int, of productID: ProductID, for caller: Authentication,
+    public func setQuantity(_ quantity: Int, of productID: ProductID, for caller: Authentication,
                                         ifMatch: (@Sendable (CartQuote) -> Bool)? = nil) async throws -> CartQuote {
         guard let product = try await catalog.client.lookup(productID) else {
             throw DomainError.notFound(entity: "product", id: productID.description)
@@ -53,7 +52,7 @@ public actor CartContext: Context {
     }
 
     /// Takes a product's line out; `ifMatch` as for `setQuantity`.
-    public nonisolated func removeLine(_ productID: ProductID, for caller: Authentication,
+    public func removeLine(_ productID: ProductID, for caller: Authentication,
                                        ifMatch: (@Sendable (CartQuote) -> Bool)? = nil) async throws -> CartQuote {
         let seen = try await cartMatching(ifMatch, of: caller)
         return try await quote(try await carts.send(.remove(caller.user.id, productID, unchangedFrom: seen)))
@@ -61,7 +60,7 @@ public actor CartContext: Context {
 
     /// The cart `ifMatch` holds for (nil without a condition), or
     /// `precondition_failed`.
-    private nonisolated func cartMatching(_ ifMatch: (@Sendable (CartQuote) -> Bool)?,
+    private func cartMatching(_ ifMatch: (@Sendable (CartQuote) -> Bool)?,
                                           of caller: Authentication) async throws -> Cart? {
         guard let ifMatch else { return nil }
         let cart = try await carts.client.cart(for: caller.user.id)
@@ -69,12 +68,12 @@ public actor CartContext: Context {
         return cart
     }
 
-    public nonisolated func clear(for caller: Authentication) async throws {
+    public func clear(for caller: Authentication) async throws {
         _ = try await carts.send(.clear(caller.user.id))
     }
 
     /// Prices `cart` from the catalogue as it is now.
-    public nonisolated func quote(_ cart: Cart) async throws -> CartQuote {
+    public func quote(_ cart: Cart) async throws -> CartQuote {
         let products = try await catalog.client.lookup(cart.lines.map(\.productID))
         return try pricing.client.price(cart: cart, products: products, currency: catalog.client.currency)
     }

@@ -11,15 +11,15 @@ import PaymentClient
 /// contexts are the session's cart (which prices the cart) and orders
 /// (which finds an order already placed with the same key); when the
 /// session made them first, they are shared, not made again.
-/// Stateless, hence `nonisolated` (see `CartContext`).
-public actor CheckoutContext: Context {
+/// It holds no state (see `CartContext`).
+public final class CheckoutContext: Context {
     public static var downstreamTypes: [any Context.Type] { [CartContext.self, OrdersContext.self] }
 
-    public nonisolated let identity: ContextIdentity
-    private nonisolated let catalog: ClientHandle<CatalogClient>
-    private nonisolated let carts: ClientHandle<CartClient>
-    private nonisolated let orders: ClientHandle<OrderClient>
-    private nonisolated let payments: CheckoutPayments
+    public let identity: ContextIdentity
+    private let catalog: ClientHandle<CatalogClient>
+    private let carts: ClientHandle<CartClient>
+    private let orders: ClientHandle<OrderClient>
+    private let payments: CheckoutPayments
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -45,7 +45,7 @@ public actor CheckoutContext: Context {
     /// payment opened, and an order whose cart clear never committed has its
     /// lines taken out of the cart. A retried request with the same
     /// `Idempotency-Key` gets the first order back (`created` false).
-    public nonisolated func checkout(for caller: Authentication,
+    public func checkout(for caller: Authentication,
                                      idempotencyKey: String?) async throws -> (order: OrderWithPayment, created: Bool) {
         let user = caller.user
         guard user.canPlaceOrder else { throw DomainError.userSuspended(user.id) }

@@ -7,11 +7,11 @@ import PaymentClient
 /// A session's orders feature: the customer's order reads and cancel
 /// (`GET /orders`, `GET /orders/{id}`, `POST /orders/{id}/cancel`); also
 /// downstream of checkout and admin, which reach orders through it.
-/// Stateless, hence `nonisolated` (see `CartContext`).
-public actor OrdersContext: Context {
-    public nonisolated let identity: ContextIdentity
-    private nonisolated let orders: ClientHandle<OrderClient>
-    private nonisolated let payments: CheckoutPayments
+/// It holds no state (see `CartContext`).
+public final class OrdersContext: Context {
+    public let identity: ContextIdentity
+    private let orders: ClientHandle<OrderClient>
+    private let payments: CheckoutPayments
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -20,29 +20,29 @@ public actor OrdersContext: Context {
     }
 
     /// The caller's orders, newest first, each with its payment.
-    public nonisolated func orders(of caller: Authentication, limit: Int, cursor: String?) async throws -> Page<OrderWithPayment> {
+    public func orders(of caller: Authentication, limit: Int, cursor: String?) async throws -> Page<OrderWithPayment> {
         try await payments.withPayments(try await orders.client.orders(for: caller.user.id, limit: limit, after: cursor))
     }
 
     /// An order with its payment, on the same terms as `order(_:for:)`.
-    public nonisolated func orderWithPayment(_ id: OrderID, for caller: Authentication) async throws -> OrderWithPayment {
+    public func orderWithPayment(_ id: OrderID, for caller: Authentication) async throws -> OrderWithPayment {
         try await payments.withPayment(try await order(id, for: caller))
     }
 
     /// An order with its payment as read now (admin moves answer with it).
-    nonisolated func withPayment(_ order: Order) async throws -> OrderWithPayment {
+    func withPayment(_ order: Order) async throws -> OrderWithPayment {
         try await payments.withPayment(order)
     }
 
     /// The caller's order placed with `idempotencyKey`, if any.
-    public nonisolated func order(placedBy caller: Authentication, idempotencyKey: String) async throws -> Order? {
+    public func order(placedBy caller: Authentication, idempotencyKey: String) async throws -> Order? {
         try await orders.client.order(userID: caller.user.id, idempotencyKey: idempotencyKey)
     }
 
     /// An order the user may see: their own, or any for an admin. Another
     /// user's order is "not found", not "forbidden": its existence is not
     /// the caller's business.
-    public nonisolated func order(_ id: OrderID, for caller: Authentication) async throws -> Order {
+    public func order(_ id: OrderID, for caller: Authentication) async throws -> Order {
         let user = caller.user
         let order = try await orders.client.order(id)
         guard order.userID == user.id || user.isAdmin else {
@@ -54,7 +54,7 @@ public actor OrdersContext: Context {
     /// Cancels a pending or confirmed order: its payment is cancelled (or,
     /// paid, owes a refund) and its stock returns (once, keyed by the order
     /// id, so a crash before the restock is repaired at start-up).
-    public nonisolated func cancelOrder(_ id: OrderID, for caller: Authentication) async throws -> OrderWithPayment {
+    public func cancelOrder(_ id: OrderID, for caller: Authentication) async throws -> OrderWithPayment {
         let order = try await order(id, for: caller)
         return try await payments.cancel(order, by: order.userID == caller.user.id ? .customer : .admin)
     }
@@ -62,7 +62,7 @@ public actor OrdersContext: Context {
     /// Admins record a payment received outside the provider: the payment
     /// `succeeded` (`manual`), the order confirmed. The caller's role is
     /// checked by `AdminContext`, the only context that reaches this.
-    nonisolated func recordManualPayment(_ id: OrderID, reference: String,
+    func recordManualPayment(_ id: OrderID, reference: String,
                                          for caller: Authentication) async throws -> OrderWithPayment {
         try await payments.recordManual(try await order(id, for: caller), reference: reference)
     }

@@ -3,11 +3,10 @@ import Domain
 import UserClient
 
 /// A session's profile feature: `/users/me`, a user record a customer may
-/// read (their own), and sign-out. Stateless, hence `nonisolated` (see
-/// `CartContext`).
-public actor ProfileContext: Context {
-    public nonisolated let identity: ContextIdentity
-    private nonisolated let users: ClientHandle<UserClient>
+/// read (their own), and sign-out. It holds no state (see `CartContext`).
+public final class ProfileContext: Context {
+    public let identity: ContextIdentity
+    private let users: ClientHandle<UserClient>
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -16,7 +15,7 @@ public actor ProfileContext: Context {
 
     /// A user record: any for an admin, only your own otherwise (another
     /// user's id is "not found", as for orders).
-    public nonisolated func user(_ id: UserID, for caller: Authentication) async throws -> User {
+    public func user(_ id: UserID, for caller: Authentication) async throws -> User {
         let me = caller.user
         guard me.isAdmin || me.id == id else { throw DomainError.notFound(entity: "user", id: id.description) }
         return try await users.client.user(id)
@@ -27,7 +26,7 @@ public actor ProfileContext: Context {
     /// `ifMatch` (the caller's `If-Match`) is asked of the user as it is
     /// now; the change then commits only while the user is still that
     /// value (compared in the write's transaction).
-    public nonisolated func updateProfile(_ patch: UserProfilePatch, for caller: Authentication, clientAddress: String,
+    public func updateProfile(_ patch: UserProfilePatch, for caller: Authentication, clientAddress: String,
                                           ifMatch: (@Sendable (User) -> Bool)? = nil) async throws -> User {
         var seen: User?
         if let ifMatch {
@@ -41,7 +40,7 @@ public actor ProfileContext: Context {
 
     /// Revokes this session's token; its live streams end (the users client
     /// announces the session's end), and the caller releases the session.
-    public nonisolated func signOut(_ caller: Authentication) async throws {
+    public func signOut(_ caller: Authentication) async throws {
         try await users.send(.logout(sessionID: caller.sessionID))
     }
 }

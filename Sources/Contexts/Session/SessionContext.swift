@@ -9,17 +9,15 @@ import Synchronization
 /// with `downstream(_:)`, made on first use (RFC-001 section 4: the session's
 /// graph is profile, cart, orders, checkout → cart + orders, admin → orders,
 /// live updates → cart).
-public actor SessionContext: Context {
+public final class SessionContext: Context {
     public static var downstreamTypes: [any Context.Type] {
         [ProfileContext.self, CartContext.self, OrdersContext.self, CheckoutContext.self, AdminContext.self,
          LiveUpdatesContext.self]
     }
 
-    public nonisolated let identity: ContextIdentity
-    /// Behind a lock, not actor state: the request's authentication records
-    /// it without an actor hop (a hop per request was a tenth of a cart
-    /// write's CPU).
-    private nonisolated let signedIn = Mutex<Authentication?>(nil)
+    public let identity: ContextIdentity
+    /// Refreshed by every request of the session, under the session's own lock.
+    private let signedIn = Mutex<Authentication?>(nil)
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -27,7 +25,7 @@ public actor SessionContext: Context {
 
     /// Records who this request's token belongs to, refreshed on every
     /// request, so a role or status change shows at once.
-    public nonisolated func signIn(_ authentication: Authentication) {
+    public func signIn(_ authentication: Authentication) {
         signedIn.withLock { $0 = authentication }
     }
 
@@ -35,7 +33,7 @@ public actor SessionContext: Context {
     /// made on first use. The admin feature exists only in an admin's
     /// session: for anyone else it is refused before it is made (its
     /// functions check the role again, as of each request).
-    public nonisolated func feature<T: Context>(_ type: T.Type, for caller: Authentication) async throws -> T {
+    public func feature<T: Context>(_ type: T.Type, for caller: Authentication) async throws -> T {
         if ObjectIdentifier(type) == ObjectIdentifier(AdminContext.self), !caller.user.isAdmin {
             throw AccessDenied.adminOnly
         }
@@ -43,5 +41,5 @@ public actor SessionContext: Context {
     }
 
     /// Who is signed in on this session (nil before the first request).
-    public nonisolated var caller: Authentication? { signedIn.withLock { $0 } }
+    public var caller: Authentication? { signedIn.withLock { $0 } }
 }
