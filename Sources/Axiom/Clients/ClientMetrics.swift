@@ -2,20 +2,19 @@ import Synchronization
 
 /// Per-client action counters: actions, errors, latency (RFC-001 section 16).
 /// Latency goes into power-of-two nanosecond buckets, so recording is O(1)
-/// and percentiles are read to within a factor of two.
+/// and percentiles are read to within a factor of two. Every action of a
+/// client from every event loop records here, so the counters are atomics,
+/// not a lock: a reading may see an action in one counter and not yet in
+/// another, never a torn value.
 public final class ClientMetrics: Sendable {
     static let bucketCount = 40
 
-    private struct Counters {
-        var actions: UInt64 = 0
-        var errors: UInt64 = 0
-        var totalNanoseconds: UInt64 = 0
-        var maxNanoseconds: UInt64 = 0
-        var buckets = [UInt64](repeating: 0, count: ClientMetrics.bucketCount)
-    }
-
     public let client: String
-    private let counters = Mutex(Counters())
+    private let errors = Atomic<UInt64>(0)
+    private let totalNanoseconds = Atomic<UInt64>(0)
+    private let maxNanoseconds = Atomic<UInt64>(0)
+    /// Actions by latency bucket; their sum is the action count.
+    private let buckets: InlineArray<40, Atomic<UInt64>> = InlineArray { _ in Atomic(0) }
 
     init(client: String) {
         self.client = client
@@ -25,29 +24,31 @@ public final class ClientMetrics: Sendable {
         let (seconds, attoseconds) = duration.components
         let nanos = UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)
         let bucket = min(Self.bucketCount - 1, nanos == 0 ? 0 : 64 - nanos.leadingZeroBitCount)
-        counters.withLock { counters in
-            counters.actions += 1
-            if failed { counters.errors += 1 }
-            counters.totalNanoseconds &+= nanos
-            counters.maxNanoseconds = max(counters.maxNanoseconds, nanos)
-            counters.buckets[bucket] += 1
+        if failed { errors.wrappingAdd(1, ordering: .relaxed) }
+        totalNanoseconds.wrappingAdd(nanos, ordering: .relaxed)
+        var seen = maxNanoseconds.load(ordering: .relaxed)
+        while nanos > seen {
+            let (exchanged, original) = maxNanoseconds.compareExchange(expected: seen, desired: nanos, ordering: .relaxed)
+            if exchanged { break }
+            seen = original
         }
+        buckets[bucket].wrappingAdd(1, ordering: .relaxed)
     }
 
     public func snapshot() -> ClientMetricsSnapshot {
-        counters.withLock { counters in
-            ClientMetricsSnapshot(
-                client: client,
-                actions: counters.actions,
-                errors: counters.errors,
-                meanLatencyMicroseconds: counters.actions == 0
-                    ? 0 : Double(counters.totalNanoseconds) / Double(counters.actions) / 1_000,
-                maxLatencyMicroseconds: Double(counters.maxNanoseconds) / 1_000,
-                p50LatencyMicroseconds: Self.percentile(0.50, counters.buckets, counters.actions),
-                p99LatencyMicroseconds: Self.percentile(0.99, counters.buckets, counters.actions),
-                totalLatencySeconds: Double(counters.totalNanoseconds) / 1e9,
-                latencyBuckets: counters.buckets)
-        }
+        let counts = (0..<Self.bucketCount).map { buckets[$0].load(ordering: .relaxed) }
+        let actions = counts.reduce(0, &+)
+        let total = totalNanoseconds.load(ordering: .relaxed)
+        return ClientMetricsSnapshot(
+            client: client,
+            actions: actions,
+            errors: errors.load(ordering: .relaxed),
+            meanLatencyMicroseconds: actions == 0 ? 0 : Double(total) / Double(actions) / 1_000,
+            maxLatencyMicroseconds: Double(maxNanoseconds.load(ordering: .relaxed)) / 1_000,
+            p50LatencyMicroseconds: Self.percentile(0.50, counts, actions),
+            p99LatencyMicroseconds: Self.percentile(0.99, counts, actions),
+            totalLatencySeconds: Double(total) / 1e9,
+            latencyBuckets: counts)
     }
 
     /// Upper bound of the bucket holding the given quantile, in µs.
