@@ -10,4 +10,7 @@ struct ExchangeTerms: Sendable {
     var method: HTTPMethod?
     var acceptsGzip = false
     var ifNoneMatch: [String] = []
+
+    /// A GET or a HEAD: what conditional requests and representation tags concern.
+    var isRead: Bool { method == .get || method == .head }
 }
