@@ -22,6 +22,17 @@ import Testing
         #expect(table.counts.isEmpty)
     }
 
+    @Test func aReplacementCountsBeyondTheCapUntilTheOneItReplacesIsReleased() {
+        var table = AddressConnectionTable(limit: 1, exempt: ["10.0.0.9"])
+        do { let result = table.admit("10.0.0.1"); #expect(result) }
+        table.admitReplacing("10.0.0.1")
+        #expect(table.counts["10.0.0.1"] == 2)
+        table.release("10.0.0.1")
+        do { let result = table.admit("10.0.0.1"); #expect(!result) }
+        table.admitReplacing("10.0.0.9")
+        #expect(table.counts["10.0.0.9"] == nil)
+    }
+
     @Test func trustedProxiesAreNotCapped() {
         var table = AddressConnectionTable(limit: 1, exempt: ["10.0.0.9"])
         for _ in 0..<10 {

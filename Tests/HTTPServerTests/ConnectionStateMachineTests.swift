@@ -69,10 +69,10 @@ import Testing
     @Test func bytesOfARequestBeingReadMarkItQuietSinceThem() {
         var machine = machine()
         machine.requestStarted(now: 1 * second)
-        #expect(machine.inputParsed(readBytes: true, buffered: 10, now: 3 * second) == .none)
+        #expect(machine.inputParsed(readBytes: true, buffered: 10, outputEmpty: true, now: 3 * second) == .none)
         #expect(machine.quietSince == 3 * second)
         machine.handlerStarted()
-        #expect(machine.inputParsed(readBytes: true, buffered: 10, now: 4 * second) == .none)
+        #expect(machine.inputParsed(readBytes: true, buffered: 10, outputEmpty: true, now: 4 * second) == .none)
         #expect(machine.quietSince == 0)
     }
 
@@ -94,19 +94,65 @@ import Testing
     @Test func aPeerThatClosedWhileAnsweredGetsItsResponseThenCloses() {
         var machine = responding()
         #expect(machine.inputArrived(peerClosed: true) == .parse)
-        #expect(machine.inputParsed(readBytes: false, buffered: 0, now: 0) == .none)  // still answered
+        #expect(machine.inputParsed(readBytes: false, buffered: 0, outputEmpty: true, now: 0) == .none)  // still answered
         #expect(!machine.wantsInput)
         machine.responseBegan(keepAlive: true)
         machine.responseComplete(draining: false, now: 1 * second)
         #expect(machine.phase == .idle)
-        #expect(machine.inputParsed(readBytes: false, buffered: 0, now: 1 * second) == .close(.peerClosed))
+        #expect(machine.inputParsed(readBytes: false, buffered: 0, outputEmpty: true, now: 1 * second) == .close(.peerClosed))
+    }
+
+    @Test func aPeerThatHalfClosedGetsEveryBufferedResponseWrittenBeforeTheClose() {
+        var machine = machine()
+        // Two pipelined requests and the peer's FIN, read in one go.
+        #expect(machine.inputArrived(peerClosed: true) == .parse)
+        for now in [1, 2] as [Int64] {
+            #expect(machine.mayParse)
+            machine.headReceived(now: now)
+            machine.handlerStarted()
+            machine.responseBegan(keepAlive: true)
+            machine.responseComplete(draining: false, now: now)
+        }
+        // Parsed to the end with both responses still queued: no close yet.
+        #expect(machine.inputParsed(readBytes: true, buffered: 0, outputEmpty: false, now: 3) == .none)
+        #expect(machine.phase == .lingering)
+        #expect(!machine.mayParse)
+        #expect(!machine.wantsInput)
+        #expect(machine.outputDrained(now: 4) == .close(.peerClosed))
+    }
+
+    @Test func aPeerThatHalfClosedWhileItsOutputIsOverTheWatermarkIsAnsweredOnceItDrains() {
+        var machine = machine()
+        #expect(machine.inputArrived(peerClosed: true) == .parse)
+        machine.headReceived(now: 1)
+        machine.handlerStarted()
+        machine.responseBegan(keepAlive: true)
+        machine.responseComplete(draining: false, now: 1)
+        #expect(machine.writeBlocked(overHighWatermark: true, progressed: true, now: 1) == .none)
+        // Requests are still buffered behind the output: neither closed nor parsed.
+        #expect(machine.inputParsed(readBytes: true, buffered: 500, outputEmpty: false, now: 2) == .none)
+        #expect(machine.phase == .idle)
+        #expect(!machine.mayParse)
+        #expect(machine.outputDrained(now: 3) == .parse)
+        #expect(machine.inputParsed(readBytes: false, buffered: 0, outputEmpty: false, now: 4) == .none)
+        #expect(machine.outputDrained(now: 5) == .close(.peerClosed))
+    }
+
+    @Test func aPeerThatHalfClosesBeforeItsLastResponseIsWrittenStillGetsIt() {
+        var machine = responding()
+        machine.responseBegan(keepAlive: false)
+        machine.responseComplete(draining: false, now: 1)
+        #expect(machine.writeBlocked(overHighWatermark: false, progressed: true, now: 1) == .none)
+        #expect(machine.inputArrived(peerClosed: true) == .discardInput)
+        #expect(machine.phase == .lingering)
+        #expect(machine.outputDrained(now: 2) == .close(.peerClosed))
     }
 
     @Test func endOfInputDuringAPartialRequestCloses() {
         var machine = machine()
         machine.requestStarted(now: 0)
         #expect(machine.inputArrived(peerClosed: true) == .parse)
-        #expect(machine.inputParsed(readBytes: true, buffered: 3, now: 0) == .close(.peerClosed))
+        #expect(machine.inputParsed(readBytes: true, buffered: 3, outputEmpty: true, now: 0) == .close(.peerClosed))
     }
 
     @Test func anAnswerThatLeavesTheBodyUnreadStopsParsing() {
@@ -183,24 +229,40 @@ import Testing
 
     @Test func theWriteDeadlineStartsAtTheFirstBlockAndEndsWhenDrained() {
         var machine = responding()
-        machine.writeBlocked(overHighWatermark: false, now: 1 * second)
+        #expect(machine.writeBlocked(overHighWatermark: false, progressed: false, now: 1 * second) == .none)
         #expect(machine.deadline == 31 * second)
-        machine.writeBlocked(overHighWatermark: false, now: 20 * second)
+        #expect(machine.writeBlocked(overHighWatermark: false, progressed: false, now: 20 * second) == .none)
         #expect(machine.deadline == 31 * second)
         #expect(machine.timerFired(now: 31 * second) == .close(.writeTimeout))
 
         var draining = responding()
-        draining.writeBlocked(overHighWatermark: false, now: 1 * second)
+        #expect(draining.writeBlocked(overHighWatermark: false, progressed: false, now: 1 * second) == .none)
         #expect(draining.outputDrained(now: 2 * second) == .none)
         #expect(draining.deadline == 0)
         #expect(draining.timerFired(now: 31 * second) == .none)
+    }
+
+    @Test func theWriteDeadlineMovesWithEveryWriteThatSendsAByte() {
+        var machine = responding()
+        #expect(machine.writeBlocked(overHighWatermark: true, progressed: true, now: 1 * second) == .none)
+        #expect(machine.deadline == 31 * second)
+        // A slow reader: a little more taken every 20 s, 80 s in all.
+        for now in [21, 41, 61, 81] as [Int64] {
+            #expect(machine.timerFired(now: now * second) == .none)
+            #expect(machine.writeBlocked(overHighWatermark: true, progressed: true, now: now * second) == .none)
+            #expect(machine.deadline == (now + 30) * second)
+        }
+        // Then nothing: a write timeout after the last byte taken.
+        #expect(machine.writeBlocked(overHighWatermark: true, progressed: false, now: 100 * second) == .none)
+        #expect(machine.timerFired(now: 111 * second - 1) == .none)
+        #expect(machine.timerFired(now: 111 * second) == .close(.writeTimeout))
     }
 
     @Test func aWriteBlockedWhileIdleRestartsTheIdleTimeoutWhenDrained() {
         var machine = responding()
         machine.responseBegan(keepAlive: true)
         machine.responseComplete(draining: false, now: 1 * second)
-        machine.writeBlocked(overHighWatermark: false, now: 1 * second)
+        #expect(machine.writeBlocked(overHighWatermark: false, progressed: false, now: 1 * second) == .none)
         #expect(machine.deadline == 31 * second)
         #expect(machine.outputDrained(now: 5 * second) == .none)
         #expect(machine.deadline == 65 * second)
@@ -227,7 +289,7 @@ import Testing
         // A second request's bytes arrive while the first is answered: read, not parsed.
         #expect(machine.inputArrived(peerClosed: false) == .parse)
         #expect(!machine.mayParse)
-        #expect(machine.inputParsed(readBytes: true, buffered: 200, now: 1) == .none)
+        #expect(machine.inputParsed(readBytes: true, buffered: 200, outputEmpty: true, now: 1) == .none)
         #expect(machine.wantsInput)
         machine.responseBegan(keepAlive: true)
         machine.responseComplete(draining: false, now: 2)
@@ -239,9 +301,9 @@ import Testing
 
     @Test func pipelinedInputBeyondTheBacklogPausesReadingUntilTheResponse() {
         var machine = responding()
-        #expect(machine.inputParsed(readBytes: true, buffered: 64 * 1024 - 1, now: 1) == .none)
+        #expect(machine.inputParsed(readBytes: true, buffered: 64 * 1024 - 1, outputEmpty: true, now: 1) == .none)
         #expect(machine.wantsInput)
-        #expect(machine.inputParsed(readBytes: true, buffered: 64 * 1024, now: 1) == .none)
+        #expect(machine.inputParsed(readBytes: true, buffered: 64 * 1024, outputEmpty: true, now: 1) == .none)
         #expect(!machine.wantsInput)
         machine.responseBegan(keepAlive: true)
         machine.responseComplete(draining: false, now: 2)
@@ -250,12 +312,43 @@ import Testing
 
     @Test func outputBeyondTheHighWatermarkPausesReadingUntilDrained() {
         var machine = responding()
-        machine.writeBlocked(overHighWatermark: false, now: 1)
+        #expect(machine.writeBlocked(overHighWatermark: false, progressed: false, now: 1) == .none)
         #expect(machine.wantsInput)
-        machine.writeBlocked(overHighWatermark: true, now: 2)
+        #expect(machine.writeBlocked(overHighWatermark: true, progressed: false, now: 2) == .none)
         #expect(!machine.wantsInput)
         #expect(machine.outputDrained(now: 3) == .none)
         #expect(machine.wantsInput)
+    }
+
+    @Test func pipelinedRequestsWaitWhileTheOutputIsOverTheWatermark() {
+        var machine = responding()
+        machine.responseBegan(keepAlive: true)
+        machine.responseComplete(draining: false, now: 1)
+        #expect(machine.mayParse)
+        #expect(machine.writeBlocked(overHighWatermark: true, progressed: true, now: 2) == .none)
+        #expect(!machine.mayParse)
+        #expect(!machine.wantsInput)
+        #expect(machine.inputParsed(readBytes: false, buffered: 4_000, outputEmpty: false, now: 2) == .none)
+        // Some output taken, still over: still waiting.
+        #expect(machine.writeBlocked(overHighWatermark: true, progressed: true, now: 3) == .none)
+        #expect(!machine.mayParse)
+        // Below the watermark, though not drained: answer the next one.
+        #expect(machine.writeBlocked(overHighWatermark: false, progressed: true, now: 4) == .parse)
+        #expect(machine.mayParse)
+        #expect(machine.wantsInput)
+        #expect(machine.writeBlocked(overHighWatermark: false, progressed: true, now: 5) == .none)
+        // Over again, then drained.
+        #expect(machine.writeBlocked(overHighWatermark: true, progressed: true, now: 6) == .none)
+        #expect(machine.outputDrained(now: 7) == .parse)
+        #expect(machine.mayParse)
+        #expect(machine.outputDrained(now: 8) == .none)
+    }
+
+    @Test func outputBelowTheWatermarkNeverAsksForAParseWhileAResponseIsPending() {
+        var machine = responding()
+        #expect(machine.writeBlocked(overHighWatermark: true, progressed: false, now: 1) == .none)
+        #expect(machine.writeBlocked(overHighWatermark: false, progressed: true, now: 2) == .none)
+        #expect(!machine.mayParse)
     }
 
     // MARK: Shutdown in each phase

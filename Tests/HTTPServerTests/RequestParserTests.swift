@@ -456,9 +456,20 @@ struct Rejected {
         expectRejected("GET / HTTP/1.1\r\nHost: \(value)\r\n\r\n", 400)
     }
 
-    @Test(arguments: ["HTTP/2.0", "HTTP/1.2", "HTTP/0.9", "HTTP/3.0", "HTTP/9.9"])
+    @Test(arguments: ["HTTP/2.0", "HTTP/0.9", "HTTP/3.0", "HTTP/9.9", "HTTP/0.1"])
     func unsupportedVersion(version: String) {
         expectRejected("GET / \(version)\r\nHost: h\r\n\r\n", 505)
+    }
+
+    // RFC 9110 2.5: a higher minor version of HTTP/1 is processed as the
+    // highest we conform to, 1.1: keep-alive by default and Host required.
+    @Test(arguments: ["HTTP/1.2", "HTTP/1.9"])
+    func higherMinorVersionIsProcessedAsHTTP11(version: String) {
+        let outcome = parse(request("GET / \(version)", ["Host: h"]))
+        #expect(outcome.events == [head(.get, "/", fields(["host": "h"])), body("")])
+        #expect(outcome.heads.first?.version == .http1_1)
+        #expect(outcome.heads.first?.keepAlive == true)
+        expectRejected("GET / \(version)\r\n\r\n", 400)
     }
 
     @Test(arguments: ["HTTP/1.1x", "HTTP/11", "http/1.1", "HTTP/1,1", "HTXP/1.1", "HTTP/a.b", "HTTP/1.", "HTTP/10.0", "HTTP/1.1 ", "1.1", "HTTP/-.1"])
@@ -617,6 +628,26 @@ struct RequestTargetTests {
         #expect(target.query.map(\.name) == ["q", "empty", "flag", "x", "q", "a=b"])
         #expect(target.query.map(\.value) == ["a b+c", "", "", "✓", "second", "c&d"])
         #expect(try RequestTarget.parse("/?").query.isEmpty)
+    }
+
+    // RFC 9110 4.2.4: userinfo in an http(s) URI is an error, wherever the
+    // authority ends (path, query or the end of the target).
+    @Test(arguments: ["http://user@example.com/x", "https://user:secret@example.com/x", "http://@example.com/",
+                      "http://user@example.com", "http://user@example.com?q=1", "HTTP://a@b:80/x?y=@"])
+    func userinfoInAnAbsoluteTargetIsRefused(target: String) {
+        do {
+            let parsed = try RequestTarget.parse(target)
+            Issue.record("\(target) parsed as \(parsed.path)")
+        } catch {
+            #expect(error.status.code == 400)
+            #expect(error.detail.contains("userinfo"))
+        }
+    }
+
+    @Test func anAtSignAfterTheAuthorityIsNotUserinfo() throws {
+        let target = try RequestTarget.parse("http://example.com/a@b?c=d@e")
+        #expect(target.path == "/a@b")
+        #expect(target.query.map(\.value) == ["d@e"])
     }
 
     @Test func asteriskForm() throws {

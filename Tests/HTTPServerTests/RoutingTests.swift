@@ -64,6 +64,19 @@ import TestSupport
         }
     }
 
+    @Test func aHigherHTTP1MinorVersionIsServedAsHTTP11() async throws {
+        try await TestServer.with { server in
+            let client = try server.client()
+            try client.send("GET /health HTTP/1.2\r\nHost: t\r\n\r\n")
+            let first = try client.readResponse()
+            #expect(first.status == 200)
+            #expect(first.statusLine.hasPrefix("HTTP/1.1 "))
+            // Persistent, as 1.1 is by default.
+            try client.send("GET /health HTTP/1.7\r\nHost: t\r\n\r\n")
+            #expect(try client.readResponse().status == 200)
+        }
+    }
+
     @Test func pathParametersAndQueryArePercentDecoded() async throws {
         try await TestServer.with { server in
             let client = try server.client()

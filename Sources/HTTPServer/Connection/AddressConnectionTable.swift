@@ -21,6 +21,16 @@ struct AddressConnectionTable: Sendable, Equatable {
         return true
     }
 
+    /// Counts one more connection from `address` beyond its cap: one of its
+    /// connections is being closed to make room (`release` follows).
+    mutating func admitReplacing(_ address: String) {
+        guard caps(address) else { return }
+        counts[address, default: 0] += 1
+    }
+
+    /// Whether connections from `address` are counted against the cap.
+    func caps(_ address: String) -> Bool { !exempt.contains(address) }
+
     /// Forgets one connection `admit` counted.
     mutating func release(_ address: String) {
         guard !exempt.contains(address), let open = counts[address] else { return }

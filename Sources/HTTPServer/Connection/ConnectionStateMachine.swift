@@ -1,10 +1,11 @@
 /// The protocol state of one connection as a value: `HTTPConnection` reports
 /// what happened (input arrived, a head or body byte was parsed, a handler
 /// started, a response completed, the socket blocked or drained, a timer
-/// fired, shutdown) and carries out the action returned. Three outputs are
+/// fired, shutdown) and carries out the action returned. Four outputs are
 /// read after every event: `deadline` (when the next timer must fire),
-/// `quietSince` (for reclaiming at the connection cap) and `wantsInput`
-/// (whether the socket is watched for reading: backpressure).
+/// `quietSince` (for reclaiming at the connection caps), `wantsInput`
+/// (whether the socket is watched for reading: backpressure) and
+/// `mayParse` (whether the next buffered request may be answered).
 ///
 /// No sockets and no clock: every event that depends on time carries `now`
 /// (monotonic nanoseconds), so the tests drive each deadline with numbers.
@@ -25,6 +26,8 @@ struct ConnectionStateMachine {
         /// Final response queued; once written, discard input until EOF
         /// before closing, so unread bytes do not make the kernel reset the
         /// connection and destroy the response in flight (a lingering close).
+        /// A peer that closed first is closed as soon as the output is
+        /// written.
         case lingering
         case closed
     }
@@ -113,9 +116,11 @@ struct ConnectionStateMachine {
     }
 
     /// Whether the next request may be parsed now: never while one is being
-    /// answered, which is what keeps pipelined responses in order.
+    /// answered, which is what keeps pipelined responses in order, nor while
+    /// the output is over the high watermark, which is what bounds the
+    /// responses a client that does not read makes us hold.
     var mayParse: Bool {
-        (phase == .idle || phase == .head || phase == .body) && !closeAfterOutput
+        (phase == .idle || phase == .head || phase == .body) && !closeAfterOutput && !outputBackpressure
     }
 
     // MARK: Reading and answering requests
@@ -124,20 +129,31 @@ struct ConnectionStateMachine {
     mutating func inputArrived(peerClosed eof: Bool) -> Action {
         guard phase != .closed else { return .none }
         if eof { peerClosed = true }
-        if phase == .lingering { return peerClosed ? .close(.peerClosed) : .discardInput }
+        if phase == .lingering {
+            // Before the last response is written, an EOF only means the
+            // peer sends no more (a half-close): it may still read.
+            return peerClosed && lingerStarted ? .close(.peerClosed) : .discardInput
+        }
         return .parse
     }
 
-    /// The buffered input has been parsed as far as it may be; `buffered`
-    /// bytes are left unparsed, `readBytes` says whether any were read.
-    mutating func inputParsed(readBytes: Bool, buffered: Int, now: Int64) -> Action {
+    /// The buffered input has been parsed as far as it may be and the
+    /// output written as far as the socket takes it; `buffered` bytes are
+    /// left unparsed, `readBytes` says whether any were read.
+    mutating func inputParsed(readBytes: Bool, buffered: Int, outputEmpty: Bool, now: Int64) -> Action {
         guard phase != .closed else { return .none }
         if readBytes, phase == .head || phase == .body { quietSince = now }
         if peerClosed {
-            // Nothing more will arrive: a request being read can never be
-            // completed; one being answered still gets its response.
-            if phase == .idle || phase == .head || phase == .body { return .close(.peerClosed) }
-            return .none
+            // Nothing more will arrive. A request being answered, and those
+            // buffered behind it or behind output over the watermark, still
+            // get their responses; a request left half-read never completes.
+            // The responses queued are written before the close: a client
+            // that sends and half-closes (`nc -N`, scripts) reads them.
+            guard phase == .idle || phase == .head || phase == .body, !outputBackpressure else { return .none }
+            closeAfterOutput = true
+            phase = .lingering
+            phaseDeadline = 0
+            return outputEmpty ? .close(.peerClosed) : .none
         }
         // Pipelined requests pile up while one is answered: stop reading
         // until the response is complete.
@@ -210,13 +226,18 @@ struct ConnectionStateMachine {
 
     // MARK: Writing, timers, shutdown and closing
 
-    /// The socket did not take all the output. The write deadline starts at
-    /// the first block, not at each; beyond the high watermark reading
-    /// pauses, so a client that does not read cannot make us buffer more.
-    mutating func writeBlocked(overHighWatermark: Bool, now: Int64) {
-        guard phase != .closed else { return }
-        if writeDeadline == 0 { writeDeadline = now + timeouts.write.nanoseconds }
-        if overHighWatermark { outputBackpressure = true }
+    /// The socket did not take all the output; `progressed` says whether it
+    /// took some. The write deadline measures progress: it is armed at the
+    /// first block and moved on by every write that sends a byte, so a
+    /// slow reader that keeps reading is served however long it takes, and
+    /// one that stops is closed a write timeout after its last byte. Over
+    /// the high watermark, reading and answering buffered requests pause,
+    /// so a client that does not read cannot make us hold more; below it
+    /// they resume (`.parse`).
+    mutating func writeBlocked(overHighWatermark: Bool, progressed: Bool, now: Int64) -> Action {
+        guard phase != .closed else { return .none }
+        if writeDeadline == 0 || progressed { writeDeadline = now + timeouts.write.nanoseconds }
+        return outputLevel(overHighWatermark: overHighWatermark)
     }
 
     /// All output is written.
@@ -226,12 +247,20 @@ struct ConnectionStateMachine {
             writeDeadline = 0
             if phase == .idle { phaseDeadline = now + timeouts.idle.nanoseconds }
         }
-        outputBackpressure = false
-        guard phase == .lingering, !lingerStarted else { return .none }
+        let resume = outputLevel(overHighWatermark: false)
+        guard phase == .lingering, !lingerStarted else { return resume }
         if peerClosed { return .close(.peerClosed) }
         lingerStarted = true
         phaseDeadline = now + timeouts.linger.nanoseconds
         return .linger
+    }
+
+    /// Records whether the output is over the high watermark; `.parse` when
+    /// it has just fallen below it and a buffered request may be answered.
+    private mutating func outputLevel(overHighWatermark: Bool) -> Action {
+        let wasOver = outputBackpressure
+        outputBackpressure = overHighWatermark
+        return wasOver && mayParse ? .parse : .none
     }
 
     /// The timer fired; does nothing before `deadline`.

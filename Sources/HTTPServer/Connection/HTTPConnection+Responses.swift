@@ -118,15 +118,14 @@ extension HTTPConnection {
             input.shrinkIfEmpty()
         }
         // A response answered while parsing (a handler that did not
-        // suspend) waits for the parse loop's flush, so the responses to
-        // pipelined requests read in one go leave in one sendmsg.
-        if !processing { flush() }
-        publish()
-        // The next pipelined request, if one is buffered.
-        guard machine.phase == .idle else { return }
-        if !processing && !input.isEmpty { processInput() }
-        perform(machine.inputParsed(readBytes: false, buffered: input.readableCount,
-                                    now: MonotonicClock.nowNanoseconds()))
+        // suspend): the parse loop goes on to the next request and writes
+        // the responses together. Otherwise: the next pipelined request,
+        // if one is buffered, then the output.
+        if processing {
+            publish()
+        } else {
+            processInput()
+        }
     }
 
     func report(_ finished: ExchangeInProgress, to observer: ExchangeObserver) {
@@ -171,13 +170,14 @@ extension HTTPConnection {
     func flush() {
         guard machine.phase != .closed else { return }
         if !output.isEmpty {
+            let queued = output.pendingBytes
             switch output.flush(to: fd) {
             case .flushed:
                 break
             case .wouldBlock:
-                machine.writeBlocked(overHighWatermark: output.pendingBytes > core.configuration.outputHighWatermark,
-                                     now: MonotonicClock.nowNanoseconds())
-                publish()
+                perform(machine.writeBlocked(overHighWatermark: output.pendingBytes > core.configuration.outputHighWatermark,
+                                             progressed: output.pendingBytes < queued,
+                                             now: MonotonicClock.nowNanoseconds()))
                 return
             case .failed:
                 close()

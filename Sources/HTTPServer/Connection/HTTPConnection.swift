@@ -30,6 +30,8 @@ final class HTTPConnection: @unchecked Sendable {
     /// The request whose body is being read, and what to do with it.
     var pending: RequestAdmission.PendingRequest?
     var processing = false
+    /// The output fell below the watermark while parsing: parse again.
+    private var parseAgain = false
     var streamTask: Task<Void, Never>?
     /// The exchange being answered, kept only when the server has an
     /// observer to report it to.
@@ -227,20 +229,39 @@ final class HTTPConnection: @unchecked Sendable {
             loop.execute { [self] in readable() }
         }
         let action = machine.inputArrived(peerClosed: endOfInput)
-        perform(action)
-        guard action == .parse else { return }
-        perform(machine.inputParsed(readBytes: reads > 0, buffered: input.readableCount,
+        if action == .parse {
+            processInput(readBytes: reads > 0)
+        } else {
+            perform(action)
+        }
+    }
+
+    /// Parses and dispatches the buffered requests while the state machine
+    /// allows, writes the responses, then tells the machine how far it got.
+    /// Responses to pipelined requests read in one go leave together, in
+    /// one `sendmsg`, unless they pass the high watermark.
+    func processInput(readBytes: Bool = false) {
+        guard !processing else {
+            parseAgain = true
+            return
+        }
+        processing = true
+        repeat {
+            parseAgain = false
+            parseBuffered()
+            flush()
+        } while parseAgain && machine.phase != .closed
+        processing = false
+        perform(machine.inputParsed(readBytes: readBytes, buffered: input.readableCount, outputEmpty: output.isEmpty,
                                     now: MonotonicClock.nowNanoseconds()))
     }
 
-    /// Parses and dispatches requests from the buffered bytes, one at a time,
-    /// while the state machine allows: the next is not started before the
-    /// previous one's response is queued, which is how pipelined responses
-    /// stay in request order.
-    func processInput() {
-        guard !processing else { return }
-        processing = true
-        defer { processing = false }
+    /// Parses and dispatches requests one at a time: the next is not started
+    /// before the previous one's response is queued, which is how pipelined
+    /// responses stay in request order. Output over the high watermark is
+    /// written at once; if the socket does not take it, the machine stops
+    /// the parsing until it does.
+    private func parseBuffered() {
         while machine.mayParse {
             let result: (consumed: Int, event: RequestParser.Event?)
             do {
@@ -272,7 +293,7 @@ final class HTTPConnection: @unchecked Sendable {
                 pending = nil
                 finish(request, body: body, trailers: trailers)
             }
+            if output.pendingBytes > core.configuration.outputHighWatermark { flush() }
         }
-        flush()
     }
 }

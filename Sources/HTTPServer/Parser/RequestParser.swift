@@ -194,8 +194,10 @@ struct RequestParser {
               let major = decimalDigit(bytes[5]), let minor = decimalDigit(bytes[7])
         else { throw .badRequest("The HTTP version is malformed.") }
         switch (major, minor) {
-        case (1, 1): return .http1_1
         case (1, 0): return .http1_0
+        // RFC 9110 2.5: a higher minor version of a major version we
+        // implement is processed as the highest minor we conform to.
+        case (1, _): return .http1_1
         default:
             throw HTTPParseError(status: .httpVersionNotSupported, code: "http_version_not_supported",
                                  detail: "Only HTTP/1.0 and HTTP/1.1 are supported.")

@@ -1,6 +1,7 @@
 /// Splits and percent-decodes a request-target (RFC 9112 3.2): origin-form
 /// `/path?query`, absolute-form `http://host/path?query` (accepted as RFC
-/// 9112 3.2.2 requires of servers), and asterisk-form `*` for OPTIONS.
+/// 9112 3.2.2 requires of servers, without userinfo), and asterisk-form `*`
+/// for OPTIONS.
 struct RequestTarget: Equatable {
     var path: String
     var segments: [String]
@@ -26,11 +27,16 @@ struct RequestTarget: Equatable {
                 throw .badRequest("The request target must be a path, an absolute http(s) URI, or '*'.")
             }
             utf8 = utf8.dropFirst(schemeLength)
-            guard let authorityEnd = utf8.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) else {
-                guard !utf8.isEmpty else { throw .badRequest("The absolute URI has an empty authority.") }
-                return RequestTarget(path: "/", segments: [], query: [])
+            let authorityEnd = utf8.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") })
+                ?? utf8.endIndex
+            let authority = utf8[..<authorityEnd]
+            guard !authority.isEmpty else { throw .badRequest("The absolute URI has an empty authority.") }
+            // RFC 9110 4.2.4: userinfo is forbidden in http(s) URIs; a
+            // recipient treats its presence as an error.
+            if authority.contains(UInt8(ascii: "@")) {
+                throw .badRequest("The absolute URI must not carry userinfo.")
             }
-            guard authorityEnd > utf8.startIndex else { throw .badRequest("The absolute URI has an empty authority.") }
+            guard authorityEnd < utf8.endIndex else { return RequestTarget(path: "/", segments: [], query: []) }
             utf8 = utf8[authorityEnd...]
             if utf8.first == UInt8(ascii: "?") {
                 return RequestTarget(path: "/", segments: [], query: try parseQuery(Substring(utf8.dropFirst())))
