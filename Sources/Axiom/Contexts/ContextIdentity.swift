@@ -28,8 +28,10 @@ public final class ContextIdentity: Sendable {
     public var isReleased: Bool { released.load(ordering: .acquiring) }
 
     func markReleased() {
-        released.store(true, ordering: .releasing)
-        reached.withLock { $0.removeAll() }
+        reached.withLock { reached in
+            released.store(true, ordering: .releasing)
+            reached.removeAll()
+        }
     }
 
     /// The live downstream context of `type` this one reached before.
@@ -40,8 +42,10 @@ public final class ContextIdentity: Sendable {
         return found
     }
 
+    /// Under the same lock as `markReleased`, so a released context keeps nothing.
     func noteReached<T: Context>(_ context: T) {
-        guard !isReleased else { return }
-        reached.withLock { $0[ObjectIdentifier(T.self)] = context }
+        reached.withLock { reached in
+            if !isReleased { reached[ObjectIdentifier(T.self)] = context }
+        }
     }
 }
