@@ -11,7 +11,7 @@ extension CatalogClient: ChangeSubscriber {
 
     public func apply(_ change: Change) async {
         guard let id = ProductID(change.key) else { return }
-        cache.withLock { $0.forget(id) }
+        cache.forget(id)
         if change.kind == .product { searches.withLock { $0.invalidate() } }
         // Storage away: it stays forgotten, so the next read goes to storage.
         guard let product = try? await product(id) else { return }
@@ -20,10 +20,7 @@ extension CatalogClient: ChangeSubscriber {
 
     public func resynchronize() async {
         searches.withLock { $0.invalidate() }
-        let held = cache.withLock { $0.products.map(\.id) }
-        cache.withLock { cache in
-            for id in held { cache.forget(id) }
-        }
+        cache.forgetAll()
     }
 }
 

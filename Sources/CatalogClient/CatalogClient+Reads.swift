@@ -8,19 +8,19 @@ import Domain
 extension CatalogClient {
     /// The working set: the products held in memory now (a copy).
     public nonisolated var state: CatalogState {
-        let products = cache.withLock { $0.products }
+        let products = cache.products
         return (try? CatalogState(currency: currency, products: products)) ?? CatalogState(currency: currency)
     }
 
     /// How many products the working set holds (at most `cacheEntries`).
-    public nonisolated var cachedCount: Int { cache.withLock { $0.count } }
+    public nonisolated var cachedCount: Int { cache.count }
 
     /// The working set's fill and lookups (`WorkingSetReporting`).
-    public nonisolated var workingSets: [WorkingSetUsage] { [cache.withLock { $0.usage }] }
+    public nonisolated var workingSets: [WorkingSetUsage] { [cache.usage] }
 
     /// The product if it is in the working set; never reads storage.
     public nonisolated func cachedProduct(_ id: ProductID) -> Product? {
-        cache.withLock { $0.lookup(id) }
+        cache.lookup(id)
     }
 
     /// A product, active or not, or nil: from memory on a hit (a lock and a
@@ -31,16 +31,14 @@ extension CatalogClient {
         return try await load([id]).first
     }
 
-    /// The products among `ids` that exist (active or not), by id: hits in
-    /// one lock acquisition, the misses in one read transaction. What
-    /// pricing a cart needs.
+    /// The products among `ids` that exist (active or not), by id: hits from
+    /// the working set, the misses in one read transaction. What pricing a
+    /// cart needs.
     public nonisolated func lookup(_ ids: some Sequence<ProductID>) async throws -> [ProductID: Product] {
         var found: [ProductID: Product] = [:]
         var missing: [ProductID] = []
-        cache.withLock { cache in
-            for id in ids {
-                if let product = cache.lookup(id) { found[id] = product } else { missing.append(id) }
-            }
+        for id in ids {
+            if let product = cache.lookup(id) { found[id] = product } else { missing.append(id) }
         }
         if !missing.isEmpty {
             for product in try await load(missing) { found[product.id] = product }
@@ -131,18 +129,18 @@ extension CatalogClient {
     /// Reads `ids` from storage and keeps them in the working set (unless a
     /// commit it no longer holds came after the read began: `ProductCache`).
     nonisolated func load(_ ids: [ProductID]) async throws -> [Product] {
-        let started = cache.withLock { $0.generation }
+        let started = ids.count == 1 ? cache.start(of: ids[0]) : cache.start()
         let rows = try await read { try CatalogStore.fetchAll($0, ids) }.map(checked)
-        return cache.withLock { cache in rows.map { cache.fill($0, startedAt: started) } }
+        return cache.fill(rows, startedAt: started)
     }
 
     /// `load([id])` on the calling thread when a reader connection is idle
     /// (one primary-key probe, no hop to a reader queue and back), else nil.
     nonisolated func loadNow(_ id: ProductID) throws -> [Product]? {
-        let started = cache.withLock { $0.generation }
+        let started = cache.start(of: id)
         guard let row = try storage.storedReadNow({ try CatalogStore.fetch($0, id) }) else { return nil }
         guard let row = try row.map(checked) else { return [] }
-        return [cache.withLock { $0.fill(row, startedAt: started) }]
+        return cache.fill([row], startedAt: started)
     }
 
     /// A stored row priced in the deployment's currency, or a data error

@@ -71,7 +71,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     public nonisolated let currency: Currency
     nonisolated let storage: StorageAccess
     /// The working set (reads: `CatalogClient+Reads`).
-    nonisolated let cache: Mutex<ProductCache>
+    nonisolated let cache: ProductCacheShards
     /// Recent searches' rankings (`SearchCache`).
     nonisolated let searches: Mutex<SearchCache>
 
@@ -83,7 +83,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
         self.storage = storage
         self.currency = currency
         self.stateBroadcaster = StateBroadcaster(bufferLimit: updateBufferLimit)
-        self.cache = Mutex(ProductCache(capacity: cacheEntries))
+        self.cache = ProductCacheShards(capacity: cacheEntries)
         self.searches = Mutex(SearchCache(maxMatches: searchCacheMatches))
     }
 
@@ -131,7 +131,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// price's currency included), `duplicate_sku`.
     func create(_ draft: ProductDraft) async throws -> Product {
         let product = try CatalogRules.product(from: draft, id: ProductID(RandomUUID.make()), currency: currency)
-        let started = cache.withLock { $0.generation }
+        let started = cache.start(of: product.id)
         let row = try await write { try Self.recorded(.product, $0, [CatalogStore.insert($0, product)])[0] }
         searches.withLock { $0.invalidate() }
         apply([row], startedAt: started, created: true)
@@ -150,7 +150,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
         let expected = try CatalogRules.patched(current, with: patch, currency: currency)
         if patch.isEmpty || expected == current { return current }
         let currency = self.currency
-        let started = cache.withLock { $0.generation }
+        let started = cache.start(of: id)
         let row = try await write {
             try Self.recorded(.product, $0, [CatalogStore.update($0, id, patch, currency: currency, unchangedFrom: unchangedFrom)])[0]
         }
@@ -170,7 +170,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// that checkout already reserved.
     func reserve(checkoutID: CheckoutID, lines: [StockLine]) async throws -> [Product] {
         if let errors = StockLine.validate(lines) { throw DomainError.validation(errors) }
-        let started = cache.withLock { $0.generation }
+        let started = cache.start()
         let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.reserve($0, checkoutID, lines)) }
         apply(rows, startedAt: started, created: false)
         return rows.map(\.product)
@@ -187,7 +187,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// an unknown, released or committed checkout is a no-op (`[]`).
     /// Returns the restocked products.
     func releaseReservation(_ checkoutID: CheckoutID) async throws -> [Product] {
-        let started = cache.withLock { $0.generation }
+        let started = cache.start()
         let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.release($0, checkoutID)) }
         apply(rows, startedAt: started, created: false)
         return rows.map(\.product)
@@ -201,7 +201,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
         var errors = CatalogRules.validateReturnKey(key) ?? ValidationError()
         errors.merge(StockLine.validate(lines))
         try errors.throwIfAny()
-        let started = cache.withLock { $0.generation }
+        let started = cache.start()
         let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.returnStock($0, key: key, lines: lines)) }
         apply(rows, startedAt: started, created: false)
         return rows.map(\.product)
@@ -211,11 +211,8 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
 
     /// Applies committed rows to the working set and publishes each one
     /// that is not older than what the set holds.
-    private nonisolated func apply(_ rows: [VersionedProduct], startedAt started: UInt64, created: Bool) {
-        let current: [Product] = cache.withLock { cache in
-            rows.filter { cache.applyCommitted($0, startedAt: started) }.map(\.product)
-        }
-        for product in current {
+    private nonisolated func apply(_ rows: [VersionedProduct], startedAt started: ProductCacheShards.Start, created: Bool) {
+        for product in cache.applyCommitted(rows, startedAt: started) {
             stateBroadcaster.publish(created ? .created(product) : .changed(product))
         }
     }

@@ -5,9 +5,9 @@ import Domain
 /// recently, each with its committed row version, evicted by CLOCK (a hit
 /// only sets a flag, so a read stays a lock and a lookup; an LRU list would
 /// relink nodes on every hit); once full, a product read from storage is
-/// kept on its second read only (`WorkingSet.admit`). Lives behind the
-/// client's lock; SQLite holds every product, this holds what was asked for
-/// lately.
+/// kept on its second read only (`WorkingSet.admit`). One shard of
+/// `ProductCacheShards`, behind its lock; storage holds every product, this
+/// holds what was asked for lately.
 ///
 /// ## Never older than storage's last commit it was told of
 /// Rows arrive in two ways, both possibly late: a miss's read (`fill`) and a
