@@ -33,6 +33,9 @@ public final class HTTPServer: Sendable {
         core = ServerCore(configuration: configuration, router: router, logger: logger, observer: observer)
     }
 
+    /// Event loops serving connections (0 before `start` and after `shutdown`).
+    public var eventLoopCount: Int { state.withLock { $0.loops.count } }
+
     /// Open connections, including ones being refused at the cap.
     public var openConnections: Int { core.connections.count }
 
@@ -84,7 +87,9 @@ public final class HTTPServer: Sendable {
             $0.loops = loops
         }
         source.resume()
-        core.logger.log(.notice, "listening", [("host", configuration.host)], numbers: [("port", listener.port)])
+        core.logger.log(.notice, "listening", [("host", configuration.host)],
+                        numbers: [("port", listener.port), ("event_loops", loops.count),
+                                  ("usable_cpus", UsableCPUs.current.count)])
         return listener.port
     }
 
