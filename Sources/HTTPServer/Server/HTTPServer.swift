@@ -74,7 +74,9 @@ public final class HTTPServer: Sendable {
         // The loops first: one that fails to open gives its descriptors
         // back (EventLoop.deinit), while the listener is a plain descriptor.
         var loops: [EventLoop] = []
-        for _ in 0..<configuration.resolvedEventLoops { loops.append(try EventLoop(rateLimiter: core.policies.rateLimiter)) }
+        for index in 0..<configuration.resolvedEventLoops {
+            loops.append(try EventLoop(index: index, rateLimiter: core.policies.rateLimiter))
+        }
         let listener = try ListeningSocket(host: configuration.host, port: configuration.port,
                                            backlog: configuration.backlog)
         for loop in loops { loop.start() }
