@@ -229,7 +229,9 @@ final class AxiomService: Sendable {
         try await storage.register(on: orchestrator, migrations: schema)
         try await orchestrator.registerCapability(SystemClockCapability.self) { SystemClockCapability() }
         try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
-        try await orchestrator.registerCapability(PasswordHasher.self) { try PasswordHasher() }
+        try await orchestrator.registerCapability(PasswordHasher.self) {
+            try PasswordHasher(maxConcurrent: UsableCPUs.current.count)
+        }
         try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
         logger.log(.info, "storage_opened", storage.logFields,
                    numbers: [("migrations", schema.count), ("schema_version", Int(schema.last?.version ?? 0))])

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <malloc.h>
+#include <sched.h>
 #include <sys/socket.h>
 #include "CSystemShims.h"
 
@@ -41,4 +42,11 @@ int axiom_epoll_wait(int epoll_fd, struct axiom_readiness *ready, int capacity, 
         ready[i].writable = (events[i].events & EPOLLOUT) != 0;
     }
     return count;
+}
+
+int axiom_affinity_cpu_count(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) != 0) return 0;
+    return CPU_COUNT(&set);
 }

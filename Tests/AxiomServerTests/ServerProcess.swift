@@ -48,6 +48,13 @@ final class ServerProcess: @unchecked Sendable {
         }
     }
 
+    /// Runs the binary under `taskset -c cpus` (its affinity mask limited to
+    /// those CPUs); call before `start`.
+    func pin(toCPUs cpus: String) {
+        process.arguments = ["-c", cpus, Self.binaryURL.path] + (process.arguments ?? [])
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+    }
+
     /// Starts the binary and waits (bounded) for its "listening" log line.
     func start() throws {
         if let error = database?.setupError { throw ProcessError.didNotStart("database set-up: \(error)") }

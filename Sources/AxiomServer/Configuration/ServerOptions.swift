@@ -188,7 +188,8 @@ struct ServerOptions: Sendable {
                   options.logLevel = ServerLogger.Level.allCases.first { $0.name == name } ?? .info
               }),
 
-        .integer("event_loops", in: 0...1024, help: "event loop threads serving connections (0 = one per CPU)",
+        .integer("event_loops", in: 0...1024,
+                 help: "event loop threads serving connections (0 = one per CPU the process may use: affinity and cgroup quota)",
                  get: \.eventLoops, set: { $0.eventLoops = $1 }),
         .integer("max_connections", in: 1...1_000_000, help: "open connections before new ones get 503",
                  get: \.maxConnections, set: { $0.maxConnections = $1 }),

@@ -1,7 +1,6 @@
 import Capabilities
 import Glibc
 import HTTPServer
-import Synchronization
 
 /// One JSON line per request: time, request id, method, route pattern,
 /// client address, status, body bytes and duration, plus `session`, the
@@ -28,7 +27,7 @@ struct AccessLog: Sendable {
         var line: [UInt8] = []
         line.reserveCapacity(320)
         line += #"{"time":""#.utf8
-        clock.appendNow(to: &line)
+        clock.appendNow(to: &line, loop: exchange.eventLoop)
         line += #"","level":"info","event":"request","request_id":"#.utf8
         Self.appendString(exchange.requestID, to: &line)
         if !exchange.traceID.isEmpty {
@@ -54,7 +53,7 @@ struct AccessLog: Sendable {
         line += #","duration_us":"#.utf8
         line += String(exchange.durationNanoseconds / 1_000).utf8
         line += "}\n".utf8
-        output.buffered(line)
+        output.buffered(line, loop: exchange.eventLoop)
     }
 
     /// A stable, non-reversible tag for the token in `Authorization: Bearer …`.
@@ -80,15 +79,15 @@ struct AccessLog: Sendable {
 }
 
 /// RFC 3339 UTC time with milliseconds, the `YYYY-MM-DDTHH:MM:SS.` part
-/// formatted once per second and shared.
+/// formatted once per second by each event loop.
 final class SecondStamp: Sendable {
-    private let cached = Mutex<(second: Int, prefix: [UInt8])>((-1, []))
+    private let cached = LoopShards { (second: -1, prefix: [UInt8]()) }
 
-    func appendNow(to line: inout [UInt8]) {
+    func appendNow(to line: inout [UInt8], loop: Int) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let second = Int(now.tv_sec)
-        let prefix = cached.withLock { cached -> [UInt8] in
+        let prefix = cached.withLock(loop: loop) { cached -> [UInt8] in
             if cached.second != second { cached = (second, Self.format(second)) }
             return cached.prefix
         }

@@ -1,5 +1,4 @@
 import HTTPServer
-import Synchronization
 
 /// Requests by route pattern, method and status, and their latency by route
 /// and method, recorded from the server's exchange reports. Every label's
@@ -27,15 +26,30 @@ final class HTTPRequestMetrics: Sendable {
         var requests: [Series: [Int: UInt64]] = [:]
         var latency: [Series: Latency] = [:]
         var responseBytes: UInt64 = 0
+
+        /// Adds `other`'s counts to these.
+        mutating func add(_ other: Table) {
+            for (series, statuses) in other.requests {
+                requests[series, default: [:]].merge(statuses, uniquingKeysWith: +)
+            }
+            for (series, theirs) in other.latency {
+                var mine = latency[series, default: Latency()]
+                for index in mine.counts.indices { mine.counts[index] += theirs.counts[index] }
+                mine.sum += theirs.sum
+                latency[series] = mine
+            }
+            responseBytes &+= other.responseBytes
+        }
     }
 
-    private let table = Mutex(Table())
+    /// One table per event loop, added up at scrape time.
+    private let tables = LoopShards { Table() }
 
     func record(_ exchange: CompletedExchange) {
         let series = Series(method: Self.methodLabel(exchange.method), route: exchange.route)
         let seconds = Double(exchange.durationNanoseconds) / 1e9
         let bucket = Self.latencyBounds.firstIndex { seconds <= $0 } ?? Self.latencyBounds.count
-        table.withLock { table in
+        tables.withLock(loop: exchange.eventLoop) { table in
             table.requests[series, default: [:]][exchange.status.code, default: 0] += 1
             table.latency[series, default: Latency()].counts[bucket] += 1
             table.latency[series, default: Latency()].sum += seconds
@@ -52,7 +66,8 @@ final class HTTPRequestMetrics: Sendable {
     }
 
     func write(to text: inout PrometheusText) {
-        let snapshot = table.withLock { $0 }
+        var snapshot = Table()
+        for shard in tables.map({ $0 }) { snapshot.add(shard) }
         let order: (Series, Series) -> Bool = { ($0.route, $0.method) < ($1.route, $1.method) }
         text.family("axiom_http_requests_total", "counter",
                     "Requests answered, by route pattern (\"\" when none matched), method and status.")

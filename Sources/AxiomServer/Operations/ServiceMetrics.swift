@@ -46,6 +46,11 @@ final class ServiceMetrics: Sendable {
         text.sample("axiom_build_info", [("version", DiscoveryRoutes.version)], 1)
 
         requests.write(to: &text)
+        text.family("axiom_usable_cpus", "gauge",
+                    "CPUs the process may use: its affinity mask capped by its cgroup's CPU quota, rounded up.")
+        text.sample("axiom_usable_cpus", [], UsableCPUs.current.count)
+        text.family("axiom_event_loops", "gauge", "Event loop threads serving connections.")
+        text.sample("axiom_event_loops", [], server.withLock { $0?.eventLoopCount ?? 0 })
         text.family("axiom_http_open_connections", "gauge", "Client connections open now.")
         text.sample("axiom_http_open_connections", [], server.withLock { $0?.openConnections ?? 0 })
         text.family("axiom_http_streams_open", "gauge", "Streaming responses (/events streams) being written now.")

@@ -38,4 +38,8 @@ int axiom_epoll_watch(int epoll_fd, int fd, int edge_triggered);
 /// epoll_wait for up to `capacity` (at most 256) events, as readiness records.
 int axiom_epoll_wait(int epoll_fd, struct axiom_readiness *ready, int capacity, int timeout_ms);
 
+/// CPUs in the calling thread's affinity mask (sched_getaffinity, as set
+/// by taskset or a container's cpuset), 0 if it cannot be read.
+int axiom_affinity_cpu_count(void);
+
 #endif

@@ -135,7 +135,7 @@ extension HTTPConnection {
                                    durationNanoseconds: MonotonicClock.nowNanoseconds() - finished.startedAt,
                                    requestID: finished.requestID, trace: finished.trace,
                                    requestHeaders: finished.headers,
-                                   remoteAddress: remoteAddress))
+                                   remoteAddress: remoteAddress, eventLoop: loop.index))
     }
 
     // MARK: Writing

@@ -19,6 +19,10 @@ import Synchronization
 final class EventLoop: @unchecked Sendable {
     typealias Job = @Sendable () -> Void
 
+    /// This loop's place among its server's loops (0 up), reported with
+    /// each exchange so observers can keep state per loop.
+    let index: Int
+
     private let epollFD: Int32
     private let wakeFD: Int32
     private let jobs = Mutex<[Job]>([])
@@ -37,7 +41,8 @@ final class EventLoop: @unchecked Sendable {
     /// requests take no shared lock; loop thread only.
     var rateLeases: TokenLeases?
 
-    init(rateLimiter: RateLimiter? = nil) throws {
+    init(index: Int = 0, rateLimiter: RateLimiter? = nil) throws {
+        self.index = index
         rateLeases = rateLimiter.map { TokenLeases(limiter: $0) }
         epollFD = axiom_epoll_create()
         guard epollFD >= 0 else { throw SocketError("epoll_create1") }

@@ -51,7 +51,7 @@ enum ResponseHead {
         head.append(ASCII.space)
         head.append(contentsOf: status.reasonPhrase.utf8)
         head.append(contentsOf: "\r\n".utf8)
-        head.append(contentsOf: HTTPDate.headerLine())
+        HTTPDate.appendHeaderLine(to: &head)
         for field in headers where !isReserved(field.name) {
             head.append(contentsOf: field.name.utf8)
             head.append(contentsOf: ": ".utf8)

@@ -28,6 +28,12 @@ public struct CompletedExchange: Sendable {
     /// The request's header fields (empty when there was no head).
     public let requestHeaders: HTTPFields
     public let remoteAddress: String
+    /// The index of the event loop that served it (0 up to the server's
+    /// loop count). Observers that count or buffer keep one shard of their
+    /// state per loop by it: one lock every loop took for every exchange
+    /// convoyed once loops outnumbered cores (a holder preempted, the
+    /// others asleep behind it).
+    public let eventLoop: Int
 }
 
 /// Receives every ``CompletedExchange``. Runs on the connection's event loop, in

@@ -33,6 +33,9 @@ public final class HTTPServer: Sendable {
         core = ServerCore(configuration: configuration, router: router, logger: logger, observer: observer)
     }
 
+    /// Event loops serving connections (0 before `start` and after `shutdown`).
+    public var eventLoopCount: Int { state.withLock { $0.loops.count } }
+
     /// Open connections, including ones being refused at the cap.
     public var openConnections: Int { core.connections.count }
 
@@ -71,7 +74,9 @@ public final class HTTPServer: Sendable {
         // The loops first: one that fails to open gives its descriptors
         // back (EventLoop.deinit), while the listener is a plain descriptor.
         var loops: [EventLoop] = []
-        for _ in 0..<configuration.resolvedEventLoops { loops.append(try EventLoop(rateLimiter: core.policies.rateLimiter)) }
+        for index in 0..<configuration.resolvedEventLoops {
+            loops.append(try EventLoop(index: index, rateLimiter: core.policies.rateLimiter))
+        }
         let listener = try ListeningSocket(host: configuration.host, port: configuration.port,
                                            backlog: configuration.backlog)
         for loop in loops { loop.start() }
@@ -84,7 +89,9 @@ public final class HTTPServer: Sendable {
             $0.loops = loops
         }
         source.resume()
-        core.logger.log(.notice, "listening", [("host", configuration.host)], numbers: [("port", listener.port)])
+        core.logger.log(.notice, "listening", [("host", configuration.host)],
+                        numbers: [("port", listener.port), ("event_loops", loops.count),
+                                  ("usable_cpus", UsableCPUs.current.count)])
         return listener.port
     }
 

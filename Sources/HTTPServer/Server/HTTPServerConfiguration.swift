@@ -41,7 +41,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// Stop reading a connection once this many response bytes wait for it.
     public var outputHighWatermark: Int
     /// Event loops (threads, each with its epoll instance and its share of
-    /// the connections); 0 means one per online CPU.
+    /// the connections); 0 means one per CPU the process may use (`UsableCPUs`).
     public var eventLoops: Int
     /// gzip for large enough bodies; nil sends every body as it is.
     public var compression: CompressionPolicy?
@@ -86,7 +86,7 @@ public struct HTTPServerConfiguration: Sendable {
 
 extension HTTPServerConfiguration {
     var resolvedEventLoops: Int {
-        eventLoops > 0 ? eventLoops : max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        eventLoops > 0 ? eventLoops : UsableCPUs.current.count
     }
 
     var bodyProgress: BodyProgressRule {
