@@ -22,7 +22,7 @@ public enum CartUpdate: Sendable, Hashable {
 /// lately. A miss reads that user's lines (primary-key range) while
 /// holding the user's turn (below), so no change of that cart can commit
 /// between the read and keeping it: a cart kept is never older than the
-/// last commit. Nothing is read at start-up (issue 12: every cart line was).
+/// last commit. Nothing is read at start-up.
 ///
 /// A write starts from the cart in storage, not from the working set
 /// (`CartWrite`): with replicas on one database another process may have
@@ -60,7 +60,7 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
             """),
         // One row per user whose cart was written: each write bumps it
         // first, which locks it on PostgreSQL until the commit, so one
-        // user's cart writes from several replicas take turns (issue 13).
+        // user's cart writes from several replicas take turns.
         // A cart without lines has no `cart_lines` row to lock.
         Migration(version: 302, name: "cart write turns", sql: """
             CREATE TABLE cart_versions (

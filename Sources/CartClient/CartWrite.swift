@@ -20,9 +20,8 @@ enum CartWrite {
     /// The cart after `action`, whether it changed storage (a checkout's
     /// clear that already ran changes nothing) and the cart's version now.
     /// `kept`: the working set's copy; when the bump shows no write came
-    /// after it, it is the stored cart and the lines are not read (the read
-    /// was 12 % of the server's CPU under `scripts/bench.sh cart_put`, on
-    /// the single writer).
+    /// after it, it is the stored cart and the lines are not read (a read
+    /// less on the single writer, for every cart write).
     static func run(_ action: CartChange, _ handle: any StorageHandle, kept: KeptCart?) throws -> (Cart, Bool, Int64) {
         let user = action.user
         let version: Int64 = try handle.queryOne("""

@@ -20,8 +20,7 @@ public enum OrderUpdate: Sendable, Hashable {
 ///
 /// Orders are read from SQLite per request, by index (`OrderStore`), and
 /// none is kept in memory: a shop's order history only grows, and loading
-/// it made the start of a 500,000-order file take minutes and hundreds of
-/// MiB (issue 12). `state` is therefore always empty; what observers need
+/// it would make start-up time and memory grow with it. `state` is therefore always empty; what observers need
 /// comes through `stateBroadcaster`. Idempotency keys are found through the
 /// unique `(user_id, idempotency_key)` index; retries that arrive while the
 /// first placement waits on the disk join it (`placing`).
@@ -144,7 +143,7 @@ public actor OrderClient: StatefulClient {
             ((stored, created), sequence) = try await storage.sequencedWrite { handle -> (Order, Bool) in
                 if let existing = try Self.existing(handle, checkoutID, userID, idempotencyKey) { return (existing, false) }
                 try OrderStore.insert(handle, order, checkoutID: checkoutID, key: idempotencyKey, document: document)
-                // Another replica's /events streams of this user hear it (issue 13).
+                // Another replica's /events streams of this user hear it.
                 try handle.recordChange(Self.change(of: order))
                 return (order, true)
             }

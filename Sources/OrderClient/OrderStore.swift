@@ -36,7 +36,7 @@ enum OrderStore {
             );
             CREATE INDEX orders_by_user ON orders(user_id, created_at);
             """),
-        // Orders are read from storage per request (issue 12): a user's page
+        // Orders are read from storage per request: a user's page
         // is a keyset range on this index, newest first with ties by id, so
         // no sort runs. `open` marks an order whose checkout or cancellation
         // still has work in other clients (stock, cart) not known finished;

@@ -74,8 +74,7 @@ extension UserClient {
             // The session and its user in one read: a session not held is
             // a first request after a restart or an eviction, whose user is
             // seldom held either, and each read from a reader connection is
-            // a hop there and back (two were about 35 µs of a first-touch
-            // checkout's CPU), so it is also read on this thread when it
+            // a hop there and back, so it is also read on this thread when it
             // can be (`boundedRead`: two primary-key probes). The user row
             // is kept in the user's turn only if no user changed meanwhile
             // (`user(_:readAlong:)`).

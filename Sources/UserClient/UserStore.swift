@@ -19,7 +19,7 @@ enum UserStore {
 
     /// Every read below is one probe of an index (primary key, the unique
     /// `email_key` and `token_hash`, `users_by_creation`): nothing the users
-    /// client reads grows with the tables (issue 12).
+    /// client reads grows with the tables.
     static let userColumns = "id, name, email, role, status, created_at, password_hash"
 
     static func user(_ handle: any StorageHandle, id: UserID) throws -> StoredUser? {

@@ -32,10 +32,8 @@ enum ChangeOutbox {
     /// only then the user: a new row goes among the current span's few
     /// leaves, which a commit's writes share, where `(user_id, seq)` put
     /// every write on a leaf of its own across the whole index (one more
-    /// 4 KiB page a cart write in the WAL and again at the checkpoint:
-    /// `scripts/bench.sh cart_put` wrote 14.8 KB a write with it, 6.0 KB
-    /// without; 19 % of a checkout's pages). A resume reads one probe a
-    /// span (`UserChangeLog.latest`).
+    /// page a write in the WAL and again at the checkpoint). A resume reads
+    /// one probe a span (`UserChangeLog.latest`).
     static let sqliteSchema = """
         CREATE TABLE IF NOT EXISTS changes (
             seq         INTEGER PRIMARY KEY AUTOINCREMENT,

@@ -27,7 +27,7 @@ public struct SQLiteRow: Sendable, Hashable {
     /// Decodes column `index`; throws when out of range or of the wrong type.
     /// Inlinable (as the other decoding entry points) so that a store's
     /// `row.get(0) as Int64` is specialized where it is written instead of
-    /// looking up generic metadata per value: 5 % of a search's CPU.
+    /// looking up generic metadata for every value it decodes.
     @inlinable
     public func get<T: SQLiteValueConvertible>(_ index: Int, as type: T.Type = T.self) throws -> T {
         guard values.indices.contains(index) else {

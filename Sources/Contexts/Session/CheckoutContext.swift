@@ -79,11 +79,9 @@ public final class CheckoutContext: Context {
             _ = try? await catalog.send(.releaseReservation(checkoutID))
             return (try await payments.joined(placed), false)
         }
-        // Step 4 at once. Each durable write waits for a group commit, and
-        // a checkout waited for six in a row: with these three together,
-        // scripts/bench.sh checkout at 8 connections went from 724-806 to
-        // 905-961 checkouts/s, p50 9.2-10.3 → 7.6-8.0 ms (at 64 the single
-        // writer is saturated either way). None of the three reads
+        // Step 4 at once: each durable write waits for a group commit, and
+        // these three run together instead of waiting for three commits in a
+        // row. None of the three reads
         // another's result, and reconciliation repairs each of them on its
         // own (see above), so any subset committed before a crash is
         // finished at start-up.
