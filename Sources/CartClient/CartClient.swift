@@ -87,12 +87,8 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
     /// too, so its read cannot land after a commit it did not see.
     private var turns = KeyedTurns<UserID>()
 
-    /// `cacheEntries`: the most carts kept in memory (at least 1).
-    public init(storage: CapabilityHandle<SQLiteStorage>, cacheEntries: Int = CartClient.defaultCacheEntries) {
-        self.init(storage: StorageAccess(storage), cacheEntries: cacheEntries)
-    }
-
     /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
+    /// `cacheEntries`: the most carts kept in memory (at least 1).
     public init(storage: StorageAccess, cacheEntries: Int = CartClient.defaultCacheEntries) {
         self.storage = storage
         self.cache = WorkingSet(capacity: cacheEntries)

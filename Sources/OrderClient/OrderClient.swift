@@ -40,10 +40,6 @@ public actor OrderClient: StatefulClient {
     /// The clock capability: an order's `created_at` (tests move it).
     private let clock: any TimeSource
 
-    public init(storage: CapabilityHandle<SQLiteStorage>, clock: any TimeSource) {
-        self.init(storage: StorageAccess(storage), clock: clock)
-    }
-
     /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
     public init(storage: StorageAccess, clock: any TimeSource) {
         self.storage = storage
@@ -76,8 +72,8 @@ public actor OrderClient: StatefulClient {
         try await storage.storedRead { try OrderStore.order($0, user: userID, key: idempotencyKey) }
     }
 
-    /// A user's orders newest first (created_at, ties by id, descending:
-    /// `OrderState.newestFirst`), `limit` at a time after `cursor` (the last
+    /// A user's orders newest first (created_at, ties by id, descending),
+    /// `limit` at a time after `cursor` (the last
     /// order id of the previous page). A cursor that names no order of this
     /// user is `validation_failed` on `cursor`, as `Page.slice` answers.
     public func orders(for userID: UserID, limit: Int, after cursor: String?) async throws -> Page<Order> {

@@ -34,11 +34,6 @@ public actor PaymentClient: StatefulClient {
         self.settings = settings
     }
 
-    public init(storage: CapabilityHandle<SQLiteStorage>, authenticator: CapabilityHandle<MessageAuthenticator>,
-                clock: any TimeSource, settings: PaymentSettings) {
-        self.init(storage: StorageAccess(storage), authenticator: authenticator, clock: clock, settings: settings)
-    }
-
     /// Reads nothing: payments are read when asked for.
     public func activate() async throws {}
 

@@ -81,19 +81,9 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     /// costs as much time as a wrong password.
     var decoyHash = ""
 
+    /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
     /// `userCacheEntries` / `sessionCacheEntries`: the most users / sessions
     /// kept in memory (at least 1 each).
-    public init(storage: CapabilityHandle<SQLiteStorage>, hasher: CapabilityHandle<PasswordHasher>,
-                random: CapabilityHandle<SecureRandom>, clock: any TimeSource,
-                sessionLifetime: Duration = .seconds(24 * 3600), throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
-                userCacheEntries: Int = UserClient.defaultCacheEntries,
-                sessionCacheEntries: Int = UserClient.defaultCacheEntries) {
-        self.init(storage: StorageAccess(storage), hasher: hasher, random: random, clock: clock,
-                  sessionLifetime: sessionLifetime, throttle: throttle,
-                  userCacheEntries: userCacheEntries, sessionCacheEntries: sessionCacheEntries)
-    }
-
-    /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
     public init(storage: StorageAccess, hasher: CapabilityHandle<PasswordHasher>,
                 random: CapabilityHandle<SecureRandom>, clock: any TimeSource,
                 sessionLifetime: Duration = .seconds(24 * 3600), throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
