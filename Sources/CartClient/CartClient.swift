@@ -117,8 +117,8 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
         // One user's changes are made one after another, each from the cart
         // the previous one left; different users' changes still run at once
         // (and are committed together).
-        await startWriting(for: user)
-        defer { finishWriting(for: user) }
+        await enterTurn(for: user)
+        defer { leaveTurn(for: user) }
         let kept = cache.peek(user)
         let ((cart, applied, version), sequence) = try await storage.sequencedWrite { handle in
             let (cart, applied, version) = try CartWrite.run(change, handle, kept: kept)
@@ -135,8 +135,8 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
     /// user's turn) and kept.
     public func cart(for user: UserID) async throws -> Cart {
         if let hit = cache.lookup(user) { return hit.cart }
-        await startWriting(for: user)
-        defer { finishWriting(for: user) }
+        await enterTurn(for: user)
+        defer { leaveTurn(for: user) }
         return try await loaded(user)
     }
 
@@ -168,12 +168,14 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
         return cart
     }
 
-    /// Waits until no other change or miss of `user`'s cart is in flight (FIFO).
-    func startWriting(for user: UserID) async {
+    /// Takes `user`'s turn: waits until no other change or miss of the
+    /// user's cart is in flight (FIFO). Reads that fill the working set take
+    /// it as writes do; `leaveTurn(for:)` gives it to the next.
+    func enterTurn(for user: UserID) async {
         if !turns.enter(user) { await withCheckedContinuation { turns.wait($0, for: user) } }
     }
 
-    func finishWriting(for user: UserID) {
+    func leaveTurn(for user: UserID) {
         turns.leave(user)
     }
 }

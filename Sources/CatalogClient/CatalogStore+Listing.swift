@@ -62,7 +62,7 @@ extension CatalogStore {
     static func ranking(_ handle: any StorageHandle, _ expression: SearchExpression,
                         knownCounts: [String: Int]) throws -> (ranking: SearchRanking, counts: [String: Int]) {
         var counts: [String: Int] = [:]
-        let rows: [SQLiteRow]
+        let rows: [StorageRow]
         switch handle.dialect {
         case .sqlite:
             for phrase in expression.phrases where counts[phrase] == nil {
@@ -80,7 +80,7 @@ extension CatalogStore {
             rows = try handle.query("""
                 SELECT rowid, bm25_with_counts(products_search, 10.0, 1.0, 5.0\(countParameters))
                 FROM products_search WHERE products_search MATCH ?1 ORDER BY rowid \(walk) LIMIT ?2
-                """, arguments: [expression.match.sqliteValue, maxRanked.sqliteValue] + matching.map(\.sqliteValue))
+                """, arguments: [expression.match.storageValue, maxRanked.storageValue] + matching.map(\.storageValue))
         case .postgres:
             rows = try handle.query("""
                 SELECT match_rowid,
