@@ -96,7 +96,7 @@ extension UserClient {
         let user: User
         do {
             user = try await self.user(session.userID, readAlong: readAlong)
-        } catch let error as DomainError where error.code == "user_not_found" {
+        } catch DomainError.notFound(entity: "user", id: _) {
             throw AuthenticationError.invalidToken
         }
         guard user.isActive else { throw AuthenticationError.invalidToken }

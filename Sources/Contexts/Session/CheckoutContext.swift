@@ -40,7 +40,7 @@ public final class CheckoutContext: Context {
     /// 5. once all three have committed, queue the order's settle (it
     ///    closes the order to reconciliation; the answer does not wait).
     /// A crash between any two steps is repaired at start-up by
-    /// `StorefrontContext.reconcileCheckouts()`: a reservation without an
+    /// `CheckoutRecoveryContext.reconcileCheckouts()`: a reservation without an
     /// order is released, one with an order is committed and the order's
     /// payment opened, and an order whose cart clear never committed has its
     /// lines taken out of the cart. A retried request with the same
