@@ -11,10 +11,10 @@ import Domain
 /// statement whatever the cart's size (rewriting every line made a write
 /// cost as much as the cart was long).
 ///
-/// Before, the change was computed from the process's working set alone:
-/// right within one process (its `KeyedTurns`), but with two replicas on
-/// one database each answered with a cart missing the other's lines, and
-/// compared `If-Match` with a cart the database no longer held. The version
+/// A change computed from the process's working set alone would be right
+/// within one process (its `KeyedTurns`), but with two replicas on one
+/// database each would answer with a cart missing the other's lines, and
+/// compare `If-Match` with a cart the database no longer holds. The version
 /// tells the two cases apart.
 enum CartWrite {
     /// The cart after `action`, whether it changed storage (a checkout's

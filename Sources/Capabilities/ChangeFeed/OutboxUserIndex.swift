@@ -1,5 +1,5 @@
 /// A user's rows in the `changes` outbox, of every kind (each client asks
-/// for its own), read through the outbox's user index by the clients when an
+/// for its own), read by the clients when an
 /// `/events` stream resumes from a `Last-Event-ID` (a sequence): on any
 /// process and after a restart, since the outbox, not a process, holds them.
 /// Through the `changes_by_user_span ((seq >> 8), user_id, seq)` index
