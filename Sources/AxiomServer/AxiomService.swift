@@ -77,7 +77,8 @@ final class AxiomService: Sendable {
                 logger.log(.warning, "payments_not_configured",
                            [("detail", "payment_webhook_secret is not set: POST /payments/webhook answers 503")])
             }
-            let repaired = try await storefront.reconcileCheckouts()
+            let recovery = try await orchestrator.createContext(CheckoutRecoveryContext.self, parent: nil)
+            let repaired = try await recovery.reconcileCheckouts()
             logger.log(.info, "checkouts_reconciled", numbers: [("committed", repaired.committed),
                                                               ("released", repaired.released),
                                                               ("payments_opened", repaired.paymentsOpened),

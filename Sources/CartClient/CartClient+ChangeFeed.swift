@@ -11,8 +11,8 @@ extension CartClient: ChangeSubscriber {
 
     public func apply(_ change: Change) async {
         guard let user = UserID(change.key) else { return }
-        await startWriting(for: user)
-        defer { finishWriting(for: user) }
+        await enterTurn(for: user)
+        defer { leaveTurn(for: user) }
         cache.remove(user)
         guard stateBroadcaster.observerCount(key: user) > 0 else { return }
         // Storage away: nothing is kept, so the next read goes to storage;

@@ -9,10 +9,10 @@ extension CartClient {
     /// snapshot: the head is where the replay ends and the live stream
     /// takes over.
     public func cartChange(of user: UserID, after sequence: Int64) async throws -> CartChangeSince {
-        let (window, latest, lines) = try await storage.storedRead { handle -> (UserChangeLog.Window, Int64?, [CartLine]?) in
-            let window = try UserChangeLog.window(handle)
+        let (window, latest, lines) = try await storage.storedRead { handle -> (OutboxUserIndex.Window, Int64?, [CartLine]?) in
+            let window = try OutboxUserIndex.window(handle)
             guard window.canResume(after: sequence) else { return (window, nil, nil) }
-            let latest = try UserChangeLog.latest(handle, user: user.description, kind: .cart,
+            let latest = try OutboxUserIndex.latest(handle, user: user.description, kind: .cart,
                                                   after: sequence, through: window.head)[user.description]
             return (window, latest, latest == nil ? nil : try CartStore.lines(handle, user: user))
         }

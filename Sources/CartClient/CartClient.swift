@@ -22,7 +22,7 @@ public enum CartUpdate: Sendable, Hashable {
 /// lately. A miss reads that user's lines (primary-key range) while
 /// holding the user's turn (below), so no change of that cart can commit
 /// between the read and keeping it: a cart kept is never older than the
-/// last commit. Nothing is read at start-up (issue 12: every cart line was).
+/// last commit. Nothing is read at start-up.
 ///
 /// A write starts from the cart in storage, not from the working set
 /// (`CartWrite`): with replicas on one database another process may have
@@ -60,7 +60,7 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
             """),
         // One row per user whose cart was written: each write bumps it
         // first, which locks it on PostgreSQL until the commit, so one
-        // user's cart writes from several replicas take turns (issue 13).
+        // user's cart writes from several replicas take turns.
         // A cart without lines has no `cart_lines` row to lock.
         Migration(version: 302, name: "cart write turns", sql: """
             CREATE TABLE cart_versions (
@@ -87,12 +87,8 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
     /// too, so its read cannot land after a commit it did not see.
     private var turns = KeyedTurns<UserID>()
 
-    /// `cacheEntries`: the most carts kept in memory (at least 1).
-    public init(storage: CapabilityHandle<SQLiteStorage>, cacheEntries: Int = CartClient.defaultCacheEntries) {
-        self.init(storage: StorageAccess(storage), cacheEntries: cacheEntries)
-    }
-
     /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
+    /// `cacheEntries`: the most carts kept in memory (at least 1).
     public init(storage: StorageAccess, cacheEntries: Int = CartClient.defaultCacheEntries) {
         self.storage = storage
         self.cache = WorkingSet(capacity: cacheEntries)
@@ -121,8 +117,8 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
         // One user's changes are made one after another, each from the cart
         // the previous one left; different users' changes still run at once
         // (and are committed together).
-        await startWriting(for: user)
-        defer { finishWriting(for: user) }
+        await enterTurn(for: user)
+        defer { leaveTurn(for: user) }
         let kept = cache.peek(user)
         let ((cart, applied, version), sequence) = try await storage.sequencedWrite { handle in
             let (cart, applied, version) = try CartWrite.run(change, handle, kept: kept)
@@ -139,8 +135,8 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
     /// user's turn) and kept.
     public func cart(for user: UserID) async throws -> Cart {
         if let hit = cache.lookup(user) { return hit.cart }
-        await startWriting(for: user)
-        defer { finishWriting(for: user) }
+        await enterTurn(for: user)
+        defer { leaveTurn(for: user) }
         return try await loaded(user)
     }
 
@@ -172,12 +168,14 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
         return cart
     }
 
-    /// Waits until no other change or miss of `user`'s cart is in flight (FIFO).
-    func startWriting(for user: UserID) async {
+    /// Takes `user`'s turn: waits until no other change or miss of the
+    /// user's cart is in flight (FIFO). Reads that fill the working set take
+    /// it as writes do; `leaveTurn(for:)` gives it to the next.
+    func enterTurn(for user: UserID) async {
         if !turns.enter(user) { await withCheckedContinuation { turns.wait($0, for: user) } }
     }
 
-    func finishWriting(for user: UserID) {
+    func leaveTurn(for user: UserID) {
         turns.leave(user)
     }
 }

@@ -11,18 +11,17 @@ import Domain
 /// statement whatever the cart's size (rewriting every line made a write
 /// cost as much as the cart was long).
 ///
-/// Before, the change was computed from the process's working set alone:
-/// right within one process (its `KeyedTurns`), but with two replicas on
-/// one database each answered with a cart missing the other's lines, and
-/// compared `If-Match` with a cart the database no longer held. The version
+/// A change computed from the process's working set alone would be right
+/// within one process (its `KeyedTurns`), but with two replicas on one
+/// database each would answer with a cart missing the other's lines, and
+/// compare `If-Match` with a cart the database no longer holds. The version
 /// tells the two cases apart.
 enum CartWrite {
     /// The cart after `action`, whether it changed storage (a checkout's
     /// clear that already ran changes nothing) and the cart's version now.
     /// `kept`: the working set's copy; when the bump shows no write came
-    /// after it, it is the stored cart and the lines are not read (the read
-    /// was 12 % of the server's CPU under `scripts/bench.sh cart_put`, on
-    /// the single writer).
+    /// after it, it is the stored cart and the lines are not read (a read
+    /// less on the single writer, for every cart write).
     static func run(_ action: CartChange, _ handle: any StorageHandle, kept: KeptCart?) throws -> (Cart, Bool, Int64) {
         let user = action.user
         let version: Int64 = try handle.queryOne("""

@@ -87,15 +87,6 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
         self.searches = Mutex(SearchCache(maxMatches: searchCacheMatches))
     }
 
-    /// The same on a SQLite file (what the composition root and tests made
-    /// before storage had two backends).
-    public init(storage: CapabilityHandle<SQLiteStorage>, currency: Currency = .usd,
-                cacheEntries: Int = CatalogClient.defaultCacheEntries,
-                searchCacheMatches: Int = CatalogClient.defaultSearchCacheMatches, updateBufferLimit: Int = 256) {
-        self.init(storage: StorageAccess(storage), currency: currency, cacheEntries: cacheEntries,
-                  searchCacheMatches: searchCacheMatches, updateBufferLimit: updateBufferLimit)
-    }
-
     // MARK: Lifecycle
 
     /// Reads nothing that grows with the catalogue: refuses to start (the

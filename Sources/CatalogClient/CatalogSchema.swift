@@ -17,11 +17,9 @@ import Capabilities
 ///   folds ASCII only), indexed with the id for keyset paging. Rows written
 ///   before 202 get it at the next activation (`CatalogStore.foldNames`).
 /// - `products_search` (202): an FTS5 index over name, description and SKU,
-///   with prefix indexes for 2 to 8 characters: SQLite 3.40's FTS5 merges
-///   the doclists of every term a longer prefix matches before returning a
-///   row, which at 1,000,000 seeded products cost ~5 ms more per query; at
-///   100,000 the extra indexes grew the index 17 → 30 MB and cut the p99 of
-///   150 one-word prefix queries 7.4 → 3.9 ms; with `products` as its
+///   with prefix indexes for 2 to 8 characters (without them SQLite 3.40's
+///   FTS5 merges the doclists of every term a longer prefix matches before
+///   returning a row; they trade index size for that); with `products` as its
 ///   external content (keyed by `products.rowid`),
 ///   kept in step by triggers, so inside the writing transaction (a stock
 ///   change rewrites the row's name too, hence the update trigger's WHEN:

@@ -26,26 +26,19 @@ extension CatalogStore {
     }
 
     /// The most matches a search ranks. Ranking costs per matching row, and
-    /// FTS5 cannot stop early when ordering by a score. With FTS5's own
-    /// bm25 (term statistics counted per query, a docsize read per row), at
-    /// 1,000,000 seeded products (python3 on the file, 200 varied queries
-    /// like bench/search.lua's) ranking every match averaged 10.9 ms with a
-    /// p99 of 290 ms (a common word or a short prefix matches 100,000+ rows),
-    /// ranking at most 1,000 averaged 1.9 ms (500: 1.6 ms; 2,000: 3.0 ms).
-    /// `bm25_with_counts` costs about 0.5 µs a row (0.23 ms a query at most
-    /// 1,000, in C on the same file), the walk and the positions. A query
-    /// matching more is ranked among its newest 1,000 matches (the first
-    /// version took the 500 oldest, which in a shop are the least likely to
-    /// be wanted; newest first costs FTS5 more, see `ranking`), and another
-    /// word narrows it. Most queries match fewer
-    /// (the median word of the Zipf-seeded catalogue is in about 900
-    /// products) and are ranked whole.
+    /// FTS5 cannot stop early when ordering by a score, so without a cap a
+    /// common word or a short prefix (a large share of a big catalogue)
+    /// would rank every match (`docs/catalog-client.md` has the costs). A
+    /// query matching more is ranked among its newest 1,000 matches (the
+    /// oldest are the least likely to be wanted in a shop; newest first
+    /// costs FTS5 more, see `ranking`), and another word narrows it. Most
+    /// queries match fewer and are ranked whole.
     static let maxRanked = 1_000
 
     /// `expression`'s matches (the newest `maxRanked` if there are more),
     /// best rank first, ties by row number (sorted here rather than by an
-    /// outer `ORDER BY`: SQLite's sorter took 0.1 ms a query, 40 % of
-    /// the ranking at 1,000,000 products), and the document counts the
+    /// outer `ORDER BY`, which SQLite's sorter made a large share of the
+    /// ranking), and the document counts the
     /// ranking used (to keep for the next query with those words).
     /// Inactive products included: a page filters them on fresh rows, so a
     /// deactivation does not change a ranking.
@@ -69,7 +62,7 @@ extension CatalogStore {
     static func ranking(_ handle: any StorageHandle, _ expression: SearchExpression,
                         knownCounts: [String: Int]) throws -> (ranking: SearchRanking, counts: [String: Int]) {
         var counts: [String: Int] = [:]
-        let rows: [SQLiteRow]
+        let rows: [StorageRow]
         switch handle.dialect {
         case .sqlite:
             for phrase in expression.phrases where counts[phrase] == nil {
@@ -81,14 +74,13 @@ extension CatalogStore {
             // maxRanked products (the words are ANDed): then FTS5 may walk
             // oldest first, its doclists' own order; newest first it must
             // reach the end of each term's doclist in every segment before
-            // the first row (0.26 against 0.19 ms a query, in C on the
-            // 1,000,000-product file). The counts are exact for the
+            // the first row. The counts are exact for the
             // generation the read began in.
             let walk = (matching.min() ?? 0) <= maxRanked ? "ASC" : "DESC"
             rows = try handle.query("""
                 SELECT rowid, bm25_with_counts(products_search, 10.0, 1.0, 5.0\(countParameters))
                 FROM products_search WHERE products_search MATCH ?1 ORDER BY rowid \(walk) LIMIT ?2
-                """, arguments: [expression.match.sqliteValue, maxRanked.sqliteValue] + matching.map(\.sqliteValue))
+                """, arguments: [expression.match.storageValue, maxRanked.storageValue] + matching.map(\.storageValue))
         case .postgres:
             rows = try handle.query("""
                 SELECT match_rowid,
@@ -105,8 +97,7 @@ extension CatalogStore {
 
     /// How many products `phrase` (one phrase of an FTS5 MATCH expression)
     /// matches on its own: the document count of the ranking's idf. It
-    /// walks the phrase's doclist (4-5 ms for a common word at 1,000,000
-    /// products), which is why callers keep it.
+    /// walks the phrase's whole doclist, which is why callers keep it.
     static func documentCount(_ handle: any StorageHandle, _ phrase: String) throws -> Int {
         try handle.queryOne("SELECT count(*) FROM products_search WHERE products_search MATCH ?", phrase)?.get(0) ?? 0
     }

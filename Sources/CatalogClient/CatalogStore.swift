@@ -244,7 +244,7 @@ enum CatalogStore {
                            status, checkout.description)
     }
 
-    static func decode(_ row: SQLiteRow) throws -> VersionedProduct {
+    static func decode(_ row: StorageRow) throws -> VersionedProduct {
         let idText: String = try row.get(0)
         guard let id = ProductID(idText) else { throw CatalogDataError(description: "product id \(idText)") }
         let currencyCode: String = try row.get(5)

@@ -7,7 +7,7 @@ extension OrderClient {
     /// sequence of its newest change there (from the outbox).
     public func orderChanges(of user: UserID, after: Int64, through: Int64) async throws -> [OrderID: Int64] {
         try await storage.storedRead { handle in
-            try UserChangeLog.latest(handle, user: user.description, kind: .order, after: after, through: through,
+            try OutboxUserIndex.latest(handle, user: user.description, kind: .order, after: after, through: through,
                                      key: OrderID.init)
         }
     }

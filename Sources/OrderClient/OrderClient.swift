@@ -20,8 +20,7 @@ public enum OrderUpdate: Sendable, Hashable {
 ///
 /// Orders are read from SQLite per request, by index (`OrderStore`), and
 /// none is kept in memory: a shop's order history only grows, and loading
-/// it made the start of a 500,000-order file take minutes and hundreds of
-/// MiB (issue 12). `state` is therefore always empty; what observers need
+/// it would make start-up time and memory grow with it. `state` is therefore always empty; what observers need
 /// comes through `stateBroadcaster`. Idempotency keys are found through the
 /// unique `(user_id, idempotency_key)` index; retries that arrive while the
 /// first placement waits on the disk join it (`placing`).
@@ -40,10 +39,6 @@ public actor OrderClient: StatefulClient {
     let storage: StorageAccess
     /// The clock capability: an order's `created_at` (tests move it).
     private let clock: any TimeSource
-
-    public init(storage: CapabilityHandle<SQLiteStorage>, clock: any TimeSource) {
-        self.init(storage: StorageAccess(storage), clock: clock)
-    }
 
     /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
     public init(storage: StorageAccess, clock: any TimeSource) {
@@ -77,8 +72,8 @@ public actor OrderClient: StatefulClient {
         try await storage.storedRead { try OrderStore.order($0, user: userID, key: idempotencyKey) }
     }
 
-    /// A user's orders newest first (created_at, ties by id, descending:
-    /// `OrderState.newestFirst`), `limit` at a time after `cursor` (the last
+    /// A user's orders newest first (created_at, ties by id, descending),
+    /// `limit` at a time after `cursor` (the last
     /// order id of the previous page). A cursor that names no order of this
     /// user is `validation_failed` on `cursor`, as `Page.slice` answers.
     public func orders(for userID: UserID, limit: Int, after cursor: String?) async throws -> Page<Order> {
@@ -144,7 +139,7 @@ public actor OrderClient: StatefulClient {
             ((stored, created), sequence) = try await storage.sequencedWrite { handle -> (Order, Bool) in
                 if let existing = try Self.existing(handle, checkoutID, userID, idempotencyKey) { return (existing, false) }
                 try OrderStore.insert(handle, order, checkoutID: checkoutID, key: idempotencyKey, document: document)
-                // Another replica's /events streams of this user hear it (issue 13).
+                // Another replica's /events streams of this user hear it.
                 try handle.recordChange(Self.change(of: order))
                 return (order, true)
             }

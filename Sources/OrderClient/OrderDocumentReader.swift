@@ -204,8 +204,8 @@ struct OrderDocumentReader {
         return nil
     }
 
-    /// `String(validating:)` instantiates generic metadata on every call
-    /// (perf: about a fifth of this reader's time); ASCII needs no check.
+    /// `String(validating:)` instantiates generic metadata on every call;
+    /// ASCII needs no check.
     private static func text(_ utf8: UnsafeBufferPointer<UInt8>, ascii: Bool) -> String? {
         ascii ? String(decoding: utf8, as: UTF8.self) : String(validating: utf8, as: UTF8.self)
     }

@@ -36,7 +36,7 @@ enum OrderStore {
             );
             CREATE INDEX orders_by_user ON orders(user_id, created_at);
             """),
-        // Orders are read from storage per request (issue 12): a user's page
+        // Orders are read from storage per request: a user's page
         // is a keyset range on this index, newest first with ties by id, so
         // no sort runs. `open` marks an order whose checkout or cancellation
         // still has work in other clients (stock, cart) not known finished;
@@ -76,7 +76,7 @@ enum OrderStore {
     /// order of the previous page).
     static func page(_ handle: any StorageHandle, user: UserID, after position: (Int64, String)?,
                      limit: Int) throws -> [Order] {
-        let rows: [SQLiteRow]
+        let rows: [StorageRow]
         if let (createdAt, id) = position {
             rows = try handle.query("""
                 SELECT document FROM orders WHERE user_id = ? AND (created_at, id) < (?, ?)
@@ -149,7 +149,7 @@ enum OrderStore {
     /// it until its stock is returned, and settles it itself.
     static func settleCheckouts(_ handle: any StorageHandle, ids: [OrderID]) throws {
         for start in stride(from: 0, to: ids.count, by: settleChunk) {
-            let chunk = ids[start..<min(start + settleChunk, ids.count)].map { SQLiteValue.text($0.description) }
+            let chunk = ids[start..<min(start + settleChunk, ids.count)].map { StorageValue.text($0.description) }
             let padded = chunk + Array(repeating: chunk[chunk.count - 1], count: settleChunk - chunk.count)
             _ = try handle.execute(settleSQL, arguments: padded)
         }
@@ -159,7 +159,7 @@ enum OrderStore {
     private static let settleSQL = "UPDATE orders SET open = 0 WHERE status <> 'cancelled' AND id IN ("
         + Array(repeating: "?", count: settleChunk).joined(separator: ", ") + ")"
 
-    private static func decode(_ row: SQLiteRow) throws -> Order {
+    private static func decode(_ row: StorageRow) throws -> Order {
         try OrderDocument.decode(row.get("document"))
     }
 }

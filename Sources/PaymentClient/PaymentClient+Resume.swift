@@ -8,7 +8,7 @@ extension PaymentClient {
     /// each with the sequence of its newest such change.
     public func paymentChanges(of user: UserID, after: Int64, through: Int64) async throws -> [OrderID: Int64] {
         try await storage.storedRead { handle in
-            try UserChangeLog.latest(handle, user: user.description, kind: .payment, after: after, through: through,
+            try OutboxUserIndex.latest(handle, user: user.description, kind: .payment, after: after, through: through,
                                      key: OrderID.init)
         }
     }

@@ -8,8 +8,8 @@ import FoundationEssentials
 /// payment, its method and reference) moves, along `Payment.applying`.
 ///
 /// Payments are read from storage (SQLite or PostgreSQL) per request
-/// through indexes and none is held in memory (issue 12: nothing a client holds grows with the shop's
-/// history). Every change commits (`durableWrite`) before it is published
+/// through indexes and none is held in memory: nothing a client holds
+/// grows with the shop's history. Every change commits (`durableWrite`) before it is published
 /// or answered; a provider event's id is inserted in the same transaction as
 /// the change it causes, so a replay changes nothing (`payment_events`'s
 /// primary key). Which change wins when a cancel, an expiry and a provider
@@ -32,11 +32,6 @@ public actor PaymentClient: StatefulClient {
         self.authenticator = authenticator
         self.clock = clock
         self.settings = settings
-    }
-
-    public init(storage: CapabilityHandle<SQLiteStorage>, authenticator: CapabilityHandle<MessageAuthenticator>,
-                clock: any TimeSource, settings: PaymentSettings) {
-        self.init(storage: StorageAccess(storage), authenticator: authenticator, clock: clock, settings: settings)
     }
 
     /// Reads nothing: payments are read when asked for.

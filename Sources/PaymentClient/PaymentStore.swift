@@ -131,7 +131,7 @@ enum PaymentStore {
         try handle.execute("UPDATE payments SET open = 0 WHERE id = ? AND status = ?", id.description, status.rawValue)
     }
 
-    private static func decode(_ row: SQLiteRow) throws -> Payment {
+    private static func decode(_ row: StorageRow) throws -> Payment {
         func field<T>(_ value: T?, _ name: String) throws -> T {
             guard let value else { throw PaymentDataError(description: "payments.\(name) holds an unknown value") }
             return value

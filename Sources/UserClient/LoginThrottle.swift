@@ -1,9 +1,9 @@
 /// Failed sign-ins, throttled so that the throttle cannot be turned against
 /// the account's owner (OWASP Authentication Cheat Sheet, "Account
-/// lockout": a lock anyone can trigger is a denial of service). Before, 5
-/// wrong passwords from anywhere locked the account for 15 minutes from
-/// every address, and 20 failures blocked an address (everyone behind one
-/// NAT) as long.
+/// lockout": a lock anyone can trigger is a denial of service). A fixed
+/// lockout (a few wrong passwords from anywhere locking the account from
+/// every address, or a run of failures blocking an address and everyone
+/// behind its NAT) would let anyone lock the owner out.
 ///
 /// Three runs of failures, each forgotten once `window` has passed since
 /// its last failure, and each answered with exponential back-off (1 s after

@@ -74,8 +74,7 @@ extension UserClient {
             // The session and its user in one read: a session not held is
             // a first request after a restart or an eviction, whose user is
             // seldom held either, and each read from a reader connection is
-            // a hop there and back (two were about 35 µs of a first-touch
-            // checkout's CPU), so it is also read on this thread when it
+            // a hop there and back, so it is also read on this thread when it
             // can be (`boundedRead`: two primary-key probes). The user row
             // is kept in the user's turn only if no user changed meanwhile
             // (`user(_:readAlong:)`).
@@ -97,7 +96,7 @@ extension UserClient {
         let user: User
         do {
             user = try await self.user(session.userID, readAlong: readAlong)
-        } catch let error as DomainError where error.code == "user_not_found" {
+        } catch DomainError.notFound(entity: "user", id: _) {
             throw AuthenticationError.invalidToken
         }
         guard user.isActive else { throw AuthenticationError.invalidToken }

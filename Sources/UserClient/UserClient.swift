@@ -29,7 +29,7 @@ public enum UserUpdate: Sendable, Hashable {
 /// costs: sign-in verifies an unknown email against a decoy hash, and
 /// registration hashes the password before it looks the email up.
 ///
-/// ## A working set, not a copy (issue 12)
+/// ## A working set, not a copy
 /// SQLite holds every user and session; the client holds at most
 /// `userCacheEntries` users and `sessionCacheEntries` sessions (CLOCK,
 /// `WorkingSet`), read on a miss through indexes (`UserStore`) and nothing
@@ -81,19 +81,9 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     /// costs as much time as a wrong password.
     var decoyHash = ""
 
+    /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
     /// `userCacheEntries` / `sessionCacheEntries`: the most users / sessions
     /// kept in memory (at least 1 each).
-    public init(storage: CapabilityHandle<SQLiteStorage>, hasher: CapabilityHandle<PasswordHasher>,
-                random: CapabilityHandle<SecureRandom>, clock: any TimeSource,
-                sessionLifetime: Duration = .seconds(24 * 3600), throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
-                userCacheEntries: Int = UserClient.defaultCacheEntries,
-                sessionCacheEntries: Int = UserClient.defaultCacheEntries) {
-        self.init(storage: StorageAccess(storage), hasher: hasher, random: random, clock: clock,
-                  sessionLifetime: sessionLifetime, throttle: throttle,
-                  userCacheEntries: userCacheEntries, sessionCacheEntries: sessionCacheEntries)
-    }
-
-    /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
     public init(storage: StorageAccess, hasher: CapabilityHandle<PasswordHasher>,
                 random: CapabilityHandle<SecureRandom>, clock: any TimeSource,
                 sessionLifetime: Duration = .seconds(24 * 3600), throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
@@ -280,9 +270,9 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     private func create(_ request: NewUserRequest, role: UserRole) async throws -> User {
         if let errors = request.validate() { throw DomainError.validation(errors) }
         _ = try Email(request.email)
-        // Hashed before the email is looked up: a taken email answered at
-        // once (0.7 ms against 80 ms for a new one, release build) told
-        // anyone which addresses are registered. The unique `email_key`
+        // Hashed before the email is looked up, so that a taken email is not
+        // answered faster than a new one and the timing does not tell anyone
+        // which addresses are registered. The unique `email_key`
         // index refuses a taken one (`duplicate_email`).
         let hash = try await hasher.current.hash(request.password)
         let user = try request.makeUser(id: UserID(RandomUUID.make()), role: role,

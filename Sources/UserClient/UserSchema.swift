@@ -50,16 +50,16 @@ enum UserSchema {
             """, postgresSQL: """
             CREATE INDEX sessions_by_expiry ON sessions(expires_at);
             """),
-        // Users are read from storage on a miss, and listed by keyset on
-        // this index (issue 12: every user was loaded at start-up).
+        // Users are read from storage on a miss, never all at start-up, and
+        // listed by keyset on this index.
         Migration(version: 102, name: "users by creation", sql: """
             CREATE INDEX users_by_creation ON users(created_at, id);
             """, postgresSQL: """
             CREATE INDEX users_by_creation ON users(created_at, id);
             """),
         // Sign-in throttling counted in the database, so wrong passwords
-        // spread over replicas are throttled by their total (issue 13; each
-        // replica counted its own before). Swept by last use.
+        // spread over replicas are throttled by their total, not per
+        // replica. Swept by last use.
         Migration(version: 103, name: "login throttle runs", sql: """
             CREATE TABLE login_runs (
                 key      TEXT PRIMARY KEY,

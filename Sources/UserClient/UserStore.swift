@@ -19,7 +19,7 @@ enum UserStore {
 
     /// Every read below is one probe of an index (primary key, the unique
     /// `email_key` and `token_hash`, `users_by_creation`): nothing the users
-    /// client reads grows with the tables (issue 12).
+    /// client reads grows with the tables.
     static let userColumns = "id, name, email, role, status, created_at, password_hash"
 
     static func user(_ handle: any StorageHandle, id: UserID) throws -> StoredUser? {
@@ -34,7 +34,7 @@ enum UserStore {
     /// Up to `limit + 1` users in creation order (ties by id) after
     /// `position` (created_at and id of the previous page's last user).
     static func page(_ handle: any StorageHandle, after position: (Int64, String)?, limit: Int) throws -> [User] {
-        let rows: [SQLiteRow]
+        let rows: [StorageRow]
         if let (createdAt, id) = position {
             rows = try handle.query("""
                 SELECT \(userColumns) FROM users WHERE (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?
@@ -62,7 +62,7 @@ enum UserStore {
                              expiresAt: try row.get("expires_at"))
     }
 
-    private static func storedUser(_ row: SQLiteRow) throws -> StoredUser {
+    private static func storedUser(_ row: StorageRow) throws -> StoredUser {
         let idText: String = try row.get("id")
         guard let id = UserID(idText),
               let role = UserRole(rawValue: try row.get("role")),

@@ -72,42 +72,6 @@ import Testing
         #expect(order.isCancellable && !delivered.isCancellable)
     }
 
-    @Test func stateIndexesByUserAndCheckout() throws {
-        var state = OrderState()
-        let first = try placed()
-        let second = try Order.place(id: OrderID(uuid(51)), userID: user, cart: pricedCart(),
-                                     createdAt: Timestamp(millisecondsSince1970: t0.millisecondsSince1970 + 1))
-        let someoneElses = try Order.place(id: OrderID(uuid(52)), userID: UserID(uuid(101)), cart: pricedCart(), createdAt: t0)
-        try state.insert(first)
-        try state.insert(second)
-        try state.insert(someoneElses)
-        #expect(state.orders(for: user).map(\.id) == [second.id, first.id])  // newest first
-        #expect(state.orders(for: UserID(uuid(999))).isEmpty)
-        #expect(state.order(checkout: CheckoutID(uuid(60))) == first)
-        let retry = try Order.place(id: OrderID(uuid(53)), userID: user, cart: pricedCart(), createdAt: t0,
-                                    checkoutID: CheckoutID(uuid(60)))
-        #expect(domainError { () throws(DomainError) in try state.insert(retry) } == .duplicate(field: "checkout", value: CheckoutID(uuid(60)).description))
-        #expect(domainError { () throws(DomainError) in try state.insert(first) }?.code == "duplicate_id")
-        #expect(state.count == 3)
-    }
-
-    @Test func stateUpdateChangesOnlyTheStatusAlongTheTable() throws {
-        var state = try OrderState(orders: [try placed()])
-        let order = try placed()
-        try state.update(try order.confirmed())
-        #expect(state.order(order.id)?.status == .confirmed)
-        // Skipping a step is refused even when built by hand.
-        let skipped = Order(id: order.id, userID: user, status: .delivered, lines: order.lines, total: order.total,
-                            createdAt: t0, checkoutID: order.checkoutID)
-        #expect(domainError { () throws(DomainError) in try state.update(skipped) } == .illegalTransition(from: .confirmed, to: .delivered))
-        let tampered = Order(id: order.id, userID: UserID(uuid(666)), status: .confirmed, lines: order.lines,
-                             total: order.total, createdAt: t0, checkoutID: order.checkoutID)
-        #expect(validationError { () throws(DomainError) in try state.update(tampered) } != nil)
-        let unknown = try Order.place(id: OrderID(uuid(99)), userID: user, cart: pricedCart(), createdAt: t0)
-        #expect(domainError { () throws(DomainError) in try state.update(unknown) } == .notFound(entity: "order", id: unknown.id.description))
-        #expect(state.order(order.id)?.status == .confirmed)
-    }
-
     @Test func codesWithAPIKeys() throws {
         let order = try placed()
         let (decoded, json) = try roundTrip(order)

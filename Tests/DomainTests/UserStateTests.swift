@@ -44,7 +44,7 @@ import Testing
         let users = [try makeUser(2, email: "b@example.com", createdAt: Timestamp(millisecondsSince1970: 2)),
                      try makeUser(1, email: "a@example.com", createdAt: Timestamp(millisecondsSince1970: 1))]
         let state = try UserState(users: users)
-        #expect(state.usersByCreation.map(\.id) == [UserID(uuid(1)), UserID(uuid(2))])
+        #expect(state.count == 2 && state.user(UserID(uuid(1))) == users[1])
         var other = UserState()
         try other.insert(users[1])
         #expect(other != state)

@@ -36,6 +36,11 @@ extension ClientRun where C == OrderClient {
                                          idempotencyKey: idempotencyKey))
     }
 
+    /// The order of a user's pages: created_at, ties by id, descending.
+    static func newestFirst(_ a: Order, _ b: Order) -> Bool {
+        (a.createdAt, a.id.description) > (b.createdAt, b.id.description)
+    }
+
     @Test(arguments: StorageBackend.all) func placingIsIdempotentByCheckoutAndByKey(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try await backend.database(at: path)
@@ -178,7 +183,7 @@ extension ClientRun where C == OrderClient {
         #expect(Set(seen.map(\.id)) == placed)
         #expect(seen.count == 120)
         // Newest first: created_at descending, ties broken by id descending.
-        #expect(zip(seen, seen.dropFirst()).allSatisfy { OrderState.newestFirst($0, $1) })
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { Self.newestFirst($0, $1) })
         #expect(try await run.client.orders(for: UserID(UUID()), limit: 10, after: nil).items.isEmpty)
         await run.stop()
     }

@@ -68,7 +68,7 @@ public final class ComponentRegistry: Sendable {
 
     /// A context the factory made, with the clients its `init` resolved and
     /// the context it was made for (nil for a root): one lock per context
-    /// made, where there used to be one per client and one per edge.
+    /// made, not one per client and one per edge.
     func recordContextCreated(_ type: String, clients: [String], upstream: String?) {
         table.withLock { table in
             table.contextsFromFactory += 1

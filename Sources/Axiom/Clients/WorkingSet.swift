@@ -4,7 +4,7 @@
 /// catalogue's `ProductCache` and the users and carts clients keep theirs
 /// in one. SQLite holds everything; this holds what
 /// live sessions and recent requests asked for, so memory does not grow
-/// with the tables (issue 12). The owner decides when a value read from
+/// with the tables. The owner decides when a value read from
 /// storage may be kept (see the users and carts clients: a read that may
 /// have raced a commit is returned, not kept). Sets read far more widely
 /// than they can hold (products) keep what they read through `admit`.
@@ -107,10 +107,8 @@ public struct WorkingSet<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// place: always while the set has room or holds `key` already; once
     /// full, only on `key`'s second arrival within the last `2 × capacity`
     /// keys turned away (at least 64: `Doorkeeper`). A key read once never
-    /// displaces one read often: with Zipf-distributed product reads over
-    /// 1,000,000 ids and 10,000 held (`scripts/bench-working-set.sh`), 63 %
-    /// of reads were hits instead of 58 %, and a crawl no longer flushes
-    /// the set.
+    /// displaces one read often, so a crawl does not flush the set and
+    /// popular keys stay held.
     /// Returns whether it was kept, and the value evicted for it.
     public mutating func admit(_ value: Value, for key: Key) -> (kept: Bool, evicted: Value?) {
         if slots[key] == nil, free.isEmpty, entries.count >= capacity {

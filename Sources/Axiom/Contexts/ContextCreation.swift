@@ -53,8 +53,7 @@ public final class ContextCreation: Sendable {
     /// (constraint 2.2).
     public func client<C: Client>(_ type: C.Type) throws -> ClientHandle<C> {
         // The handle's metrics carry the client's registered name, so no
-        // `String(reflecting:)` per resolution (it was 0.4 % of a checkout's
-        // CPU, three to six resolutions per context made).
+        // `String(reflecting:)` runs per resolution (several per context made).
         let handle: ClientHandle<C>? = try status.withLock { status in
             guard !status.sealed else { return nil }
             let handle = try orchestrator.clientHandle(type)

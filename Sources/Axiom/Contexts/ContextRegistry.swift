@@ -212,9 +212,8 @@ public final class ContextRegistry: Sendable {
     /// Whether `target` is reachable from `start` along downstream edges.
     private static func reaches(from start: ContextID, to target: ContextID, in graph: Graph) -> Bool {
         // A context just made has nothing below it yet, so the edge to it is
-        // checked without allocating the walk's set and stack (a checkout
-        // makes three contexts below a new session; perf put `connect` at
-        // 0.3 % of bench.sh checkout's server CPU).
+        // checked without allocating the walk's set and stack (the common
+        // case: a new session's first request makes several contexts).
         guard graph.nodes[start]?.downstream.isEmpty == false else { return false }
         var seen: Set<ContextID> = [start]
         var work = [start]

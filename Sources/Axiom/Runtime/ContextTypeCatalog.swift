@@ -4,12 +4,10 @@ import Synchronization
 /// their names, by type identity.
 ///
 /// A context type's descriptor (its name and the names of its
-/// `downstreamTypes`) cannot change while the process runs, yet the factory
-/// used to rebuild it and re-register it with every context it made, and to
-/// name the type with `String(reflecting:)` each time: in perf's profile of
-/// `scripts/bench.sh checkout` that was 2.4 % of the server's CPU (a new
-/// session context re-described all seven session types per checkout). Now
-/// each type is described once, on first sight, and named from this table.
+/// `downstreamTypes`) cannot change while the process runs, so each type
+/// is described once, on first sight, and named from this table rather
+/// than re-registered and named with `String(reflecting:)` for every
+/// context made.
 final class ContextTypeCatalog: Sendable {
     private let names = Mutex<[ObjectIdentifier: String]>([:])
     private let components: ComponentRegistry

@@ -45,7 +45,7 @@ public final class SessionRegistry<Root: Context>: Sendable {
     /// A session's entry, also a link of the recency list. A class, so a
     /// request finds its entry with one hash of the session id and moves it
     /// with pointer updates (as a struct in the dictionary every link and
-    /// field update hashed the id again: about a tenth of GET /cart's CPU).
+    /// field update would hash the id again).
     /// Only touched under the table's lock.
     private final class Entry {
         let id: SessionID

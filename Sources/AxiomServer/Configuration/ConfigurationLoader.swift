@@ -69,8 +69,8 @@ enum ConfigurationLoader {
         for setting in ServerOptions.settings {
             if let value = winners[setting.key] { try setting.apply(&options, value) }
         }
-        // Two databases named is a mistake to refuse, not a choice to guess
-        // (issue 13): the SQLite file or PostgreSQL, one of them.
+        // Two databases named is a mistake to refuse, not a choice to guess:
+        // the SQLite file or PostgreSQL, one of them.
         if explicitlySet.contains("database"), options.databaseURL != nil {
             throw ConfigurationError("database and database_url are both set: use database for SQLite or database_url for PostgreSQL, not both")
         }

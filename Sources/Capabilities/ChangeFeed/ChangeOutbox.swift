@@ -28,14 +28,12 @@ enum ChangeOutbox {
     /// Applied with the bookkeeping tables by both migration runners: the
     /// outbox belongs to the storage capability, not to a client.
     /// The user index, `changes_by_user_span`, leads with the row's span of
-    /// 256 sequence numbers (`seq >> 8`; `UserChangeLog.spanBits`) and
+    /// 256 sequence numbers (`seq >> 8`; `OutboxUserIndex.spanBits`) and
     /// only then the user: a new row goes among the current span's few
     /// leaves, which a commit's writes share, where `(user_id, seq)` put
     /// every write on a leaf of its own across the whole index (one more
-    /// 4 KiB page a cart write in the WAL and again at the checkpoint:
-    /// `scripts/bench.sh cart_put` wrote 14.8 KB a write with it, 6.0 KB
-    /// without; 19 % of a checkout's pages). A resume reads one probe a
-    /// span (`UserChangeLog.latest`).
+    /// page a write in the WAL and again at the checkpoint). A resume reads
+    /// one probe a span (`OutboxUserIndex.latest`).
     static let sqliteSchema = """
         CREATE TABLE IF NOT EXISTS changes (
             seq         INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -46,7 +44,7 @@ enum ChangeOutbox {
             recorded_at INTEGER NOT NULL
         ) STRICT;
         DROP INDEX IF EXISTS changes_by_user;
-        CREATE INDEX IF NOT EXISTS changes_by_user_span ON changes((seq >> \(UserChangeLog.spanBits)), user_id, seq);
+        CREATE INDEX IF NOT EXISTS changes_by_user_span ON changes((seq >> \(OutboxUserIndex.spanBits)), user_id, seq);
         CREATE INDEX IF NOT EXISTS changes_by_time ON changes(recorded_at);
         """
 
@@ -60,7 +58,7 @@ enum ChangeOutbox {
             recorded_at BIGINT NOT NULL
         );
         DROP INDEX IF EXISTS changes_by_user;
-        CREATE INDEX IF NOT EXISTS changes_by_user_span ON changes((seq >> \(UserChangeLog.spanBits)), user_id, seq);
+        CREATE INDEX IF NOT EXISTS changes_by_user_span ON changes((seq >> \(OutboxUserIndex.spanBits)), user_id, seq);
         CREATE INDEX IF NOT EXISTS changes_by_time ON changes(recorded_at);
         """
 
@@ -70,14 +68,14 @@ enum ChangeOutbox {
 
     /// One multi-row INSERT for a batch's records, in their order (PostgreSQL
     /// numbers a VALUES list's rows in order).
-    static func postgresInsert(_ records: [ChangeRecord], origin: String) -> (String, [SQLiteValue]) {
+    static func postgresInsert(_ records: [ChangeRecord], origin: String) -> (String, [StorageValue]) {
         var rows: [String] = []
-        var values: [SQLiteValue] = []
+        var values: [StorageValue] = []
         for record in records {
             let base = values.count
             rows.append("($\(base + 1), $\(base + 2), $\(base + 3), $\(base + 4), extract(epoch from now())::bigint)")
             values += [.text(record.kind.rawValue), .text(record.key),
-                       record.userID.map(SQLiteValue.text) ?? .null, .text(origin)]
+                       record.userID.map(StorageValue.text) ?? .null, .text(origin)]
         }
         return ("INSERT INTO changes(kind, key, user_id, origin, recorded_at) VALUES " + rows.joined(separator: ", ")
                 + " RETURNING seq", values)
@@ -114,7 +112,7 @@ enum ChangeOutbox {
             """, cutoff, limit)
     }
 
-    private static func change(_ row: SQLiteRow) throws -> Change? {
+    private static func change(_ row: StorageRow) throws -> Change? {
         // A kind this build does not know (a newer replica wrote it) has
         // no subscriber here, so it passes by without failing the feed.
         Change(sequence: try row.get("seq"), kind: ChangeKind(rawValue: try row.get("kind")), key: try row.get("key"),

@@ -20,13 +20,11 @@ import Glibc
 ///
 /// Why not `bm25()`:
 /// - it counts `n` for every phrase of every query by walking the phrase's
-///   whole doclist (a common word at 1,000,000 products: 4-5 ms); the
-///   caller counts once and keeps the count;
+///   whole doclist, long for a common word; the caller counts once and
+///   keeps the count;
 /// - it normalizes `f` by the row's length, which FTS5 reads from its
-///   `docsize` table with one lookup per ranked row: 73 % of the ranking's
-///   time at 1,000,000 products (1,000 newest matches of varied queries:
-///   1.13 ms a query with it, 0.23 ms without, in C on the seeded file).
-///   So this is BM25 with b = 0: no length normalization. A product's
+///   `docsize` table with one lookup per ranked row, most of the ranking's
+///   time (`docs/catalog-client.md`). So this is BM25 with b = 0: no length normalization. A product's
 ///   text is a name, a SKU and a short description, and where a word
 ///   occurs (the column weights) says more than how long the text is.
 ///   PostgreSQL's `ts_rank`, the other backend's ranking, ignores length too.

@@ -60,11 +60,9 @@ final class ReaderPool: Sendable {
 
     /// Runs `body` with an idle connection on the calling thread, or returns
     /// nil at once when none is idle (or the pool is closed): for a read so
-    /// short (one prepared primary-key probe, about 10 µs with its pages in
-    /// the OS's cache) that handing it to a reader's queue and back costs
-    /// more than the read (two thread wake-ups; perf on random
-    /// `GET /products/{id}` over 1,000,000 products: context switches and
-    /// futex wake-ups were a tenth of the server's CPU).
+    /// short (one prepared primary-key probe with its pages in the OS's
+    /// cache) that handing it to a reader's queue and back, two thread
+    /// wake-ups, costs more than the read.
     func runNow<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T? {
         let result: T?? = try slots.withIdleSlot { slot in
             guard let connection = slot.connection else { return nil }

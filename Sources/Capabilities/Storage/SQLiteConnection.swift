@@ -162,7 +162,7 @@ final class SQLiteConnection {
     /// Runs one statement with `arguments` bound to its parameters and returns
     /// every result row. Thrown errors are `StorageError`; SQLite failures come
     /// as `.sqlite` (the caller classifies them).
-    func run(_ sql: String, _ arguments: [SQLiteValue], cacheKey: String? = nil) throws -> [SQLiteRow] {
+    func run(_ sql: String, _ arguments: [StorageValue], cacheKey: String? = nil) throws -> [StorageRow] {
         // SQL text never contains NUL; refusing it also keeps caller SQL
         // from ever matching an internal cache key.
         if cacheKey == nil, sql.utf8.contains(0) {
@@ -182,21 +182,21 @@ final class SQLiteConnection {
             guard rc == SQLITE_OK else { throw StorageError.sqlite(error(rc, sql: sql)) }
         }
         let columnCount = Int32(columns.count)
-        var rows: [SQLiteRow] = []
+        var rows: [StorageRow] = []
         while true {
             let rc = sqlite3_step(statement)
             if rc == SQLITE_DONE { return rows }
             guard rc == SQLITE_ROW else { throw StorageError.sqlite(error(rc, sql: sql)) }
-            var values: [SQLiteValue] = []
+            var values: [StorageValue] = []
             values.reserveCapacity(Int(columnCount))
             for column in 0..<columnCount {
                 values.append(read(statement, column))
             }
-            rows.append(SQLiteRow(columns: columns, values: values))
+            rows.append(StorageRow(columns: columns, values: values))
         }
     }
 
-    private func bind(_ value: SQLiteValue, to statement: OpaquePointer, at index: Int32) -> Int32 {
+    private func bind(_ value: StorageValue, to statement: OpaquePointer, at index: Int32) -> Int32 {
         switch value {
         case .null:
             return sqlite3_bind_null(statement, index)
@@ -224,7 +224,7 @@ final class SQLiteConnection {
         }
     }
 
-    private func read(_ statement: OpaquePointer, _ column: Int32) -> SQLiteValue {
+    private func read(_ statement: OpaquePointer, _ column: Int32) -> StorageValue {
         switch sqlite3_column_type(statement, column) {
         case SQLITE_INTEGER:
             return .integer(sqlite3_column_int64(statement, column))

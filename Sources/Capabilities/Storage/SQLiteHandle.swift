@@ -25,34 +25,34 @@ public final class SQLiteHandle {
 
     /// Runs one statement and returns the number of rows it changed.
     @discardableResult
-    public func execute(_ sql: String, _ arguments: any SQLiteValueConvertible...) throws -> Int {
-        try execute(sql, arguments: arguments.map(\.sqliteValue))
+    public func execute(_ sql: String, _ arguments: any StorageValueConvertible...) throws -> Int {
+        try execute(sql, arguments: arguments.map(\.storageValue))
     }
 
     /// Runs one statement and returns the number of rows it changed.
     @discardableResult
-    public func execute(_ sql: String, arguments: [SQLiteValue]) throws -> Int {
+    public func execute(_ sql: String, arguments: [StorageValue]) throws -> Int {
         _ = try perform(sql, arguments)
         return connection.changes
     }
 
     /// Runs one query and returns all its rows.
-    public func query(_ sql: String, _ arguments: any SQLiteValueConvertible...) throws -> [SQLiteRow] {
-        try query(sql, arguments: arguments.map(\.sqliteValue))
+    public func query(_ sql: String, _ arguments: any StorageValueConvertible...) throws -> [StorageRow] {
+        try query(sql, arguments: arguments.map(\.storageValue))
     }
 
     /// Runs one query and returns all its rows.
-    public func query(_ sql: String, arguments: [SQLiteValue]) throws -> [SQLiteRow] {
+    public func query(_ sql: String, arguments: [StorageValue]) throws -> [StorageRow] {
         try perform(sql, arguments)
     }
 
     /// Runs one query and returns its first row, or nil when it has none.
-    public func queryOne(_ sql: String, _ arguments: any SQLiteValueConvertible...) throws -> SQLiteRow? {
-        try perform(sql, arguments.map(\.sqliteValue)).first
+    public func queryOne(_ sql: String, _ arguments: any StorageValueConvertible...) throws -> StorageRow? {
+        try perform(sql, arguments.map(\.storageValue)).first
     }
 
     /// Runs one query and returns its first row, or nil when it has none.
-    public func queryOne(_ sql: String, arguments: [SQLiteValue]) throws -> SQLiteRow? {
+    public func queryOne(_ sql: String, arguments: [StorageValue]) throws -> StorageRow? {
         try perform(sql, arguments).first
     }
 
@@ -70,7 +70,7 @@ public final class SQLiteHandle {
     /// writer at a time, so AUTOINCREMENT's order is the commit order.
     public func recordChange(_ record: ChangeRecord) throws {
         let row = try queryOne(ChangeOutbox.sqliteInsert, arguments: [.text(record.kind.rawValue), .text(record.key),
-                                                                      record.userID.map(SQLiteValue.text) ?? .null, .text(origin)])
+                                                                      record.userID.map(StorageValue.text) ?? .null, .text(origin)])
         recordedSequence = try row?.get("seq") as Int64?
     }
 
@@ -80,7 +80,7 @@ public final class SQLiteHandle {
     /// The rowid of the most recent successful INSERT on this connection.
     public var lastInsertRowID: Int64 { connection.lastInsertRowID }
 
-    private func perform(_ sql: String, _ arguments: [SQLiteValue]) throws -> [SQLiteRow] {
+    private func perform(_ sql: String, _ arguments: [StorageValue]) throws -> [StorageRow] {
         try checkValid()
         do {
             return try connection.withTransactionControlDenied { try connection.run(sql, arguments) }

@@ -191,8 +191,8 @@ public final class SQLiteStorage: StorageCapability {
 
     private static func runRead<T>(on connection: SQLiteConnection, _ body: (SQLiteHandle) throws -> T) throws -> T {
         do {
-            // Cached statements: sqlite3_exec compiled BEGIN and COMMIT anew
-            // for every read (sqlite3Parser in perf of GET /products/{id}).
+            // Cached statements: sqlite3_exec would compile BEGIN and COMMIT
+            // anew for every read.
             try connection.runCached("BEGIN")
         } catch StorageError.sqlite(let error) {
             throw error.meansUnavailable(forReader: true)

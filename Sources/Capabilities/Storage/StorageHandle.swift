@@ -1,6 +1,6 @@
 /// What a read or write closure gets, on either backend: statements with
-/// bound values (`?` placeholders, values as `SQLiteValue`s), rows copied out
-/// as `SQLiteRow`s, and the dialect, for the few statements that differ.
+/// bound values (`?` placeholders, values as `StorageValue`s), rows copied out
+/// as `StorageRow`s, and the dialect, for the few statements that differ.
 ///
 /// `SQLiteHandle` and `PostgresHandle` implement it; store code written
 /// against `any StorageHandle` runs on both (see docs/postgres.md for the
@@ -12,10 +12,10 @@ public protocol StorageHandle: AnyObject {
 
     /// Runs one statement and returns the number of rows it changed.
     @discardableResult
-    func execute(_ sql: String, arguments: [SQLiteValue]) throws -> Int
+    func execute(_ sql: String, arguments: [StorageValue]) throws -> Int
 
     /// Runs one query and returns all its rows.
-    func query(_ sql: String, arguments: [SQLiteValue]) throws -> [SQLiteRow]
+    func query(_ sql: String, arguments: [StorageValue]) throws -> [StorageRow]
 
     /// Runs several `;`-separated statements without arguments (e.g. DDL).
     func executeScript(_ sql: String) throws
@@ -29,22 +29,22 @@ public protocol StorageHandle: AnyObject {
 extension StorageHandle {
     /// Runs one statement and returns the number of rows it changed.
     @discardableResult
-    public func execute(_ sql: String, _ arguments: any SQLiteValueConvertible...) throws -> Int {
-        try execute(sql, arguments: arguments.map(\.sqliteValue))
+    public func execute(_ sql: String, _ arguments: any StorageValueConvertible...) throws -> Int {
+        try execute(sql, arguments: arguments.map(\.storageValue))
     }
 
     /// Runs one query and returns all its rows.
-    public func query(_ sql: String, _ arguments: any SQLiteValueConvertible...) throws -> [SQLiteRow] {
-        try query(sql, arguments: arguments.map(\.sqliteValue))
+    public func query(_ sql: String, _ arguments: any StorageValueConvertible...) throws -> [StorageRow] {
+        try query(sql, arguments: arguments.map(\.storageValue))
     }
 
     /// Runs one query and returns its first row, or nil when it has none.
-    public func queryOne(_ sql: String, _ arguments: any SQLiteValueConvertible...) throws -> SQLiteRow? {
-        try query(sql, arguments: arguments.map(\.sqliteValue)).first
+    public func queryOne(_ sql: String, _ arguments: any StorageValueConvertible...) throws -> StorageRow? {
+        try query(sql, arguments: arguments.map(\.storageValue)).first
     }
 
     /// Runs one query and returns its first row, or nil when it has none.
-    public func queryOne(_ sql: String, arguments: [SQLiteValue]) throws -> SQLiteRow? {
+    public func queryOne(_ sql: String, arguments: [StorageValue]) throws -> StorageRow? {
         try query(sql, arguments: arguments).first
     }
 }

@@ -31,8 +31,8 @@ public final class CartContext: Context {
 
     /// Sets a line's quantity (1…99). The product must exist and be on sale.
     /// Pricing the stored cart cannot fail afterwards: a line total beyond
-    /// Int64 once answered 422 yet left the line stored, and every later
-    /// GET /cart and checkout failed on it (issue 9). The bounds make it
+    /// Int64 would answer 422 yet leave the line stored, and every later
+    /// GET /cart and checkout would fail on it. The bounds make it
     /// impossible by construction (unit price ≤ 10^12 minor units, ≤ 100
     /// lines of ≤ 99 units: no total passes 9.9e15; InputBoundsTests prices
     /// that largest cart), so no second pricing pass runs before the write.

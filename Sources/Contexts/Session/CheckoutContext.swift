@@ -40,7 +40,7 @@ public final class CheckoutContext: Context {
     /// 5. once all three have committed, queue the order's settle (it
     ///    closes the order to reconciliation; the answer does not wait).
     /// A crash between any two steps is repaired at start-up by
-    /// `StorefrontContext.reconcileCheckouts()`: a reservation without an
+    /// `CheckoutRecoveryContext.reconcileCheckouts()`: a reservation without an
     /// order is released, one with an order is committed and the order's
     /// payment opened, and an order whose cart clear never committed has its
     /// lines taken out of the cart. A retried request with the same
@@ -79,11 +79,9 @@ public final class CheckoutContext: Context {
             _ = try? await catalog.send(.releaseReservation(checkoutID))
             return (try await payments.joined(placed), false)
         }
-        // Step 4 at once. Each durable write waits for a group commit, and
-        // a checkout waited for six in a row: with these three together,
-        // scripts/bench.sh checkout at 8 connections went from 724-806 to
-        // 905-961 checkouts/s, p50 9.2-10.3 → 7.6-8.0 ms (at 64 the single
-        // writer is saturated either way). None of the three reads
+        // Step 4 at once: each durable write waits for a group commit, and
+        // these three run together instead of waiting for three commits in a
+        // row. None of the three reads
         // another's result, and reconciliation repairs each of them on its
         // own (see above), so any subset committed before a crash is
         // finished at start-up.

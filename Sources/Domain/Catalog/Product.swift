@@ -16,8 +16,8 @@ public struct Product: Hashable, Sendable, Codable, Identifiable, Validatable {
     /// Int64: at most `Cart.maxLines` (100) lines of at most 99 units each,
     /// so a total is at most 100 × 99 × 10^12 ≈ 9.9 × 10^15, about a
     /// thousandth of Int64.max (9.2 × 10^18). Without a bound, one product
-    /// priced near Int64.max made `quantity × price` overflow and a cart
-    /// unpriceable (issue 9).
+    /// priced near Int64.max would make `quantity × price` overflow and a
+    /// cart unpriceable.
     public static let maxPriceAmount: Int64 = 1_000_000_000_000
 
     public let id: ProductID

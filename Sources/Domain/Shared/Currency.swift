@@ -1,6 +1,6 @@
 /// An ISO 4217 alphabetic currency code: exactly three ASCII upper-case
 /// letters. Whether the code is actually assigned by ISO is not checked; the
-/// deployment's configured currency is the only one in use (issue 4).
+/// deployment's configured currency is the only one in use.
 public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
     public let code: String
 

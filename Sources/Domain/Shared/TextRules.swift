@@ -1,9 +1,9 @@
 /// Shared checks for free text fields. Lengths count user-perceived
 /// characters (`Character`), so an emoji or an accented letter counts once,
 /// and UTF-8 bytes as well (at most `bytesPerCharacter` × the limit): one
-/// letter followed by 100 000 combining marks is a single `Character`, and
-/// counted only by characters a 200 KB name passed a 100-character limit
-/// (issue 9). A character may also carry at most `maxMarksPerCharacter`
+/// letter followed by 100 000 combining marks is a single `Character`, so
+/// counted only by characters a 200 KB name would pass a 100-character
+/// limit. A character may also carry at most `maxMarksPerCharacter`
 /// combining marks.
 enum TextRules {
     /// UTF-8 bytes allowed per character of a limit: four is the longest

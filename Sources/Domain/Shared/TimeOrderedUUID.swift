@@ -6,14 +6,11 @@ import FoundationEssentials
 /// lower-case text every table keys them by.
 ///
 /// Why: with random (version-4) ids each new order, checkout and payment
-/// landed on a random leaf of every index keyed by its id, so every
-/// checkout of a group commit dirtied pages of its own, and the single
-/// writer wrote them all to the WAL and again at the checkpoint (perf of
-/// `POST /checkout`: the WAL's `pwrite` 12 % and checkpoints 7 % of the
-/// server's CPU). Time-ordered ids go to the right-most leaf, which the
-/// commit's other checkouts share: `scripts/bench.sh checkout`'s server
-/// wrote 87-89 KB per checkout instead of 123-125 KB (`/proc/PID/io`), and
-/// made 1,487-1,641 checkouts/s instead of 1,373-1,448, side by side.
+/// lands on a random leaf of every index keyed by its id, so every
+/// checkout of a group commit dirties pages of its own, and the single
+/// writer writes them all to the WAL and again at the checkpoint.
+/// Time-ordered ids go to the right-most leaf, which the commit's other
+/// checkouts share (`docs/working-sets.md` has the measurements).
 /// The clock is the process's wall clock, not an injected one: the time
 /// orders storage, it means nothing to the domain.
 ///

@@ -6,7 +6,7 @@
 ///   back as `ana.lopez@…`).
 /// - `normalized`: `address` lower-cased (ASCII). It is the uniqueness and
 ///   login key: `Ana@Example.com` and `ana@example.com` are the same account
-///   (issue 4: unique case-insensitively).
+///   (unique case-insensitively).
 ///
 /// Syntax is the common dot-atom subset of RFC 5322 in ASCII: `local@domain`,
 /// local part 1–64 characters of letters, digits and ``!#$%&'*+/=?^_`{|}~-``

@@ -51,9 +51,4 @@ public struct UserState: Sendable, Equatable {
         idsByEmail[user.email.normalized] = user.id
         users[user.id] = user
     }
-
-    /// All users, oldest first (ties by id), for listing.
-    public var usersByCreation: [User] {
-        users.values.sorted { ($0.createdAt, $0.id.description) < ($1.createdAt, $1.id.description) }
-    }
 }

@@ -1,13 +1,11 @@
 import Domain
 
 /// A product document `{id, sku, name, description, price, stock, active}`,
-/// and a page of them `{items, next_cursor}`, written directly into bytes.
-/// Over 1,000,000 products 99% of random `GET /products/{id}` miss the
-/// representation cache, and JSONEncoder then ran for every response
-/// (perf: a visible share of the miss path's ~60 µs CPU per request); a
-/// search page served from a kept ranking cost ~280 µs of CPU, most of it
-/// JSONEncoder on 20 products. `ProductJSONTests` check that both decode
-/// to exactly what JSONEncoder makes of the same value.
+/// and a page of them `{items, next_cursor}`, written directly into bytes:
+/// a product missing the representation cache and every search page are
+/// encoded per response, where JSONEncoder's generic containers were most
+/// of the cost. `ProductJSONTests` check that both decode to exactly what
+/// JSONEncoder makes of the same value.
 enum ProductJSON {
     static func bytes(_ product: Product) -> [UInt8] {
         var json = JSONBytes(capacity: 160 + product.name.utf8.count + product.description.utf8.count)

@@ -1,11 +1,10 @@
 import Domain
 
 /// The cart document `{items, total, unavailable_items}` written directly
-/// into bytes. Every cart route answers it, on every request; under load
+/// into bytes. Every cart route answers it, on every request, so neither
 /// JSONEncoder (generic containers, a dictionary per object, runtime
-/// metadata look-ups) took about a third of the server's CPU for it (perf
-/// on `scripts/bench.sh cart_put`), and building it as a String still took
-/// a fifth of GET /cart. `CartJSONTests` check that it decodes to exactly
+/// metadata look-ups) nor an intermediate String is affordable here.
+/// `CartJSONTests` check that it decodes to exactly
 /// what JSONEncoder makes of the same quote.
 enum CartJSON {
     static func bytes(_ quote: CartQuote) -> [UInt8] {

@@ -10,8 +10,8 @@ import Synchronization
 /// be served stale; comparing two values is far cheaper than encoding one.
 /// Bounded by a `WorkingSet` (CLOCK): when full, an entry not read since
 /// the hand last passed makes room, so the products a shop's visitors keep
-/// opening stay encoded. (It used to start over when full, which threw the
-/// popular products' JSON away with the rest every `capacity` misses.)
+/// opening stay encoded (starting over when full would throw the popular
+/// products' JSON away with the rest every `capacity` misses).
 /// Once full, a value encoded for the first time takes a place only on its
 /// second request (`WorkingSet.admit`).
 public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatable & Encodable & Sendable>: Sendable {
@@ -20,8 +20,7 @@ public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatabl
         let bytes: [UInt8]
         /// Content-Type and ETag, with room for what the exchange policies
         /// add: the tag is hashed once per representation rather than once
-        /// per response (issue 14's cost: crc32 was 1.4 % of GET
-        /// /products/{id}, and the tag a string allocation per response).
+        /// per response, and no response allocates its tag's string.
         let fields: HTTPFields
     }
 

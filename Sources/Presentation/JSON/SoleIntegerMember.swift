@@ -1,8 +1,7 @@
 /// Reads a body that is exactly one JSON object with one member holding an
 /// integer, like `{"quantity": 3}` — the whole body of `PUT /cart/items`,
-/// sent on every cart change. JSONDecoder took about 10 µs of CPU per
-/// request to read it (perf, `scripts/bench.sh cart_put`); this takes a
-/// fraction of one. Anything else (other members, escapes in the name, a
+/// sent on every cart change, where JSONDecoder cost far more than the
+/// write's other work in Swift. Anything else (other members, escapes in the name, a
 /// fraction, an exponent, leading zeros, more than 18 digits, not JSON at
 /// all) is nil: the caller decodes it the usual way, with the usual errors,
 /// so this can only be right or step aside.

@@ -4,11 +4,10 @@ import Domain
 /// status, items, total, created_at, checkout_id}` (`checkout_id` left out
 /// when nil, as its synthesized `Codable` does), an `OrderWithPayment` (the
 /// same members, then `payment`, null when there is none) and a page of
-/// them `{items, next_cursor}`. Encoding the `POST /checkout` response
-/// through `OrderedJSONEncoder` (keyed containers, generic metadata
-/// look-ups) was 6.3 % of the server's CPU, about 58 µs of a ~920 µs
-/// checkout (perf, `scripts/bench.sh checkout`). `OrderJSONTests` check
-/// that these are byte for byte what `JSONBody.encode` writes.
+/// them `{items, next_cursor}`: every `POST /checkout` answer is one, and
+/// `OrderedJSONEncoder` (keyed containers, generic metadata look-ups) made
+/// it a visible share of a checkout's CPU. `OrderJSONTests` check that
+/// these are byte for byte what `JSONBody.encode` writes.
 enum OrderJSON {
     static func bytes(_ order: Order) -> [UInt8] {
         var json = JSONBytes(capacity: capacity(order))

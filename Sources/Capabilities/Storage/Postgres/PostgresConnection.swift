@@ -37,7 +37,7 @@ final class PostgresConnection {
 
     /// Runs `sql` (placeholders `$1`…) with `arguments` bound, as a prepared
     /// statement while the per-connection cache has room.
-    func run(_ sql: String, _ arguments: [SQLiteValue]) throws(PostgresError) -> PostgresResult {
+    func run(_ sql: String, _ arguments: [StorageValue]) throws(PostgresError) -> PostgresResult {
         let parameters = PostgresParameters(arguments)
         defer { parameters.release() }
         if let name = try preparedName(for: sql, parameterCount: arguments.count) {

@@ -119,8 +119,8 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
 
     /// One try at `batch`. Savepoint control travels with the next step in
     /// one simple-query round trip ("RELEASE request; SAVEPOINT request",
-    /// "…; COMMIT"): with 64 writers that took the batch from 3 round trips
-    /// per single-statement request to 2 (measured 1514 → 4198 writes/s, docs/postgres.md).
+    /// "…; COMMIT"): two round trips per single-statement request instead
+    /// of three (`docs/postgres.md`).
     private func attempt(_ batch: [Request]) -> Attempt {
         let connection: PostgresConnection
         do {

@@ -30,11 +30,11 @@ public final class PostgresHandle: StorageHandle {
     public var dialect: SQLDialect { .postgres }
 
     @discardableResult
-    public func execute(_ sql: String, arguments: [SQLiteValue]) throws -> Int {
+    public func execute(_ sql: String, arguments: [StorageValue]) throws -> Int {
         try perform(sql, arguments).changes
     }
 
-    public func query(_ sql: String, arguments: [SQLiteValue]) throws -> [SQLiteRow] {
+    public func query(_ sql: String, arguments: [StorageValue]) throws -> [StorageRow] {
         try perform(sql, arguments).rows
     }
 
@@ -53,7 +53,7 @@ public final class PostgresHandle: StorageHandle {
         recorded.append(record)
     }
 
-    private func perform(_ sql: String, _ arguments: [SQLiteValue]) throws -> PostgresResult {
+    private func perform(_ sql: String, _ arguments: [StorageValue]) throws -> PostgresResult {
         guard isValid else { throw StorageError.handleOutOfScope }
         try Self.denyTransactionControl(sql)
         let (rewritten, count) = PostgresPlaceholders.rewrite(sql)

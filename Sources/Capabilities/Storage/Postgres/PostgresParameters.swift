@@ -9,7 +9,7 @@ struct PostgresParameters {
     private var lengths: [Int32] = []
     private var formats: [Int32] = []
 
-    init(_ arguments: [SQLiteValue]) {
+    init(_ arguments: [StorageValue]) {
         for argument in arguments {
             switch argument {
             case .null: append(nil, length: 0, format: 0)

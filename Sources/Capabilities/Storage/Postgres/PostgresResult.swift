@@ -1,6 +1,6 @@
 import CLibPQ
 
-/// A `PGresult`, read once into rows of `SQLiteValue`s and cleared.
+/// A `PGresult`, read once into rows of `StorageValue`s and cleared.
 ///
 /// Results come in text format; the column's type OID decides the value:
 /// integers and booleans become `.integer` (as SQLite stores them),
@@ -8,7 +8,7 @@ import CLibPQ
 /// is numeric in PostgreSQL, INTEGER in SQLite) else `.real`, bytea `.blob`,
 /// everything else `.text`.
 struct PostgresResult {
-    let rows: [SQLiteRow]
+    let rows: [StorageRow]
     /// Rows changed by an INSERT, UPDATE or DELETE (`PQcmdTuples`), else 0.
     let changes: Int
 
@@ -19,20 +19,20 @@ struct PostgresResult {
         let columns = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
         let types = (0..<columnCount).map { PQftype(result, Int32($0)) }
         rows = (0..<Int(PQntuples(result))).map { row in
-            SQLiteRow(columns: columns, values: (0..<columnCount).map { column in
+            StorageRow(columns: columns, values: (0..<columnCount).map { column in
                 Self.value(result, row: Int32(row), column: Int32(column), type: types[column])
             })
         }
     }
 
-    private static func value(_ result: OpaquePointer, row: Int32, column: Int32, type: Oid) -> SQLiteValue {
+    private static func value(_ result: OpaquePointer, row: Int32, column: Int32, type: Oid) -> StorageValue {
         if PQgetisnull(result, row, column) == 1 { return .null }
         let text = String(cString: PQgetvalue(result, row, column))
         switch type {
-        case 20, 21, 23, 26: return Int64(text).map(SQLiteValue.integer) ?? .text(text)
+        case 20, 21, 23, 26: return Int64(text).map(StorageValue.integer) ?? .text(text)
         case 16: return .integer(text == "t" ? 1 : 0)
-        case 700, 701: return Double(text).map(SQLiteValue.real) ?? .text(text)
-        case 1700: return Int64(text).map(SQLiteValue.integer) ?? Double(text).map(SQLiteValue.real) ?? .text(text)
+        case 700, 701: return Double(text).map(StorageValue.real) ?? .text(text)
+        case 1700: return Int64(text).map(StorageValue.integer) ?? Double(text).map(StorageValue.real) ?? .text(text)
         case 17: return .blob(unescapeBytea(PQgetvalue(result, row, column)))
         default: return .text(text)
         }

@@ -4,14 +4,14 @@ import Synchronization
 /// their streams and removes them from the client's broadcaster; a context
 /// calls it from `stopObservation()` so that releasing a session stops its
 /// observations.
-public final class ObservationSet: Sendable {
+final class ObservationSet: Sendable {
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
-    public init() {}
+    init() {}
 
     /// Consumes `stream` in a task until it ends or ``stopAll()`` is called,
     /// handing each element to `body`.
-    public func observe<Element: Sendable>(
+    func observe<Element: Sendable>(
         _ stream: AsyncStream<Element>,
         _ body: @escaping @Sendable (Element) async -> Void
     ) {
@@ -23,9 +23,9 @@ public final class ObservationSet: Sendable {
         tasks.withLock { $0.append(task) }
     }
 
-    public var count: Int { tasks.withLock { $0.count } }
+    var count: Int { tasks.withLock { $0.count } }
 
-    public func stopAll() {
+    func stopAll() {
         let running = tasks.withLock { tasks in
             defer { tasks = [] }
             return tasks

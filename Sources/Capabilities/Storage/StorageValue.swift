@@ -1,10 +1,12 @@
 import FoundationEssentials
 
-/// One SQLite value, as bound to a statement parameter or read from a column.
+/// One stored value, as bound to a statement parameter or read from a
+/// column, on either backend.
 ///
-/// The five cases are SQLite's storage classes. Literals work directly:
-/// `["alice", 42, 1.5, nil]` is a valid `[SQLiteValue]`.
-public enum SQLiteValue: Sendable, Hashable {
+/// The five cases are SQLite's storage classes; the PostgreSQL handle binds
+/// and reads its values through them too. Literals work directly:
+/// `["alice", 42, 1.5, nil]` is a valid `[StorageValue]`.
+public enum StorageValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)
@@ -23,22 +25,22 @@ public enum SQLiteValue: Sendable, Hashable {
     }
 }
 
-extension SQLiteValue: ExpressibleByNilLiteral {
+extension StorageValue: ExpressibleByNilLiteral {
     public init(nilLiteral: ()) { self = .null }
 }
 
-extension SQLiteValue: ExpressibleByIntegerLiteral {
+extension StorageValue: ExpressibleByIntegerLiteral {
     public init(integerLiteral value: Int64) { self = .integer(value) }
 }
 
-extension SQLiteValue: ExpressibleByFloatLiteral {
+extension StorageValue: ExpressibleByFloatLiteral {
     public init(floatLiteral value: Double) { self = .real(value) }
 }
 
-extension SQLiteValue: ExpressibleByStringLiteral {
+extension StorageValue: ExpressibleByStringLiteral {
     public init(stringLiteral value: String) { self = .text(value) }
 }
 
-extension SQLiteValue: ExpressibleByBooleanLiteral {
+extension StorageValue: ExpressibleByBooleanLiteral {
     public init(booleanLiteral value: Bool) { self = .integer(value ? 1 : 0) }
 }

@@ -1,4 +1,5 @@
-/// A user's rows in the `changes` outbox, read by the clients when an
+/// A user's rows in the `changes` outbox, of every kind (each client asks
+/// for its own), read by the clients when an
 /// `/events` stream resumes from a `Last-Event-ID` (a sequence): on any
 /// process and after a restart, since the outbox, not a process, holds them.
 /// Through the `changes_by_user_span ((seq >> 8), user_id, seq)` index
@@ -7,7 +8,7 @@
 /// further behind than `maxResumeSpan` changes is not resumed but reset
 /// (its client reloads), as one behind retention is: that bounds a
 /// resume's reads (1,024 probes a kind) whatever id a client presents.
-public enum UserChangeLog {
+public enum OutboxUserIndex {
     /// A span is `1 << spanBits` sequence numbers; the index's first column is `seq >> spanBits`.
     static let spanBits: Int64 = 8
     /// The most changes after a stream's last id that it can still resume over.

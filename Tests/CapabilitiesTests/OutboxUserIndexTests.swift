@@ -3,11 +3,11 @@ import Capabilities
 import Testing
 import TestSupport
 
-/// A resume's read of one user's changes (`UserChangeLog`), one probe of
+/// A resume's read of one user's changes (`OutboxUserIndex`), one probe of
 /// `changes_by_user_span` a span of 256 sequence numbers: the same answer
 /// as reading every row, for ranges that start and end inside spans and on
 /// their edges; and no resume over more than `maxResumeSpan` changes.
-@Suite(.serialized) struct UserChangeLogTests {
+@Suite(.serialized) struct OutboxUserIndexTests {
     struct Row: Hashable {
         let sequence: Int64
         let kind: String
@@ -32,7 +32,7 @@ import TestSupport
                 Row(sequence: try row.get("seq"), kind: try row.get("kind"), key: try row.get("key"),
                     user: try row.get("user_id"))
             }
-            return (rows, try UserChangeLog.window(handle).head)
+            return (rows, try OutboxUserIndex.window(handle).head)
         }
         #expect(rows.count == 1_500)
         let first = rows[0].sequence
@@ -52,7 +52,7 @@ import TestSupport
                         expected[row.key] = row.sequence
                     }
                     let latest = try await replica.storage.storedRead {
-                        try UserChangeLog.latest($0, user: user, kind: kind, after: after, through: through)
+                        try OutboxUserIndex.latest($0, user: user, kind: kind, after: after, through: through)
                     }
                     #expect(latest == expected, "user \(user), \(kind), (\(after), \(through)]")
                 }
@@ -62,7 +62,7 @@ import TestSupport
     }
 
     @Test func aStreamFurtherBehindThanTheSpanIsNotResumed() {
-        let window = UserChangeLog.Window(oldest: 1, head: UserChangeLog.maxResumeSpan + 100)
+        let window = OutboxUserIndex.Window(oldest: 1, head: OutboxUserIndex.maxResumeSpan + 100)
         #expect(window.canResume(after: 100))
         #expect(!window.canResume(after: 99))
         #expect(window.canResume(after: window.head))
