@@ -183,6 +183,18 @@ private func problemBody(_ error: HTTPError) -> [String: Any] {
         #expect(encodings.withLock { $0.filter { $0 == 0 }.count } == 1)
         #expect(encodings.withLock { $0.count } == 21)
     }
+
+    @Test func aShardedCacheStaysWithinItsCapacityAndNeverServesAChangedValue() throws {
+        let cache = RepresentationCache<Int, Item>(capacity: 4_096)
+        for key in 0..<6_000 { _ = try cache.bytes(for: key, value: Item(name: "\(key)", count: key)) }
+        #expect(cache.count <= 4_096)
+        #expect(cache.count > 3_000)
+        for key in stride(from: 0, to: 6_000, by: 97) {
+            let bytes = try cache.bytes(for: key, value: Item(name: "\(key)", count: key + 1))
+            let decoded = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+            #expect(decoded?["count"] as? Int == key + 1)
+        }
+    }
 }
 
 @Suite struct PathParameterTests {
