@@ -159,8 +159,10 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
         // Counted by `cart(for:)` already; a change feed reload is no request.
         if let hit = cache.recheck(user) { return hit.cart }
         // One index range of one user's lines (at most `Cart.maxLines`)
-        // and a primary-key probe: read on this thread when it can be.
-        let (lines, version) = try await storage.boundedRead {
+        // and a primary-key probe, on a reader's queue: never on an event
+        // loop, where a page read from disk would stall every connection
+        // of that loop.
+        let (lines, version) = try await storage.storedRead {
             (try CartStore.lines($0, user: user), try CartStore.version($0, user: user))
         }
         let cart = try Cart(userID: user, lines: lines).validated()

@@ -27,7 +27,6 @@ extension CatalogClient {
     /// lookup, no suspension), otherwise one primary-key read.
     public nonisolated func lookup(_ id: ProductID) async throws -> Product? {
         if let hit = cachedProduct(id) { return hit }
-        if let loaded = try loadNow(id) { return loaded.first }
         return try await load([id]).first
     }
 
@@ -132,15 +131,6 @@ extension CatalogClient {
         let started = ids.count == 1 ? cache.start(of: ids[0]) : cache.start()
         let rows = try await read { try CatalogStore.fetchAll($0, ids) }.map(checked)
         return cache.fill(rows, startedAt: started)
-    }
-
-    /// `load([id])` on the calling thread when a reader connection is idle
-    /// (one primary-key probe, no hop to a reader queue and back), else nil.
-    nonisolated func loadNow(_ id: ProductID) throws -> [Product]? {
-        let started = cache.start(of: id)
-        guard let row = try storage.storedReadNow({ try CatalogStore.fetch($0, id) }) else { return nil }
-        guard let row = try row.map(checked) else { return [] }
-        return cache.fill([row], startedAt: started)
     }
 
     /// A stored row priced in the deployment's currency, or a data error

@@ -73,12 +73,10 @@ extension UserClient {
             let changesBefore = userChanges
             // The session and its user in one read: a session not held is
             // a first request after a restart or an eviction, whose user is
-            // seldom held either, and each read from a reader connection is
-            // a hop there and back, so it is also read on this thread when it
-            // can be (`boundedRead`: two primary-key probes). The user row
-            // is kept in the user's turn only if no user changed meanwhile
-            // (`user(_:readAlong:)`).
-            guard let (stored, user) = try await storage.boundedRead({ handle -> (UserStore.StoredSession, UserStore.StoredUser?)? in
+            // seldom held either, and each read is a hop to a reader and
+            // back. The user row is kept in the user's turn only if no user
+            // changed meanwhile (`user(_:readAlong:)`).
+            guard let (stored, user) = try await storage.storedRead({ handle -> (UserStore.StoredSession, UserStore.StoredUser?)? in
                 guard let session = try UserStore.session(handle, tokenHash: tokenHash, now: now) else { return nil }
                 return (session, try UserStore.user(handle, id: session.userID))
             }) else { throw AuthenticationError.invalidToken }

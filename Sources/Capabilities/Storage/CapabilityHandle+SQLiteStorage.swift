@@ -32,16 +32,6 @@ extension CapabilityHandle where T == SQLiteStorage {
         }
     }
 
-    /// A read transaction run on the calling thread if a reader connection
-    /// is idle (``SQLiteStorage/readNow(_:)``), else nil.
-    public func storedReadNow<R>(_ body: (SQLiteHandle) throws -> R) throws -> R? {
-        do {
-            return try current.readNow(body)
-        } catch let error as StorageError where error.meansUnavailable {
-            throw AxiomError.capabilityUnavailable(Self.storageName)
-        }
-    }
-
     static var storageName: String { String(reflecting: SQLiteStorage.self) }
 }
 

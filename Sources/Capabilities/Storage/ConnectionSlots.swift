@@ -47,17 +47,6 @@ final class ConnectionSlots<Slot: QueuedSlot>: Sendable {
         if let index { run(job, on: index) } else if closed { job(nil) }
     }
 
-    /// Runs `body` with an idle slot on the calling thread, or returns nil at
-    /// once when none is idle (or the slots are closed).
-    func withIdleSlot<T>(_ body: (Slot) throws -> T) rethrows -> T? {
-        let index: Int? = state.withLock { state in
-            state.closed ? nil : state.idle.popLast()
-        }
-        guard let index else { return nil }
-        defer { release(index) }
-        return try body(slots[index])
-    }
-
     /// Refuses new jobs, gives the waiting ones nil, then runs `finish` on
     /// each slot's queue (after whatever job holds it).
     func close(finishing finish: @escaping @Sendable (Slot) -> Void) async {

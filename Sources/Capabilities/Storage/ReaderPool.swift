@@ -58,19 +58,6 @@ final class ReaderPool: Sendable {
         slots.submit { slot in job(slot?.connection) }
     }
 
-    /// Runs `body` with an idle connection on the calling thread, or returns
-    /// nil at once when none is idle (or the pool is closed): for a read so
-    /// short (one prepared primary-key probe with its pages in the OS's
-    /// cache) that handing it to a reader's queue and back, two thread
-    /// wake-ups, costs more than the read.
-    func runNow<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T? {
-        let result: T?? = try slots.withIdleSlot { slot in
-            guard let connection = slot.connection else { return nil }
-            return try body(connection)
-        }
-        return result ?? nil
-    }
-
     func close() async {
         await slots.close { $0.connection = nil }
     }

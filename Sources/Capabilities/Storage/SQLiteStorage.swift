@@ -140,18 +140,6 @@ public final class SQLiteStorage: StorageCapability {
         }
     }
 
-    /// Runs `body` in a read transaction on an idle reader connection on the
-    /// calling thread, or returns nil at once when no reader is idle (then
-    /// use `read`). Only for reads bounded by an index probe or two: the
-    /// caller's thread (an event loop) waits for it.
-    public func readNow<T>(_ body: (SQLiteHandle) throws -> T) throws -> T? {
-        let health = self.health
-        return try readers.runNow { connection in
-            health.updateMetrics { $0.reads += 1 }
-            return try Self.runRead(on: connection, body)
-        }
-    }
-
     /// The write-path counters (batch sizes, commit latency, …).
     public var metrics: StorageMetrics { health.metrics }
 

@@ -70,27 +70,6 @@ public struct StorageAccess: Sendable {
         }
     }
 
-    /// A read run on the calling thread when the backend has an idle
-    /// connection it can lend there (SQLite's readers:
-    /// ``SQLiteStorage/readNow(_:)``), else nil. PostgreSQL's connections
-    /// are confined to their own queues, so it is always nil there and the
-    /// caller takes `storedRead`.
-    public func storedReadNow<R>(_ body: (any StorageHandle) throws -> R) throws -> R? {
-        switch backend {
-        case .sqlite(let handle): try handle.storedReadNow { try body($0) }
-        case .postgres: nil
-        }
-    }
-
-    /// A read bounded by an index probe or two (a session and its user, one
-    /// user's cart lines): on the calling thread when an idle connection can
-    /// be lent there (`storedReadNow`), else `storedRead`. A hop to a reader
-    /// queue and back wakes two threads, which costs more than such a read.
-    public func boundedRead<R: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> R {
-        if let result = try storedReadNow(body) { return result }
-        return try await storedRead(body)
-    }
-
     private static func write<S: StorageCapability & Capability, R: Sendable>(
         _ handle: CapabilityHandle<S>, _ body: @escaping @Sendable (any StorageHandle) throws -> R
     ) async throws -> R {
