@@ -18,6 +18,14 @@ public struct WorkingSetUsage: Sendable, Equatable {
         self.hits = hits
         self.misses = misses
     }
+
+    /// One set kept in shards (`LockShards`), reported as the whole; its
+    /// capacity the shards' together unless the owner states its bound.
+    public init(name: String, summing parts: [WorkingSetUsage], capacity: Int? = nil) {
+        self.init(name: name, entries: parts.reduce(0) { $0 + $1.entries },
+                  capacity: capacity ?? parts.reduce(0) { $0 + $1.capacity },
+                  hits: parts.reduce(0) { $0 + $1.hits }, misses: parts.reduce(0) { $0 + $1.misses })
+    }
 }
 
 /// A client that keeps working sets reports them here; the orchestrator

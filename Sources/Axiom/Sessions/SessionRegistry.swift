@@ -118,11 +118,7 @@ public final class SessionRegistry<Root: Context>: Sendable {
     public let configuration: Configuration
     private let orchestrator: AxiomOrchestrator
     private let clock: any TimeSource
-    private final class Shard: Sendable {
-        let table = Mutex(Table())
-    }
-
-    private let shards: [Shard]
+    private let shards: LockShards<Table>
     /// The most sessions one shard holds.
     private let shardLimit: Int
 
@@ -131,12 +127,8 @@ public final class SessionRegistry<Root: Context>: Sendable {
         self.orchestrator = orchestrator
         self.configuration = configuration
         self.clock = clock
-        shards = (0..<configuration.shards).map { _ in Shard() }
+        shards = LockShards(count: configuration.shards) { Table() }
         shardLimit = (configuration.maxSessions + configuration.shards - 1) / configuration.shards
-    }
-
-    private func shard(_ id: SessionID) -> Shard {
-        shards.count == 1 ? shards[0] : shards[Int(UInt(bitPattern: id.hashValue) % UInt(shards.count))]
     }
 
     /// Runs `body` with the session's root context, creating it on first use.
@@ -165,7 +157,7 @@ public final class SessionRegistry<Root: Context>: Sendable {
     /// Logout: releases the session now. Returns whether it existed.
     @discardableResult
     public func end(_ id: SessionID) async -> Bool {
-        let (existed, root) = shard(id).table.withLock { table -> (Bool, Root?) in
+        let (existed, root) = shards.withLock(for: id) { table -> (Bool, Root?) in
             let existed = table.entries[id] != nil
             return (existed, table.remove(id, as: .ended))
         }
@@ -180,18 +172,16 @@ public final class SessionRegistry<Root: Context>: Sendable {
     public func evictExpired() async -> Int {
         let now = clock.monotonicNow()
         let timeout = configuration.idleTimeout
-        let roots: [Root] = shards.flatMap { shard in
-            shard.table.withLock { table in
-                var expired: [SessionID] = []
-                var cursor = table.oldest
-                while let entry = cursor {
-                    if now - entry.lastUsed < timeout { break }
-                    if table.isExpired(entry, now: now, timeout: timeout) { expired.append(entry.id) }
-                    cursor = entry.newer
-                }
-                return expired.compactMap { table.remove($0, as: .expired) }
+        let roots: [Root] = shards.map { table in
+            var expired: [SessionID] = []
+            var cursor = table.oldest
+            while let entry = cursor {
+                if now - entry.lastUsed < timeout { break }
+                if table.isExpired(entry, now: now, timeout: timeout) { expired.append(entry.id) }
+                cursor = entry.newer
             }
-        }
+            return expired.compactMap { table.remove($0, as: .expired) }
+        }.flatMap { $0 }
         for root in roots { await orchestrator.releaseContext(root.contextID) }
         return roots.count
     }
@@ -209,18 +199,17 @@ public final class SessionRegistry<Root: Context>: Sendable {
         }
     }
 
-    public var count: Int { shards.reduce(0) { $0 + $1.table.withLock { $0.entries.count } } }
+    public var count: Int { shards.map(\.entries.count).reduce(0, +) }
 
     public var statistics: Statistics {
-        shards.reduce(Statistics(live: 0, created: 0, ended: 0, expired: 0, evicted: 0)) { total, shard in
-            let part = shard.table.withLock { $0.statistics }
-            return Statistics(live: total.live + part.live, created: total.created + part.created,
-                              ended: total.ended + part.ended, expired: total.expired + part.expired,
-                              evicted: total.evicted + part.evicted)
+        shards.map(\.statistics).reduce(Statistics(live: 0, created: 0, ended: 0, expired: 0, evicted: 0)) { total, part in
+            Statistics(live: total.live + part.live, created: total.created + part.created,
+                       ended: total.ended + part.ended, expired: total.expired + part.expired,
+                       evicted: total.evicted + part.evicted)
         }
     }
 
-    public func contains(_ id: SessionID) -> Bool { shard(id).table.withLock { $0.entries[id] != nil } }
+    public func contains(_ id: SessionID) -> Bool { shards.withLock(for: id) { $0.entries[id] != nil } }
 
     // MARK: Internals
 
@@ -236,8 +225,8 @@ public final class SessionRegistry<Root: Context>: Sendable {
         let limit = shardLimit
         let orchestrator = self.orchestrator
         var released: [Root] = []
-        let home = shard(id)
-        let step: Step = home.table.withLock { table in
+        let home = shards.index(of: id)
+        let step: Step = shards.withLock(at: home) { table in
             if let entry = table.entries[id] {
                 if table.isExpired(entry, now: now, timeout: timeout) {
                     if let root = table.remove(id, as: .expired) { released.append(root) }
@@ -289,14 +278,14 @@ public final class SessionRegistry<Root: Context>: Sendable {
                 throw error
             }
             // Ended (or replaced) while it was being created.
-            guard home.table.withLock({ $0.entries[id]?.serial == serial }) else { throw AxiomError.sessionEnded(id) }
+            guard shards.withLock(at: home, { $0.entries[id]?.serial == serial }) else { throw AxiomError.sessionEnded(id) }
             return (root, serial)
         case .created(let task, let serial):
             let root: Root
             do {
                 root = try await task.value
             } catch {
-                home.table.withLock { table in
+                shards.withLock(at: home) { table in
                     if let entry = table.entries[id], entry.serial == serial {
                         table.unlink(entry)
                         table.entries[id] = nil
@@ -305,7 +294,7 @@ public final class SessionRegistry<Root: Context>: Sendable {
                 }
                 throw error
             }
-            let kept = home.table.withLock { table -> Bool in
+            let kept = shards.withLock(at: home) { table -> Bool in
                 guard let entry = table.entries[id], entry.serial == serial else { return false }
                 entry.slot = .ready(root)
                 return true
@@ -320,7 +309,7 @@ public final class SessionRegistry<Root: Context>: Sendable {
 
     private func finishUse(_ id: SessionID, serial: UInt64) {
         let now = clock.monotonicNow()
-        shard(id).table.withLock { table in
+        shards.withLock(for: id) { table in
             guard let entry = table.entries[id], entry.serial == serial else { return }
             entry.busy -= 1
             entry.lastUsed = now

@@ -1,3 +1,4 @@
+import Axiom
 import Capabilities
 import Glibc
 import HTTPServer
@@ -81,7 +82,7 @@ struct AccessLog: Sendable {
 /// RFC 3339 UTC time with milliseconds, the `YYYY-MM-DDTHH:MM:SS.` part
 /// formatted once per second by each event loop.
 final class SecondStamp: Sendable {
-    private let cached = LoopShards { (second: -1, prefix: [UInt8]()) }
+    private let cached = LockShards(perLoop: { (second: -1, prefix: [UInt8]()) })
 
     func appendNow(to line: inout [UInt8], loop: Int) {
         var now = timespec()

@@ -1,3 +1,4 @@
+import Axiom
 import HTTPServer
 
 /// Requests by route pattern, method and status, and their latency by route
@@ -42,7 +43,7 @@ final class HTTPRequestMetrics: Sendable {
     }
 
     /// One table per event loop, added up at scrape time.
-    private let tables = LoopShards { Table() }
+    private let tables = LockShards(perLoop: { Table() })
 
     func record(_ exchange: CompletedExchange) {
         let series = Series(method: Self.methodLabel(exchange.method), route: exchange.route)

@@ -1,3 +1,4 @@
+import Axiom
 import Dispatch
 import Glibc
 import Synchronization
@@ -48,7 +49,7 @@ final class LogOutput: @unchecked Sendable {
 
 /// Lines waiting for their loop's next batch.
 private final class PendingBatches: Sendable {
-    let pending = LoopShards { [UInt8]() }
+    let pending = LockShards(perLoop: { [UInt8]() })
     /// Whole batches go out one at a time: two loops' batches written to a
     /// pipe at once could interleave mid-line.
     private let writing = Mutex<Void>(())

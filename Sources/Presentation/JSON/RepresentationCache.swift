@@ -1,7 +1,6 @@
 import Axiom
 import FoundationEssentials
 import HTTPServer
-import Synchronization
 
 /// Encoded JSON of values read far more often than they change (a product
 /// page is read thousands of times between two edits), kept with its strong
@@ -24,15 +23,9 @@ public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatabl
         let fields: HTTPFields
     }
 
-    /// Split by key, each shard behind its own lock with its share of the
-    /// capacity: every read of a product page from every event loop looks
-    /// here.
-    private final class Shard: Sendable {
-        let entries: Mutex<WorkingSet<Key, Entry>>
-        init(capacity: Int) { entries = Mutex(WorkingSet(capacity: capacity)) }
-    }
-
-    private let shards: [Shard]
+    /// Split by key, each shard with its share of the capacity: every read
+    /// of a product page from every event loop looks here.
+    private let shards: LockShards<WorkingSet<Key, Entry>>
     private let encode: @Sendable (Value) throws -> [UInt8]
 
     /// `encode`: how a value becomes bytes; `JSONBody.encode` (fields in
@@ -40,7 +33,8 @@ public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatabl
     /// (`ProductJSON`), which must write the same bytes.
     public init(capacity: Int = 100_000, encode: (@Sendable (Value) throws -> [UInt8])? = nil) {
         let count = max(1, min(16, capacity / 256))
-        shards = (0..<count).map { _ in Shard(capacity: (max(1, capacity) + count - 1) / count) }
+        let each = (max(1, capacity) + count - 1) / count
+        shards = LockShards(count: count) { WorkingSet(capacity: each) }
         self.encode = encode ?? { try JSONBody.encode($0) }
     }
 
@@ -55,8 +49,7 @@ public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatabl
     }
 
     private func entry(for key: Key, value: Value) throws -> Entry {
-        let shard = shards.count == 1 ? shards[0] : shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
-        if let cached = shard.entries.withLock({ $0.lookup(key) }), cached.value == value {
+        if let cached = shards.withLock(for: key, { $0.lookup(key) }), cached.value == value {
             return cached
         }
         // The same bytes (and so the same ETag) as every other encoding of it.
@@ -68,9 +61,9 @@ public final class RepresentationCache<Key: Hashable & Sendable, Value: Equatabl
         let entry = Entry(value: value, bytes: bytes, fields: fields)
         // A value encoded once while the cache is full waits for its second
         // request to take a place (`WorkingSet.admit`).
-        shard.entries.withLock { _ = $0.admit(entry, for: key) }
+        shards.withLock(for: key) { _ = $0.admit(entry, for: key) }
         return entry
     }
 
-    public var count: Int { shards.reduce(0) { $0 + $1.entries.withLock { $0.count } } }
+    public var count: Int { shards.map(\.count).reduce(0, +) }
 }

@@ -1,0 +1,45 @@
+import Synchronization
+
+/// A value split into shards by key, each behind its own lock: for state
+/// that every request touches from every event loop (sessions, verified
+/// tokens, working sets), where one lock for all convoys once threads
+/// outnumber cores. A key always lands in the same shard.
+public final class LockShards<Value>: Sendable {
+    private final class Shard: Sendable {
+        let value: Mutex<Value>
+        init(_ value: consuming sending Value) { self.value = Mutex(value) }
+    }
+
+    private let shards: [Shard]
+
+    /// `count` shards (at least 1), each made by `make`.
+    public init(count: Int, _ make: () -> sending Value) {
+        var shards: [Shard] = []
+        for _ in 0..<max(1, count) { shards.append(Shard(make())) }
+        self.shards = shards
+    }
+
+    public var count: Int { shards.count }
+
+    /// The shard `key` lands in.
+    public func index<Key: Hashable>(of key: Key) -> Int {
+        shards.count == 1 ? 0 : Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))
+    }
+
+    /// `body` on shard `index`, under its lock.
+    public func withLock<Result>(at index: Int, _ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
+        try shards[index].value.withLock(body)
+    }
+
+    /// `body` on `key`'s shard, under its lock.
+    public func withLock<Key: Hashable, Result>(for key: Key, _ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
+        try shards[index(of: key)].value.withLock(body)
+    }
+
+    /// `body` on every shard in turn, one lock at a time.
+    public func map<Result>(_ body: (inout sending Value) throws -> sending Result) rethrows -> [Result] {
+        var results: [Result] = []
+        for shard in shards { results.append(try shard.value.withLock(body)) }
+        return results
+    }
+}
