@@ -41,6 +41,12 @@ final class AxiomService: Sendable {
         try await registerCapabilities(on: orchestrator, storage: storage, logger: logger)
         let subscribers = ChangeSubscriberList()
         try registerClients(on: orchestrator, storage: storage, options: options, subscribers: subscribers)
+        // What `/events` carries: each feature's live events, declared in
+        // its own files; the live-updates context follows this list.
+        try orchestrator.compose(LiveUpdatesContext.self, with: LiveFeatures([
+            CartLiveFeature.self,
+            OrderLiveFeature.self,
+        ]))
         do {
             try await orchestrator.start()
         } catch AxiomError.constraintViolations(let report) {

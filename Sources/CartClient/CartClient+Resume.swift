@@ -4,20 +4,18 @@ import Domain
 /// What a resuming `/events` stream needs from the carts: whether the
 /// user's cart changed after the stream's last id, read from the outbox.
 extension CartClient {
-    /// The outbox's window and the newest cart change of `user` after
-    /// `sequence` up to the window's head, with the stored cart, in one
-    /// snapshot: the head is where the replay ends and the live stream
-    /// takes over.
-    public func cartChange(of user: UserID, after sequence: Int64) async throws -> CartChangeSince {
-        let (window, latest, lines) = try await storage.storedRead { handle -> (OutboxUserIndex.Window, Int64?, [CartLine]?) in
-            let window = try OutboxUserIndex.window(handle)
-            guard window.canResume(after: sequence) else { return (window, nil, nil) }
+    /// The newest change of `user`'s cart in `(after, through]`, with the
+    /// cart as stored, read in one snapshot; nil when it did not change.
+    /// The stored cart, not the working set: the follower may not have
+    /// evicted another replica's change yet. It may be newer than
+    /// `through`; a change after it also comes live, showing the same cart.
+    public func cartChange(of user: UserID, after: Int64, through: Int64) async throws -> CartChangeSince? {
+        let (latest, lines) = try await storage.storedRead { handle -> (Int64?, [CartLine]?) in
             let latest = try OutboxUserIndex.latest(handle, user: user.description, kind: .cart,
-                                                  after: sequence, through: window.head)[user.description]
-            return (window, latest, latest == nil ? nil : try CartStore.lines(handle, user: user))
+                                                  after: after, through: through)[user.description]
+            return (latest, latest == nil ? nil : try CartStore.lines(handle, user: user))
         }
-        let cart = try lines.map { try Cart(userID: user, lines: $0).validated() }
-        return CartChangeSince(resumable: window.canResume(after: sequence), through: window.head,
-                               sequence: latest, cart: cart)
+        guard let latest, let lines else { return nil }
+        return CartChangeSince(sequence: latest, cart: try Cart(userID: user, lines: lines).validated())
     }
 }

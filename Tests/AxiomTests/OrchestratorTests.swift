@@ -232,3 +232,36 @@ actor FailingClient: StatelessClient {
 
     func deactivate() async {}
 }
+
+/// A context that keeps what the composition root gave its type.
+final class ComposedContext: Context {
+    let identity: ContextIdentity
+    let parts: [String]?
+
+    init(_ creation: ContextCreation) throws {
+        identity = try creation.claimIdentity()
+        parts = creation.composition([String].self)
+    }
+}
+
+@Suite("Composition")
+struct CompositionTests {
+    @Test("a context type gets the parts its orchestrator composed for it, fixed before start")
+    func partsReachTheComposedTypeOnly() async throws {
+        try await withOrchestrator { orchestrator in
+            try orchestrator.compose(ComposedContext.self, with: ["cart", "orders"])
+            try await startStandardRuntime(orchestrator)
+            #expect(throws: AxiomError.orchestratorAlreadyStarted) {
+                try orchestrator.compose(ComposedContext.self, with: ["wishlist"])
+            }
+            let composed = try await orchestrator.createContext(ComposedContext.self, parent: nil)
+            #expect(composed.parts == ["cart", "orders"])
+            #expect(try await orchestrator.createContext(ComposedContext.self, parent: nil).parts == ["cart", "orders"])
+        }
+        // Held by the orchestrator, not the process: the next one composes its own.
+        try await withOrchestrator { orchestrator in
+            try await startStandardRuntime(orchestrator)
+            #expect(try await orchestrator.createContext(ComposedContext.self, parent: nil).parts == nil)
+        }
+    }
+}

@@ -14,11 +14,11 @@ struct LiveUpdateJournalTests {
         let currency = try Currency("USD")
         let line = try PricedLine(productID: ProductID(UUID()), name: "Mug", quantity: 1,
                               unitPrice: Money(amount: Int64(number), currency: currency))
-        return .cartChanged(CartQuote(priced: try PricedCart(lines: [line], currency: currency)))
+        return LiveUpdate(kind: CartLiveFeature.kind, payload: CartQuote(priced: try PricedCart(lines: [line], currency: currency)))
     }
 
     static func number(_ event: LiveEvent) -> Int? {
-        guard case .cartChanged(let quote) = event.update else { return nil }
+        guard let quote = event.update.payload as? CartQuote else { return nil }
         return Int(quote.total.amount)
     }
 

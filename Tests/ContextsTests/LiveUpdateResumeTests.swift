@@ -28,7 +28,8 @@ struct LiveUpdateResumeTests {
             #expect(!resumed.mustRefetch)
             #expect(resumed.replay.count == 1)
             #expect(resumed.replay.first.map { $0.id! > first } == true)
-            guard case .cartChanged(let quote) = resumed.replay.first?.update else {
+            guard let update = resumed.replay.first?.update, update.kind == CartLiveFeature.kind,
+                  let quote = update.payload as? CartQuote else {
                 Issue.record("expected the cart, got \(String(describing: resumed.replay.first))")
                 return
             }

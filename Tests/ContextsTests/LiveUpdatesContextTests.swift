@@ -17,7 +17,7 @@ struct LiveUpdatesContextTests {
             let phone = try await shop.signIn("alice@example.com")
             _ = try await shop.feature(CartContext.self, of: phone).setQuantity(2, of: mug.id, for: phone)
             let event = try #require(await firstElement(of: subscription.events))
-            guard case .cartChanged(let quote) = event.update else {
+            guard event.update.kind == CartLiveFeature.kind, let quote = event.update.payload as? CartQuote else {
                 Issue.record("expected a cart change, got \(event.update)")
                 return
             }

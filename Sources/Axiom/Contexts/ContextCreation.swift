@@ -21,12 +21,14 @@ public final class ContextCreation: Sendable {
 
     let contextID: ContextID
     let typeName: String
+    private let contextType: ObjectIdentifier
     private let orchestrator: AxiomOrchestrator
     private let status = Mutex(Status())
 
-    init(contextID: ContextID, typeName: String, orchestrator: AxiomOrchestrator) {
+    init(contextID: ContextID, typeName: String, contextType: ObjectIdentifier, orchestrator: AxiomOrchestrator) {
         self.contextID = contextID
         self.typeName = typeName
+        self.contextType = contextType
         self.orchestrator = orchestrator
     }
 
@@ -66,6 +68,13 @@ public final class ContextCreation: Sendable {
             throw AxiomError.contextCreationOutsideFactory(problem)
         }
         return handle
+    }
+
+    /// What the composition root gave the context type being made
+    /// (`AxiomOrchestrator.compose(_:with:)`), nil when it gave none of
+    /// type `Parts`.
+    public func composition<Parts: Sendable>(_ type: Parts.Type) -> Parts? {
+        orchestrator.composition(of: contextType, as: type)
     }
 
     /// Ends the token's validity; returns whether an identity was claimed

@@ -25,6 +25,8 @@ public final class AxiomOrchestrator: Orchestrator {
         var clients: [ObjectIdentifier: ClientEntry] = [:]
         var clientOrder: [ObjectIdentifier] = []
         var presentations: [String: String] = [:]
+        /// What the composition root gave each context type (`compose`).
+        var compositions: [ObjectIdentifier: any Sendable] = [:]
     }
 
     public let capabilityRegistry: CapabilityRegistry
@@ -92,6 +94,24 @@ public final class AxiomOrchestrator: Orchestrator {
         contextTypes.name(of: context)
         components.register(ComponentDescriptor(kind: .presentation, type: name, dependencies: [contextName],
                                                 lifetime: .perUsage))
+    }
+
+    /// Gives every context of type `T` the parts the composition root lists
+    /// for it (the live-updates context's features, say), read in its
+    /// `init` with `ContextCreation.composition(_:)`. So a context follows
+    /// whatever features the process is composed of without naming them,
+    /// and still is made only by this factory. Before `start()` only: a
+    /// context type's parts are the same for its whole run.
+    public func compose<T: Context, Parts: Sendable>(_ type: T.Type, with parts: Parts) throws {
+        try runtime.withLock { runtime in
+            guard runtime.phase == .registering else { throw AxiomError.orchestratorAlreadyStarted }
+            runtime.compositions[ObjectIdentifier(type)] = parts
+        }
+    }
+
+    /// The parts `compose` gave `contextType`, when they are a `Parts`.
+    func composition<Parts>(of contextType: ObjectIdentifier, as _: Parts.Type) -> Parts? {
+        runtime.withLock { $0.compositions[contextType] } as? Parts
     }
 
     private func addClient<C: Client>(_ type: C.Type, kind: ComponentKind, dependencies: [any Capability.Type],
@@ -254,7 +274,8 @@ public final class AxiomOrchestrator: Orchestrator {
     private func make<T: Context>(_ type: T.Type) throws -> (context: T, typeName: String, clients: [String]) {
         let typeName = contextTypes.name(of: type)
         let id = ContextID(rawValue: nextContextID.add(1, ordering: .relaxed).newValue)
-        let creation = ContextCreation(contextID: id, typeName: typeName, orchestrator: self)
+        let creation = ContextCreation(contextID: id, typeName: typeName, contextType: ObjectIdentifier(type),
+                                       orchestrator: self)
         let context: T
         do {
             context = try T(creation)

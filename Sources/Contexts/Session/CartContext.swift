@@ -2,11 +2,10 @@ import Axiom
 import CartClient
 import CatalogClient
 import Domain
-import PricingClient
 
 /// A session's cart feature (`/cart`): one cart per user, so every session
 /// of the user sees the same one (the cart client is a singleton). Also the
-/// pricing of a cart for its upstream contexts (checkout, live updates).
+/// pricing of a cart for its upstream context (checkout).
 ///
 /// It holds no state of its own, so it is a plain immutable class, not an
 /// actor: a cart write costs no hop here, only the cart client's own turn.
@@ -14,13 +13,13 @@ public final class CartContext: Context {
     public let identity: ContextIdentity
     private let catalog: ClientHandle<CatalogClient>
     private let carts: ClientHandle<CartClient>
-    private let pricing: ClientHandle<PricingClient>
+    private let pricing: CartPricing
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
         catalog = try creation.client(CatalogClient.self)
         carts = try creation.client(CartClient.self)
-        pricing = try creation.client(PricingClient.self)
+        pricing = try CartPricing(creation)
     }
 
     /// The cart priced from the catalogue as it is now; lines whose product
@@ -74,7 +73,6 @@ public final class CartContext: Context {
 
     /// Prices `cart` from the catalogue as it is now.
     public func quote(_ cart: Cart) async throws -> CartQuote {
-        let products = try await catalog.client.lookup(cart.lines.map(\.productID))
-        return try pricing.client.price(cart: cart, products: products, currency: catalog.client.currency)
+        try await pricing.quote(cart)
     }
 }

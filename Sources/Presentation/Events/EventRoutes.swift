@@ -6,9 +6,10 @@ import HTTPServer
 /// chunked response. Each event has an `id`, its change's sequence in the
 /// change outbox (a plain integer, the same on every replica: send it back
 /// as `Last-Event-ID` to resume on any replica, after a restart too; the
-/// replay is the current state of what changed since), a type (`cart.updated` with the cart as
-/// `GET /cart` shows it, `order.created` and `order.updated` with the order
-/// as `GET /orders/{id}` shows it) and its JSON on one `data` line. A comment
+/// replay is the current state of what changed since), a type named by
+/// the feature that declares it (`cart.updated`, `order.created`, …; each
+/// composed `LiveFeature`) and its JSON on one `data` line, written by the
+/// payload's `LivePayloadJSON` conformance. A comment
 /// line every `heartbeat` keeps proxies from closing an idle stream. A
 /// `Last-Event-ID` that cannot be resumed gets an `event: reset` first:
 /// fetch the cart and orders again. The stream ends on logout, when the
@@ -87,16 +88,19 @@ public struct EventRoutes: RouteGroup {
     }
 
     static func encode(_ event: LiveEvent) throws -> String {
-        let (type, json): (String, [UInt8])
-        switch event.update {
-        case .cartChanged(let quote): (type, json) = ("cart.updated", CartJSON.bytes(quote))
-        case .orderCreated(let order): (type, json) = ("order.created", OrderJSON.bytes(order))
-        case .orderChanged(let order): (type, json) = ("order.updated", OrderJSON.bytes(order))
-        case .reset(let reason): (type, json) = ("reset", try JSONBody.encode(["reason": reason]))
+        guard let payload = event.update.payload as? any LivePayloadJSON else {
+            throw UnwritablePayload(kind: event.update.kind)
         }
+        let json = try payload.liveJSON()
         // No `id:` line for an event without one: an EventSource keeps the
         // last id it had (WHATWG HTML, 9.2.6), so its resume point stays.
         let id = event.id.map { "id: \($0)\n" } ?? ""
-        return id + "event: \(type)\ndata: \(String(decoding: json, as: UTF8.self))\n\n"
+        return id + "event: \(event.update.kind)\ndata: \(String(decoding: json, as: UTF8.self))\n\n"
+    }
+
+    /// A feature composed without a `LivePayloadJSON` conformance for its
+    /// payload: the stream ends rather than send an event it cannot write.
+    struct UnwritablePayload: Error {
+        let kind: String
     }
 }

@@ -56,6 +56,8 @@ struct ShopRun {
                 UserClient(storage: try backend.access($0), hasher: try $0.handle(PasswordHasher.self),
                            random: try $0.handle(SecureRandom.self), clock: clock, sessionLifetime: sessionLifetime)
             }
+            try orchestrator.compose(LiveUpdatesContext.self,
+                                     with: LiveFeatures([CartLiveFeature.self, OrderLiveFeature.self]))
             try await orchestrator.start()
             let sessions = SessionRegistry<SessionContext>(
                 orchestrator: orchestrator, configuration: .init(idleTimeout: .seconds(900), maxSessions: 16), clock: clock)

@@ -14,5 +14,5 @@ public actor RogueContext: Context {
 // breach: making a context without the orchestrator's factory
 public func forge(_ orchestrator: AxiomOrchestrator) throws -> RogueContext {
     try RogueContext(ContextCreation(contextID: ContextID(rawValue: 1), typeName: "RogueContext",
-                                     orchestrator: orchestrator))
+                                     contextType: ObjectIdentifier(RogueContext.self), orchestrator: orchestrator))
 }
