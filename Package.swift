@@ -48,11 +48,13 @@ let package = Package(
         // Payments (migrations 500-599); provider signatures are checked
         // through the MessageAuthenticator capability.
         .target(name: "PaymentClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
+        // Saved products (migrations 600-699).
+        .target(name: "WishlistClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
 
         // --- Contexts: a graph per session and the process-wide ones. Clients,
         // never Capabilities.
         .target(name: "Contexts", dependencies: ["Axiom", "Domain", "UserClient", "CatalogClient", "PricingClient",
-                                                 "CartClient", "OrderClient", "PaymentClient"]),
+                                                 "CartClient", "OrderClient", "PaymentClient", "WishlistClient"]),
 
         // --- Presentation: route groups, each bound to one context type; only
         // turns its answers into JSON (no domain logic here).
@@ -61,7 +63,7 @@ let package = Package(
         // --- Composition root: configuration, wiring, main. Sees every layer.
         .executableTarget(name: "AxiomServer", dependencies: [
             "HTTPServer", "Axiom", "Domain", "Capabilities", "UserClient", "CatalogClient", "PricingClient",
-            "CartClient", "OrderClient", "PaymentClient", "Contexts", "Presentation",
+            "CartClient", "OrderClient", "PaymentClient", "WishlistClient", "Contexts", "Presentation",
         ]),
 
         // --- Tooling ----------------------------------------------------------

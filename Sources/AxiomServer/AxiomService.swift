@@ -11,6 +11,7 @@ import PricingClient
 import Presentation
 import Synchronization
 import UserClient
+import WishlistClient
 
 /// The composition root: makes the capabilities, the orchestrator (which
 /// makes the clients and validates the component graph) and the HTTP server,
@@ -46,6 +47,7 @@ final class AxiomService: Sendable {
         try orchestrator.compose(LiveUpdatesContext.self, with: LiveFeatures([
             CartLiveFeature.self,
             OrderLiveFeature.self,
+            WishlistLiveFeature.self,
         ]))
         do {
             try await orchestrator.start()
@@ -122,6 +124,7 @@ final class AxiomService: Sendable {
             OrderRoutes(gate: gate),
             CheckoutRoutes(gate: gate),
             AdminRoutes(gate: gate),
+            WishlistRoutes(gate: gate),
             EventRoutes(gate: gate, heartbeat: options.eventsHeartbeat),
             IntrospectionRoutes(gate: gate, orchestrator: orchestrator),
             PaymentWebhookRoutes(notifications),
@@ -231,7 +234,7 @@ final class AxiomService: Sendable {
         // Every client owns its tables and its own range of migration
         // versions; applied together, in version order, at start-up.
         let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations + OrderClient.migrations
-            + PaymentClient.migrations)
+            + PaymentClient.migrations + WishlistClient.migrations)
             .sorted { $0.version < $1.version }
         try await storage.register(on: orchestrator, migrations: schema)
         try await orchestrator.registerCapability(SystemClockCapability.self) { SystemClockCapability() }
@@ -272,6 +275,9 @@ final class AxiomService: Sendable {
                                              authenticator: try resolver.handle(MessageAuthenticator.self),
                                              clock: try resolver.handle(SystemClockCapability.self).current,
                                              settings: paymentSettings))
+        }
+        try orchestrator.registerClient(WishlistClient.self, dependencies: [database]) { resolver in
+            subscribers.adding(WishlistClient(storage: try storage.access(resolver)))
         }
         let sessionLifetime = options.sessionLifetime
         let throttle = options.loginThrottle

@@ -170,7 +170,8 @@ import TestSupport
         // Every context type, with the context types it may make.
         #expect((session["downstream"] as? [String]) == ["Contexts.AdminContext", "Contexts.CartContext",
                                                           "Contexts.CheckoutContext", "Contexts.LiveUpdatesContext",
-                                                          "Contexts.OrdersContext", "Contexts.ProfileContext"])
+                                                          "Contexts.OrdersContext", "Contexts.ProfileContext",
+                                                          "Contexts.WishlistContext"])
         #expect((byType["Contexts.CheckoutContext"]?["downstream"] as? [String])
                 == ["Contexts.CartContext", "Contexts.OrdersContext"])
         #expect(byType["Contexts.StorefrontContext"]?["instances_live"] as? Int == 1)

@@ -23,6 +23,8 @@ import Testing
             "PATCH /users/me": accountData, "GET /orders": accountData,
             "PUT /cart/items/{product_id}": accountData, "DELETE /cart/items/{product_id}": accountData,
             "DELETE /cart": accountData, "POST /checkout": accountData,
+            "GET /wishlist": accountRead, "PUT /wishlist/items/{product_id}": accountData,
+            "DELETE /wishlist/items/{product_id}": accountData,
             "POST /orders/{id}/cancel": accountData, "PATCH /orders/{id}": accountData,
             "POST /orders/{id}/payment": accountData,
             "POST /events/tickets": accountData,

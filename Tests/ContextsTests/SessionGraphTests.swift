@@ -46,7 +46,8 @@ struct SessionGraphTests {
             let components = shop.orchestrator.components
             let session = try #require(components.descriptor(of: String(reflecting: SessionContext.self)))
             #expect(session.downstream == [AdminContext.self, CartContext.self, CheckoutContext.self,
-                                           LiveUpdatesContext.self, OrdersContext.self, ProfileContext.self]
+                                           LiveUpdatesContext.self, OrdersContext.self, ProfileContext.self,
+                                           WishlistContext.self]
                 .map { String(reflecting: $0) })
             #expect(session.instancesLive == 2)
             let checkout = try #require(components.descriptor(of: String(reflecting: CheckoutContext.self)))

@@ -8,11 +8,11 @@ import Synchronization
 /// feature context below it. Each route group reaches its feature context
 /// with `downstream(_:)`, made on first use (RFC-001 section 4: the session's
 /// graph is profile, cart, orders, checkout → cart + orders, admin → orders,
-/// live updates → cart).
+/// live updates, wishlist).
 public final class SessionContext: Context {
     public static var downstreamTypes: [any Context.Type] {
         [ProfileContext.self, CartContext.self, OrdersContext.self, CheckoutContext.self, AdminContext.self,
-         LiveUpdatesContext.self]
+         LiveUpdatesContext.self, WishlistContext.self]
     }
 
     public let identity: ContextIdentity

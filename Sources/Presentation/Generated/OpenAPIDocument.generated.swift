@@ -250,14 +250,15 @@ paths:
   /events:
     get:
       operationId: streamEvents
-      summary: Live updates of the session's cart and orders (Server-Sent Events)
+      summary: Live updates of the session's cart, orders and wishlist (Server-Sent Events)
       description: |
         A `text/event-stream` that stays open: `cart.updated` (data: the cart
         as `GET /cart` returns it), `order.created` (data: the order) and
         `order.updated` (data: the order with its `payment`, as `GET
         /orders/{id}` returns it; a payment change that leaves the order's
-        status as it was, such as a refund, is an `order.updated` too), made
-        through any replica; a `: heartbeat` comment every 15 s.
+        status as it was, such as a refund, is an `order.updated` too),
+        `wishlist.updated` (data: the wishlist as `GET /wishlist` returns
+        it), made through any replica; a `: heartbeat` comment every 15 s.
 
         Each change event's `id` is a plain integer: the change's sequence
         in the database's change outbox, the same on every replica and
@@ -266,14 +267,15 @@ paths:
         seen stays the resume point). Send the last id back as
         `Last-Event-ID` to resume on any replica, after a restart too: the
         stream first sends the current state of what changed since (the
-        cart once, each changed order once as `order.updated`) in id order,
+        cart once, each changed order once as `order.updated`, the wishlist
+        once) in id order,
         then goes live with nothing missed or repeated. An id that is not a
         number, is older than the outbox keeps (`change_feed_retention`),
         is more than 262,144 changes behind its head or newer than the
         head gets `event: reset` first (fetch again). A
         `reset` also comes mid-stream when a change could not be sent (its
-        cart not priced, its order not read, too many at once): fetch the
-        cart and orders again. Resuming reads the database: 503
+        cart not priced, its order or wishlist not read, too many at once):
+        fetch the cart, orders and wishlist again. Resuming reads the database: 503
         `storage_unavailable` when it cannot. The
         stream opens with `retry: 2000` (the reconnection delay). It ends
         on logout, when the token is revoked or expires, and at shutdown.
@@ -314,7 +316,7 @@ paths:
               $ref: "#/components/headers/RateLimit"
           description: |
             The event stream. Each event's `data` is one line of JSON: the
-            cart, the order, or for `reset` the reason.
+            cart, the order, the wishlist, or for `reset` the reason.
           content:
             text/event-stream:
               schema:
@@ -323,7 +325,7 @@ paths:
                 properties:
                   event:
                     type: string
-                    enum: [cart.updated, order.created, order.updated, reset]
+                    enum: [cart.updated, order.created, order.updated, wishlist.updated, reset]
                   data:
                     type: string
                   id:
@@ -828,6 +830,106 @@ paths:
             application/json:
               schema:
                 $ref: "#/components/schemas/Cart"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /wishlist:
+    get:
+      operationId: getWishlist
+      summary: The signed-in user's saved products, newest first
+      description: |
+        Each saved product as the catalogue holds it now: its name, its
+        price and whether it can be bought (`in_stock`, `out_of_stock`, or
+        `unavailable` when it is off sale). At most 100 products.
+      security:
+        - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
+      responses:
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+            ETag:
+              $ref: "#/components/headers/ETag"
+            Cache-Control:
+              $ref: "#/components/headers/CacheControl"
+          description: The wishlist.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Wishlist"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+  /wishlist/items/{product_id}:
+    parameters:
+      - name: product_id
+        in: path
+        required: true
+        schema:
+          type: string
+    put:
+      operationId: saveWishlistItem
+      summary: Save a product (idempotent; no body)
+      description: |
+        Any product in the catalogue may be saved, one off sale too. Saving
+        a product already saved changes nothing (and sends no event). An
+        unknown product is 404 `product_not_found`; a 101st product is 422
+        `validation_failed` (`items`: `too_long`).
+      security:
+        - bearer: []
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: The wishlist.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Wishlist"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+    delete:
+      operationId: removeWishlistItem
+      summary: Take a product out (a product not saved changes nothing)
+      security:
+        - bearer: []
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: The wishlist.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Wishlist"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "404":
@@ -1580,6 +1682,31 @@ components:
               reason:
                 type: string
                 enum: [not_found, inactive]
+    Wishlist:
+      type: object
+      required: [items]
+      properties:
+        items:
+          type: array
+          maxItems: 100
+          description: Newest first.
+          items:
+            type: object
+            required: [product_id, name, price, availability]
+            properties:
+              product_id:
+                type: string
+                format: uuid
+              name:
+                type: [string, "null"]
+                description: Null for a product no longer in the catalogue.
+              price:
+                oneOf:
+                  - $ref: "#/components/schemas/Money"
+                  - type: "null"
+              availability:
+                type: string
+                enum: [in_stock, out_of_stock, unavailable]
     Order:
       type: object
       required: [id, user_id, status, items, total, created_at]
