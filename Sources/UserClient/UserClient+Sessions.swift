@@ -1,3 +1,4 @@
+import Axiom
 import Capabilities
 import Domain
 import FoundationEssentials
@@ -63,7 +64,7 @@ extension UserClient {
     /// the hash of the token that minted it, never the token).
     func authenticate(tokenHash: String) async throws -> Authentication {
         let now = nowMilliseconds()
-        let generation = verified.generation(of: tokenHash)
+        let started = verified.start(of: tokenHash)
         let session: UserStore.StoredSession
         var readAlong: (row: UserStore.StoredUser?, changesBefore: UInt64)?
         if let hit = sessions.lookup(tokenHash) {
@@ -100,17 +101,23 @@ extension UserClient {
         guard user.isActive else { throw AuthenticationError.invalidToken }
         let authentication = Authentication(sessionID: session.id, user: user,
                                             expiresAt: Timestamp(millisecondsSince1970: session.expiresAt))
-        verified.keep(authentication, for: tokenHash, readAt: generation)
+        // Not kept if the session or its user changed meanwhile.
+        _ = verified.fill([Versioned(tokenHash, authentication, version: 0)], startedAt: started)
         return authentication
     }
 
     /// `authenticate`'s answer for `token` when it gave one recently and
     /// nothing revoked the session or changed its user since; nil means
-    /// "ask `authenticate`". No actor hop (see `VerifiedTokens`).
+    /// "ask `authenticate`". No actor hop: the answers sit in a `VersionedWorkingSet` whose entries
+    /// every revocation and every change of their user forgets.
     public nonisolated func verifiedAuthentication(token: String) -> Authentication? {
         let tokenHash = TokenDigest.sha256Hex(token)
-        let now = clock.millisecondsSince1970()
-        return verified.lookup(tokenHash, now: now)
+        guard let answer = verified.lookup(tokenHash) else { return nil }
+        guard answer.expiresAt.millisecondsSince1970 > clock.millisecondsSince1970() else {
+            verified.forget(tokenHash)
+            return nil
+        }
+        return answer
     }
 
     /// Revokes the session; revoking twice is harmless.

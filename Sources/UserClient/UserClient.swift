@@ -76,7 +76,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     public nonisolated let loginPolicy: LoginThrottle.Policy
     /// Answers of `authenticate` readable without entering this actor
     /// (`verifiedAuthentication(token:)`).
-    nonisolated let verified: VerifiedTokenShards
+    nonisolated let verified: VersionedWorkingSet<String, Authentication>
     /// Verified against when the email is unknown, so an unknown account
     /// costs as much time as a wrong password.
     var decoyHash = ""
@@ -98,7 +98,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         self.loginPolicy = throttle
         self.users = WorkingSet(capacity: userCacheEntries)
         self.sessions = WorkingSet(capacity: sessionCacheEntries)
-        self.verified = VerifiedTokenShards(capacity: max(1, sessionCacheEntries))
+        self.verified = VersionedWorkingSet(name: "verified_tokens", capacity: sessionCacheEntries, entriesPerShard: 64)
     }
 
     /// The working set: the users held in memory now.
