@@ -98,10 +98,10 @@ struct VersionedShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Forgets every entry `matches` selects (changed elsewhere, revoked);
     /// a read that began before this may hold what they were and is not kept.
-    mutating func forget(where matches: (Value) -> Bool) {
+    mutating func forget(where matches: (Value) -> Bool) -> [Value] {
         generation += 1
         forgottenAt = generation
-        _ = entries.removeAll { matches($0.value) }
+        return entries.removeAll { matches($0.value) }.map(\.value)
     }
 
     mutating func forget(_ key: Key) {

@@ -138,9 +138,11 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
         shards.withLock(for: key) { $0.forget(key) }
     }
 
-    /// Every entry `matches` selects changed or is no longer valid.
-    public func forget(where matches: (Value) -> Bool) {
-        _ = shards.map { $0.forget(where: matches) }
+    /// Every entry `matches` selects changed or is no longer valid; returns
+    /// the values that were held.
+    @discardableResult
+    public func forget(where matches: (Value) -> Bool) -> [Value] {
+        shards.map { $0.forget(where: matches) }.flatMap { $0 }
     }
 
     /// Everything may have changed (the change feed lost its place).
