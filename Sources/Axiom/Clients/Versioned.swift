@@ -5,6 +5,7 @@ public struct Versioned<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     public let value: Value
     public let version: Int64
 
+    @inlinable
     public init(_ key: Key, _ value: Value, version: Int64) {
         self.key = key
         self.value = value

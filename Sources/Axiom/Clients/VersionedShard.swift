@@ -13,48 +13,68 @@
 /// `forgottenAt`, the newest generation whose change it no longer holds: an
 /// unheld row that started before it is returned to its caller (it was true
 /// when it was read) but not kept.
+@usableFromInline
 struct VersionedShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    @usableFromInline
     struct Entry: Sendable {
-        var key: Key
-        var value: Value
-        var version: Int64
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value
+        @usableFromInline var version: Int64
         /// The generation of the commit that set this entry; 0 when a read
         /// filled it (a read knows nothing that a commit still to be applied
         /// will not bring).
-        var stamp: UInt64
+        @usableFromInline var stamp: UInt64
         /// What a caller made of this version (an encoded body), kept until
         /// the version changes.
-        var representation: (any Sendable)?
+        @usableFromInline var representation: (any Sendable)?
+
+        @inlinable
+        init(key: Key, value: Value, version: Int64, stamp: UInt64, representation: (any Sendable)? = nil) {
+            self.key = key
+            self.value = value
+            self.version = version
+            self.stamp = stamp
+            self.representation = representation
+        }
     }
 
     /// Callers waiting for a miss another caller is reading.
-    typealias Waiter = UnsafeContinuation<VersionedMiss<Key, Value>, any Error>
+    @usableFromInline typealias Waiter = UnsafeContinuation<VersionedMiss<Key, Value>, any Error>
 
     /// A miss being read: the generation it began at, and who waits for it.
+    @usableFromInline
     struct Flight: Sendable {
-        let started: UInt64
-        var waiters: [Waiter] = []
+        @usableFromInline let started: UInt64
+        @usableFromInline var waiters: [Waiter] = []
+
+        @inlinable
+        init(started: UInt64) { self.started = started }
     }
 
-    private(set) var entries: WorkingSet<Key, Entry>
-    private(set) var generation: UInt64 = 0
-    private(set) var forgottenAt: UInt64 = 0
+    @usableFromInline var entries: WorkingSet<Key, Entry>
+    @usableFromInline var generation: UInt64 = 0
+    @usableFromInline var forgottenAt: UInt64 = 0
     /// Keys being read, with who waits for each.
-    var reading: [Key: Flight] = [:]
+    @usableFromInline var reading: [Key: Flight] = [:]
 
+    @inlinable
     init(capacity: Int) {
         entries = WorkingSet(capacity: capacity)
     }
 
+    @inlinable
     mutating func lookup(_ key: Key) -> Entry? { entries.lookup(key) }
 
     /// `lookup` for a key whose lookup was already counted.
+    @inlinable
     mutating func recheck(_ key: Key) -> Entry? { entries.recheck(key) }
 
+    @inlinable
     func peek(_ key: Key) -> Entry? { entries.peek(key) }
 
     /// Keeps a row read by a read that began at `started`; returns the
     /// newest value known (the held one when it is newer).
+    @inlinable
     mutating func fill(_ row: Versioned<Key, Value>, startedAt started: UInt64) -> Versioned<Key, Value> {
         if var held = entries.recheck(row.key) {
             guard row.version > held.version else { return Versioned(row.key, held.value, version: held.version) }
@@ -74,6 +94,7 @@ struct VersionedShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Applies a committed row of a write that began at `started`. False
     /// when a newer version is held (the row is history and must not be
     /// published as current).
+    @inlinable
     mutating func applyCommitted(_ row: Versioned<Key, Value>, startedAt started: UInt64) -> Bool {
         generation += 1
         if let held = entries.peek(row.key) {
@@ -90,6 +111,7 @@ struct VersionedShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Keeps `representation` with `key`'s entry if it still holds `version`.
+    @inlinable
     mutating func attach(_ representation: any Sendable, to key: Key, version: Int64) {
         guard var held = entries.peek(key), held.version == version else { return }
         held.representation = representation
@@ -98,12 +120,14 @@ struct VersionedShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Forgets every entry `matches` selects (changed elsewhere, revoked);
     /// a read that began before this may hold what they were and is not kept.
+    @inlinable
     mutating func forget(where matches: (Value) -> Bool) -> [Value] {
         generation += 1
         forgottenAt = generation
         return entries.removeAll { matches($0.value) }.map(\.value)
     }
 
+    @inlinable
     mutating func forget(_ key: Key) {
         generation += 1
         forgottenAt = generation
@@ -112,7 +136,8 @@ struct VersionedShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// An entry not held yet (`admitting`: a read's, kept only if it earned
     /// a place); an evicted entry's commit is one the shard no longer holds.
-    private mutating func insert(_ entry: Entry, admitting: Bool = false) {
+    @inlinable
+    mutating func insert(_ entry: Entry, admitting: Bool = false) {
         let victim = admitting ? entries.admit(entry, for: entry.key).evicted : entries.store(entry, for: entry.key)
         if let victim { forgottenAt = max(forgottenAt, victim.stamp) }
     }
@@ -120,6 +145,7 @@ struct VersionedShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
 /// What a caller of a miss learns: the row read (nil: no such key), or
 /// that it is the one to read it (`shared`: for the callers that join).
+@usableFromInline
 enum VersionedMiss<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     case read(Versioned<Key, Value>?)
     case lead(generation: UInt64, shared: Bool)

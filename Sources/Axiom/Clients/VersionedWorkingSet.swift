@@ -17,16 +17,21 @@
 public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The shards' generations when a read or a write began.
     public struct Start: Sendable {
-        fileprivate enum Generations: Sendable {
+        @usableFromInline
+        enum Generations: Sendable {
             case one(index: Int, generation: UInt64)
             case every([UInt64])
         }
 
-        fileprivate let generations: Generations
+        @usableFromInline let generations: Generations
+
+        @inlinable
+        init(generations: Generations) { self.generations = generations }
 
         /// 0 for a shard the start did not note: its rows are kept only if
         /// that shard never forgot anything.
-        fileprivate func generation(at index: Int) -> UInt64 {
+        @inlinable
+        func generation(at index: Int) -> UInt64 {
             switch generations {
             case .one(let noted, let generation): noted == index ? generation : 0
             case .every(let generations): generations[index]
@@ -36,10 +41,11 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
 
     public let name: String
     public let capacity: Int
-    private let shards: LockShards<VersionedShard<Key, Value>>
+    @usableFromInline let shards: LockShards<VersionedShard<Key, Value>>
 
     /// `name`: the set's name in `/metrics`. `capacity`: entries kept in
     /// all (at least 1); one shard per `entriesPerShard` of them, at most 16.
+    @inlinable
     public init(name: String, capacity: Int, entriesPerShard: Int = 256) {
         self.name = name
         self.capacity = max(1, capacity)
@@ -51,18 +57,21 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
     // MARK: Reads
 
     /// The value held for `key`, marked as recently used; never reads storage.
+    @inlinable
     public func lookup(_ key: Key) -> Value? {
         shards.withLock(for: key) { $0.lookup(key)?.value }
     }
 
     /// The row held for `key` with its version, without marking it used or
     /// counting a lookup (a writer checking what it starts from).
+    @inlinable
     public func held(_ key: Key) -> Versioned<Key, Value>? {
         shards.withLock(for: key) { shard in shard.peek(key).map { Versioned(key, $0.value, version: $0.version) } }
     }
 
     /// The value for `key`: held, or read by `read` and kept. Concurrent
     /// misses of one key wait for one read and share its row (or its error).
+    @inlinable
     public func value(_ key: Key, readingMiss read: @Sendable (Key) async throws -> Versioned<Key, Value>?)
         async throws -> Value? {
         if let held = lookup(key) { return held }
@@ -71,6 +80,7 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
 
     /// The value for `key` (as `value(_:readingMiss:)`) with what `make`
     /// makes of it, made once per version of a held entry and kept with it.
+    @inlinable
     public func represented<Representation: Sendable>(
         _ key: Key, readingMiss read: @Sendable (Key) async throws -> Versioned<Key, Value>?,
         as make: (Value) throws -> Representation
@@ -90,11 +100,14 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
     }
 
     /// Every value held (a copy, for a client's `state`).
+    @inlinable
     public var values: [Value] { shards.map { $0.entries.values.map(\.value) }.flatMap { $0 } }
 
+    @inlinable
     public var count: Int { shards.map { $0.entries.count }.reduce(0, +) }
 
     /// How full it is and how its lookups went.
+    @inlinable
     public var usage: WorkingSetUsage {
         let name = self.name
         return WorkingSetUsage(name: name, summing: shards.map { $0.entries.usage(name) }, capacity: capacity)
@@ -103,11 +116,13 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
     // MARK: Rows from storage
 
     /// Noted before a read or a write of several keys begins.
+    @inlinable
     public func start() -> Start {
         Start(generations: .every(shards.map { $0.generation }))
     }
 
     /// Noted before a read or a write of `key` alone: one lock, not every shard's.
+    @inlinable
     public func start(of key: Key) -> Start {
         let index = shards.index(of: key)
         return Start(generations: .one(index: index, generation: shards.withLock(at: index) { $0.generation }))
@@ -115,6 +130,7 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
 
     /// Rows a read that began at `started` found; the newest row known for
     /// each (the held one when it is newer).
+    @inlinable
     public func fill(_ rows: [Versioned<Key, Value>], startedAt started: Start) -> [Versioned<Key, Value>] {
         rows.map { row in
             let index = shards.index(of: row.key)
@@ -124,6 +140,7 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
 
     /// Rows a write that began at `started` committed; those that are
     /// current (not older than what is held), to publish.
+    @inlinable
     public func applyCommitted(_ rows: [Versioned<Key, Value>], startedAt started: Start) -> [Versioned<Key, Value>] {
         rows.filter { row in
             let index = shards.index(of: row.key)
@@ -134,6 +151,7 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
     // MARK: Invalidation
 
     /// `key` changed elsewhere (another replica, per the change feed).
+    @inlinable
     public func forget(_ key: Key) {
         shards.withLock(for: key) { $0.forget(key) }
     }
@@ -141,11 +159,13 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
     /// Every entry `matches` selects changed or is no longer valid; returns
     /// the values that were held.
     @discardableResult
+    @inlinable
     public func forget(where matches: (Value) -> Bool) -> [Value] {
         shards.map { $0.forget(where: matches) }.flatMap { $0 }
     }
 
     /// Everything may have changed (the change feed lost its place).
+    @inlinable
     public func forgetAll() {
         forget { _ in true }
     }
@@ -155,7 +175,8 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
     /// Reads `key` once for every caller that missed it meanwhile. A read
     /// that began before something was forgotten may return what the
     /// forget was about: a caller that comes after it reads on its own.
-    private func readOnce(_ key: Key, _ read: @Sendable (Key) async throws -> Versioned<Key, Value>?)
+    @inlinable
+    func readOnce(_ key: Key, _ read: @Sendable (Key) async throws -> Versioned<Key, Value>?)
         async throws -> Versioned<Key, Value>? {
         let index = shards.index(of: key)
         let miss = try await withUnsafeThrowingContinuation { (waiter: VersionedShard<Key, Value>.Waiter) in
