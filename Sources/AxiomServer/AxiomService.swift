@@ -117,7 +117,7 @@ final class AxiomService: Sendable {
         // Every route group, each bound to its one context type (RFC-001
         // 2.4): declared to the orchestrator and registered from this list.
         let groups: [any RouteGroup] = [
-            CatalogRoutes(storefront, cachedProducts: options.catalogCacheEntries, maxAge: options.catalogMaxAgeSeconds),
+            CatalogRoutes(storefront, maxAge: options.catalogMaxAgeSeconds),
             RegistrationRoutes(registration),
             ProfileRoutes(gate: gate),
             CartRoutes(gate: gate),

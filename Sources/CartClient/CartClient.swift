@@ -17,12 +17,13 @@ public enum CartUpdate: Sendable, Hashable {
 /// context. Writes follow validate → durable commit → apply → publish →
 /// return; the line order (the order products were added) is kept.
 ///
-/// Storage (SQLite or PostgreSQL) holds every cart; the client holds a working set of at most
-/// `cacheEntries` carts (CLOCK, `WorkingSet`): those of users who asked
-/// lately. A miss reads that user's lines (primary-key range) while
-/// holding the user's turn (below), so no change of that cart can commit
-/// between the read and keeping it: a cart kept is never older than the
-/// last commit. Nothing is read at start-up.
+/// Storage (SQLite or PostgreSQL) holds every cart; the client holds a
+/// working set of at most `cacheEntries` carts (`VersionedWorkingSet`):
+/// those of users who asked lately, each with its `cart_versions` version.
+/// A read is `nonisolated` (a hit costs a lock, not a hop onto this actor);
+/// a miss reads that user's lines and version in one snapshot, and a late
+/// read never replaces a newer cart a write left, so a cart kept is never
+/// older than the last commit it was told of. Nothing is read at start-up.
 ///
 /// A write starts from the cart in storage, not from the working set
 /// (`CartWrite`): with replicas on one database another process may have
@@ -77,33 +78,32 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
     public static let defaultCacheEntries = 10_000
 
     public nonisolated let stateBroadcaster = StateBroadcaster<CartUpdate>(bufferLimit: 256)
-    var cache: WorkingSet<UserID, KeptCart>
-    let storage: StorageAccess
-    /// Users whose cart is being changed or read from storage, each with
-    /// the changes waiting their turn. Without it two requests of one user
-    /// (two sessions, or pipelined) both started from the same cart while
-    /// the first awaited its commit, and the second stored a cart without
-    /// the first's line: an acknowledged change lost. A miss takes the turn
-    /// too, so its read cannot land after a commit it did not see.
+    nonisolated let cache: VersionedWorkingSet<UserID, Cart>
+    nonisolated let storage: StorageAccess
+    /// Users whose cart is being changed, each with the changes waiting
+    /// their turn. Without it two requests of one user (two sessions, or
+    /// pipelined) both started from the same cart while the first awaited
+    /// its commit, and the second stored a cart without the first's line:
+    /// an acknowledged change lost.
     private var turns = KeyedTurns<UserID>()
 
     /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
     /// `cacheEntries`: the most carts kept in memory (at least 1).
     public init(storage: StorageAccess, cacheEntries: Int = CartClient.defaultCacheEntries) {
         self.storage = storage
-        self.cache = WorkingSet(capacity: cacheEntries)
+        self.cache = VersionedWorkingSet(name: "carts", capacity: cacheEntries)
     }
 
     /// The working set: the non-empty carts held in memory now.
-    public var state: CartState {
-        (try? CartState(carts: cache.values.map(\.cart))) ?? CartState()
+    public nonisolated var state: CartState {
+        (try? CartState(carts: cache.values)) ?? CartState()
     }
 
     /// How many carts (empty ones too) the working set holds.
-    public var cachedCount: Int { cache.count }
+    public nonisolated var cachedCount: Int { cache.count }
 
     /// The working set's fill and lookups (`WorkingSetReporting`).
-    public var workingSets: [WorkingSetUsage] { [cache.usage("carts")] }
+    public nonisolated var workingSets: [WorkingSetUsage] { [cache.usage] }
 
     /// Reads nothing: carts are read when their user asks.
     public func activate() async throws {}
@@ -119,25 +119,23 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
         // (and are committed together).
         await enterTurn(for: user)
         defer { leaveTurn(for: user) }
-        let kept = cache.peek(user)
+        let started = cache.start(of: user)
+        let kept = cache.held(user)
         let ((cart, applied, version), sequence) = try await storage.sequencedWrite { handle in
             let (cart, applied, version) = try CartWrite.run(change, handle, kept: kept)
             // Other replicas' working sets and /events follow this row.
             if applied { try handle.recordChange(ChangeRecord(kind: .cart, key: user.description, userID: user.description)) }
             return (cart, applied, version)
         }
-        cache.store(KeptCart(cart: cart, version: version), for: user)
+        _ = cache.applyCommitted([KeptCart(user, cart, version: version)], startedAt: started)
         if applied, let sequence { stateBroadcaster.publish(.changed(cart, sequence: sequence), key: user) }
         return cart
     }
 
-    /// The user's cart: from the working set, or read from storage (in the
-    /// user's turn) and kept.
-    public func cart(for user: UserID) async throws -> Cart {
-        if let hit = cache.lookup(user) { return hit.cart }
-        await enterTurn(for: user)
-        defer { leaveTurn(for: user) }
-        return try await loaded(user)
+    /// The user's cart: from the working set, or read from storage and kept
+    /// (concurrent misses of one cart share one read).
+    public nonisolated func cart(for user: UserID) async throws -> Cart {
+        try await cache.value(user, readingMiss: stored) ?? Cart(userID: user)
     }
 
     /// The checkouts among `checkoutIDs` whose cart was not cleared yet
@@ -153,26 +151,19 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
 
     // MARK: Internals
 
-    /// The user's cart; only in the user's turn (a miss's read must not
-    /// race a change of the same cart).
-    func loaded(_ user: UserID) async throws -> Cart {
-        // Counted by `cart(for:)` already; a change feed reload is no request.
-        if let hit = cache.recheck(user) { return hit.cart }
-        // One index range of one user's lines (at most `Cart.maxLines`)
-        // and a primary-key probe, on a reader's queue: never on an event
-        // loop, where a page read from disk would stall every connection
-        // of that loop.
+    /// The user's stored cart with its version. One index range of one
+    /// user's lines (at most `Cart.maxLines`) and a primary-key probe in one
+    /// snapshot, on a reader's queue: never on an event loop, where a page
+    /// read from disk would stall every connection of that loop.
+    nonisolated func stored(_ user: UserID) async throws -> KeptCart? {
         let (lines, version) = try await storage.storedRead {
             (try CartStore.lines($0, user: user), try CartStore.version($0, user: user))
         }
-        let cart = try Cart(userID: user, lines: lines).validated()
-        cache.store(KeptCart(cart: cart, version: version), for: user)
-        return cart
+        return KeptCart(user, try Cart(userID: user, lines: lines).validated(), version: version)
     }
 
-    /// Takes `user`'s turn: waits until no other change or miss of the
-    /// user's cart is in flight (FIFO). Reads that fill the working set take
-    /// it as writes do; `leaveTurn(for:)` gives it to the next.
+    /// Takes `user`'s turn: waits until no other change of the user's cart
+    /// is in flight (FIFO); `leaveTurn(for:)` gives it to the next.
     func enterTurn(for user: UserID) async {
         if !turns.enter(user) { await withCheckedContinuation { turns.wait($0, for: user) } }
     }

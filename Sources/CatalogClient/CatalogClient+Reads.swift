@@ -8,7 +8,7 @@ import Domain
 extension CatalogClient {
     /// The working set: the products held in memory now (a copy).
     public nonisolated var state: CatalogState {
-        let products = cache.products
+        let products = cache.values
         return (try? CatalogState(currency: currency, products: products)) ?? CatalogState(currency: currency)
     }
 
@@ -26,8 +26,16 @@ extension CatalogClient {
     /// A product, active or not, or nil: from memory on a hit (a lock and a
     /// lookup, no suspension), otherwise one primary-key read.
     public nonisolated func lookup(_ id: ProductID) async throws -> Product? {
-        if let hit = cachedProduct(id) { return hit }
-        return try await load([id]).first
+        try await cache.value(id, readingMiss: readRow)
+    }
+
+    /// A product, active or not, with what `make` makes of it (its encoded
+    /// page), made once per version of a product the working set holds and
+    /// kept with it; nil for no such product.
+    public nonisolated func lookup<Representation: Sendable>(
+        _ id: ProductID, representedAs make: (Product) throws -> Representation
+    ) async throws -> (product: Product, representation: Representation)? {
+        try await cache.represented(id, readingMiss: readRow, as: make).map { ($0.value, $0.representation) }
     }
 
     /// The products among `ids` that exist (active or not), by id: hits from
@@ -126,11 +134,16 @@ extension CatalogClient {
     }
 
     /// Reads `ids` from storage and keeps them in the working set (unless a
-    /// commit it no longer holds came after the read began: `ProductCache`).
+    /// change it no longer holds came after the read began).
     nonisolated func load(_ ids: [ProductID]) async throws -> [Product] {
-        let started = ids.count == 1 ? cache.start(of: ids[0]) : cache.start()
+        let started = cache.start()
         let rows = try await read { try CatalogStore.fetchAll($0, ids) }.map(checked)
-        return cache.fill(rows, startedAt: started)
+        return cache.fill(rows, startedAt: started).map(\.product)
+    }
+
+    /// One product's row, for a miss the working set reads once.
+    nonisolated func readRow(_ id: ProductID) async throws -> VersionedProduct? {
+        try await read { try CatalogStore.fetchAll($0, [id]) }.first.map(checked)
     }
 
     /// A stored row priced in the deployment's currency, or a data error

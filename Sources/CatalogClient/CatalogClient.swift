@@ -23,11 +23,12 @@ import Synchronization
 ///   `storage_unavailable`. Nothing was applied; a retry is safe.
 ///
 /// ## Reads
-/// A product read is served from the working set (`ProductCache`, at most
-/// `cacheEntries` products, CLOCK eviction) and, on a miss, by a prepared
-/// primary-key read on a reader connection, whose row is then kept. The set
-/// sits behind a `Mutex` rather than in actor-isolated storage so that the
-/// reads are `nonisolated`: a hit on `GET /products/{id}` costs a lock, a
+/// A product read is served from the working set (`VersionedWorkingSet`, at
+/// most `cacheEntries` products, CLOCK eviction) and, on a miss, by a
+/// prepared primary-key read on a reader connection, whose row is then kept;
+/// concurrent misses of one product share one read. The set sits behind
+/// sharded locks rather than in actor-isolated storage so that the reads
+/// are `nonisolated`: a hit on `GET /products/{id}` costs a lock, a
 /// dictionary lookup and a flag on the request's own thread instead of a
 /// hop onto this actor, where every read would queue behind the others and
 /// behind writes waiting on disk. The lock is held only to look up or to
@@ -39,7 +40,7 @@ import Synchronization
 /// Commits and miss reads can land in any order (group commit, actor
 /// re-entrancy, reader queues); every product row carries a version and the
 /// working set keeps only newer versions, and a late row for a product it
-/// has evicted meanwhile is not kept (see `ProductCache`), so it never moves
+/// has evicted meanwhile is not kept (see `VersionedShard`), so it never moves
 /// backwards.
 ///
 /// ## Inactive products
@@ -70,8 +71,9 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// The deployment's currency: every price is in it.
     public nonisolated let currency: Currency
     nonisolated let storage: StorageAccess
-    /// The working set (reads: `CatalogClient+Reads`).
-    nonisolated let cache: ProductCacheShards
+    /// The working set (reads: `CatalogClient+Reads`), with each product's
+    /// encoded page kept beside it by the caller that encodes it.
+    nonisolated let cache: VersionedWorkingSet<ProductID, Product>
     /// Recent searches' rankings (`SearchCache`).
     nonisolated let searches: Mutex<SearchCache>
 
@@ -83,7 +85,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
         self.storage = storage
         self.currency = currency
         self.stateBroadcaster = StateBroadcaster(bufferLimit: updateBufferLimit)
-        self.cache = ProductCacheShards(capacity: cacheEntries)
+        self.cache = VersionedWorkingSet(name: "products", capacity: cacheEntries)
         self.searches = Mutex(SearchCache(maxMatches: searchCacheMatches))
     }
 
@@ -202,9 +204,10 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
 
     /// Applies committed rows to the working set and publishes each one
     /// that is not older than what the set holds.
-    private nonisolated func apply(_ rows: [VersionedProduct], startedAt started: ProductCacheShards.Start, created: Bool) {
-        for product in cache.applyCommitted(rows, startedAt: started) {
-            stateBroadcaster.publish(created ? .created(product) : .changed(product))
+    private nonisolated func apply(_ rows: [VersionedProduct], startedAt started: VersionedWorkingSet<ProductID, Product>.Start,
+                                   created: Bool) {
+        for row in cache.applyCommitted(rows, startedAt: started) {
+            stateBroadcaster.publish(created ? .created(row.product) : .changed(row.product))
         }
     }
 

@@ -14,16 +14,12 @@ extension UserClient: ChangeSubscriber {
         switch change.kind {
         case .user:
             guard let id = UserID(change.key) else { return }
-            await enterTurn(id)
-            defer { turns.leave(id) }
-            userChanges += 1
-            users.remove(id)
+            users.forget(id)
             verified.forget { $0.user.id == id }
         case .session:
             let sessionID = change.key
             // A miss reading this session right now must not keep it.
-            revocations += 1
-            sessions.removeAll { $0.id == sessionID }
+            sessions.forget { $0.id == sessionID }
             verified.forget { $0.sessionID == sessionID }
             stateBroadcaster.publish(.sessionEnded(sessionID: sessionID), key: sessionID)
         default:
@@ -32,11 +28,9 @@ extension UserClient: ChangeSubscriber {
     }
 
     public func resynchronize() async {
-        revocations += 1
-        userChanges += 1
-        users.removeAll { _ in true }
-        sessions.removeAll { _ in true }
-        verified.forget { _ in true }
+        users.forgetAll()
+        sessions.forgetAll()
+        verified.forgetAll()
     }
 }
 

@@ -1,3 +1,4 @@
+import Axiom
 import Capabilities
 import Domain
 import FoundationEssentials
@@ -29,7 +30,7 @@ extension UserClient {
         let session = UserStore.StoredSession(id: RandomUUID.make().uuidString.lowercased(), userID: user.id,
                                               tokenHash: TokenDigest.sha256Hex(token),
                                               expiresAt: created + sessionLifetime)
-        let started = revocations
+        let started = sessions.start(of: session.tokenHash)
         let policy = loginPolicy
         try await storage.durableWrite { handle in
             // Checked in the transaction that opens the session: a
@@ -48,7 +49,7 @@ extension UserClient {
         }
         // A revocation that resumed first may have deleted it already; the
         // next check then reads storage instead.
-        if revocations == started { sessions.store(session, for: session.tokenHash) }
+        _ = sessions.fill([Versioned(session.tokenHash, session, version: 0)], startedAt: started)
         return AuthenticatedSession(token: token, sessionID: session.id, user: user,
                                     expiresAt: Timestamp(millisecondsSince1970: session.expiresAt))
     }
@@ -63,14 +64,14 @@ extension UserClient {
     /// the hash of the token that minted it, never the token).
     func authenticate(tokenHash: String) async throws -> Authentication {
         let now = nowMilliseconds()
-        let generation = verified.generation(of: tokenHash)
+        let started = verified.start(of: tokenHash)
         let session: UserStore.StoredSession
-        var readAlong: (row: UserStore.StoredUser?, changesBefore: UInt64)?
+        var readAlong: (row: UserStore.StoredUser, started: VersionedWorkingSet<UserID, User>.Start)?
         if let hit = sessions.lookup(tokenHash) {
             session = hit
         } else {
-            let started = revocations
-            let changesBefore = userChanges
+            let started = sessions.start(of: tokenHash)
+            let usersStarted = users.start()
             // The session and its user in one read: a session not held is
             // a first request after a restart or an eviction, whose user is
             // seldom held either, and each read is a hop to a reader and
@@ -83,34 +84,44 @@ extension UserClient {
             // Read while a session was revoked: it may be that one, so it is
             // not kept (this request overlapped the revocation and may pass,
             // as it would have a moment earlier; the next one reads again).
-            if revocations == started { sessions.store(stored, for: tokenHash) }
+            _ = sessions.fill([Versioned(tokenHash, stored, version: 0)], startedAt: started)
             session = stored
-            readAlong = (user, changesBefore)
+            readAlong = user.map { ($0, usersStarted) }
         }
         guard session.expiresAt > now else {
-            sessions.remove(tokenHash)
+            sessions.forget(tokenHash)
             throw AuthenticationError.invalidToken
         }
         let user: User
         do {
-            user = try await self.user(session.userID, readAlong: readAlong)
+            user = if let readAlong {
+                self.user(session.userID, readAlong: readAlong.row, startedAt: readAlong.started)
+            } else {
+                try await self.user(session.userID)
+            }
         } catch DomainError.notFound(entity: "user", id: _) {
             throw AuthenticationError.invalidToken
         }
         guard user.isActive else { throw AuthenticationError.invalidToken }
         let authentication = Authentication(sessionID: session.id, user: user,
                                             expiresAt: Timestamp(millisecondsSince1970: session.expiresAt))
-        verified.keep(authentication, for: tokenHash, readAt: generation)
+        // Not kept if the session or its user changed meanwhile.
+        _ = verified.fill([Versioned(tokenHash, authentication, version: 0)], startedAt: started)
         return authentication
     }
 
     /// `authenticate`'s answer for `token` when it gave one recently and
     /// nothing revoked the session or changed its user since; nil means
-    /// "ask `authenticate`". No actor hop (see `VerifiedTokens`).
+    /// "ask `authenticate`". No actor hop: the answers sit in a `VersionedWorkingSet` whose entries
+    /// every revocation and every change of their user forgets.
     public nonisolated func verifiedAuthentication(token: String) -> Authentication? {
         let tokenHash = TokenDigest.sha256Hex(token)
-        let now = clock.millisecondsSince1970()
-        return verified.lookup(tokenHash, now: now)
+        guard let answer = verified.lookup(tokenHash) else { return nil }
+        guard answer.expiresAt.millisecondsSince1970 > clock.millisecondsSince1970() else {
+            verified.forget(tokenHash)
+            return nil
+        }
+        return answer
     }
 
     /// Revokes the session; revoking twice is harmless.
@@ -119,8 +130,11 @@ extension UserClient {
         // begun) and after it (an answer kept while it was committed).
         verified.forget { $0.sessionID == sessionID }
         let tokenHash = try await storage.durableWrite { try UserStore.deleteSession($0, id: sessionID) }
-        revocations += 1
-        if let tokenHash { sessions.remove(tokenHash) }
+        if let tokenHash {
+            sessions.forget(tokenHash)
+        } else {
+            sessions.forget { $0.id == sessionID }
+        }
         verified.forget { $0.sessionID == sessionID }
         stateBroadcaster.publish(.sessionEnded(sessionID: sessionID), key: sessionID)
     }
@@ -147,8 +161,7 @@ extension UserClient {
                 return sessions == step || tickets == step || throttle
             }
         }
-        revocations += 1
-        let expired = sessions.removeAll { $0.expiresAt <= now }
+        let expired = sessions.forget { $0.expiresAt <= now }
         verified.forget { $0.expiresAt.millisecondsSince1970 <= now }
         for session in expired {
             stateBroadcaster.publish(.sessionEnded(sessionID: session.id), key: session.id)
@@ -162,11 +175,10 @@ extension UserClient {
     /// Forgets `revoked` (already deleted from storage), held or not, and
     /// ends their contexts' live streams.
     func forget(_ revoked: [UserStore.StoredSession]) {
-        revocations += 1
         let ids = Set(revoked.map(\.id))
         verified.forget { ids.contains($0.sessionID) }
         for session in revoked {
-            sessions.remove(session.tokenHash)
+            sessions.forget(session.tokenHash)
             stateBroadcaster.publish(.sessionEnded(sessionID: session.id), key: session.id)
         }
     }

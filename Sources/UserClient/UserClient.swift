@@ -31,17 +31,16 @@ public enum UserUpdate: Sendable, Hashable {
 ///
 /// ## A working set, not a copy
 /// SQLite holds every user and session; the client holds at most
-/// `userCacheEntries` users and `sessionCacheEntries` sessions (CLOCK,
-/// `WorkingSet`), read on a miss through indexes (`UserStore`) and nothing
-/// at start-up. Password hashes are not kept: sign-in and password checks
-/// read the row (next to an argon2id verification, the read is noise).
-/// A user's cached entry is changed only in that user's turn
-/// (`KeyedTurns`): a miss reads and keeps the row in the turn, and a write
-/// commits and keeps the row it read back in the same transaction in the
-/// turn, so a late read never overwrites a newer row. A session read on a
-/// miss is kept only if no session was revoked while it was read
-/// (`revocations`); revocations name every deleted session (held or not), so
-/// their live streams end.
+/// `userCacheEntries` users and `sessionCacheEntries` sessions
+/// (`VersionedWorkingSet`), read on a miss through indexes (`UserStore`)
+/// and nothing at start-up. Password hashes are not kept: sign-in and
+/// password checks read the row (next to an argon2id verification, the
+/// read is noise). Every change of a user bumps its row's version and a
+/// write keeps the row it read back in the same transaction, so a late
+/// read never overwrites a newer row; one user's writes take turns
+/// (`KeyedTurns`). A session read on a miss is not kept if the session was
+/// revoked while it was read; revocations name every deleted session (held
+/// or not), so their live streams end.
 ///
 /// Storage that cannot take a write surfaces as
 /// `AxiomError.capabilityUnavailable` (503 `storage_unavailable`); so does a
@@ -59,16 +58,11 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     let random: CapabilityHandle<SecureRandom>
     let clock: any TimeSource
     let sessionLifetime: Int64
-    var users: WorkingSet<UserID, User>
-    /// By token hash.
-    var sessions: WorkingSet<String, UserStore.StoredSession>
-    /// Sessions revoked so far: a miss that read a session while one was
-    /// revoked does not keep it (it may be the revoked one).
-    var revocations: UInt64 = 0
-    /// User changes so far (a write here, a change from another replica, a
-    /// resynchronization): a user row read before one of them and kept
-    /// after it could be older than the change (`user(_:readAlong:)`).
-    var userChanges: UInt64 = 0
+    nonisolated let users: VersionedWorkingSet<UserID, User>
+    /// By token hash. Session rows never change, only go: each carries
+    /// version 0, and a revocation forgets it (a miss read that overlapped
+    /// the revocation is then not kept).
+    nonisolated let sessions: VersionedWorkingSet<String, UserStore.StoredSession>
     var turns = KeyedTurns<UserID>()
     /// The throttle's decisions, for metrics.
     public nonisolated let loginDecisions = LoginThrottleCounts()
@@ -76,7 +70,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     public nonisolated let loginPolicy: LoginThrottle.Policy
     /// Answers of `authenticate` readable without entering this actor
     /// (`verifiedAuthentication(token:)`).
-    nonisolated let verified: VerifiedTokenShards
+    nonisolated let verified: VersionedWorkingSet<String, Authentication>
     /// Verified against when the email is unknown, so an unknown account
     /// costs as much time as a wrong password.
     var decoyHash = ""
@@ -96,24 +90,24 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         let (seconds, attoseconds) = sessionLifetime.components
         self.sessionLifetime = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         self.loginPolicy = throttle
-        self.users = WorkingSet(capacity: userCacheEntries)
-        self.sessions = WorkingSet(capacity: sessionCacheEntries)
-        self.verified = VerifiedTokenShards(capacity: max(1, sessionCacheEntries))
+        self.users = VersionedWorkingSet(name: "users", capacity: userCacheEntries)
+        self.sessions = VersionedWorkingSet(name: "sessions", capacity: sessionCacheEntries)
+        self.verified = VersionedWorkingSet(name: "verified_tokens", capacity: sessionCacheEntries, entriesPerShard: 64)
     }
 
     /// The working set: the users held in memory now.
-    public var state: UserState {
+    public nonisolated var state: UserState {
         (try? UserState(users: users.values)) ?? UserState()
     }
 
     /// How many users the working set holds.
-    public var cachedUserCount: Int { users.count }
+    public nonisolated var cachedUserCount: Int { users.count }
 
     /// The working sets' fill and lookups (`WorkingSetReporting`): users,
     /// sessions by token hash, and the answers of `authenticate` kept for
     /// reads outside the actor.
     public var workingSets: [WorkingSetUsage] {
-        [users.usage("users"), sessions.usage("sessions"), verified.usage]
+        [users.usage, sessions.usage, verified.usage]
     }
 
     // MARK: Lifecycle
@@ -144,32 +138,21 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         return try await create(NewUserRequest(name: name, email: email, password: password), role: .admin)
     }
 
-    /// `user_not_found`. From the working set, or read (in the user's turn) and kept.
-    public func user(_ id: UserID) async throws -> User {
-        try await user(id, readAlong: nil)
+    /// `user_not_found`. From the working set, or read and kept.
+    public nonisolated func user(_ id: UserID) async throws -> User {
+        guard let user = try await users.value(id, readingMiss: { [storage] id in
+            try await storage.storedRead { try UserStore.user($0, id: id) }?.versioned
+        }) else { throw DomainError.notFound(entity: "user", id: id.description) }
+        return user
     }
 
-    /// `user(_:)`, given a row of the user read (outside the user's turn)
-    /// together with something else, when `userChanges` was `changesBefore`
-    /// just before that read: kept in the turn if no user changed since,
-    /// instead of reading the row again. In the turn no write of this user
-    /// is under way, so an unchanged count means nothing the read could
-    /// have missed has committed here; a change from another replica
-    /// reaches this process later either way, as after any miss.
-    func user(_ id: UserID, readAlong: (row: UserStore.StoredUser?, changesBefore: UInt64)?) async throws -> User {
-        if let hit = users.lookup(id) { return hit }
-        await enterTurn(id)
-        defer { turns.leave(id) }
-        if let hit = users.recheck(id) { return hit }
-        if let readAlong, let row = readAlong.row, readAlong.changesBefore == userChanges {
-            users.store(row.user, for: id)
-            return row.user
-        }
-        guard let stored = try await storage.storedRead({ try UserStore.user($0, id: id) }) else {
-            throw DomainError.notFound(entity: "user", id: id.description)
-        }
-        users.store(stored.user, for: id)
-        return stored.user
+    /// `user(_:)`, given the user's row as a read that began at `started`
+    /// found it together with something else (a session): kept like any
+    /// miss's row (not if a change of the user the set no longer holds came
+    /// after the read began), instead of reading the row again.
+    nonisolated func user(_ id: UserID, readAlong row: UserStore.StoredUser,
+                          startedAt started: VersionedWorkingSet<UserID, User>.Start) -> User {
+        users.lookup(id) ?? users.fill([row.versioned], startedAt: started)[0].value
     }
 
     /// Every user in creation order, `limit` at a time after `cursor` (the
@@ -210,7 +193,9 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         let status = patch.status.map { _ in changed.status.rawValue }
         let (current, revoked) = try await writeUser(id) { handle -> [UserStore.StoredSession] in
             let wasActiveAdmin = try UserStore.isActiveAdmin(handle, id: id)
-            try handle.execute("UPDATE users SET role = COALESCE(?, role), status = COALESCE(?, status) WHERE id = ?",
+            try handle.execute("""
+                UPDATE users SET role = COALESCE(?, role), status = COALESCE(?, status), version = version + 1 WHERE id = ?
+                """,
                                role, status, id.description)
             if wasActiveAdmin, try UserStore.activeAdminCount(handle) == 0 { throw DomainError.lastAdmin(id) }
             return revoke ? try UserStore.deleteSessions(handle, user: id, except: nil) : []
@@ -254,13 +239,13 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
                 throw DomainError.preconditionFailed(entity: "user")
             }
             do {
-                try handle.execute("UPDATE users SET name = ?, email = ?, email_key = ? WHERE id = ?",
+                try handle.execute("UPDATE users SET name = ?, email = ?, email_key = ?, version = version + 1 WHERE id = ?",
                                    user.name, user.email.address, user.email.normalized, id.description)
             } catch let error as StorageError where error.isUniqueViolation {
                 throw DomainError.duplicate(field: "email", value: user.email.address)
             }
             guard let hash else { return [] }
-            try handle.execute("UPDATE users SET password_hash = ? WHERE id = ?", hash, id.description)
+            try handle.execute("UPDATE users SET password_hash = ?, version = version + 1 WHERE id = ?", hash, id.description)
             return try UserStore.deleteSessions(handle, user: id, except: keepingSession)
         }
         forget(revoked)
@@ -277,8 +262,9 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         let hash = try await hasher.current.hash(request.password)
         let user = try request.makeUser(id: UserID(RandomUUID.make()), role: role,
                                         createdAt: Timestamp(millisecondsSince1970: nowMilliseconds()))
+        let started = users.start(of: user.id)
         try await storage.durableWrite { try UserStore.insert($0, user, passwordHash: hash) }
-        users.store(user, for: user.id)
+        _ = users.applyCommitted([Versioned(user.id, user, version: 1)], startedAt: started)
         stateBroadcaster.publish(.registered(user))
         return user
     }
@@ -293,6 +279,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         async throws -> (User, R) {
         await enterTurn(id)
         defer { turns.leave(id) }
+        let started = users.start(of: id)
         let (stored, result) = try await storage.durableWrite { handle -> (UserStore.StoredUser, R) in
             let result = try body(handle)
             guard let stored = try UserStore.user(handle, id: id) else {
@@ -301,8 +288,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
             try handle.recordChange(ChangeRecord(kind: .user, key: id.description, userID: id.description))
             return (stored, result)
         }
-        userChanges += 1
-        users.store(stored.user, for: id)
+        _ = users.applyCommitted([stored.versioned], startedAt: started)
         // A role, status or email change shows on the user's next request.
         verified.forget { $0.user.id == id }
         return (stored.user, result)

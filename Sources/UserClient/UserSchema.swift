@@ -107,5 +107,12 @@ enum UserSchema {
             CREATE INDEX event_tickets_by_session ON event_tickets(session_id, expires_at);
             CREATE INDEX event_tickets_by_expiry ON event_tickets(expires_at);
             """),
+        // Each change of a user bumps its row's version, so a user row read
+        // late never replaces a newer one in the working set.
+        Migration(version: 105, name: "user row versions", sql: """
+            ALTER TABLE users ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+            """, postgresSQL: """
+            ALTER TABLE users ADD COLUMN version BIGINT NOT NULL DEFAULT 1;
+            """),
     ]
 }

@@ -1,3 +1,4 @@
+import Axiom
 import Capabilities
 import Domain
 
@@ -8,6 +9,10 @@ enum UserStore {
     struct StoredUser: Sendable {
         let user: User
         let passwordHash: String
+        /// Bumped by every change of the row (`users.version`).
+        var version: Int64 = 1
+
+        var versioned: Versioned<UserID, User> { Versioned(user.id, user, version: version) }
     }
 
     struct StoredSession: Sendable {
@@ -20,7 +25,7 @@ enum UserStore {
     /// Every read below is one probe of an index (primary key, the unique
     /// `email_key` and `token_hash`, `users_by_creation`): nothing the users
     /// client reads grows with the tables.
-    static let userColumns = "id, name, email, role, status, created_at, password_hash"
+    static let userColumns = "id, name, email, role, status, created_at, password_hash, version"
 
     static func user(_ handle: any StorageHandle, id: UserID) throws -> StoredUser? {
         try handle.queryOne("SELECT \(userColumns) FROM users WHERE id = ?", id.description).map(storedUser)
@@ -70,7 +75,7 @@ enum UserStore {
         else { throw UserDataError(description: "user row \(idText) is not valid") }
         let user = User(id: id, name: try row.get("name"), email: try Email(try row.get("email")), role: role,
                         status: status, createdAt: Timestamp(millisecondsSince1970: try row.get("created_at")))
-        return StoredUser(user: user, passwordHash: try row.get("password_hash"))
+        return StoredUser(user: user, passwordHash: try row.get("password_hash"), version: try row.get("version"))
     }
 
     /// `duplicate(email)` when the address is taken in any spelling.

@@ -142,61 +142,6 @@ private func problemBody(_ error: HTTPError) -> [String: Any] {
     }
 }
 
-@Suite struct RepresentationCacheTests {
-    struct Item: Equatable, Encodable, Sendable {
-        var name: String
-        var count: Int
-    }
-
-    @Test func reusesBytesOnlyWhileTheValueIsUnchanged() throws {
-        let cache = RepresentationCache<Int, Item>(capacity: 10)
-        let first = try cache.bytes(for: 1, value: Item(name: "a", count: 1))
-        let decoded = try JSONSerialization.jsonObject(with: Data(first)) as? [String: Any]
-        #expect(decoded?["name"] as? String == "a")
-        #expect(try cache.bytes(for: 1, value: Item(name: "a", count: 1)) == first)
-        let changed = try cache.bytes(for: 1, value: Item(name: "a", count: 2))
-        #expect(changed != first)
-        let reparsed = try JSONSerialization.jsonObject(with: Data(changed)) as? [String: Any]
-        #expect(reparsed?["count"] as? Int == 2)
-    }
-
-    @Test func staysWithinItsCapacity() throws {
-        let cache = RepresentationCache<Int, Item>(capacity: 4)
-        for key in 0..<10 { _ = try cache.bytes(for: key, value: Item(name: "\(key)", count: key)) }
-        #expect(cache.count <= 4)
-    }
-
-    @Test func aValueReadOftenStaysEncodedWhileOthersComeAndGo() throws {
-        let encodings = Mutex<[Int]>([])
-        let cache = RepresentationCache<Int, Item>(capacity: 4) { item in
-            encodings.withLock { $0.append(item.count) }
-            return try JSONBody.encode(item)
-        }
-        let popular = Item(name: "popular", count: 0)
-        for key in 1...20 {
-            _ = try cache.bytes(for: 0, value: popular)
-            _ = try cache.bytes(for: key, value: Item(name: "\(key)", count: key))
-        }
-        #expect(cache.count == 4)
-        // Encoded once: every read since found it, though 20 others passed
-        // through four places.
-        #expect(encodings.withLock { $0.filter { $0 == 0 }.count } == 1)
-        #expect(encodings.withLock { $0.count } == 21)
-    }
-
-    @Test func aShardedCacheStaysWithinItsCapacityAndNeverServesAChangedValue() throws {
-        let cache = RepresentationCache<Int, Item>(capacity: 4_096)
-        for key in 0..<6_000 { _ = try cache.bytes(for: key, value: Item(name: "\(key)", count: key)) }
-        #expect(cache.count <= 4_096)
-        #expect(cache.count > 3_000)
-        for key in stride(from: 0, to: 6_000, by: 97) {
-            let bytes = try cache.bytes(for: key, value: Item(name: "\(key)", count: key + 1))
-            let decoded = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
-            #expect(decoded?["count"] as? Int == key + 1)
-        }
-    }
-}
-
 @Suite struct PathParameterTests {
     @Test(arguments: ["not-a-uuid", "", "6f1c2a40-0000-4000-8000-00000000000g"])
     func textThatIsNoIdIsTheResourcesNotFound(_ text: String) {

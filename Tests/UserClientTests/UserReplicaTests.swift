@@ -121,9 +121,11 @@ import Testing
             for address in ["1", "2", "3"] {
                 sessions.append(try await a.login(email: "alice@example.com", password: Self.password, clientAddress: address))
             }
-            /// B checks `token`, then Bob's, which evicts it from B's working set.
+            /// B checks `token`, then Bob's twice (a full working set keeps a
+            /// session read from storage on its second read), which evicts it.
             func checkedOnBThenEvicted(_ token: String) async throws {
                 _ = try await b.authenticate(token: token)
+                _ = try await b.authenticate(token: bob.token)
                 _ = try await b.authenticate(token: bob.token)
             }
 

@@ -5,8 +5,8 @@ import Foundation
 import Testing
 @testable import UserClient
 
-/// The token check's table read without entering the users client's actor
-/// (issue 11): it answers only what `authenticate` answered, and forgets it
+/// The token check's table read without entering the users client's actor:
+/// it answers only what `authenticate` answered, and forgets it
 /// the moment the session or its user changes.
 @Suite(.serialized) struct VerifiedTokensTests {
     static let password = "correct horse battery"
@@ -49,19 +49,5 @@ import Testing
         #expect(run.client.verifiedAuthentication(token: laptop.token)?.sessionID == laptop.sessionID)
         await #expect(throws: AuthenticationError.invalidToken) { _ = try await run.client.authenticate(token: phone.token) }
         await run.stop()
-    }
-
-    @Test func anAnswerComputedWhileSomethingWasForgottenIsNotKept() throws {
-        var table = VerifiedTokens(capacity: 4)
-        let user = try User(id: UserID(UUID()), name: "Eve", email: Email("eve@example.com"), role: .customer,
-                            status: .active, createdAt: Timestamp(millisecondsSince1970: 0))
-        let answer = Authentication(sessionID: "s1", user: user, expiresAt: Timestamp(millisecondsSince1970: 10_000))
-        let readAt = table.generation
-        table.forget { $0.user.id == user.id }
-        table.keep(answer, for: "hash", readAt: readAt)
-        #expect(table.lookup("hash", now: 0) == nil)
-        table.keep(answer, for: "hash", readAt: table.generation)
-        #expect(table.lookup("hash", now: 9_999) == answer)
-        #expect(table.lookup("hash", now: 10_000) == nil)
     }
 }

@@ -10,13 +10,15 @@
 /// A false positive admits a key on its first arrival, as without the
 /// filter; its rate stays under 3 % with at least 16 bits per note of the
 /// window and two probes, (1 − e^(−2n/m))² at n = m/16.
+@usableFromInline
 struct Doorkeeper: Sendable {
-    private var bits: [UInt64]
-    private let mask: Int
-    private let window: Int
-    private var noted = 0
+    @usableFromInline var bits: [UInt64]
+    @usableFromInline let mask: Int
+    @usableFromInline let window: Int
+    @usableFromInline var noted = 0
 
     /// `window`: notes kept before the filter starts over (at least 1).
+    @inlinable
     init(window: Int) {
         self.window = max(1, window)
         // A power of two of at least 16 bits per note, so a probe is a mask.
@@ -31,6 +33,7 @@ struct Doorkeeper: Sendable {
     /// window full starts the filter over first, so the key just noted is
     /// always remembered (starting over after it would forget it at once,
     /// and its second arrival, however soon, would be a first again).
+    @inlinable
     mutating func noteAgain(_ keyHash: Int) -> Bool {
         let hash = UInt64(bitPattern: Int64(keyHash))
         // Two probes from the hash's halves (Kirsch–Mitzenmacher).
@@ -44,11 +47,14 @@ struct Doorkeeper: Sendable {
         return false
     }
 
-    private func isSet(_ bit: Int) -> Bool { bits[bit >> 6] & (1 << UInt64(bit & 63)) != 0 }
+    @inlinable
+    func isSet(_ bit: Int) -> Bool { bits[bit >> 6] & (1 << UInt64(bit & 63)) != 0 }
 
-    private mutating func set(_ bit: Int) { bits[bit >> 6] |= 1 << UInt64(bit & 63) }
+    @inlinable
+    mutating func set(_ bit: Int) { bits[bit >> 6] |= 1 << UInt64(bit & 63) }
 
-    private mutating func reset() {
+    @inlinable
+    mutating func reset() {
         for index in bits.indices { bits[index] = 0 }
         noted = 0
     }

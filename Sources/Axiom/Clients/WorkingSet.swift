@@ -9,52 +9,68 @@
 /// have raced a commit is returned, not kept). Sets read far more widely
 /// than they can hold (products) keep what they read through `admit`.
 public struct WorkingSet<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private struct Entry: Sendable {
-        var key: Key
-        var value: Value
-        var referenced: Bool
+    @usableFromInline
+    struct Entry: Sendable {
+        @usableFromInline var key: Key
+        @usableFromInline var value: Value
+        @usableFromInline var referenced: Bool
+
+        @inlinable
+        init(key: Key, value: Value, referenced: Bool) {
+            self.key = key
+            self.value = value
+            self.referenced = referenced
+        }
     }
 
     public let capacity: Int
     /// `lookup`s that found their key, and those that did not: what an
     /// operator sizing the bound needs (`axiom_working_set_lookups_total`).
     /// `peek` and `contains` are bookkeeping, not reads, and count neither.
-    public private(set) var hits: UInt64 = 0
-    public private(set) var misses: UInt64 = 0
-    private var entries: [Entry?] = []
-    private var slots: [Key: Int] = [:]
-    private var free: [Int] = []
-    private var hand = 0
+    @inlinable public var hits: UInt64 { hitCount }
+    @inlinable public var misses: UInt64 { missCount }
+    @usableFromInline var hitCount: UInt64 = 0
+    @usableFromInline var missCount: UInt64 = 0
+    @usableFromInline var entries: [Entry?] = []
+    @usableFromInline var slots: [Key: Int] = [:]
+    @usableFromInline var free: [Int] = []
+    @usableFromInline var hand = 0
     /// Made by the first `admit` that finds the set full.
-    private var doorkeeper: Doorkeeper?
+    @usableFromInline var doorkeeper: Doorkeeper?
 
     /// `capacity` is at least 1.
+    @inlinable
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
+    @inlinable
     public var count: Int { slots.count }
 
+    @inlinable
     public var values: [Value] { entries.compactMap { $0?.value } }
 
     /// How full it is and how its lookups went, under `name`.
+    @inlinable
     public func usage(_ name: String) -> WorkingSetUsage {
         WorkingSetUsage(name: name, entries: count, capacity: capacity, hits: hits, misses: misses)
     }
 
     /// The value, marked as recently used.
+    @inlinable
     public mutating func lookup(_ key: Key) -> Value? {
         guard let value = recheck(key) else {
-            misses &+= 1
+            missCount &+= 1
             return nil
         }
-        hits &+= 1
+        hitCount &+= 1
         return value
     }
 
     /// `lookup` again for a key whose lookup was already counted (the
     /// second look after waiting for the key's turn, or a fill checking
     /// what a concurrent read kept): marks it used, counts nothing.
+    @inlinable
     public mutating func recheck(_ key: Key) -> Value? {
         guard let slot = slots[key] else { return nil }
         entries[slot]?.referenced = true
@@ -62,9 +78,11 @@ public struct WorkingSet<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Whether `key` is held, without marking it used.
+    @inlinable
     public func contains(_ key: Key) -> Bool { slots[key] != nil }
 
     /// The value, without marking it used.
+    @inlinable
     public func peek(_ key: Key) -> Value? {
         slots[key].flatMap { entries[$0]?.value }
     }
@@ -73,6 +91,7 @@ public struct WorkingSet<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// least recently used entry when full; returns the evicted value (the
     /// catalogue notes what an evicted product's commit was).
     @discardableResult
+    @inlinable
     public mutating func store(_ value: Value, for key: Key) -> Value? {
         if let slot = slots[key] {
             entries[slot] = Entry(key: key, value: value, referenced: true)
@@ -110,6 +129,7 @@ public struct WorkingSet<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// displaces one read often, so a crawl does not flush the set and
     /// popular keys stay held.
     /// Returns whether it was kept, and the value evicted for it.
+    @inlinable
     public mutating func admit(_ value: Value, for key: Key) -> (kept: Bool, evicted: Value?) {
         if slots[key] == nil, free.isEmpty, entries.count >= capacity {
             if doorkeeper == nil { doorkeeper = Doorkeeper(window: max(2 * capacity, 64)) }
@@ -120,6 +140,7 @@ public struct WorkingSet<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Forgets `key`; returns its value if it was held.
     @discardableResult
+    @inlinable
     public mutating func remove(_ key: Key) -> Value? {
         guard let slot = slots.removeValue(forKey: key) else { return nil }
         let value = entries[slot]?.value
@@ -130,6 +151,7 @@ public struct WorkingSet<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Forgets every entry whose value matches; returns them.
     @discardableResult
+    @inlinable
     public mutating func removeAll(where matches: (Value) -> Bool) -> [Value] {
         var removed: [Value] = []
         for case let entry? in entries where matches(entry.value) {

@@ -28,6 +28,17 @@ public final class StorefrontContext: Context {
         return product
     }
 
+    /// An active product as `make` represents it (its encoded page), made
+    /// once per version the catalogue's working set holds and kept with it.
+    public func product<Representation: Sendable>(
+        _ id: ProductID, representedAs make: (Product) throws -> Representation
+    ) async throws -> Representation {
+        guard let found = try await catalog.client.lookup(id, representedAs: make), found.product.active else {
+            throw DomainError.notFound(entity: "product", id: id.description)
+        }
+        return found.representation
+    }
+
     /// One page of active products: by name, or ranked matches of `q`.
     public func products(_ query: ProductQuery) async throws -> ProductPage {
         try await catalog.client.products(ProductQuery(text: query.text, limit: query.limit, cursor: query.cursor,

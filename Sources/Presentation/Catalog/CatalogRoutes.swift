@@ -8,24 +8,15 @@ public struct CatalogRoutes: RouteGroup {
     public typealias Bound = StorefrontContext
     public let name = "CatalogRoutes"
     let storefront: SharedBinding<StorefrontContext>
-    /// How many products' JSON to keep: the catalogue's own working-set
-    /// bound (`catalog_cache_entries`), so memory stays bounded by
-    /// configuration rather than by the catalogue's size.
-    let cachedProducts: Int
     /// Both routes' caching: `no-cache`, or `max-age` from `catalog_max_age`.
     let policy: RoutePolicy
 
-    public init(_ storefront: StorefrontContext, cachedProducts: Int, maxAge: Int = 0) {
+    public init(_ storefront: StorefrontContext, maxAge: Int = 0) {
         self.storefront = SharedBinding(storefront)
-        self.cachedProducts = cachedProducts
         policy = .catalog(maxAge: maxAge)
     }
 
     public func register(on router: inout Router) {
-        // Written as bytes (ProductJSON): a miss over a large catalogue is
-        // most of this route's traffic, and JSONEncoder was its largest cost.
-        let representations = RepresentationCache<ProductID, Product>(capacity: cachedProducts,
-                                                                    encode: ProductJSON.bytes)
         router.get("/products", policy: policy, storefront.handler { request, storefront in
             let page = try PageRequest.from(request)
             let query = ProductQuery(text: request.query["q"], limit: page.limit, cursor: page.cursor)
@@ -33,7 +24,7 @@ public struct CatalogRoutes: RouteGroup {
         })
         router.get("/products/{id}", policy: policy, storefront.handler { request, storefront in
             let id = try request.parameter("id", as: ProductID.self)
-            return try representations.response(for: id, value: try await storefront.product(id))
+            return try await storefront.product(id, representedAs: ProductPageBody.init).response
         })
     }
 }
