@@ -61,8 +61,9 @@ public struct Payment: Hashable, Sendable, Identifiable {
     /// Minor units the shop owes back: kept beyond what the order should keep.
     public var refundOwed: Int64 { max(0, paid - refunded - kept) }
 
-    /// Minor units the customer still owes for an order that stands.
-    public var amountDue: Int64 { max(0, kept - (paid - refunded)) }
+    /// Minor units the customer still owes: only a payable payment is
+    /// due; a refund the shop made on a standing order is not a debt.
+    public var amountDue: Int64 { status == .requiresPayment ? max(0, amount.amount - paid) : 0 }
 
     /// The payment after `change`; nil when the change has nothing left to do
     /// (it happened already, or it no longer matters: a decline reported for

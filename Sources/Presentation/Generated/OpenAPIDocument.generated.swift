@@ -1903,7 +1903,7 @@ components:
           description: What the shop owes back (all of it for a cancelled order, the excess of a second payment).
           $ref: "#/components/schemas/Money"
         amount_due:
-          description: What the customer still owes for an order that stands.
+          description: What the customer still owes on a payment still payable (`requires_payment`); zero otherwise.
           $ref: "#/components/schemas/Money"
     LedgerPage:
       type: object
