@@ -65,6 +65,10 @@ import TestSupport
         #expect(Set(listed.compactMap { $0["id"] as? Int }).count == 3)
         #expect(try MoneyInvariants.entries(shop, query: "&from=2999-01-01T00:00:00Z").isEmpty)
         #expect(try api.call("GET", "/payments/ledger?from=yesterday", token: shop.admin).status == 422)
+        // A misspelt parameter is refused, not ignored (it would list everything).
+        let misspelt = try api.call("GET", "/payments/ledger?form=2999-01-01T00:00:00Z", token: shop.admin)
+        #expect(misspelt.status == 422)
+        #expect((api.object(misspelt)["errors"] as? [[String: Any]])?.first?["field"] as? String == "form")
         #expect(try api.call("GET", "/payments/ledger", token: buyer).status == 403)
         try MoneyInvariants.check(shop, orders: [id])
     }

@@ -63,6 +63,7 @@ public struct AdminRoutes: RouteGroup {
                 id, amount: body.amount, reference: body.reference, by: request.caller)))
         })
         router.get("/orders/{id}/ledger", policy: .accountData, admin.handler { request in
+            try KnownQuery.require(request.http, only: [])
             let id = try request.http.parameter("id", as: OrderID.self)
             return try JSONBody.response(LedgerPage(items: try await request.context.ledger(ofOrder: id, by: request.caller),
                                                     nextCursor: nil))
@@ -74,6 +75,7 @@ public struct AdminRoutes: RouteGroup {
             return try JSONBody.response(LedgerPage(entries, limit: query.page.limit))
         })
         router.get("/payments/refunds-owed", policy: .accountData, admin.handler { request in
+            try KnownQuery.require(request.http, only: ["limit", "cursor"])
             let page = try PageRequest.from(request.http)
             let owing = try await request.context.refundsOwed(after: try RefundsOwedPage.cursor(page),
                                                               limit: page.limit + 1, by: request.caller)

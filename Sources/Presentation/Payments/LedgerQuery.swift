@@ -4,7 +4,8 @@ import HTTPServer
 /// `GET /payments/ledger?from=…&to=…&limit=…&cursor=…`: movements recorded
 /// in `[from, to)` (RFC 3339; from the beginning, to the end of time when
 /// absent), keyset paged by (recorded_at, id): the cursor is the last
-/// entry's `<recorded_at ms>.<id>`, opaque to the caller.
+/// entry's `<recorded_at ms>.<id>`, opaque to the caller. No other
+/// parameter is taken.
 struct LedgerQuery {
     let from: Timestamp
     let to: Timestamp
@@ -12,6 +13,7 @@ struct LedgerQuery {
     let position: (Timestamp, Int64)?
 
     static func from(_ request: HTTPRequest) throws -> LedgerQuery {
+        try KnownQuery.require(request, only: ["limit", "cursor", "from", "to"])
         let page = try PageRequest.from(request)
         var errors: [FieldError] = []
         func time(_ name: String, default value: Int64) -> Timestamp {
