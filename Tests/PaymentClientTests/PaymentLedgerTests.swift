@@ -108,4 +108,49 @@ import Testing
         #expect(try await run.client.payment(forOrder: shipped.id)?.status == .succeeded)
         await run.stop()
     }
+
+    /// Payments paid, owing and refunded before the ledger existed get the
+    /// rows that say so (by the system), and their sums, at the migration.
+    @Test(arguments: StorageBackend.all) func paymentsFromBeforeTheLedgerGetTheirRows(backend: StorageBackend) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try await backend.database(at: path)
+        let before = try await PaymentRun.start(database, backend: backend,
+                                                migrations: PaymentClient.migrations.filter { $0.version == 500 })
+        let orders = try (0..<4).map { _ in try order() }
+        let statuses = ["succeeded", "refund_pending", "refunded", "expired"]
+        try await before.storage().writeTransaction { handle in
+            for (order, status) in zip(orders, statuses) {
+                try handle.execute("""
+                    INSERT INTO payments(id, order_id, user_id, status, amount, currency, method, reference, expires_at,
+                                         updated_at, open)
+                    VALUES(?, ?, ?, ?, 3000, 'USD', ?, ?, 0, 1000, 0)
+                    """, UUID().uuidString.lowercased(), order.id.description, order.userID.description, status,
+                    status == "succeeded" ? "manual" : "provider", status == "succeeded" ? "TR-OLD" : nil)
+            }
+        }
+        await before.stop()
+
+        let run = try await PaymentRun.start(database, backend: backend)
+        let payments = try await run.client.payments(forOrders: orders.map(\.id))
+        let found = orders.map { payments[$0.id] }
+        #expect(found.map { $0?.paid } == [3000, 3000, 3000, 0])
+        #expect(found.map { $0?.refunded } == [0, 0, 3000, 0])
+        #expect(found.map { $0?.refundOwed } == [0, 3000, 0, 0])
+        #expect(found.map { $0?.financialStatus } == [.paid, .paid, .refunded, .unpaid])
+        let kinds = try await orders.asyncMap { try await run.client.ledger(ofOrder: $0.id).map(\.movement.kind) }
+        #expect(kinds == [[.manualPayment], [.charge], [.charge, .refund], []])
+        let actors = try await run.client.ledger(ofOrder: orders[0].id).map(\.movement.actor)
+        #expect(actors == [.system])
+        #expect(try await run.client.owingRefunds(after: nil, limit: 10).map(\.orderID) == [orders[1].id])
+        for order in orders { try await expectSumsMatch(run, order.id) }
+        await run.stop()
+    }
+}
+
+private extension Array {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var mapped: [T] = []
+        for element in self { mapped.append(try await transform(element)) }
+        return mapped
+    }
 }
