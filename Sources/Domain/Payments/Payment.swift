@@ -65,17 +65,15 @@ public struct Payment: Hashable, Sendable, Identifiable {
     /// due; a refund the shop made on a standing order is not a debt.
     public var amountDue: Int64 { status == .requiresPayment ? max(0, amount.amount - paid) : 0 }
 
-    /// The payment after `change`; nil when the change has nothing left to do
-    /// (it happened already, or it no longer matters: a decline reported for
-    /// a payment that is still payable, or one that expired meanwhile).
-    /// Throws for an order shipping while its payment is not paid
-    /// (`order_not_paid`) or cancelled after it started shipping (`order_shipped`).
+    /// The payment after `change`; nil when the change has nothing left to
+    /// do (it happened already, or it no longer matters: an expiry of a
+    /// payment paid meanwhile). Throws for an order shipping while its
+    /// payment is not paid (`order_not_paid`) or cancelled after it started
+    /// shipping (`order_shipped`). A provider's decline is no change at
+    /// all: the payment stays payable until it expires, as a PaymentIntent
+    /// returns to requires_payment_method.
     public func applying(_ change: PaymentChange) throws(PaymentError) -> Payment? {
         switch (change, status) {
-        case (.providerFailed, _):
-            // A declined attempt leaves the payment payable until it
-            // expires, as a PaymentIntent returns to requires_payment_method.
-            return nil
         case (.expired, .requiresPayment):
             return with(status: .expired)
         case (.expired, _):

@@ -1,8 +1,6 @@
 /// What can happen to a payment's life besides money moving;
 /// `Payment.applying(_:)` decides the result (money: `MoneyMovement`).
 public enum PaymentChange: Hashable, Sendable {
-    /// The provider declined an attempt.
-    case providerFailed
     /// Its `expires_at` passed unpaid.
     case expired
     /// Its order was cancelled (by the customer or an admin).
