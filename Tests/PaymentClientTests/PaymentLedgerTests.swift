@@ -109,6 +109,34 @@ import Testing
         await run.stop()
     }
 
+    /// The provider's events out of order and repeated: the refund before
+    /// the charge it refunds, each delivered twice. Every movement is
+    /// recorded once, whatever the order, and the sums end where they
+    /// would have in order.
+    @Test(arguments: StorageBackend.all) func eventsOutOfOrderAndRepeatedEndWhereTheyWouldInOrder(
+        backend: StorageBackend) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await PaymentRun.start(try await backend.database(at: path), backend: backend)
+        let placed = try order()
+        let payment = try await run.client.send(.open(placed, method: .provider))
+        let refund = event("evt_refund", .refundSucceeded, payment, amount: 1200, reference: "re_9")
+        let charge = event("evt_charge", .paymentSucceeded, payment, reference: "ch_9")
+        var effects: [PaymentReceipt.Effect] = []
+        for delivery in [refund, refund, charge, charge] {
+            effects.append(try await run.client.send(.apply(delivery)).effect)
+        }
+        #expect(effects == [.applied, .duplicate, .applied, .duplicate])
+        let now = try #require(try await run.client.payment(forOrder: placed.id))
+        #expect(now.status == .succeeded)
+        #expect(now.paid == payment.amount.amount)
+        #expect(now.refunded == 1200)
+        #expect(now.financialStatus == .partiallyRefunded)
+        // The refund was flagged when it came: nothing had been paid yet.
+        #expect(try await run.client.ledger(ofOrder: placed.id).map(\.exceedsPaid) == [true, false])
+        try await expectSumsMatch(run, placed.id)
+        await run.stop()
+    }
+
     /// Payments paid, owing and refunded before the ledger existed get the
     /// rows that say so (by the system), and their sums, at the migration.
     @Test(arguments: StorageBackend.all) func paymentsFromBeforeTheLedgerGetTheirRows(backend: StorageBackend) async throws {
