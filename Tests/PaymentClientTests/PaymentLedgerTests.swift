@@ -106,6 +106,16 @@ import Testing
         #expect(refunding.status == .refundPending)
         await #expect(throws: PaymentError.self) { _ = try await run.client.send(.fulfil(cancelled.id)) }
         #expect(try await run.client.payment(forOrder: shipped.id)?.status == .succeeded)
+        // Paid, then all of it given back by an admin: nothing left to ship for.
+        let returned = try order()
+        let payment = try await run.client.send(.open(returned, method: .provider))
+        _ = try await run.client.send(.apply(event("evt_ret", .paymentSucceeded, payment)))
+        let refund = MoneyMovement(kind: .manualRefund, amount: payment.amount, method: .manual, reference: "RF-ALL",
+                                   eventID: nil, actor: .admin(UserID(UUID())))
+        _ = try await run.client.send(.record(refund, on: returned.id))
+        await #expect(throws: PaymentError.orderNotPaid(payment.id, status: .succeeded)) {
+            _ = try await run.client.send(.fulfil(returned.id))
+        }
         await run.stop()
     }
 

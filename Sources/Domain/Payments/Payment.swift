@@ -86,7 +86,8 @@ public struct Payment: Hashable, Sendable, Identifiable {
             return with(status: paid > refunded ? .refundPending : .refunded)
         case (.orderCancelled, _):
             return nil
-        case (.fulfilling, .succeeded):
+        case (.fulfilling, .succeeded) where paid > refunded:
+            // Partly refunded (a discount) still ships; all given back does not.
             return fulfilled ? nil : with(fulfilled: true)
         case (.fulfilling, _):
             throw .orderNotPaid(id, status: status)

@@ -13,7 +13,8 @@ public enum PaymentError: Error, Hashable, Sendable, CustomStringConvertible {
     case illegalTransition(PaymentID, from: PaymentStatus, to: PaymentStatus)
     /// An admin's refund would take the refunds beyond what was paid (422).
     case refundExceedsPaid(PaymentID, refundable: Money)
-    /// The order cannot ship: its payment is not paid (409).
+    /// The order cannot ship: its payment is not paid, or all of it was
+    /// given back (409).
     case orderNotPaid(PaymentID, status: PaymentStatus)
     /// The order cannot be cancelled: it is shipping (409).
     case orderShipped(PaymentID)
@@ -41,7 +42,7 @@ public enum PaymentError: Error, Hashable, Sendable, CustomStringConvertible {
         case .refundExceedsPaid(let id, let refundable):
             "payment \(id) has \(refundable.amount) \(refundable.currency) left to refund"
         case .orderNotPaid(let id, let status):
-            "the order cannot ship: its payment \(id) is \(status.rawValue), not succeeded"
+            "the order cannot ship: its payment \(id) holds no money for it (status \(status.rawValue))"
         case .orderShipped(let id):
             "the order of payment \(id) is shipping and can no longer be cancelled"
         }

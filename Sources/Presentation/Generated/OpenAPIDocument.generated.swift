@@ -982,7 +982,8 @@ paths:
       operationId: moveOrder
       summary: Move an order along confirmed → shipped → delivered (admins)
       description: |
-        Shipping requires the order's payment paid (`succeeded`), checked
+        Shipping requires the order's payment paid (`succeeded`, not all of
+        it refunded), checked
         and marked under the payment's lock before the order moves: 409
         `order_not_paid` otherwise, and a cancel that comes after is 409
         `order_shipped`. `cancelled` is the customer's cancel.
