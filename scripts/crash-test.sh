@@ -2,11 +2,12 @@
 # The kill -9 crash test: builds the release binary, then RUNS times (default
 # 5) starts it on a fresh database, runs concurrent writers (registrations,
 # sign-ins and sign-outs, cart changes, checkouts with an Idempotency-Key,
-# cancellations), kills it with SIGKILL after a random 1-4 s, restarts it on
-# the same file and checks that every write answered 2xx is there and that
-# stock, orders and carts agree (scripts/crash_driver.py says exactly what is
-# checked).
-# Prints "acknowledged X, lost 0" per kind of write for each run; exits
+# payments, declines, refunds, cancellations), kills it with SIGKILL after a
+# random 1-4 s, restarts it on the same file and checks that every write
+# answered 2xx is there and that stock, orders, carts and the money ledger
+# agree (scripts/crash_driver.py says exactly what is checked).
+# Prints "acknowledged X, lost 0" per kind of write and the ledger's totals
+# for each run; exits
 # non-zero if any run lost or mixed up anything (its database and server log
 # are kept and named).
 #

@@ -4,9 +4,11 @@
 Starts the release binary on a fresh database (payments configured, a short
 payment_timeout so unpaid orders expire during the run), stocks a few scarce
 products, lets concurrent writers register, sign in and out, change carts,
-check out, pay or fail their payments through the signed webhook (as
-scripts/pay.py signs), have the admin record manual payments, cancel (a paid
-order then owes a refund, which a refund.succeeded event settles), sends
+check out, pay or decline their payments through the signed webhook (as
+scripts/pay.py signs; a decline leaves the order payable), pay twice (the
+excess owed back), have the admin record manual payments, cancel (a paid
+order then owes a refund, which a refund.succeeded event or an admin's
+manual refund settles), sends
 SIGKILL at a random moment, restarts the server on the same file (or, with
 --database-url, the same fresh PostgreSQL schema) and checks that
 
@@ -22,6 +24,11 @@ SIGKILL at a random moment, restarts the server on the same file (or, with
   cart is empty; a cart write is either applied or not,
 - every product's stock equals its initial stock minus the units of its
   non-cancelled orders,
+- the money: every acknowledged money movement is a ledger entry (by its
+  event id or reference), every order's ledger sums are its payment's paid
+  and refunded, no admin refund goes beyond what was paid, and what the
+  payment says is owed back is what its amounts say; the run reports the
+  ledger's totals,
 - a checkout retried with the same Idempotency-Key returns the same order.
 
 Each customer is driven by one thread, one request at a time, so the
@@ -56,19 +63,24 @@ ORDER_FOLLOWS = {"requires_payment": "pending", "succeeded": "confirmed", "faile
                  "expired": "cancelled", "cancelled": "cancelled", "refund_pending": "cancelled",
                  "refunded": "cancelled"}
 # Where a payment may be after the request in flight at the kill, by kind.
-IN_FLIGHT_EFFECT = {"pay": {"succeeded", "refund_pending"}, "fail": {"failed"}, "refund": {"refunded"},
-                    "manual": {"succeeded"}, "cancel": {"cancelled", "refund_pending"}}
+IN_FLIGHT_EFFECT = {"pay": {"succeeded", "refund_pending"}, "fail": set(), "refund": {"refunded"},
+                    "manual_refund": {"refunded"}, "manual": {"succeeded", "refund_pending"},
+                    "cancel": {"cancelled", "refund_pending", "refunded"}}
+# The ledger kinds that bring money in.
+INCOMING = {"charge", "manual_payment"}
 
 
-def signed_event(payment, event_type, counter=[0]):
-    """A provider event for `payment` and its Axiom-Signature (as scripts/pay.py makes it)."""
+def signed_event(payment, event_type, amount=None, counter=[0]):
+    """A provider event for `payment` (its amount unless `amount` is given),
+    its id and its Axiom-Signature (as scripts/pay.py makes it)."""
     counter[0] += 1
-    body = json.dumps({"id": f"evt_crash_{os.getpid()}_{threading.get_ident()}_{counter[0]}", "type": event_type,
-                       "data": {"payment_id": payment["id"], "amount": payment["amount"]}},
+    event_id = f"evt_crash_{os.getpid()}_{threading.get_ident()}_{counter[0]}"
+    body = json.dumps({"id": event_id, "type": event_type,
+                       "data": {"payment_id": payment["id"], "amount": amount or payment["amount"]}},
                       separators=(",", ":")).encode()
     timestamp = int(time.time())
     mac = hmac.new(WEBHOOK_SECRET.encode(), str(timestamp).encode() + b"." + body, hashlib.sha256).hexdigest()
-    return body, f"t={timestamp},v1={mac}"
+    return event_id, body, f"t={timestamp},v1={mac}"
 
 
 # ---------------------------------------------------------------- server
@@ -180,7 +192,10 @@ class Shopper(threading.Thread):
         self.index, self.port, self.user, self.token = index, port, user, token
         self.products, self.rng, self.stop, self.admin = products, random.Random(seed), stop, admin
         self.cart = {}            # as last acknowledged
-        self.acknowledged = {"cart": 0, "checkout": 0, "cancel": 0, "pay": 0, "fail": 0, "refund": 0, "manual": 0}
+        self.acknowledged = {"cart": 0, "checkout": 0, "cancel": 0, "pay": 0, "fail": 0, "refund": 0, "manual": 0,
+                             "manual_refund": 0, "overpay": 0}
+        self.movements = {}       # order id → event ids and references of its acknowledged money movements
+        self.sent = None          # the event id or reference of the request being sent
         self.payment_refusals = 0  # payment writes refused because an expiry came first (409)
         self.refused = 0          # checkouts answered 409 insufficient_stock
         self.orders = {}          # id → order as acknowledged (status and payment updated by acknowledged writes)
@@ -194,14 +209,16 @@ class Shopper(threading.Thread):
         attempt, short = 0, None   # short: the product a refused checkout named
         while not self.stop.is_set():
             choice = self.rng.random()
-            waiting, owed = self.with_payment("requires_payment"), self.with_payment("refund_pending")
+            waiting, owed, paid = self.with_payment("requires_payment"), self.owed(), self.with_payment("succeeded")
             if short is not None and self.cart:
                 op = ("cart", ("DELETE", short if short in self.cart else self.rng.choice(sorted(self.cart))))
             elif waiting and choice < 0.30:
                 pick = self.rng.random()
                 op = ("pay" if pick < 0.7 else "fail" if pick < 0.9 else "manual", self.rng.choice(waiting))
             elif owed and choice < 0.36:
-                op = ("refund", self.rng.choice(owed))
+                op = ("refund" if self.rng.random() < 0.5 else "manual_refund", self.rng.choice(owed))
+            elif paid and choice < 0.38:
+                op = ("overpay", self.rng.choice(paid))
             elif not self.cart or choice < 0.60:
                 op = ("cart", ("PUT", self.rng.choice(self.products)["id"], self.rng.randint(1, 3)))
             elif choice < 0.68:
@@ -250,11 +267,14 @@ class Shopper(threading.Thread):
                 if payload["status"] != "cancelled":
                     self.anomalies.append(f"{self.user['email']}: cancel of {op[1]} answered {payload['status']}")
                 self.orders[op[1]] = payload
-            elif kind in ("pay", "fail", "refund") and status == 200:
+            elif kind in ("pay", "fail", "refund", "overpay") and status == 200:
                 self.acknowledge_payment(op[1], payload["payment"])
-            elif kind == "manual" and status == 200:
+                if kind != "fail":
+                    self.movements.setdefault(op[1], []).append(self.sent)
+            elif kind in ("manual", "manual_refund") and status == 200:
                 self.orders[op[1]] = payload
-            elif kind in ("cancel", "manual", "refund") and status == 409:
+                self.movements.setdefault(op[1], []).append(self.sent)
+            elif kind in ("cancel", "refund") and status == 409:
                 # The expiry sweep cancelled the order first: refused, nothing
                 # changed by this request (the check allows the expiry).
                 self.payment_refusals += 1
@@ -271,6 +291,10 @@ class Shopper(threading.Thread):
     def with_payment(self, status):
         return sorted(i for i, o in self.orders.items() if (o.get("payment") or {}).get("status") == status)
 
+    def owed(self):
+        return sorted(i for i, o in self.orders.items()
+                      if ((o.get("payment") or {}).get("refund_owed") or {}).get("amount", 0) > 0)
+
     def acknowledge_payment(self, order_id, payment):
         order = dict(self.orders[order_id])
         order["payment"] = payment
@@ -279,13 +303,21 @@ class Shopper(threading.Thread):
 
     def send(self, client, op):
         kind, detail = op
-        if kind in ("pay", "fail", "refund"):
-            event_type = {"pay": "payment.succeeded", "fail": "payment.failed", "refund": "refund.succeeded"}[kind]
-            body, signature = signed_event(self.orders[detail]["payment"], event_type)
+        payment = (self.orders.get(detail) or {}).get("payment") if isinstance(detail, str) else None
+        if kind in ("pay", "fail", "refund", "overpay"):
+            event_type = {"pay": "payment.succeeded", "fail": "payment.failed", "refund": "refund.succeeded",
+                          "overpay": "payment.succeeded"}[kind]
+            self.sent, body, signature = signed_event(payment, event_type,
+                                                      payment["refund_owed"] if kind == "refund" else None)
             return client.call("POST", "/payments/webhook", raw_body=body, headers={"Axiom-Signature": signature})
         if kind == "manual":
-            return client.call("POST", f"/orders/{detail}/payment", {"status": "succeeded", "reference": f"TR-{detail[:8]}"},
+            self.sent = f"TR-{detail[:8]}"
+            return client.call("POST", f"/orders/{detail}/payment", {"status": "succeeded", "reference": self.sent},
                                token=self.admin)
+        if kind == "manual_refund":
+            self.sent = f"RF-{detail[:8]}-{self.rng.randrange(1 << 30)}"
+            return client.call("POST", f"/orders/{detail}/refunds",
+                               {"amount": payment["refund_owed"]["amount"], "reference": self.sent}, token=self.admin)
         if kind == "cart" and detail[0] == "PUT":
             return client.call("PUT", f"/cart/items/{detail[1]}", {"quantity": detail[2]}, token=self.token)
         if kind == "cart":
@@ -373,7 +405,7 @@ def setup(client, run_tag, shoppers, seed):
 def check(client, admin_before, products, shoppers, registrars, failures, notes):
     """Everything after the restart. Appends to `failures`; returns counts."""
     lost = {"registration": 0, "login": 0, "logout": 0, "cart": 0, "checkout": 0, "cancel": 0,
-            "pay": 0, "fail": 0, "refund": 0, "manual": 0}
+            "pay": 0, "fail": 0, "refund": 0, "manual": 0, "money": 0}
     expiries = 0
 
     # The admin's session from before the crash is a durable write too.
@@ -509,6 +541,43 @@ def check(client, admin_before, products, shoppers, registrars, failures, notes)
                 failures.append(f"{who}: retry of in-flight {unknown[1]} answered {status} {again}, "
                                 f"its order is {unknown_order['id']}")
 
+    # The money: acknowledged movements are in the ledger, and every
+    # order's ledger sums are its payment's.
+    totals = {"entries": 0, "paid": 0, "refunded": 0, "owed": 0, "orders": 0, "flagged": 0}
+    for shopper in shoppers:
+        for order in client.all_pages("/orders", shopper.token):
+            payment = order.get("payment")
+            if not payment:
+                continue
+            entries = client.must(200, "GET", f"/orders/{order['id']}/ledger", token=admin)["items"]
+            names = {e["event_id"] for e in entries} | {e["reference"] for e in entries}
+            for name in shopper.movements.get(order["id"], []):
+                if name not in names:
+                    lost["money"] += 1
+                    failures.append(f"order {order['id']}: money movement {name} acknowledged, not in its ledger")
+            paid = sum(e["amount"]["amount"] for e in entries if e["kind"] in INCOMING)
+            refunded = sum(e["amount"]["amount"] for e in entries if e["kind"] not in INCOMING)
+            by_admin = sum(e["amount"]["amount"] for e in entries if e["kind"] == "manual_refund")
+            kept = payment["amount"]["amount"] if ORDER_FOLLOWS.get(payment["status"]) != "cancelled" else 0
+            if paid != payment["paid"]["amount"] or refunded != payment["refunded"]["amount"]:
+                failures.append(f"order {order['id']}: ledger sums paid {paid}, refunded {refunded}; payment says "
+                                f"{payment['paid']['amount']}, {payment['refunded']['amount']}")
+            if by_admin > paid:
+                failures.append(f"order {order['id']}: admins refunded {by_admin}, more than the {paid} paid")
+            if payment["refund_owed"]["amount"] != max(0, paid - refunded - kept):
+                failures.append(f"order {order['id']}: refund_owed {payment['refund_owed']['amount']}, its amounts "
+                                f"say {max(0, paid - refunded - kept)}")
+            totals["entries"] += len(entries)
+            totals["paid"] += paid
+            totals["refunded"] += refunded
+            totals["owed"] += payment["refund_owed"]["amount"]
+            totals["flagged"] += sum(1 for e in entries if e["exceeds_paid"])
+            totals["orders"] += 1 if entries else 0
+    owed_listed = sum(p["refund_owed"]["amount"] for p in client.all_pages("/payments/refunds-owed", admin))
+    if owed_listed != totals["owed"]:
+        failures.append(f"GET /payments/refunds-owed lists {owed_listed} owed, the orders say {totals['owed']}")
+    notes.update(ledger=totals)
+
     # Stock and orders agree (read after the retries, which may not change either).
     ordered_units = {p["id"]: 0 for p in products}
     for shopper in shoppers:
@@ -607,6 +676,11 @@ def run(args):
     print(f"  payments       succeeded {count('pay'):4d}, failed {count('fail'):4d}, refunds {count('refund'):4d}, "
           f"manual {count('manual'):4d} acknowledged; lost {lost['pay'] + lost['fail'] + lost['refund'] + lost['manual']}"
           f"   (expired {notes['expiries']}; refused after an expiry {sum(s.payment_refusals for s in shoppers)})")
+    ledger = notes["ledger"]
+    print(f"  ledger         {ledger['entries']:5d} entries on {ledger['orders']} orders: paid {ledger['paid']}, refunded "
+          f"{ledger['refunded']}, owed back {ledger['owed']} (second payments {count('overpay')}, manual refunds "
+          f"{count('manual_refund')}, flagged {ledger['flagged']}); movements lost {lost['money']}, "
+          f"sums = payment on every order")
     print(f"  stock = initial - ordered on {notes['agree']}/{len(products)} products ({notes['sold_out']} sold out); "
           f"idempotent retries {notes['retried_same']}/{notes['retries']} same order")
     if failures:

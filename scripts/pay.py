@@ -9,6 +9,10 @@ v1=<hex HMAC-SHA256 of "<t>.<raw body>" under the shared secret>.
   scripts/pay.py --url http://127.0.0.1:8080 --secret "$SECRET" --order ID --token TOKEN
   # any event for a payment id and amount
   scripts/pay.py --secret S --payment PAYMENT_ID --amount 8000 --type payment.failed
+  # a partial refund, named by the provider's refund id (recorded once)
+  scripts/pay.py --secret S --order ID --token TOKEN --type refund.succeeded --amount 2000 --reference re_1
+  # any body as it is (an event type the server does not handle)
+  scripts/pay.py --secret S --body '{"id":"evt_1","type":"customer.created","data":{}}'
   # print the signed delivery as JSON instead of sending it (tests replay it)
   scripts/pay.py --secret S --payment ID --amount 8000 --sign-only
 
@@ -55,13 +59,16 @@ def main() -> int:
     parser.add_argument("--url", default=os.environ.get("AXIOM_URL", "http://127.0.0.1:8080"))
     parser.add_argument("--secret", default=os.environ.get("AXIOM_PAYMENT_WEBHOOK_SECRET"))
     parser.add_argument("--type", default="payment.succeeded",
-                        help="payment.succeeded, payment.failed, refund.succeeded (or any other, ignored by the server)")
+                        help="payment.succeeded, payment.failed, refund.succeeded, chargeback.created "
+                             "(or any other, ignored by the server)")
     parser.add_argument("--order", help="order id: its payment id and amount are read with --token")
     parser.add_argument("--token", help="bearer token of the order's owner or an admin")
     parser.add_argument("--payment", help="payment id (instead of --order)")
     parser.add_argument("--amount", type=int, help="amount in minor units (default: the payment's)")
     parser.add_argument("--currency", default=None, help="currency code (default: the payment's, else USD)")
     parser.add_argument("--event-id", default=None, help="event id (default: a new evt_…)")
+    parser.add_argument("--reference", default=None, help="the provider's charge or refund id (data.reference)")
+    parser.add_argument("--body", default=None, help="sign and send this body as it is (no event is built)")
     parser.add_argument("--timestamp", type=int, default=None, help="t to sign (default: now)")
     parser.add_argument("--sign-only", action="store_true", help="print {body, signature} instead of sending")
     args = parser.parse_args()
@@ -69,6 +76,8 @@ def main() -> int:
         parser.error("--secret or AXIOM_PAYMENT_WEBHOOK_SECRET is required")
 
     base = args.url.rstrip("/")
+    if args.body is not None:
+        return deliver(args, base, args.body.encode())
     payment_id, amount, currency = args.payment, args.amount, args.currency
     if args.order:
         if not args.token:
@@ -80,9 +89,15 @@ def main() -> int:
     if not payment_id or amount is None:
         parser.error("give --order and --token, or --payment and --amount")
 
-    event = {"id": args.event_id or f"evt_{uuid.uuid4().hex}", "type": args.type,
-             "data": {"payment_id": payment_id, "amount": {"amount": amount, "currency": currency or "USD"}}}
-    body = json.dumps(event, separators=(",", ":")).encode()
+    data = {"payment_id": payment_id, "amount": {"amount": amount, "currency": currency or "USD"}}
+    if args.reference:
+        data["reference"] = args.reference
+    event = {"id": args.event_id or f"evt_{uuid.uuid4().hex}", "type": args.type, "data": data}
+    return deliver(args, base, json.dumps(event, separators=(",", ":")).encode())
+
+
+def deliver(args, base: str, body: bytes) -> int:
+    """Signs `body`, then prints it signed (--sign-only) or sends it."""
     timestamp = int(time.time()) if args.timestamp is None else args.timestamp
     header = signature(args.secret, body, timestamp)
     if args.sign_only:

@@ -53,7 +53,8 @@ order = call("POST", "/checkout", token=customer)
 
 
 ADMIN_OPERATIONS = ["listUsers", "getUser", "updateUser", "createProduct", "updateProduct",
-                    "moveOrder", "recordManualPayment", "getComponents"]
+                    "moveOrder", "recordManualPayment", "recordManualRefund", "orderLedger", "listLedger",
+                    "listRefundsOwed", "getComponents"]
 
 
 def toml(value):
@@ -79,7 +80,8 @@ include-operation-id = ["getProduct", "updateProduct"]
 parameters = {{ "path.id" = {{ dictionary = "products", probability = 0.5 }} }}
 
 [[operations]]
-include-operation-id = ["getOrder", "cancelOrder", "moveOrder", "recordManualPayment"]
+include-operation-id = ["getOrder", "cancelOrder", "moveOrder", "recordManualPayment", "recordManualRefund",
+                        "orderLedger"]
 parameters = {{ "path.id" = {{ dictionary = "orders", probability = 0.5 }} }}
 
 # Every operation runs signed in: the admin routes as the admin (the

@@ -5,11 +5,14 @@ import Domain
 
 extension PaymentClient {
     /// The payment for a newly placed order: waiting, its amount the
-    /// order's total, due `payment_timeout` from now. Idempotent by order
-    /// id (the existing payment is answered).
+    /// order's total, due `payment_timeout` from now (`manual_payment_timeout`
+    /// days for a manual method). Idempotent by order id (the existing
+    /// payment is answered, a cancelled one included).
     public struct Open: ClientAction {
-        let order: Order
-        public func run(on payments: isolated PaymentClient) async throws -> Payment { try await payments.open(order) }
+        let order: Order, method: PaymentMethod
+        public func run(on payments: isolated PaymentClient) async throws -> Payment {
+            try await payments.open(order, method: method)
+        }
     }
 
     /// A provider event whose signature was checked (`verify`). Applied
@@ -22,20 +25,33 @@ extension PaymentClient {
     }
 
     /// The order is being cancelled: a waiting payment is cancelled, a paid
-    /// one owes a refund. Nil for an order without a payment.
+    /// one owes a refund, a shipping one refuses (`order_shipped`). An
+    /// order without a payment yet gets a cancelled one.
     public struct OrderCancelled: ClientAction {
-        let orderID: OrderID
-        public func run(on payments: isolated PaymentClient) async throws -> Payment? {
-            try await payments.change(orderID, .orderCancelled)
+        let order: Order
+        public func run(on payments: isolated PaymentClient) async throws -> Payment {
+            try await payments.cancel(order)
         }
     }
 
-    /// An admin recorded money received outside the provider. Nil for an
-    /// order without a payment.
-    public struct RecordManual: ClientAction {
-        let orderID: OrderID, reference: String
+    /// The order is about to ship: refused unless its payment is paid
+    /// (`order_not_paid`), decided under the payment's row lock, so a
+    /// cancel of the same order either comes first (and this refuses) or
+    /// after (and is refused). Nil for an order without a payment.
+    public struct Fulfil: ClientAction {
+        let orderID: OrderID
         public func run(on payments: isolated PaymentClient) async throws -> Payment? {
-            try await payments.change(orderID, .manualSucceeded(reference: reference))
+            try await payments.change(orderID, .fulfilling)
+        }
+    }
+
+    /// An admin recorded money received or given back outside the
+    /// provider: a ledger entry with the admin as its actor. Nil for an
+    /// order without a payment.
+    public struct Record: ClientAction {
+        let orderID: OrderID, movement: MoneyMovement
+        public func run(on payments: isolated PaymentClient) async throws -> Payment? {
+            try await payments.record(orderID, movement)
         }
     }
 
@@ -59,7 +75,7 @@ extension PaymentClient {
 }
 
 extension ClientAction where Self == PaymentClient.Open {
-    public static func open(_ order: Order) -> Self { Self(order: order) }
+    public static func open(_ order: Order, method: PaymentMethod) -> Self { Self(order: order, method: method) }
 }
 
 extension ClientAction where Self == PaymentClient.Apply {
@@ -67,12 +83,16 @@ extension ClientAction where Self == PaymentClient.Apply {
 }
 
 extension ClientAction where Self == PaymentClient.OrderCancelled {
-    public static func orderCancelled(_ orderID: OrderID) -> Self { Self(orderID: orderID) }
+    public static func orderCancelled(_ order: Order) -> Self { Self(order: order) }
 }
 
-extension ClientAction where Self == PaymentClient.RecordManual {
-    public static func recordManual(_ orderID: OrderID, reference: String) -> Self {
-        Self(orderID: orderID, reference: reference)
+extension ClientAction where Self == PaymentClient.Fulfil {
+    public static func fulfil(_ orderID: OrderID) -> Self { Self(orderID: orderID) }
+}
+
+extension ClientAction where Self == PaymentClient.Record {
+    public static func record(_ movement: MoneyMovement, on orderID: OrderID) -> Self {
+        Self(orderID: orderID, movement: movement)
     }
 }
 

@@ -4,8 +4,10 @@ import Domain
 import FoundationEssentials
 
 /// The payments: the singleton owner of `PaymentState`. One payment per
-/// order, made at checkout; afterwards only its status (and, for a manual
-/// payment, its method and reference) moves, along `Payment.applying`.
+/// order, made at checkout; afterwards its status moves along
+/// `Payment.applying`, and money moves only as rows of the append-only
+/// ledger (`payment_ledger`), each inserted in the same transaction as the
+/// payment's new sums (`Payment.recording`), so the two always agree.
 ///
 /// Payments are read from storage (SQLite or PostgreSQL) per request
 /// through indexes and none is held in memory: nothing a client holds
@@ -98,6 +100,30 @@ public actor PaymentClient: StatefulClient {
         try await storage.storedRead { try PaymentStore.open($0, limit: limit) }
     }
 
+    /// Every money movement of the order's payment, oldest first.
+    public func ledger(ofOrder orderID: OrderID) async throws -> [LedgerEntry] {
+        try await storage.storedRead { handle in
+            guard let payment = try PaymentStore.payment(handle, order: orderID) else { return [] }
+            return try PaymentStore.entries(handle, payment: payment.id)
+        }
+    }
+
+    /// Up to `limit` movements recorded in `[from, to)`, oldest first,
+    /// after `position` (the last entry of the previous page).
+    public func ledger(from: Timestamp, to: Timestamp, after position: (Timestamp, Int64)?,
+                       limit: Int) async throws -> [LedgerEntry] {
+        try await storage.storedRead { handle in
+            try PaymentStore.entries(handle, from: from.millisecondsSince1970, to: to.millisecondsSince1970,
+                                     after: position.map { ($0.0.millisecondsSince1970, $0.1) }, limit: limit)
+        }
+    }
+
+    /// Up to `limit` payments that owe money back (a cancelled paid order,
+    /// a second payment), by id after `cursor`.
+    public func owingRefunds(after cursor: PaymentID?, limit: Int) async throws -> [Payment] {
+        try await storage.storedRead { try PaymentStore.owing($0, after: cursor?.description, limit: limit) }
+    }
+
     /// The earliest deadline of an unpaid payment, if any.
     public func nextDeadline() async throws -> Timestamp? {
         try await storage.storedRead { try PaymentStore.nextDeadline($0) }.map(Timestamp.init(millisecondsSince1970:))
@@ -107,10 +133,11 @@ public actor PaymentClient: StatefulClient {
 
     private var nowMilliseconds: Int64 { clock.millisecondsSince1970() }
 
-    func open(_ order: Order) async throws -> Payment {
+    func open(_ order: Order, method: PaymentMethod) async throws -> Payment {
         let now = nowMilliseconds
-        let candidate = Payment.open(id: PaymentID(TimeOrderedUUID.make()), for: order,
-                                     expiresAt: Timestamp(millisecondsSince1970: now + settings.timeoutSeconds * 1000))
+        let timeout = method.isManual ? settings.manualTimeoutDays * 86_400 : settings.timeoutSeconds
+        let candidate = Payment.open(id: PaymentID(TimeOrderedUUID.make()), for: order, method: method,
+                                     expiresAt: Timestamp(millisecondsSince1970: now + timeout * 1000))
         return try await storage.durableWrite { handle in
             if let existing = try PaymentStore.payment(handle, order: order.id) { return existing }
             try PaymentStore.insert(handle, candidate, at: now)
@@ -126,31 +153,65 @@ public actor PaymentClient: StatefulClient {
             ((receipt, previous), sequence) = try await storage.sequencedWrite { handle in
                 // Locked: of replicas applying events of one payment at once
                 // (one event delivered to all, or two events), each waits for
-                // the previous commit and sees its event and status.
+                // the previous commit and sees its event and sums.
                 guard let stored = try PaymentStore.payment(handle, id: event.paymentID, locked: true) else {
                     throw DomainError.notFound(entity: "payment", id: event.paymentID.description)
                 }
                 if try PaymentStore.hasEvent(handle, id: event.id) {
                     return (PaymentReceipt(payment: stored, effect: .duplicate), stored.status)
                 }
-                guard stored.amount == event.amount else {
+                guard let movement = event.movement else {
+                    // A decline moves no money and leaves the payment payable.
+                    try PaymentStore.insertEvent(handle, event, at: now)
+                    return (PaymentReceipt(payment: stored, effect: .unchanged), stored.status)
+                }
+                guard event.type != .paymentSucceeded || stored.amount == event.amount else {
                     throw PaymentError.amountMismatch(expected: stored.amount, got: event.amount)
                 }
-                let changed = try stored.applying(PaymentChange(event.type))
                 try PaymentStore.insertEvent(handle, event, at: now)
-                guard let changed else { return (PaymentReceipt(payment: stored, effect: .unchanged), stored.status) }
-                try PaymentStore.update(handle, changed, at: now)
-                try Self.recordChange(handle, changed, from: stored.status)
-                return (PaymentReceipt(payment: changed, effect: .applied), stored.status)
+                guard let recorded = try Self.record(handle, movement, on: stored, at: now) else {
+                    return (PaymentReceipt(payment: stored, effect: .duplicate), stored.status)
+                }
+                return (PaymentReceipt(payment: recorded, effect: .applied), stored.status)
             }
         } catch let error as StorageError where error.isUniqueViolation {
-            // The check above runs in the writer's transaction under the
-            // payment's row lock, so this is a backstop: the event id's
-            // primary key refused a second insert.
+            // The checks above run in the writer's transaction under the
+            // payment's row lock, so this is a backstop: the event id's or
+            // the movement's unique key refused a second insert.
             return PaymentReceipt(payment: try await payment(event.paymentID), effect: .duplicate)
         }
         if receipt.effect == .applied { published(receipt.payment, from: previous, sequence: sequence) }
         return receipt
+    }
+
+    /// Records an admin's movement (a manual payment or refund) on the
+    /// order's payment; nil when the order has none. The same reference
+    /// again answers the payment unchanged.
+    func record(_ orderID: OrderID, _ movement: MoneyMovement) async throws -> Payment? {
+        let now = nowMilliseconds
+        let ((payment, previous), sequence) = try await storage.sequencedWrite { handle -> (Payment?, PaymentStatus?) in
+            guard let stored = try PaymentStore.payment(handle, order: orderID, locked: true) else { return (nil, nil) }
+            guard let recorded = try Self.record(handle, movement, on: stored, at: now) else { return (stored, nil) }
+            return (recorded, stored.status)
+        }
+        if let previous, let payment { published(payment, from: previous, sequence: sequence) }
+        return payment
+    }
+
+    /// Appends `movement` to the ledger and stores the payment's new sums
+    /// and status, in the caller's transaction with the payment locked;
+    /// nil when a movement of its kind under its reference is recorded already.
+    private static func record(_ handle: any StorageHandle, _ movement: MoneyMovement, on stored: Payment,
+                               at now: Int64) throws -> Payment? {
+        if let reference = movement.reference,
+           try PaymentStore.hasMovement(handle, payment: stored.id, kind: movement.kind, reference: reference) {
+            return nil
+        }
+        let (next, exceedsPaid) = try stored.recording(movement)
+        try PaymentStore.insertEntry(handle, movement, of: stored, at: now, exceedsPaid: exceedsPaid)
+        try PaymentStore.update(handle, next, at: now)
+        try recordChange(handle, next, from: stored.status)
+        return next
     }
 
     /// Applies `change` to the order's payment; nil when the order has none.
@@ -164,6 +225,28 @@ public actor PaymentClient: StatefulClient {
             return (next, stored.status)
         }
         if let previous, let payment { published(payment, from: previous, sequence: sequence) }
+        return payment
+    }
+
+    /// Cancels the order's payment; an order whose payment is not open yet
+    /// (its checkout a step behind the cancel) gets one, cancelled, so the
+    /// checkout's open finds it and a success arriving later is owed back.
+    func cancel(_ order: Order) async throws -> Payment {
+        let now = nowMilliseconds
+        let tombstone = Payment(id: PaymentID(TimeOrderedUUID.make()), orderID: order.id, userID: order.userID,
+                                status: .cancelled, amount: order.total, method: .provider,
+                                expiresAt: Timestamp(millisecondsSince1970: now), reference: nil)
+        let ((payment, previous), sequence) = try await storage.sequencedWrite { handle -> (Payment, PaymentStatus?) in
+            guard let stored = try PaymentStore.payment(handle, order: order.id, locked: true) else {
+                try PaymentStore.insert(handle, tombstone, at: now)
+                return (tombstone, nil)
+            }
+            guard let next = try stored.applying(.orderCancelled) else { return (stored, nil) }
+            try PaymentStore.update(handle, next, at: now)
+            try Self.recordChange(handle, next, from: stored.status)
+            return (next, stored.status)
+        }
+        if let previous { published(payment, from: previous, sequence: sequence) }
         return payment
     }
 

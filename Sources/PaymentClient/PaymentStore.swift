@@ -2,7 +2,8 @@ import Capabilities
 import Domain
 import FoundationEssentials
 
-/// The payments client's SQL (migrations 500-599), in the portable subset
+/// The payments client's SQL (migrations 500-599; the ledger's in
+/// `PaymentStore+Ledger`), in the portable subset
 /// both backends run; only the migration has a PostgreSQL text of its own. Every read is one probe
 /// of an index: the primary key, the unique `order_id`, `payments_due`
 /// (status, expires_at) for the expiry sweep and the partial `payments_open`
@@ -61,9 +62,86 @@ enum PaymentStore {
                 received_at BIGINT NOT NULL
             );
             """),
+        // The ledger: every money movement a row, never updated or deleted,
+        // numbered by the database in the order recorded (one payment's rows
+        // are written under its row lock, so its numbers are its order).
+        // `paid`, `refunded` and `owed` on the payment are its sums (and the
+        // refund owed), written in the same transaction as each row, so a
+        // read of a payment needs no sum and the refunds owed are a partial
+        // index. The unique (payment, kind, reference) is what records a
+        // second event for the same refund, or a retried admin request, once.
+        // Payments paid or refunded before the ledger get the rows that
+        // say so, by the system.
+        Migration(version: 501, name: "payment ledger", sql: """
+            ALTER TABLE payments ADD COLUMN paid INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE payments ADD COLUMN refunded INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE payments ADD COLUMN owed INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE payments ADD COLUMN fulfilled INTEGER NOT NULL DEFAULT 0 CHECK (fulfilled IN (0, 1));
+            CREATE TABLE payment_ledger (
+                id           INTEGER PRIMARY KEY,
+                payment_id   TEXT NOT NULL,
+                order_id     TEXT NOT NULL,
+                kind         TEXT NOT NULL,
+                amount       INTEGER NOT NULL CHECK (amount > 0),
+                currency     TEXT NOT NULL,
+                method       TEXT NOT NULL,
+                reference    TEXT,
+                event_id     TEXT,
+                actor        TEXT NOT NULL,
+                actor_id     TEXT,
+                recorded_at  INTEGER NOT NULL,
+                exceeds_paid INTEGER NOT NULL CHECK (exceeds_paid IN (0, 1))
+            ) STRICT;
+            \(ledgerIndexesAndBackfill)
+            """, postgresSQL: """
+            ALTER TABLE payments ADD COLUMN paid BIGINT NOT NULL DEFAULT 0;
+            ALTER TABLE payments ADD COLUMN refunded BIGINT NOT NULL DEFAULT 0;
+            ALTER TABLE payments ADD COLUMN owed BIGINT NOT NULL DEFAULT 0;
+            ALTER TABLE payments ADD COLUMN fulfilled BIGINT NOT NULL DEFAULT 0 CHECK (fulfilled IN (0, 1));
+            CREATE TABLE payment_ledger (
+                id           BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                payment_id   TEXT NOT NULL,
+                order_id     TEXT NOT NULL,
+                kind         TEXT NOT NULL,
+                amount       BIGINT NOT NULL CHECK (amount > 0),
+                currency     TEXT NOT NULL,
+                method       TEXT NOT NULL,
+                reference    TEXT,
+                event_id     TEXT,
+                actor        TEXT NOT NULL,
+                actor_id     TEXT,
+                recorded_at  BIGINT NOT NULL,
+                exceeds_paid BIGINT NOT NULL CHECK (exceeds_paid IN (0, 1))
+            );
+            \(ledgerIndexesAndBackfill)
+            """),
     ]
 
-    private static let columns = "id, order_id, user_id, status, amount, currency, method, reference, expires_at"
+    /// The same text on both backends.
+    private static let ledgerIndexesAndBackfill = """
+        CREATE INDEX payment_ledger_by_payment ON payment_ledger(payment_id, id);
+        CREATE INDEX payment_ledger_by_time ON payment_ledger(recorded_at, id);
+        CREATE UNIQUE INDEX payment_ledger_reference ON payment_ledger(payment_id, kind, reference)
+            WHERE reference IS NOT NULL;
+        CREATE INDEX payments_owed ON payments(id) WHERE owed > 0;
+        UPDATE payments SET paid = amount WHERE status IN ('succeeded', 'refund_pending', 'refunded');
+        UPDATE payments SET refunded = amount WHERE status = 'refunded';
+        UPDATE payments SET owed = amount WHERE status = 'refund_pending';
+        INSERT INTO payment_ledger(payment_id, order_id, kind, amount, currency, method, reference, event_id,
+                                   actor, actor_id, recorded_at, exceeds_paid)
+            SELECT id, order_id, CASE WHEN method = 'manual' THEN 'manual_payment' ELSE 'charge' END,
+                   amount, currency, method, reference, NULL, 'system', NULL, updated_at, 0
+            FROM payments WHERE paid > 0 ORDER BY updated_at;
+        INSERT INTO payment_ledger(payment_id, order_id, kind, amount, currency, method, reference, event_id,
+                                   actor, actor_id, recorded_at, exceeds_paid)
+            SELECT id, order_id, 'refund', amount, currency, 'provider', NULL, NULL,
+                   'system', NULL, updated_at, 0
+            FROM payments WHERE refunded > 0 ORDER BY updated_at;
+        """
+
+    static let columns = """
+        id, order_id, user_id, status, amount, currency, method, reference, expires_at, paid, refunded, fulfilled
+        """
 
     /// `locked`: read to be changed in this write transaction (the row is
     /// locked until it commits: `lockingRead`), so a change another replica
@@ -120,18 +198,22 @@ enum PaymentStore {
     }
 
     /// Stores a changed payment and marks it open: its order and stock are
-    /// still to follow.
+    /// still to follow. Its sums change only with a ledger row
+    /// (`insertEntry`) in the same transaction.
     static func update(_ handle: any StorageHandle, _ payment: Payment, at now: Int64) throws {
         try handle.execute("""
-            UPDATE payments SET status = ?, method = ?, reference = ?, updated_at = ?, open = 1 WHERE id = ?
-            """, payment.status.rawValue, payment.method.rawValue, payment.reference, now, payment.id.description)
+            UPDATE payments SET status = ?, method = ?, reference = ?, paid = ?, refunded = ?, owed = ?, fulfilled = ?,
+                                updated_at = ?, open = 1
+            WHERE id = ?
+            """, payment.status.rawValue, payment.method.rawValue, payment.reference, payment.paid, payment.refunded,
+            payment.refundOwed, payment.fulfilled ? 1 : 0, now, payment.id.description)
     }
 
     static func settle(_ handle: any StorageHandle, id: PaymentID, status: PaymentStatus) throws {
         try handle.execute("UPDATE payments SET open = 0 WHERE id = ? AND status = ?", id.description, status.rawValue)
     }
 
-    private static func decode(_ row: StorageRow) throws -> Payment {
+    static func decode(_ row: StorageRow) throws -> Payment {
         func field<T>(_ value: T?, _ name: String) throws -> T {
             guard let value else { throw PaymentDataError(description: "payments.\(name) holds an unknown value") }
             return value
@@ -145,6 +227,9 @@ enum PaymentStore {
             amount: Money(amount: try row.get("amount"), currency: currency),
             method: try field(PaymentMethod(rawValue: try row.get("method")), "method"),
             expiresAt: Timestamp(millisecondsSince1970: try row.get("expires_at")),
-            reference: try row.get("reference", as: String?.self))
+            reference: try row.get("reference", as: String?.self),
+            paid: try row.get("paid"),
+            refunded: try row.get("refunded"),
+            fulfilled: try row.get("fulfilled", as: Int64.self) == 1)
     }
 }

@@ -35,6 +35,11 @@ struct PaymentShop {
                            productID: try #require(api.object(product)["id"] as? String))
     }
 
+    /// The admin's user id.
+    func adminID() throws -> String {
+        try #require(api.object(try api.call("GET", "/users/me", token: admin))["id"] as? String)
+    }
+
     /// A new signed-in customer.
     func customer(_ name: String) throws -> String {
         let email = "\(name)@example.com"
@@ -42,10 +47,12 @@ struct PaymentShop {
         return try EventShop.signIn(api, email, Self.password)
     }
 
-    /// Puts `quantity` in the cart and checks out; the order as answered.
-    func checkout(_ token: String, quantity: Int = 1) throws -> [String: Any] {
+    /// Puts `quantity` in the cart and checks out (with `body`, e.g. a
+    /// payment method); the order as answered.
+    func checkout(_ token: String, quantity: Int = 1, body: String? = nil) throws -> [String: Any] {
         #expect(try api.call("PUT", "/cart/items/\(productID)", json: #"{"quantity":\#(quantity)}"#, token: token).status == 200)
-        let placed = try api.call("POST", "/checkout", token: token)
+        let placed = try body.map { try api.call("POST", "/checkout", json: $0, token: token) }
+            ?? api.call("POST", "/checkout", token: token)
         #expect(placed.status == 201)
         return api.object(placed)
     }
@@ -60,7 +67,7 @@ struct PaymentShop {
 
     /// `scripts/pay.py --sign-only` for the payment of `order`.
     func sign(_ order: [String: Any], type: String = "payment.succeeded", eventID: String? = nil,
-              amount: Int? = nil, currency: String? = nil, paymentID: String? = nil,
+              amount: Int? = nil, currency: String? = nil, paymentID: String? = nil, reference: String? = nil,
               timestampOffset: Int = 0, secret: String = PaymentShop.secret) throws -> Delivery {
         let payment = try #require(order["payment"] as? [String: Any])
         let money = try #require(payment["amount"] as? [String: Any])
@@ -70,7 +77,17 @@ struct PaymentShop {
                          "--payment", paymentID ?? id, "--amount", String(amount ?? minor), "--currency", currency ?? code,
                          "--timestamp", String(Int(Date().timeIntervalSince1970) + timestampOffset)]
         if let eventID { arguments += ["--event-id", eventID] }
-        let output = try Self.runScript(arguments)
+        if let reference { arguments += ["--reference", reference] }
+        return try Self.signed(arguments)
+    }
+
+    /// `scripts/pay.py --body`: exactly `body`, signed now.
+    func sign(body: String) throws -> Delivery {
+        try Self.signed(["--secret", Self.secret, "--sign-only", "--body", body])
+    }
+
+    private static func signed(_ arguments: [String]) throws -> Delivery {
+        let output = try runScript(arguments)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: String])
         return Delivery(body: try #require(object["body"]), signature: try #require(object["signature"]))
     }

@@ -38,7 +38,7 @@ import Testing
     }
 
     private func open(_ client: PaymentClient, _ order: Order) async throws -> Payment {
-        let payment = try await client.send(.open(order))
+        let payment = try await client.send(.open(order, method: .provider))
         return payment
     }
 
@@ -80,7 +80,7 @@ import Testing
                 let event = PaymentEvent(id: "evt_\(round)", type: .paymentSucceeded, paymentID: payment.id,
                                          amount: payment.amount)
                 async let paid = clients[1].send(.apply(event))
-                async let cancelled = clients[2].send(.orderCancelled(order.id))
+                async let cancelled = clients[2].send(.orderCancelled(order))
                 _ = try await (paid, cancelled)
                 #expect(try await clients[0].payment(payment.id).status == .refundPending)
             }

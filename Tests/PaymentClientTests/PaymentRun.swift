@@ -30,11 +30,13 @@ struct PaymentRun {
 
     /// `database` is a file path on SQLite, a URL on PostgreSQL
     /// (`StorageBackend.database(at:)` makes either).
+    /// `migrations`: up to which the schema is brought (an older one to
+    /// write rows as an earlier release stored them).
     static func start(_ database: String, backend: StorageBackend = .sqlite, secret: String? = PaymentRun.secret,
-                      timeoutSeconds: Int64 = 900, clock: ManualClock = ManualClock()) async throws -> PaymentRun {
+                      timeoutSeconds: Int64 = 900, clock: ManualClock = ManualClock(),
+                      migrations: [Migration] = PaymentClient.migrations) async throws -> PaymentRun {
         let orchestrator = try await acquireOrchestrator()
-        let storageType = try await backend.register(on: orchestrator, database: database,
-                                                     migrations: PaymentClient.migrations)
+        let storageType = try await backend.register(on: orchestrator, database: database, migrations: migrations)
         try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
         let settings = PaymentSettings(webhookSecret: secret, webhookToleranceSeconds: 300, timeoutSeconds: timeoutSeconds)
         let box = ClientBox()
@@ -53,6 +55,14 @@ struct PaymentRun {
         try await orchestrator.start()
         guard let client = box.client.withLock({ $0 }) else { throw CancellationError() }
         return PaymentRun(orchestrator: orchestrator, client: client, clock: clock, backend: backend)
+    }
+
+    /// The run's storage, for writing rows as an earlier schema held them.
+    func storage() throws -> any StorageCapability {
+        switch backend {
+        case .sqlite: try orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+        case .postgres: try orchestrator.capabilityRegistry.resolve(PostgresStorage.self)
+        }
     }
 
     static let secret = "whsec_test_secret"

@@ -35,9 +35,12 @@ import Testing
     private static func payment(for order: Order, status: PaymentStatus = .requiresPayment,
                                 method: PaymentMethod = .provider, reference: String? = nil,
                                 expiresAt: Int64 = 1_795_337_100_000) -> Payment {
-        Payment(id: PaymentID(uuid(250, 3)), orderID: order.id, userID: order.userID, status: status,
-                amount: order.total, method: method, expiresAt: Timestamp(millisecondsSince1970: expiresAt),
-                reference: reference)
+        // Paid for a status that took the money, refunded for `refunded`:
+        // every derived member meets a value besides zero somewhere.
+        let paid = [.succeeded, .refundPending, .refunded].contains(status) ? order.total.amount : 0
+        return Payment(id: PaymentID(uuid(250, 3)), orderID: order.id, userID: order.userID, status: status,
+                       amount: order.total, method: method, expiresAt: Timestamp(millisecondsSince1970: expiresAt),
+                       reference: reference, paid: paid, refunded: status == .refunded ? paid : 0)
     }
 
     private static let escaping = [
@@ -145,7 +148,9 @@ import Testing
             "payment":{"id":"00000250-0000-7000-8000-000000000003","order_id":"00000013-0000-7000-8000-000000000001",\
             "user_id":"00000005-0000-7000-8000-000000000001","status":"succeeded",\
             "amount":{"amount":3998,"currency":"USD"},"method":"manual","expires_at":"2026-11-22T08:45:00.000Z",\
-            "reference":"T-1"}}
+            "reference":"T-1","financial_status":"paid","paid":{"amount":3998,"currency":"USD"},\
+            "refunded":{"amount":0,"currency":"USD"},"refund_owed":{"amount":0,"currency":"USD"},\
+            "amount_due":{"amount":0,"currency":"USD"}}}
             """))
     }
 

@@ -72,6 +72,7 @@ struct ServerOptions: Sendable {
     var paymentWebhookSecret: String?
     var paymentWebhookToleranceSeconds = 300
     var paymentTimeoutSeconds = 900
+    var manualPaymentTimeoutDays = 7
     var compression = true
     var compressionMinBytes = 1024
     /// Comma-separated origins (`https://shop.example`) browsers may call from.
@@ -108,7 +109,8 @@ struct ServerOptions: Sendable {
 
     var paymentSettings: PaymentSettings {
         PaymentSettings(webhookSecret: paymentWebhookSecret, webhookToleranceSeconds: Int64(paymentWebhookToleranceSeconds),
-                        timeoutSeconds: Int64(paymentTimeoutSeconds))
+                        timeoutSeconds: Int64(paymentTimeoutSeconds),
+                        manualTimeoutDays: Int64(manualPaymentTimeoutDays))
     }
 
     var loginThrottle: LoginThrottle.Policy {
@@ -298,6 +300,9 @@ struct ServerOptions: Sendable {
         .integer("payment_timeout", in: 1...86_400,
                  help: "seconds an order may stay unpaid before it is cancelled and its stock returned",
                  get: \.paymentTimeoutSeconds, set: { $0.paymentTimeoutSeconds = $1 }),
+        .integer("manual_payment_timeout", in: 1...366,
+                 help: "days an order paid by a manual method (bank transfer) may wait for an admin to record the money",
+                 get: \.manualPaymentTimeoutDays, set: { $0.manualPaymentTimeoutDays = $1 }),
         .boolean("compression", help: "gzip response bodies of compression_min_bytes or more for clients that accept it",
                  get: \.compression, set: { $0.compression = $1 }),
         .integer("compression_min_bytes", in: 0...(1 << 30), help: "smallest response body sent gzip-encoded",

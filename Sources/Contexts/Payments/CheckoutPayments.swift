@@ -29,16 +29,18 @@ struct CheckoutPayments: Sendable {
         payments = try creation.client(PaymentClient.self)
     }
 
-    /// The placed order's payment (the existing one when retried).
-    func openPayment(for order: Order) async throws -> Payment {
-        try await payments.send(.open(order))
+    /// The placed order's payment (the existing one when retried), by
+    /// the method the customer chose.
+    func openPayment(for order: Order, method: PaymentMethod = .provider) async throws -> Payment {
+        try await payments.send(.open(order, method: method))
     }
 
     /// `order`'s payment, opened now if it has none; `opened` says which
     /// (start-up reconciliation counts only the payments it opened).
-    func payment(openingIfMissing order: Order) async throws -> (payment: Payment, opened: Bool) {
+    func payment(openingIfMissing order: Order,
+                 method: PaymentMethod = .provider) async throws -> (payment: Payment, opened: Bool) {
         if let payment = try await payments.client.payment(forOrder: order.id) { return (payment, false) }
-        return (try await openPayment(for: order), true)
+        return (try await openPayment(for: order, method: method), true)
     }
 
     /// A checkout that found its order placed by another request (the same
@@ -46,11 +48,11 @@ struct CheckoutPayments: Sendable {
     /// order with its payment. The placing request may not have opened the
     /// payment yet (it runs on another replica, a step behind); opening it
     /// is the same idempotent step, so every answer names the payment.
-    func joined(_ order: Order) async throws -> OrderWithPayment {
+    func joined(_ order: Order, method: PaymentMethod) async throws -> OrderWithPayment {
         // Only a pending order gets one now: an order from before payments
         // existed has none, and gets none.
         guard order.status == .pending else { return try await withPayment(order) }
-        return OrderWithPayment(order: order, payment: try await payment(openingIfMissing: order).payment)
+        return OrderWithPayment(order: order, payment: try await payment(openingIfMissing: order, method: method).payment)
     }
 
     /// The order with its payment, as read now.
@@ -61,6 +63,11 @@ struct CheckoutPayments: Sendable {
     /// The payment's order with the payment as it changed (a live update).
     func withPayment(_ payment: Payment) async throws -> OrderWithPayment {
         OrderWithPayment(order: try await orders.client.order(payment.orderID), payment: payment)
+    }
+
+    /// The order's money movements, oldest first.
+    func ledger(of order: Order) async throws -> [LedgerEntry] {
+        try await payments.client.ledger(ofOrder: order.id)
     }
 
     /// A user's payment changes as they commit.
@@ -78,22 +85,59 @@ struct CheckoutPayments: Sendable {
     /// Cancels an order for a customer or an admin: a waiting payment is
     /// cancelled, a paid one owes a refund (`refund_pending`), the stock
     /// comes back. An order that can no longer be cancelled is refused
-    /// before its payment is touched.
+    /// before its payment is touched, and so is one whose shipping its
+    /// payment already allowed (`order_shipped`): the payment decides
+    /// between a cancel and a ship. An order whose payment is not open yet
+    /// gets a cancelled one, so a success that follows is owed back.
     func cancel(_ order: Order, by actor: OrderActor) async throws -> OrderWithPayment {
         guard order.isCancellable else { throw DomainError.illegalTransition(from: order.status, to: .cancelled) }
-        guard let payment = try await payments.send(.orderCancelled(order.id)) else {
-            // An order placed before payments existed: cancelled as before.
-            let cancelled = try await orders.send(.transition(order.id, to: .cancelled, by: actor))
-            try await returnStock(of: cancelled)
-            return OrderWithPayment(order: cancelled, payment: nil)
-        }
-        return try await converge(payment, cancelledBy: actor)
+        return try await converge(try await payments.send(.orderCancelled(order)), cancelledBy: actor)
     }
 
-    /// An admin's record of money received outside the provider: the
-    /// payment `succeeded` (`manual`), the order confirmed.
-    func recordManual(_ order: Order, reference: String) async throws -> OrderWithPayment {
-        guard let payment = try await payments.send(.recordManual(order.id, reference: reference)) else {
+    /// Ships a confirmed order: its payment must be paid, checked and
+    /// marked under the payment's lock before the order moves, so a cancel
+    /// racing it is refused or makes this refuse, never both succeed.
+    func ship(_ order: Order) async throws -> OrderWithPayment {
+        guard order.status.canTransition(to: .shipped, by: .admin) else {
+            throw DomainError.illegalTransition(from: order.status, to: .shipped)
+        }
+        let payment = try await payments.send(.fulfil(order.id))
+        let shipped = try await orders.send(.transition(order.id, to: .shipped, by: .admin))
+        guard let payment else { return OrderWithPayment(order: shipped, payment: nil) }
+        return OrderWithPayment(order: shipped, payment: try await payments.send(.settle(payment.id, payment.status)))
+    }
+
+    /// An admin's record of money received outside the provider (`amount`:
+    /// the payment's when nil): a ledger entry by that admin; a waiting
+    /// payment `succeeded`, its order confirmed; a paid one overpaid, the
+    /// excess owed back; a cancelled order's owed back whole.
+    func recordManualPayment(_ order: Order, amount: Int64?, reference: String,
+                             by admin: UserID) async throws -> OrderWithPayment {
+        try await record(order, reference: reference, by: admin) { payment in
+            MoneyMovement(kind: .manualPayment, amount: Money(amount: amount ?? payment.amount.amount,
+                                                              currency: payment.amount.currency),
+                          method: payment.method == .bankTransfer ? .bankTransfer : .manual,
+                          reference: reference, eventID: nil, actor: .admin(admin))
+        }
+    }
+
+    /// An admin's record of money given back outside the provider: at
+    /// most what was paid and not yet refunded (`refund_exceeds_paid`),
+    /// decided under the payment's lock, so concurrent refunds cannot
+    /// together exceed it.
+    func recordManualRefund(_ order: Order, amount: Int64, reference: String,
+                            by admin: UserID) async throws -> OrderWithPayment {
+        try await record(order, reference: reference, by: admin) { payment in
+            MoneyMovement(kind: .manualRefund, amount: Money(amount: amount, currency: payment.amount.currency),
+                          method: payment.method == .bankTransfer ? .bankTransfer : .manual,
+                          reference: reference, eventID: nil, actor: .admin(admin))
+        }
+    }
+
+    private func record(_ order: Order, reference: String, by admin: UserID,
+                        _ movement: (Payment) -> MoneyMovement) async throws -> OrderWithPayment {
+        guard let current = try await payments.client.payment(forOrder: order.id),
+              let payment = try await payments.send(.record(movement(current), on: order.id)) else {
             throw DomainError.notFound(entity: "payment", id: order.id.description)
         }
         return try await converge(payment)

@@ -2,6 +2,7 @@ import Axiom
 import CatalogClient
 import Domain
 import OrderClient
+import PaymentClient
 import UserClient
 
 /// A session's administration feature, admins only (each function checks
@@ -19,12 +20,14 @@ public final class AdminContext: Context {
     private let catalog: ClientHandle<CatalogClient>
     private let users: ClientHandle<UserClient>
     private let orders: ClientHandle<OrderClient>
+    private let payments: ClientHandle<PaymentClient>
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
         catalog = try creation.client(CatalogClient.self)
         users = try creation.client(UserClient.self)
         orders = try creation.client(OrderClient.self)
+        payments = try creation.client(PaymentClient.self)
     }
 
     public func createProduct(_ draft: ProductDraft, by caller: Authentication) async throws -> Product {
@@ -57,22 +60,53 @@ public final class AdminContext: Context {
         return try await users.send(.adminUpdate(id, patch))
     }
 
-    /// Admins move orders confirmed → shipped → delivered (409 otherwise);
-    /// a cancel is the customer's cancel, stock returned.
+    /// Admins move orders confirmed → shipped (paid only) → delivered (409
+    /// otherwise); a cancel is the customer's cancel, stock returned.
     public func moveOrder(_ id: OrderID, to status: OrderStatus,
                                       by caller: Authentication) async throws -> OrderWithPayment {
         try Self.requireAdmin(caller)
         let placedOrders = try await downstream(OrdersContext.self)
         if status == .cancelled { return try await placedOrders.cancelOrder(id, for: caller) }
+        if status == .shipped { return try await placedOrders.ship(id, for: caller) }
         return try await placedOrders.withPayment(try await orders.send(.transition(id, to: status, by: .admin)))
     }
 
-    /// Records a payment received outside the provider (a bank transfer):
-    /// the payment `succeeded` (`manual`), the order confirmed.
-    public func recordManualPayment(_ id: OrderID, reference: String,
-                                                by caller: Authentication) async throws -> OrderWithPayment {
+    /// Records a payment received outside the provider (a bank transfer),
+    /// by this admin: a waiting order is paid, a paid one overpaid.
+    public func recordManualPayment(_ id: OrderID, amount: Int64?, reference: String,
+                                    by caller: Authentication) async throws -> OrderWithPayment {
         try Self.requireAdmin(caller)
-        return try await downstream(OrdersContext.self).recordManualPayment(id, reference: reference, for: caller)
+        return try await downstream(OrdersContext.self).recordManualPayment(id, amount: amount, reference: reference,
+                                                                            for: caller)
+    }
+
+    /// Records a refund made outside the provider, by this admin: never
+    /// beyond what was paid (`refund_exceeds_paid`).
+    public func recordManualRefund(_ id: OrderID, amount: Int64, reference: String,
+                                   by caller: Authentication) async throws -> OrderWithPayment {
+        try Self.requireAdmin(caller)
+        return try await downstream(OrdersContext.self).recordManualRefund(id, amount: amount, reference: reference,
+                                                                           for: caller)
+    }
+
+    /// The money movements of one order, oldest first.
+    public func ledger(ofOrder id: OrderID, by caller: Authentication) async throws -> [LedgerEntry] {
+        try Self.requireAdmin(caller)
+        return try await downstream(OrdersContext.self).ledger(id, for: caller)
+    }
+
+    /// Up to `limit` money movements recorded in `[from, to)`, oldest first,
+    /// after `position` (the last entry of the previous page).
+    public func ledger(from: Timestamp, to: Timestamp, after position: (Timestamp, Int64)?, limit: Int,
+                       by caller: Authentication) async throws -> [LedgerEntry] {
+        try Self.requireAdmin(caller)
+        return try await payments.client.ledger(from: from, to: to, after: position, limit: limit)
+    }
+
+    /// Up to `limit` payments that owe money back, after `cursor`.
+    public func refundsOwed(after cursor: PaymentID?, limit: Int, by caller: Authentication) async throws -> [Payment] {
+        try Self.requireAdmin(caller)
+        return try await payments.client.owingRefunds(after: cursor, limit: limit)
     }
 
     /// Refuses unless the caller is an admin (introspection and other

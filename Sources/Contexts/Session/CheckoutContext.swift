@@ -45,13 +45,15 @@ public final class CheckoutContext: Context {
     /// payment opened, and an order whose cart clear never committed has its
     /// lines taken out of the cart. A retried request with the same
     /// `Idempotency-Key` gets the first order back (`created` false).
-    public func checkout(for caller: Authentication,
-                                     idempotencyKey: String?) async throws -> (order: OrderWithPayment, created: Bool) {
+    /// `paymentMethod`: the provider, or a manual method (a bank transfer)
+    /// whose payment waits days for an admin to record it.
+    public func checkout(for caller: Authentication, idempotencyKey: String?,
+                         paymentMethod: PaymentMethod = .provider) async throws -> (order: OrderWithPayment, created: Bool) {
         let user = caller.user
         guard user.canPlaceOrder else { throw DomainError.userSuspended(user.id) }
         let placedOrders = try await downstream(OrdersContext.self)
         if let key = idempotencyKey, let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key) {
-            return (try await payments.joined(existing), false)
+            return (try await payments.joined(existing, method: paymentMethod), false)
         }
         let cart = try await carts.client.cart(for: user.id)
         guard !cart.isEmpty else { throw DomainError.emptyCart }
@@ -70,14 +72,14 @@ public final class CheckoutContext: Context {
         } catch {
             _ = try? await catalog.send(.releaseReservation(checkoutID))
             if let key = idempotencyKey, let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key) {
-                return (try await payments.joined(existing), false)
+                return (try await payments.joined(existing, method: paymentMethod), false)
             }
             throw error
         }
         guard placed.checkoutID == checkoutID else {
             // The same checkout was placed before (a retried key raced this one).
             _ = try? await catalog.send(.releaseReservation(checkoutID))
-            return (try await payments.joined(placed), false)
+            return (try await payments.joined(placed, method: paymentMethod), false)
         }
         // Step 4 at once: each durable write waits for a group commit, and
         // these three run together instead of waiting for three commits in a
@@ -86,7 +88,7 @@ public final class CheckoutContext: Context {
         // own (see above), so any subset committed before a crash is
         // finished at start-up.
         async let committed = catalog.send(.commitReservation(checkoutID))
-        async let opened = payments.openPayment(for: placed)
+        async let opened = payments.openPayment(for: placed, method: paymentMethod)
         // Recorded with the checkout id, so reconciliation can repeat it
         // safely. Only the ordered lines go: another session of this user
         // may have changed the cart while this checkout ran, and that

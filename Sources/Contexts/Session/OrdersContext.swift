@@ -59,12 +59,32 @@ public final class OrdersContext: Context {
         return try await payments.cancel(order, by: order.userID == caller.user.id ? .customer : .admin)
     }
 
-    /// Admins record a payment received outside the provider: the payment
-    /// `succeeded` (`manual`), the order confirmed. The caller's role is
-    /// checked by `AdminContext`, the only context that reaches this.
-    func recordManualPayment(_ id: OrderID, reference: String,
-                                         for caller: Authentication) async throws -> OrderWithPayment {
-        try await payments.recordManual(try await order(id, for: caller), reference: reference)
+    // The caller's role for the four below is checked by `AdminContext`,
+    // the only context that reaches them.
+
+    /// Admins record a payment received outside the provider (see
+    /// `CheckoutPayments.recordManualPayment`).
+    func recordManualPayment(_ id: OrderID, amount: Int64?, reference: String,
+                             for caller: Authentication) async throws -> OrderWithPayment {
+        try await payments.recordManualPayment(try await order(id, for: caller), amount: amount, reference: reference,
+                                               by: caller.user.id)
+    }
+
+    /// Admins record a refund made outside the provider.
+    func recordManualRefund(_ id: OrderID, amount: Int64, reference: String,
+                            for caller: Authentication) async throws -> OrderWithPayment {
+        try await payments.recordManualRefund(try await order(id, for: caller), amount: amount, reference: reference,
+                                              by: caller.user.id)
+    }
+
+    /// Admins ship a paid order.
+    func ship(_ id: OrderID, for caller: Authentication) async throws -> OrderWithPayment {
+        try await payments.ship(try await order(id, for: caller))
+    }
+
+    /// The money movements of an order, oldest first.
+    func ledger(_ id: OrderID, for caller: Authentication) async throws -> [LedgerEntry] {
+        try await payments.ledger(of: try await order(id, for: caller))
     }
 
     static func returnKey(_ id: OrderID) -> String { "cancel-\(id)" }

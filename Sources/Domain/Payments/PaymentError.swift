@@ -11,6 +11,13 @@ public enum PaymentError: Error, Hashable, Sendable, CustomStringConvertible {
     case amountMismatch(expected: Money, got: Money)
     /// The change cannot apply to the payment as it is now (409).
     case illegalTransition(PaymentID, from: PaymentStatus, to: PaymentStatus)
+    /// An admin's refund would take the refunds beyond what was paid (422).
+    case refundExceedsPaid(PaymentID, refundable: Money)
+    /// The order cannot ship: its payment is not paid, or all of it was
+    /// given back (409).
+    case orderNotPaid(PaymentID, status: PaymentStatus)
+    /// The order cannot be cancelled: it is shipping (409).
+    case orderShipped(PaymentID)
 
     public var code: String {
         switch self {
@@ -18,6 +25,9 @@ public enum PaymentError: Error, Hashable, Sendable, CustomStringConvertible {
         case .notConfigured: "payments_not_configured"
         case .amountMismatch: "amount_mismatch"
         case .illegalTransition: "illegal_payment_transition"
+        case .refundExceedsPaid: "refund_exceeds_paid"
+        case .orderNotPaid: "order_not_paid"
+        case .orderShipped: "order_shipped"
         }
     }
 
@@ -29,6 +39,12 @@ public enum PaymentError: Error, Hashable, Sendable, CustomStringConvertible {
             "the payment is \(expected.amount) \(expected.currency), the event says \(got.amount) \(got.currency)"
         case .illegalTransition(let id, let from, let to):
             "payment \(id) cannot go from \(from.rawValue) to \(to.rawValue)"
+        case .refundExceedsPaid(let id, let refundable):
+            "payment \(id) has \(refundable.amount) \(refundable.currency) left to refund"
+        case .orderNotPaid(let id, let status):
+            "the order cannot ship: its payment \(id) holds no money for it (status \(status.rawValue))"
+        case .orderShipped(let id):
+            "the order of payment \(id) is shipping and can no longer be cancelled"
         }
     }
 

@@ -4,4 +4,5 @@ public enum PaymentEventType: String, Hashable, Sendable, Codable, CaseIterable 
     case paymentSucceeded = "payment.succeeded"
     case paymentFailed = "payment.failed"
     case refundSucceeded = "refund.succeeded"
+    case chargebackCreated = "chargeback.created"
 }

@@ -3,9 +3,10 @@ public struct PaymentReceipt: Sendable, Hashable {
     public enum Effect: String, Sendable, Hashable {
         /// The payment changed.
         case applied
-        /// The payment was already where the event would take it.
+        /// Nothing to change: a decline (the payment stays payable).
         case unchanged
-        /// This event id was applied before; nothing happened again.
+        /// This event id was applied before, or its movement (by the
+        /// provider's reference) was recorded under another; nothing happened again.
         case duplicate
     }
 

@@ -1,20 +1,24 @@
 /// Where a payment is in its life. The payment is the authority on money;
-/// its order follows it (see `PaymentStatus.orderFollows`):
+/// its order follows it (see `PaymentStatus.orderFollows`). Money moves
+/// through the ledger (`Payment.recording`), and the status follows:
 ///
-/// | from             | event                     | to             |
-/// |------------------|---------------------------|----------------|
-/// | requires_payment | provider or manual success| succeeded      |
-/// | requires_payment | provider failure          | failed         |
-/// | requires_payment | `payment_timeout` passed  | expired        |
-/// | requires_payment | order cancelled           | cancelled      |
-/// | succeeded        | order cancelled           | refund_pending |
-/// | failed, expired, cancelled | provider success (late) | refund_pending |
-/// | refund_pending   | provider refund           | refunded       |
+/// | from             | event                          | to             |
+/// |------------------|--------------------------------|----------------|
+/// | requires_payment | provider or manual payment     | succeeded      |
+/// | requires_payment | provider decline               | requires_payment |
+/// | requires_payment | its deadline passed            | expired        |
+/// | requires_payment | order cancelled                | cancelled      |
+/// | succeeded        | order cancelled (money kept)   | refund_pending |
+/// | succeeded        | order cancelled (all returned) | refunded       |
+/// | expired, cancelled, refunded | a payment (late)   | refund_pending |
+/// | refund_pending   | refunds reach what was paid    | refunded       |
 ///
-/// A late success is recorded, not refused: providers do deliver a success
-/// after the shop gave up on the payment, and the money has then been taken;
-/// refusing it would lose that money silently. The order stays cancelled
-/// and the payment says a refund is owed.
+/// A late or second payment is recorded, not refused: providers do deliver
+/// a success after the shop gave up on the payment, and bank transfers
+/// arrive late; the money has then been taken, and refusing it would lose
+/// it silently. The order stays as it is and the payment says what is owed
+/// back (`Payment.refundOwed`). `failed` is what a decline did before
+/// declines could be retried; only payments stored then have it.
 public enum PaymentStatus: String, Hashable, Sendable, Codable, CaseIterable {
     case requiresPayment = "requires_payment"
     case succeeded

@@ -4,9 +4,11 @@ import HTTPServer
 
 /// What only admins may do, bound to the session's AdminContext (which
 /// checks the role): `POST /products`, `PATCH /products/{id}`, `GET /users`,
-/// `PATCH /users/{id}`, `PATCH /orders/{id}` `{"status": …}` and `POST
-/// /orders/{id}/payment` (money received outside the provider). Who is
-/// asking comes first: an anonymous caller gets 401, not a verdict on its body.
+/// `PATCH /users/{id}`, `PATCH /orders/{id}` `{"status": …}`, `POST
+/// /orders/{id}/payment` and `POST /orders/{id}/refunds` (money received
+/// or given back outside the provider), and the ledger's reads (`GET
+/// /orders/{id}/ledger`, `GET /payments/ledger`, `GET /payments/refunds-owed`).
+/// Who is asking comes first: an anonymous caller gets 401, not a verdict on its body.
 public struct AdminRoutes: RouteGroup {
     public typealias Bound = AdminContext
     public let name = "AdminRoutes"
@@ -51,8 +53,33 @@ public struct AdminRoutes: RouteGroup {
         router.post("/orders/{id}/payment", policy: .accountData, admin.handler { request in
             let body = try ManualPaymentBody.decode(from: request.http)
             let id = try request.http.parameter("id", as: OrderID.self)
-            return .json(.ok, OrderJSON.bytes(try await request.context.recordManualPayment(id, reference: body.reference,
-                                                                                            by: request.caller)))
+            return .json(.ok, OrderJSON.bytes(try await request.context.recordManualPayment(
+                id, amount: body.amount, reference: body.reference, by: request.caller)))
+        })
+        router.post("/orders/{id}/refunds", policy: .accountData, admin.handler { request in
+            let body = try ManualRefundBody.decode(from: request.http)
+            let id = try request.http.parameter("id", as: OrderID.self)
+            return .json(.ok, OrderJSON.bytes(try await request.context.recordManualRefund(
+                id, amount: body.amount, reference: body.reference, by: request.caller)))
+        })
+        router.get("/orders/{id}/ledger", policy: .accountData, admin.handler { request in
+            try KnownQuery.require(request.http, only: [])
+            let id = try request.http.parameter("id", as: OrderID.self)
+            return try JSONBody.response(LedgerPage(items: try await request.context.ledger(ofOrder: id, by: request.caller),
+                                                    nextCursor: nil))
+        })
+        router.get("/payments/ledger", policy: .accountData, admin.handler { request in
+            let query = try LedgerQuery.from(request.http)
+            let entries = try await request.context.ledger(from: query.from, to: query.to, after: query.position,
+                                                           limit: query.page.limit + 1, by: request.caller)
+            return try JSONBody.response(LedgerPage(entries, limit: query.page.limit))
+        })
+        router.get("/payments/refunds-owed", policy: .accountData, admin.handler { request in
+            try KnownQuery.require(request.http, only: ["limit", "cursor"])
+            let page = try PageRequest.from(request.http)
+            let owing = try await request.context.refundsOwed(after: try RefundsOwedPage.cursor(page),
+                                                              limit: page.limit + 1, by: request.caller)
+            return try JSONBody.response(RefundsOwedPage(owing, limit: page.limit))
         })
     }
 }

@@ -2,8 +2,8 @@ import Contexts
 import Domain
 import HTTPServer
 
-/// `POST /checkout` (honours `Idempotency-Key`), bound to the session's
-/// CheckoutContext.
+/// `POST /checkout` (honours `Idempotency-Key`; an optional body chooses
+/// the payment method, `CheckoutBody`), bound to the session's CheckoutContext.
 public struct CheckoutRoutes: RouteGroup {
     public typealias Bound = CheckoutContext
     public let name = "CheckoutRoutes"
@@ -14,9 +14,11 @@ public struct CheckoutRoutes: RouteGroup {
     }
 
     public func register(on router: inout Router) {
-        router.on(.post, "/checkout", readsBody: false, policy: .accountData, checkout.handler { request in
+        router.on(.post, "/checkout", policy: .accountData, checkout.handler { request in
             let key = try Self.idempotencyKey(request.http)
-            let (order, _) = try await request.context.checkout(for: request.caller, idempotencyKey: key)
+            let method = try CheckoutBody.paymentMethod(request.http)
+            let (order, _) = try await request.context.checkout(for: request.caller, idempotencyKey: key,
+                                                                paymentMethod: method)
             // A retried key answers exactly as the first time.
             return .json(.created, OrderJSON.bytes(order), headers: ["Location": "/orders/\(order.order.id)"])
         })

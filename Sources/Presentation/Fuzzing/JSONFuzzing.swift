@@ -34,6 +34,15 @@ public enum JSONFuzzing {
             }
         }
         violations += decodeOutcome(AdminRoutes.StatusBody.self, request) { _ in nil }
+        violations += decodeOutcome(CheckoutBody.self, request) { _ in nil }
+        violations += decodeOutcome(ManualPaymentBody.self, request) { body in
+            (try? MoneyReference.validate(reference: body.reference, amount: body.amount)) == nil ? "invalid" : nil
+        }
+        violations += decodeOutcome(ManualRefundBody.self, request) { body in
+            (try? MoneyReference.validate(reference: body.reference, amount: body.amount)) == nil ? "invalid" : nil
+        }
+        violations += decodeOutcome(PaymentEventBody.Envelope.self, request) { _ in nil }
+        violations += decodeOutcome(PaymentEventBody.self, request) { _ in nil }
         violations += fastPathAgreement(request)
 
         // The same bytes as text: the text rules and the media-type parser

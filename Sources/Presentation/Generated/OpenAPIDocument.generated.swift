@@ -943,12 +943,25 @@ paths:
       description: |
         The order is `pending` with a `payment` in `requires_payment`, its
         `amount` the order's total, due by `expires_at` (`payment_timeout`
-        after the checkout, 900 s by default). The payment provider reports
-        the outcome through `POST /payments/webhook`; unpaid at
-        `expires_at`, the order is cancelled by the system (payment
-        `expired`) and its stock returns.
+        after the checkout, 900 s by default; for `bank_transfer`,
+        `manual_payment_timeout` days, 7 by default). The payment provider
+        reports the outcome through `POST /payments/webhook`, or an admin
+        records a bank transfer (`POST /orders/{id}/payment`); a declined
+        attempt leaves it payable. Unpaid at `expires_at`, the order is
+        cancelled by the system (payment `expired`) and its stock returns.
       security:
         - bearer: []
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                payment_method:
+                  type: string
+                  enum: [provider, bank_transfer]
+                  description: How the customer pays; `provider` when absent.
       parameters:
         - name: Idempotency-Key
           in: header
@@ -1070,6 +1083,12 @@ paths:
     patch:
       operationId: moveOrder
       summary: Move an order along confirmed → shipped → delivered (admins)
+      description: |
+        Shipping requires the order's payment paid (`succeeded`, not all of
+        it refunded), checked
+        and marked under the payment's lock before the order moves: 409
+        `order_not_paid` otherwise, and a cancel that comes after is 409
+        `order_shipped`. `cancelled` is the customer's cancel.
       security:
         - bearer: []
       requestBody:
@@ -1125,8 +1144,12 @@ paths:
       summary: Cancel a pending or confirmed order; its stock returns
       description: |
         A waiting payment becomes `cancelled`; a paid one (`succeeded`)
-        becomes `refund_pending` until the provider's `refund.succeeded`
-        makes it `refunded`.
+        becomes `refund_pending`, its `refund_owed` listed in `GET
+        /payments/refunds-owed`, until refunds (the provider's
+        `refund.succeeded` or an admin's `POST /orders/{id}/refunds`) reach
+        what was paid and make it `refunded`. An order whose shipping has
+        begun is 409 `order_shipped`; an order whose payment is not open
+        yet gets a cancelled one, so a success reported later is owed back.
       security:
         - bearer: []
       responses:
@@ -1162,11 +1185,13 @@ paths:
       operationId: recordManualPayment
       summary: Record a payment received outside the provider, e.g. a bank transfer (admins)
       description: |
-        The order's payment becomes `succeeded` with `method` `manual` and
-        the `reference`, and the order `confirmed`. Recording the same
-        reference again changes nothing; a payment no longer waiting
-        (expired, cancelled, failed, or paid otherwise) is 409
-        `illegal_payment_transition`.
+        A `manual_payment` ledger entry by this admin with the `reference`
+        and `amount` (the payment's when absent). A waiting payment becomes
+        `succeeded` (`method` `manual` for a provider payment, with the
+        `reference`) and the order `confirmed`; a payment already paid
+        becomes `overpaid` and the excess is owed back; money for a
+        cancelled or expired order is owed back whole (`refund_pending`).
+        Recording the same reference again changes nothing.
       security:
         - bearer: []
       requestBody:
@@ -1184,6 +1209,10 @@ paths:
                   type: string
                   minLength: 1
                   maxLength: 200
+                amount:
+                  type: integer
+                  minimum: 1
+                  description: Minor units received; the payment's amount when absent.
       responses:
         "200":
           headers:
@@ -1212,6 +1241,196 @@ paths:
           $ref: "#/components/responses/ValidationFailed"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
+  /orders/{id}/refunds:
+    parameters:
+      - name: id
+        in: path
+        required: true
+        schema:
+          type: string
+    post:
+      operationId: recordManualRefund
+      summary: Record a refund made outside the provider (admins)
+      description: |
+        A `manual_refund` ledger entry by this admin. At most what was paid
+        and not yet refunded, decided under the payment's lock (concurrent
+        refunds included): more is 422 `refund_exceeds_paid`. A
+        `refund_pending` payment whose refunds reach what it owes becomes
+        `refunded`. Recording the same reference again changes nothing.
+      security:
+        - bearer: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [amount, reference]
+              properties:
+                amount:
+                  type: integer
+                  minimum: 1
+                  description: Minor units given back.
+                reference:
+                  type: string
+                  minLength: 1
+                  maxLength: 200
+      responses:
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: The order with its payment.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Order"
+        "400":
+          $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /orders/{id}/ledger:
+    parameters:
+      - name: id
+        in: path
+        required: true
+        schema:
+          type: string
+    get:
+      operationId: orderLedger
+      summary: Every money movement of an order's payment, oldest first (admins)
+      security:
+        - bearer: []
+      responses:
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: The order's ledger entries (`next_cursor` always null).
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/LedgerPage"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /payments/ledger:
+    get:
+      operationId: listLedger
+      summary: Money movements recorded in a time range, oldest first, keyset paged (admins)
+      security:
+        - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/Limit"
+        - name: cursor
+          in: query
+          description: The `next_cursor` of the previous page, as given.
+          schema:
+            type: string
+            maxLength: 128
+        - name: from
+          in: query
+          description: Entries recorded at or after this time (RFC 3339); from the first when absent.
+          schema:
+            type: string
+            format: date-time
+        - name: to
+          in: query
+          description: Entries recorded before this time (RFC 3339); to the last when absent.
+          schema:
+            type: string
+            format: date-time
+      responses:
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: One page of ledger entries.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/LedgerPage"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /payments/refunds-owed:
+    get:
+      operationId: listRefundsOwed
+      summary: Payments that owe money back (cancelled paid orders, second payments), by payment id (admins)
+      security:
+        - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/Limit"
+        - name: cursor
+          in: query
+          description: The `next_cursor` of the previous page, as given (a payment id).
+          schema:
+            type: string
+            maxLength: 64
+      responses:
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: One page of payments, each with its `refund_owed`.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [items, next_cursor]
+                properties:
+                  items:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/Payment"
+                  next_cursor:
+                    type: [string, "null"]
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
   /payments/webhook:
     post:
       operationId: receivePaymentEvent
@@ -1229,18 +1448,26 @@ paths:
 
         Each event id is applied once: a delivery of an id seen before
         answers 200 with `outcome` `duplicate` and changes nothing again
-        (concurrent deliveries of one event included). `payment.succeeded`
-        makes the payment `succeeded` and the order `confirmed`;
-        `payment.failed` makes it `failed`, the order `cancelled` and
-        returns the stock; `refund.succeeded` makes a `refund_pending`
-        payment `refunded` (409 `illegal_payment_transition` for a payment
-        that owes no refund). A success for a payment that expired, failed
-        or was cancelled is kept, not refused: the money was taken, so the
-        payment becomes `refund_pending` and the order stays cancelled. An
-        amount or currency other than the payment's is 422
+        (concurrent deliveries of one event included), and a movement with a
+        `data.reference` (the provider's charge or refund id) seen before
+        on the payment is recorded once (`duplicate`). Every money movement
+        is a ledger entry (`GET /orders/{id}/ledger`). `payment.succeeded`
+        makes the payment `succeeded` and the order `confirmed`; a second
+        one on a paid payment is recorded and makes it `overpaid`, the
+        excess owed back. `payment.failed` (a decline) changes nothing:
+        the payment stays payable until it expires (`unchanged`).
+        `refund.succeeded` and `chargeback.created` are accepted on any
+        payment, shipped orders and partial amounts included; one that
+        takes the refunds beyond what was paid is recorded with
+        `exceeds_paid` true, never refused. A `refund_pending` payment
+        whose refunds reach what it owes becomes `refunded`. A success for
+        a payment that expired or was cancelled is kept, not refused: the
+        money was taken, so the payment becomes `refund_pending` and the
+        order stays cancelled. A success whose amount or currency differs
+        from the payment's, or a movement in another currency, is 422
         `amount_mismatch`, an unknown payment 404 `payment_not_found`; both
-        change nothing and the event id is not remembered. Other event types
-        are answered 200 with `outcome` `ignored`.
+        change nothing and the event id is not remembered. Other event
+        types are answered 200 with `outcome` `ignored`, whatever their `data`.
       parameters:
         - name: Axiom-Signature
           in: header
@@ -1751,7 +1978,8 @@ components:
             - type: "null"
     Payment:
       type: object
-      required: [id, order_id, user_id, status, amount, method, expires_at, reference]
+      required: [id, order_id, user_id, status, amount, method, expires_at, reference, financial_status, paid,
+                 refunded, refund_owed, amount_due]
       properties:
         id:
           type: string
@@ -1766,23 +1994,97 @@ components:
           type: string
           description: |
             `requires_payment` until the provider or an admin reports it
-            paid (`succeeded`), the provider reports it `failed`, it
-            `expired` unpaid, or its order was `cancelled` first; a paid
-            payment whose order is cancelled, or a success reported after
-            the payment was given up, is `refund_pending` until
-            `refund.succeeded` makes it `refunded`.
+            paid (`succeeded`), it `expired` unpaid, or its order was
+            `cancelled` first (a decline leaves it `requires_payment`); a
+            paid payment whose order is cancelled, or money received after
+            the payment was given up, is `refund_pending` until refunds
+            reach what it owes (`refunded`). `failed` is what a decline did
+            before declines could be retried: only older payments have it.
           enum: [requires_payment, succeeded, failed, expired, cancelled, refund_pending, refunded]
         amount:
           $ref: "#/components/schemas/Money"
         method:
           type: string
-          enum: [provider, manual]
+          enum: [provider, manual, bank_transfer]
+          description: How the customer chose to pay; `manual` once an admin recorded a provider payment by hand.
         expires_at:
           type: string
           format: date-time
         reference:
           type: [string, "null"]
-          description: What an admin recorded with a manual payment.
+          description: What an admin recorded with the first manual payment.
+        financial_status:
+          type: string
+          description: |
+            Derived from the ledger's sums: nothing (or less than the amount)
+            received (`unpaid`), the amount received (`paid`), some or all
+            given back (`partially_refunded`, `refunded`), more received
+            than the amount and not given back (`overpaid`).
+          enum: [unpaid, paid, partially_refunded, refunded, overpaid]
+        paid:
+          description: The sum of the ledger's charges and manual payments.
+          $ref: "#/components/schemas/Money"
+        refunded:
+          description: The sum of its refunds and chargebacks.
+          $ref: "#/components/schemas/Money"
+        refund_owed:
+          description: What the shop owes back (all of it for a cancelled order, the excess of a second payment).
+          $ref: "#/components/schemas/Money"
+        amount_due:
+          description: What the customer still owes on a payment still payable (`requires_payment`); zero otherwise.
+          $ref: "#/components/schemas/Money"
+    LedgerPage:
+      type: object
+      required: [items, next_cursor]
+      properties:
+        items:
+          type: array
+          items:
+            $ref: "#/components/schemas/LedgerEntry"
+        next_cursor:
+          type: [string, "null"]
+    LedgerEntry:
+      description: One money movement, never changed once recorded.
+      type: object
+      required: [id, payment_id, order_id, kind, amount, method, reference, event_id, actor, actor_id, recorded_at,
+                 exceeds_paid]
+      properties:
+        id:
+          type: integer
+          description: Numbered as recorded; one payment's entries in the order they happened.
+        payment_id:
+          type: string
+          format: uuid
+        order_id:
+          type: string
+          format: uuid
+        kind:
+          type: string
+          enum: [charge, manual_payment, refund, manual_refund, chargeback]
+        amount:
+          $ref: "#/components/schemas/Money"
+        method:
+          type: string
+          enum: [provider, manual, bank_transfer]
+        reference:
+          type: [string, "null"]
+          description: The provider's charge or refund id, or the admin's reference.
+        event_id:
+          type: [string, "null"]
+          description: The provider event that reported it.
+        actor:
+          type: string
+          enum: [provider, admin, system]
+          description: "`system`: carried over from a payment paid or refunded before the ledger existed."
+        actor_id:
+          type: [string, "null"]
+          description: The admin's user id.
+        recorded_at:
+          type: string
+          format: date-time
+        exceeds_paid:
+          type: boolean
+          description: This refund or chargeback took the refunds beyond what was paid.
     PaymentEvent:
       type: object
       required: [id, type]
@@ -1793,16 +2095,20 @@ components:
           maxLength: 255
         type:
           type: string
-          description: "`payment.succeeded`, `payment.failed` or `refund.succeeded`; any other type is acknowledged and ignored."
+          description: "`payment.succeeded`, `payment.failed`, `refund.succeeded` or `chargeback.created`; any other type is acknowledged and ignored, whatever its `data`."
         data:
           type: object
-          description: Required for the three handled types.
-          required: [payment_id, amount]
+          description: "For the four handled types, `payment_id` and `amount` are required."
           properties:
             payment_id:
               type: string
             amount:
               $ref: "#/components/schemas/Money"
+            reference:
+              type: string
+              minLength: 1
+              maxLength: 255
+              description: The provider's charge or refund id; a movement under one reference is recorded once.
     Price:
       description: A unit price; `amount` at most 1000000000000 minor units, so no cart or order total leaves 64 bits.
       type: object

@@ -1,9 +1,10 @@
 import Domain
 
 /// The webhook's answer: `{"event_id", "outcome", "payment"}`; `outcome`
-/// is `applied`, `unchanged` (the payment already was where the event
-/// leads), `duplicate` (this event id was applied before) or `ignored` (a
-/// type this server does not handle; `payment` null).
+/// is `applied`, `unchanged` (a decline: the payment stays payable),
+/// `duplicate` (this event id, or this movement's provider reference, was
+/// recorded before) or `ignored` (a type this server does not handle;
+/// `payment` null).
 struct WebhookReply: Encodable {
     let eventID: String
     let outcome: String
