@@ -323,13 +323,23 @@ def check_stock(cluster):
                                                         headers={"Axiom-Signature": signature}) for i in range(3)])
     if any(isinstance(a, Exception) or a[0] != 200 for a in answers):
         raise CheckFailed(f"one webhook event on three replicas: {answers}")
+    # A decline leaves the order payable: nothing is returned yet.
+    stock = cluster.replica(0).must(200, "GET", f"/products/{unpaid['id']}")["stock"]
+    status = cluster.replica(0).must(200, "GET", f"/orders/{order['id']}", token=token)["status"]
+    if stock != 3 or status == "cancelled":
+        raise CheckFailed(f"payment.failed delivered to three replicas: stock {stock} (3 expected), order {status}")
+    answers = at_once([lambda i=i: cluster.fresh(i).call("POST", f"/orders/{order['id']}/cancel", token=token)
+                       for i in range(3)])
+    if any(isinstance(a, Exception) or a[0] not in (200, 409) for a in answers) or all(a[0] != 200 for a in answers):
+        raise CheckFailed(f"one cancel on three replicas: {answers}")
     stock = cluster.replica(0).must(200, "GET", f"/products/{unpaid['id']}")["stock"]
     status = cluster.replica(0).must(200, "GET", f"/orders/{order['id']}", token=token)["status"]
     if stock != 5 or status != "cancelled":
-        raise CheckFailed(f"payment.failed delivered to three replicas: stock {stock} (5 expected: 2 returned once), "
+        raise CheckFailed(f"a cancel sent to three replicas at once: stock {stock} (5 expected: 2 returned once), "
                           f"order {status}")
-    summary.append("one payment.failed event on three replicas at once: 200 ×3, the order cancelled and its 2 units "
-                   "returned once (stock 3 → 5)")
+    summary.append("one payment.failed event on three replicas at once: 200 ×3, the order still payable; then one "
+                   f"cancel on three replicas at once: {sorted(a[0] for a in answers)}, its 2 units returned once "
+                   "(stock 3 → 5)")
     return "; ".join(summary)
 
 
