@@ -39,11 +39,14 @@ public actor OrderClient: StatefulClient {
     let storage: StorageAccess
     /// The clock capability: an order's `created_at` (tests move it).
     private let clock: any TimeSource
+    /// The process placing this client's orders (its checkouts' lease owner).
+    private let owner: String
 
     /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
-    public init(storage: StorageAccess, clock: any TimeSource) {
+    public init(storage: StorageAccess, clock: any TimeSource, owner: String = "local") {
         self.storage = storage
         self.clock = clock
+        self.owner = owner
     }
 
     /// Reads nothing: orders are read when asked for.
@@ -95,12 +98,20 @@ public actor OrderClient: StatefulClient {
     }
 
     /// The oldest `limit` orders whose checkout or cancellation may not have
-    /// finished (placed or cancelled, not yet settled): start-up
-    /// reconciliation finishes and settles them, then asks again. Read
-    /// through a partial index, so it costs what is unfinished, not what was
-    /// ever ordered.
-    public func openOrders(limit: Int = 500) async throws -> [Order] {
-        try await storage.storedRead { try OrderStore.open($0, limit: limit) }
+    /// finished (placed or cancelled, not yet settled), placed at least
+    /// `olderThanSeconds` ago (by this client's clock) or, when
+    /// `includingOwn`, by this process (a previous life of it), after `last`
+    /// (the previous batch's last, in created_at and id order): recovery
+    /// finishes and settles them. Read through partial indexes, so it costs
+    /// what is unfinished, not what was ever ordered.
+    public func openOrders(limit: Int = 500, olderThanSeconds: Int = 0, includingOwn: Bool = false,
+                           after last: Order? = nil) async throws -> [Order] {
+        let cutoff = clock.millisecondsSince1970() - Int64(olderThanSeconds) * 1000
+        let owner = includingOwn ? self.owner : nil
+        let position = last.map { ($0.createdAt.millisecondsSince1970, $0.id.description) }
+        return try await storage.storedRead {
+            try OrderStore.open($0, placedBy: cutoff, owner: owner, after: position, limit: limit)
+        }
     }
 
     // MARK: Writes
@@ -133,12 +144,14 @@ public actor OrderClient: StatefulClient {
         let order = try Order.place(id: OrderID(TimeOrderedUUID.make()), userID: userID, cart: cart,
                                     createdAt: Timestamp(millisecondsSince1970: clock.millisecondsSince1970()), checkoutID: checkoutID)
         let document = OrderDocument.text(order)
+        let owner = self.owner
         let (stored, created): (Order, Bool)
         let sequence: Int64?
         do {
             ((stored, created), sequence) = try await storage.sequencedWrite { handle -> (Order, Bool) in
                 if let existing = try Self.existing(handle, checkoutID, userID, idempotencyKey) { return (existing, false) }
-                try OrderStore.insert(handle, order, checkoutID: checkoutID, key: idempotencyKey, document: document)
+                try OrderStore.insert(handle, order, checkoutID: checkoutID, key: idempotencyKey, document: document,
+                                      owner: owner)
                 // Another replica's /events streams of this user hear it.
                 try handle.recordChange(Self.change(of: order))
                 return (order, true)

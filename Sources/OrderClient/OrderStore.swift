@@ -56,6 +56,16 @@ enum OrderStore {
             UPDATE orders SET open = 1;
             CREATE INDEX orders_open ON orders(created_at) WHERE open = 1;
             """),
+        // The process that placed the order (its checkout's lease owner):
+        // a restarting process finishes its own open orders at once, other
+        // processes' only once their lease ran out (`open(…)`).
+        Migration(version: 402, name: "orders placed under a lease", sql: """
+            ALTER TABLE orders ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
+            CREATE INDEX orders_open_owner ON orders(lease_owner) WHERE open = 1;
+            """, postgresSQL: """
+            ALTER TABLE orders ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
+            CREATE INDEX orders_open_owner ON orders(lease_owner) WHERE open = 1;
+            """),
     ]
 
     static func order(_ handle: any StorageHandle, id: OrderID) throws -> Order? {
@@ -98,18 +108,26 @@ enum OrderStore {
         return (try row.get("created_at"), try row.get("id"))
     }
 
-    /// The oldest `limit` open orders (through the partial index).
-    static func open(_ handle: any StorageHandle, limit: Int) throws -> [Order] {
-        try handle.query("SELECT document FROM orders WHERE open = 1 ORDER BY created_at LIMIT ?", limit).map(decode)
+    /// Up to `limit` open orders placed at or before `placedBy` (ms) or by
+    /// `owner`, oldest first (ties by id), after `position` (the created_at
+    /// and id of the previous batch's last), through the partial indexes.
+    static func open(_ handle: any StorageHandle, placedBy cutoff: Int64, owner: String?,
+                     after position: (Int64, String)?, limit: Int) throws -> [Order] {
+        let (createdAt, id) = position ?? (Int64.min, "")
+        return try handle.query("""
+            SELECT document FROM orders
+            WHERE open = 1 AND (created_at <= ? OR lease_owner = ?) AND (created_at, id) > (?, ?)
+            ORDER BY created_at, id LIMIT ?
+            """, cutoff, owner ?? "", createdAt, id, limit).map(decode)
     }
 
     static func insert(_ handle: any StorageHandle, _ order: Order, checkoutID: CheckoutID, key: String?,
-                       document: String) throws {
+                       document: String, owner: String) throws {
         try handle.execute("""
-            INSERT INTO orders(id, user_id, status, created_at, checkout_id, idempotency_key, document, open)
-            VALUES(?, ?, ?, ?, ?, ?, ?, 1)
+            INSERT INTO orders(id, user_id, status, created_at, checkout_id, idempotency_key, document, open, lease_owner)
+            VALUES(?, ?, ?, ?, ?, ?, ?, 1, ?)
             """, order.id.description, order.userID.description, order.status.rawValue,
-            order.createdAt.millisecondsSince1970, checkoutID.description, key, document)
+            order.createdAt.millisecondsSince1970, checkoutID.description, key, document, owner)
     }
 
     /// Moves the stored order to `status` (read in this transaction, so two

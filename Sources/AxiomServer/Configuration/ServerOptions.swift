@@ -1,4 +1,5 @@
 import Capabilities
+import CatalogClient
 import Domain
 import Glibc
 import HTTPServer
@@ -72,6 +73,11 @@ struct ServerOptions: Sendable {
     var paymentWebhookSecret: String?
     var paymentWebhookToleranceSeconds = 300
     var paymentTimeoutSeconds = 900
+    /// Names this process in the checkout leases it holds; nil: `host:port`
+    /// (stable across restarts; the process id when the port is chosen at
+    /// random).
+    var instanceName: String?
+    var checkoutLeaseSeconds = 30
     var compression = true
     var compressionMinBytes = 1024
     /// Comma-separated origins (`https://shop.example`) browsers may call from.
@@ -109,6 +115,16 @@ struct ServerOptions: Sendable {
     var paymentSettings: PaymentSettings {
         PaymentSettings(webhookSecret: paymentWebhookSecret, webhookToleranceSeconds: Int64(paymentWebhookToleranceSeconds),
                         timeoutSeconds: Int64(paymentTimeoutSeconds))
+    }
+
+    var checkoutLease: CheckoutLease {
+        CheckoutLease(owner: instanceName ?? Self.defaultInstanceName(port: port), seconds: checkoutLeaseSeconds)
+    }
+
+    private static func defaultInstanceName(port: Int) -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&name, name.count) == 0 ? String(cString: name) : "localhost"
+        return port == 0 ? "\(host):pid-\(getpid())" : "\(host):\(port)"
     }
 
     var loginThrottle: LoginThrottle.Policy {
@@ -298,6 +314,12 @@ struct ServerOptions: Sendable {
         .integer("payment_timeout", in: 1...86_400,
                  help: "seconds an order may stay unpaid before it is cancelled and its stock returned",
                  get: \.paymentTimeoutSeconds, set: { $0.paymentTimeoutSeconds = $1 }),
+        .optionalText("instance_name",
+                      help: "this process's name in the checkout leases it holds, unique per replica and kept across its restarts (null: host:port)",
+                      get: \.instanceName, set: { $0.instanceName = $1 }),
+        .integer("checkout_lease", in: 1...3_600,
+                 help: "seconds other processes' recovery leaves a checkout this process is running alone",
+                 get: \.checkoutLeaseSeconds, set: { $0.checkoutLeaseSeconds = $1 }),
         .boolean("compression", help: "gzip response bodies of compression_min_bytes or more for clients that accept it",
                  get: \.compression, set: { $0.compression = $1 }),
         .integer("compression_min_bytes", in: 0...(1 << 30), help: "smallest response body sent gzip-encoded",

@@ -20,6 +20,7 @@ public final class CheckoutContext: Context {
     private let carts: ClientHandle<CartClient>
     private let orders: ClientHandle<OrderClient>
     private let payments: CheckoutPayments
+    private let stock: CheckoutStock
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -27,6 +28,7 @@ public final class CheckoutContext: Context {
         carts = try creation.client(CartClient.self)
         orders = try creation.client(OrderClient.self)
         payments = try CheckoutPayments(creation)
+        stock = try CheckoutStock(creation)
     }
 
     /// Cart → stock → order, all or nothing (seed 004, pattern 4):
@@ -39,11 +41,15 @@ public final class CheckoutContext: Context {
     ///    they go at once and share a group commit;
     /// 5. once all three have committed, queue the order's settle (it
     ///    closes the order to reconciliation; the answer does not wait).
-    /// A crash between any two steps is repaired at start-up by
-    /// `CheckoutRecoveryContext.reconcileCheckouts()`: a reservation without an
-    /// order is released, one with an order is committed and the order's
-    /// payment opened, and an order whose cart clear never committed has its
-    /// lines taken out of the cart. A retried request with the same
+    /// The reservation and the order carry this process's lease. A crash
+    /// between any two steps is repaired by `CheckoutRecoveryContext` (at
+    /// this process's next start, or by any process's sweep once the lease
+    /// ran out): a reservation without an order is released, one with an
+    /// order is committed and the order's payment opened, and an order whose
+    /// cart clear never committed has its lines taken out of the cart. A
+    /// checkout that outlived its lease finds its reservation released by
+    /// then: the commit takes the stock again, or the order is cancelled and
+    /// the product's refusal answered. A retried request with the same
     /// `Idempotency-Key` gets the first order back (`created` false).
     public func checkout(for caller: Authentication,
                                      idempotencyKey: String?) async throws -> (order: OrderWithPayment, created: Bool) {
@@ -85,14 +91,22 @@ public final class CheckoutContext: Context {
         // another's result, and reconciliation repairs each of them on its
         // own (see above), so any subset committed before a crash is
         // finished at start-up.
-        async let committed = catalog.send(.commitReservation(checkoutID))
+        async let refused = stock.commit(placed)
         async let opened = payments.openPayment(for: placed)
         // Recorded with the checkout id, so reconciliation can repeat it
         // safely. Only the ordered lines go: another session of this user
         // may have changed the cart while this checkout ran, and that
         // acknowledged change is not the order's to clear.
         async let cleared = carts.send(.clearAfterCheckout(user.id, checkoutID, ordered: Self.cartLines(of: placed)))
-        _ = try await committed
+        if let refusal = try await refused {
+            // The stock was sold after recovery released this checkout's
+            // expired lease: the order goes (nothing to return, its stock
+            // was released).
+            _ = try? await opened
+            _ = try? await cleared
+            _ = try await payments.cancel(placed, by: .system)
+            throw refusal
+        }
         let payment = try await opened
         _ = try await cleared
         // Only after all three: until it lands, start-up reconciliation
