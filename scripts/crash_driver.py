@@ -490,13 +490,21 @@ def check(client, admin_before, products, shoppers, registrars, failures, notes)
                 lost["cart"] += 1
                 failures.append(f"{who}: cart is {cart}, acknowledged {base} (acceptable {acceptable})")
 
-        # A retried checkout with the same key returns the same order.
+        # A retried checkout with the same key returns the same order; the
+        # key answers only its own request, so with the cart now holding
+        # something else it is refused (idempotency_key_reused) instead.
         for key, order_id in shopper.keys.items():
             if order_id not in stored:
                 continue   # already reported as lost
             retries += 1
             status, again = client.call("POST", "/checkout", token=token, headers={"Idempotency-Key": key})
-            if status == 201 and again["id"] == order_id and lines_of(again) == lines_of(stored[order_id]):
+            ordered = {item["product_id"]: item["quantity"] for item in stored[order_id]["items"]}
+            if cart and cart != ordered:
+                if status == 422 and again.get("code") == "idempotency_key_reused":
+                    retried_same += 1
+                else:
+                    failures.append(f"{who}: retry of {key} with another cart {cart} answered {status} {again}")
+            elif status == 201 and again["id"] == order_id and lines_of(again) == lines_of(stored[order_id]):
                 retried_same += 1
             else:
                 failures.append(f"{who}: retry of {key} answered {status} {again}, first answer was {order_id}")

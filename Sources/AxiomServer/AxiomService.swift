@@ -245,6 +245,7 @@ final class AxiomService: Sendable {
         let currency = options.currency
         let cacheEntries = options.catalogCacheEntries
         let lease = options.checkoutLease
+        let keyLifetime = options.idempotencyKeyTTLSeconds
         let database = storage.capability
         try orchestrator.registerClient(CatalogClient.self, dependencies: [database]) { resolver in
             subscribers.adding(CatalogClient(storage: try storage.access(resolver), currency: currency,
@@ -259,7 +260,7 @@ final class AxiomService: Sendable {
                                         dependencies: [database, SystemClockCapability.self]) { resolver in
             subscribers.adding(OrderClient(storage: try storage.access(resolver),
                                            clock: try resolver.handle(SystemClockCapability.self).current,
-                                           owner: lease.owner))
+                                           owner: lease.owner, idempotencyKeyLifetimeSeconds: keyLifetime))
         }
         let paymentSettings = options.paymentSettings
         try orchestrator.registerClient(PaymentClient.self,

@@ -66,6 +66,13 @@ enum OrderStore {
             ALTER TABLE orders ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
             CREATE INDEX orders_open_owner ON orders(lease_owner) WHERE open = 1;
             """),
+        // What the checkout asked for (`CheckoutFingerprint`), kept with its
+        // idempotency key; '' for orders placed before (any request matches).
+        Migration(version: 403, name: "orders request fingerprint", sql: """
+            ALTER TABLE orders ADD COLUMN request_fingerprint TEXT NOT NULL DEFAULT '';
+            """, postgresSQL: """
+            ALTER TABLE orders ADD COLUMN request_fingerprint TEXT NOT NULL DEFAULT '';
+            """),
     ]
 
     static func order(_ handle: any StorageHandle, id: OrderID) throws -> Order? {
@@ -76,9 +83,16 @@ enum OrderStore {
         try handle.queryOne("SELECT document FROM orders WHERE checkout_id = ?", checkout.description).map(decode)
     }
 
-    static func order(_ handle: any StorageHandle, user: UserID, key: String) throws -> Order? {
-        try handle.queryOne("SELECT document FROM orders WHERE user_id = ? AND idempotency_key = ?",
-                            user.description, key).map(decode)
+    /// The user's order placed with `key`, with the fingerprint of the
+    /// request that placed it.
+    static func order(_ handle: any StorageHandle, user: UserID, key: String) throws -> (Order, String)? {
+        try handle.queryOne("SELECT document, request_fingerprint FROM orders WHERE user_id = ? AND idempotency_key = ?",
+                            user.description, key).map { (try decode($0), try $0.get("request_fingerprint")) }
+    }
+
+    /// Frees a key kept past its time for a new checkout.
+    static func forgetKey(_ handle: any StorageHandle, of id: OrderID) throws {
+        try handle.execute("UPDATE orders SET idempotency_key = NULL WHERE id = ?", id.description)
     }
 
     /// Up to `limit + 1` of the user's orders, newest first (ties by id
@@ -122,12 +136,13 @@ enum OrderStore {
     }
 
     static func insert(_ handle: any StorageHandle, _ order: Order, checkoutID: CheckoutID, key: String?,
-                       document: String, owner: String) throws {
+                       fingerprint: String, document: String, owner: String) throws {
         try handle.execute("""
-            INSERT INTO orders(id, user_id, status, created_at, checkout_id, idempotency_key, document, open, lease_owner)
-            VALUES(?, ?, ?, ?, ?, ?, ?, 1, ?)
+            INSERT INTO orders(id, user_id, status, created_at, checkout_id, idempotency_key, document, open, lease_owner,
+                               request_fingerprint)
+            VALUES(?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
             """, order.id.description, order.userID.description, order.status.rawValue,
-            order.createdAt.millisecondsSince1970, checkoutID.description, key, document, owner)
+            order.createdAt.millisecondsSince1970, checkoutID.description, key, document, owner, fingerprint)
     }
 
     /// Moves the stored order to `status` (read in this transaction, so two

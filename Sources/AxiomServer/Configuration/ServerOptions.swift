@@ -78,6 +78,7 @@ struct ServerOptions: Sendable {
     /// random).
     var instanceName: String?
     var checkoutLeaseSeconds = 30
+    var idempotencyKeyTTLSeconds = 86_400
     var compression = true
     var compressionMinBytes = 1024
     /// Comma-separated origins (`https://shop.example`) browsers may call from.
@@ -320,6 +321,9 @@ struct ServerOptions: Sendable {
         .integer("checkout_lease", in: 1...3_600,
                  help: "seconds other processes' recovery leaves a checkout this process is running alone",
                  get: \.checkoutLeaseSeconds, set: { $0.checkoutLeaseSeconds = $1 }),
+        .integer("idempotency_key_ttl", in: 60...(30 * 86_400),
+                 help: "seconds a checkout's Idempotency-Key answers with its order (a new checkout after)",
+                 get: \.idempotencyKeyTTLSeconds, set: { $0.idempotencyKeyTTLSeconds = $1 }),
         .boolean("compression", help: "gzip response bodies of compression_min_bytes or more for clients that accept it",
                  get: \.compression, set: { $0.compression = $1 }),
         .integer("compression_min_bytes", in: 0...(1 << 30), help: "smallest response body sent gzip-encoded",

@@ -56,10 +56,16 @@ public final class CheckoutContext: Context {
         let user = caller.user
         guard user.canPlaceOrder else { throw DomainError.userSuspended(user.id) }
         let placedOrders = try await downstream(OrdersContext.self)
-        if let key = idempotencyKey, let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key) {
+        let cart = try await carts.client.cart(for: user.id)
+        // A retry after the first request went through finds the cart
+        // emptied of what it ordered: an empty cart matches the key's order;
+        // a cart that is not what the key's order was placed from is refused.
+        let fingerprint = CheckoutFingerprint(lines: cart.lines)
+        if let key = idempotencyKey,
+           let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key,
+                                                       matching: cart.isEmpty ? nil : fingerprint) {
             return (try await payments.joined(existing), false)
         }
-        let cart = try await carts.client.cart(for: user.id)
         guard !cart.isEmpty else { throw DomainError.emptyCart }
         let quote = try await downstream(CartContext.self).quote(cart)
         if let missing = quote.unavailable.first {
@@ -72,10 +78,11 @@ public final class CheckoutContext: Context {
         let placed: Order
         do {
             placed = try await orders.send(.place(checkoutID: checkoutID, userID: user.id, cart: quote.priced,
-                                                  idempotencyKey: idempotencyKey))
+                                                  idempotencyKey: idempotencyKey, fingerprint: fingerprint))
         } catch {
             _ = try? await catalog.send(.releaseReservation(checkoutID))
-            if let key = idempotencyKey, let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key) {
+            if let key = idempotencyKey,
+               let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key, matching: fingerprint) {
                 return (try await payments.joined(existing), false)
             }
             throw error
