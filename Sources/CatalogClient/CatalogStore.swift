@@ -208,7 +208,7 @@ enum CatalogStore {
     /// Up to `limit` reserved checkouts whose lease ran out (on the
     /// database's clock), and with `owner` also those `owner` holds (a
     /// restarting process's own, left by its previous life), soonest
-    /// expired first, through the partial indexes on reserved checkouts.
+    /// expired first, through the partial index of reserved checkouts.
     static func expiredReservations(_ handle: any StorageHandle, owner: String?, limit: Int) throws -> [CheckoutID] {
         let now = CatalogSchema.now(handle.dialect)
         guard let owner else {

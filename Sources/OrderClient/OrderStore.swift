@@ -58,13 +58,13 @@ enum OrderStore {
             """),
         // The process that placed the order (its checkout's lease owner):
         // a restarting process finishes its own open orders at once, other
-        // processes' only once their lease ran out (`open(…)`).
+        // processes' only once their lease ran out (`open(…)`). Found
+        // through `orders_open` (open orders are the unfinished few), not an
+        // index of their own kept on every checkout.
         Migration(version: 402, name: "orders placed under a lease", sql: """
             ALTER TABLE orders ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
-            CREATE INDEX orders_open_owner ON orders(lease_owner) WHERE open = 1;
             """, postgresSQL: """
             ALTER TABLE orders ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
-            CREATE INDEX orders_open_owner ON orders(lease_owner) WHERE open = 1;
             """),
         // What the checkout asked for (`CheckoutFingerprint`), kept with its
         // idempotency key; '' for orders placed before (any request matches).
@@ -124,7 +124,7 @@ enum OrderStore {
 
     /// Up to `limit` open orders placed at or before `placedBy` (ms) or by
     /// `owner`, oldest first (ties by id), after `position` (the created_at
-    /// and id of the previous batch's last), through the partial indexes.
+    /// and id of the previous batch's last), through the partial index.
     static func open(_ handle: any StorageHandle, placedBy cutoff: Int64, owner: String?,
                      after position: (Int64, String)?, limit: Int) throws -> [Order] {
         let (createdAt, id) = position ?? (Int64.min, "")
