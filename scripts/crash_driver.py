@@ -102,8 +102,11 @@ class Server:
     def start(self):
         self.port = free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("AXIOM_")}
+        # Each start takes a new port: the name stays, so the restarted
+        # process finishes at once what its killed predecessor held (its
+        # checkout leases), as a replica with a stable instance_name does.
         env.update(AXIOM_ADMIN_EMAIL=ADMIN_EMAIL, AXIOM_ADMIN_PASSWORD=ADMIN_PASSWORD,
-                   AXIOM_PAYMENT_WEBHOOK_SECRET=WEBHOOK_SECRET)
+                   AXIOM_PAYMENT_WEBHOOK_SECRET=WEBHOOK_SECRET, AXIOM_INSTANCE_NAME="crash-test")
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [self.binary, "--host", "127.0.0.1", "--port", str(self.port), *self.storage,
