@@ -4,7 +4,7 @@
 # real processes (scripts/cluster_driver.py says which), then down, however
 # the checks end. Extra arguments go to the driver, e.g. --only stock,kill.
 #
-#   scripts/cluster-test.sh            # ~1 minute
+#   scripts/cluster-test.sh            # ~2 minutes (the rolling restart ~50 s of it)
 #
 # It runs the debug build scripts/test.sh has just made (a correctness
 # test: no release build in CI); AXIOM_BIN picks another binary.

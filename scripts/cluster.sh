@@ -11,6 +11,9 @@
 #
 # What the cluster tests need besides (each waits, bounded, until done):
 #   scripts/cluster.sh kill N      # kill -9 replica N (1-based)
+#   scripts/cluster.sh stop N      # SIGTERM replica N, wait until it has drained and exited
+#   scripts/cluster.sh freeze N    # SIGSTOP replica N (a long GC pause, CPU throttling, VM steal)
+#   scripts/cluster.sh thaw N      # SIGCONT it
 #   scripts/cluster.sh start N     # start replica N again, wait until /ready
 #   scripts/cluster.sh pg-stop     # stop PostgreSQL (fast), keeping its data
 #   scripts/cluster.sh pg-kill     # kill -9 PostgreSQL's postmaster and its backends
@@ -167,6 +170,15 @@ case "${1:-}" in
     tries=0; while alive "$state/replica-$2.pid" && [ "$tries" -lt 100 ]; do sleep 0.1; tries=$((tries + 1)); done
     rm -f "$state/replica-$2.pid"
     ;;
+  stop)
+    [ -n "${2:-}" ] || { echo "usage: $0 stop N" >&2; exit 2; }
+    stop_pid "$state/replica-$2.pid"
+    rm -f "$state/replica-$2.pid"
+    ;;
+  freeze|thaw)
+    [ -n "${2:-}" ] || { echo "usage: $0 $1 N" >&2; exit 2; }
+    alive "$state/replica-$2.pid" && kill -"$([ "$1" = freeze ] && echo STOP || echo CONT)" "$(cat "$state/replica-$2.pid")"
+    ;;
   start)
     [ -n "${2:-}" ] || { echo "usage: $0 start N" >&2; exit 2; }
     start_replica "$2"
@@ -187,5 +199,5 @@ case "${1:-}" in
     ;;
   url) if [ -n "${2:-}" ]; then echo "http://127.0.0.1:$(replica_port "$2")"; else echo "http://127.0.0.1:$balancer_port"; fi ;;
   database-url) database_url ;;
-  *) echo "usage: $0 up|status|down|kill N|start N|pg-stop|pg-kill|pg-start|url [N]|database-url" >&2; exit 2 ;;
+  *) echo "usage: $0 up|status|down|kill N|stop N|freeze N|thaw N|start N|pg-stop|pg-kill|pg-start|url [N]|database-url" >&2; exit 2 ;;
 esac

@@ -21,6 +21,14 @@ every check says which replica wrote and which one read:
 - outage: PostgreSQL stopped: writes 503 storage_unavailable, /ready 503,
   reads that need the database 503, /health 200; back: every replica
   recovers by itself.
+- rolling: a rolling update under checkout load: buyers check out on every
+  replica while the replicas are restarted one after the other (SIGTERM and
+  kill -9 in turn), the next replica frozen (SIGSTOP) for 3 s across each
+  restart, as a long pause of a live replica would; each restart's time to
+  /ready is measured (bar 2 s),
+  and afterwards the invariants hold (INVARIANTS: for every product, stock
+  = initial stock - the units of its orders not cancelled; no reservation
+  left without a live lease or an order).
 
 Python 3 standard library only. Exits 0 when every check passed.
 """
@@ -30,6 +38,7 @@ import hmac
 import http.client
 import json
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -516,7 +525,169 @@ def check_outage(cluster):
            "every replica; started again: every replica ready and writing, on its own"
 
 
-CHECKS = ["coherence", "revocation", "events", "stock", "throttle", "kill", "outage"]
+class CheckoutLoad:
+    """Buyers on every replica, each filling its cart and checking out, one
+    request at a time. A checkout that gets no answer (its replica went
+    away) or a 5xx is retried with the same Idempotency-Key on the next
+    replica until it is answered, as a client behind a balancer would."""
+
+    def __init__(self, cluster, buyers, products):
+        self.cluster = cluster
+        self.products = products
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.tokens = [cluster.user(register_on=i, sign_in_on=i)[2] for i in range(buyers)]
+        self.placed = self.refused = self.retried = 0
+        self.problems = []
+        self.threads = [threading.Thread(target=self._buy, args=(i,)) for i in range(buyers)]
+
+    def start(self):
+        for thread in self.threads:
+            thread.start()
+
+    def finish(self):
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(120)
+
+    def _answer(self, index, attempt, method, path, body=None, headers=None):
+        """The first answer below 500 from any replica, starting at `index`."""
+        for tries in range(60):
+            client = self.cluster.fresh(index + attempt + tries)
+            client.timeout = 10
+            try:
+                status, payload = client.call(method, path, body, token=self.tokens[index], headers=headers)
+                if status < 500:
+                    return status, payload, tries
+            except Exception:
+                pass
+            finally:
+                client.close()
+            time.sleep(0.1)
+        raise CheckFailed(f"{method} {path}: no replica answered for 6 s")
+
+    def _buy(self, index):
+        rng = random.Random(index)
+        step = 0
+        while not self.stop.is_set():
+            step += 1
+            try:
+                product = rng.choice(self.products)
+                self._answer(index, step, "PUT", f"/cart/items/{product['id']}", {"quantity": rng.randint(1, 3)})
+                key = f"roll-{self.cluster.tag}-{index}-{step}"
+                status, payload, tries = self._answer(index, step, "POST", "/checkout",
+                                                      headers={"Idempotency-Key": key})
+            except CheckFailed as failure:
+                with self.lock:
+                    self.problems.append(str(failure))
+                continue
+            with self.lock:
+                self.retried += tries > 0
+                if status == 201:
+                    self.placed += 1
+                elif status == 409 and payload.get("code") == "insufficient_stock":
+                    self.refused += 1
+                    # The cart keeps what could not be had; start the next one empty.
+                    for line in self._answer(index, step, "GET", "/cart")[1].get("items", []):
+                        self._answer(index, step, "DELETE", f"/cart/items/{line['product_id']}")
+                else:
+                    self.problems.append(f"checkout answered {status} {payload}")
+
+
+def psql(sql):
+    """Rows of `sql` on the cluster's database, as lists of text."""
+    url = subprocess.run([CLUSTER, "database-url"], check=True, capture_output=True, text=True).stdout.strip()
+    pg_bin = sorted(os.listdir("/usr/lib/postgresql"), key=lambda v: [int(x) for x in v.split(".")])[-1]
+    out = subprocess.run([f"/usr/lib/postgresql/{pg_bin}/bin/psql", url, "-AtX", "-F", "\t", "-c", sql],
+                         check=True, capture_output=True, text=True).stdout
+    return [line.split("\t") for line in out.splitlines() if line]
+
+
+def stock_invariant(cluster, products):
+    """For every product: stock = initial stock - units of its orders not
+    cancelled (expired orders are cancelled); and no reservation left
+    without a live lease or an order. Returns the violations."""
+    violations = []
+    held = {p["id"]: 0 for p in products}
+    for (document,) in psql("SELECT document FROM orders WHERE status <> 'cancelled'"):
+        for line in json.loads(document).get("lines", json.loads(document).get("items", [])):
+            if line["product_id"] in held:
+                held[line["product_id"]] += line["quantity"]
+    for product in products:
+        (stock,), = psql(f"SELECT stock FROM products WHERE id = '{product['id']}'")
+        if int(stock) != product["stock"] - held[product["id"]]:
+            violations.append(f"product {product['sku']}: stock {stock}, initial {product['stock']} - "
+                              f"{held[product['id']]} in live orders = {product['stock'] - held[product['id']]}")
+    for checkout, owner, expires in psql("""
+            SELECT c.checkout_id, c.lease_owner, c.lease_expires_at FROM stock_checkouts c
+            WHERE c.status = 'reserved'
+              AND c.lease_expires_at < to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+              AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.checkout_id = c.checkout_id)"""):
+        violations.append(f"reservation {checkout} of {owner}: lease ran out at {expires}, no order")
+    return violations
+
+
+# Each takes (cluster, products) and returns its violations; the money
+# invariants go beside the stock one.
+INVARIANTS = {"stock": stock_invariant}
+
+
+def check_rolling(cluster, buyers, rounds):
+    products = [cluster.product(stock=stock, on=i) for i, stock in enumerate([200, 500, 1500, 3000])]
+    load = CheckoutLoad(cluster, buyers, products)
+    load.start()
+    restarts = []
+    try:
+        time.sleep(2)
+        for restart in range(rounds * len(cluster.ports)):
+            replica = restart % len(cluster.ports) + 1
+            how = "kill" if restart % 2 else "stop"
+            # Every other pair of restarts, another replica pauses for 3 s
+            # mid-checkout (a GC pause, CPU throttling, VM steal) as the
+            # restarted one starts: the restart must leave its reservations and
+            # orders alone. Every write waits for the paused one's open
+            # transaction (the outbox's commit order), so those restarts'
+            # time to /ready is reported apart, without the bar.
+            paused = replica % len(cluster.ports) + 1 if restart % 4 >= 2 else None
+            run_cluster(how, str(replica))
+            if paused:
+                run_cluster("freeze", str(paused))
+                threading.Timer(3.0, run_cluster, ("thaw", str(paused))).start()
+            started = time.monotonic()
+            try:
+                run_cluster("start", str(replica))
+                ready_after = time.monotonic() - started
+            except subprocess.CalledProcessError:
+                ready_after = float("inf")   # cluster.sh start waits 30 s for /ready
+            restarts.append((replica, "SIGKILL" if how == "kill" else "SIGTERM", paused, ready_after))
+            time.sleep(max(0.0, 3.5 - (time.monotonic() - started)))
+            wait_until(lambda p=cluster.ports[replica - 1]: ready(p), f"replica {replica} ready after its restart")
+            time.sleep(1.5)
+    finally:
+        load.finish()
+    for client in cluster.replicas:
+        client.close()
+    # What a killed replica left is its own to finish at its start; wait for
+    # any checkout still settling to end before reading the database.
+    time.sleep(1)
+    violations = {name: check(cluster, products) for name, check in INVARIANTS.items()}
+    slow = [r for r in restarts if r[3] > 2.0 and not r[2]]
+
+    def restarted(r, how, paused, seconds):
+        took = f"{seconds:.2f} s" if seconds != float("inf") else "not ready after 30 s"
+        return f"r{r} {how} {took}" + (f" (r{paused} paused 3 s)" if paused else "")
+    summary = (f"{load.placed} checkouts placed, {load.refused} refused insufficient_stock, {load.retried} retried on "
+               f"another replica; {len(restarts)} restarts, time to /ready "
+               + ", ".join(restarted(*r) for r in restarts)
+               + "; invariants " + ", ".join(f"{name} {len(v)} violations" for name, v in violations.items()))
+    problems = load.problems[:5] + [v for vs in violations.values() for v in vs][:10]
+    if problems or slow or load.placed == 0:
+        raise CheckFailed(summary + ("; slow restarts (> 2 s): " + str(slow) if slow else "")
+                          + ("; " + "; ".join(problems) if problems else ""))
+    return summary
+
+
+CHECKS = ["coherence", "revocation", "events", "stock", "throttle", "kill", "outage", "rolling"]
 
 
 def main():
@@ -528,6 +699,8 @@ def main():
     parser.add_argument("--login-failures", type=int, default=5, help="login_max_failures_per_pair")
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--kill-seconds", type=float, default=4.0)
+    parser.add_argument("--buyers", type=int, default=12, help="checkout load of the rolling check")
+    parser.add_argument("--restart-rounds", type=int, default=2, help="restarts of every replica in the rolling check")
     parser.add_argument("--only", default=",".join(CHECKS), help="checks to run, comma-separated")
     arguments = parser.parse_args()
     cluster = Cluster([int(p) for p in arguments.ports.split(",")], arguments.admin_email,
@@ -540,6 +713,7 @@ def main():
         "throttle": lambda: check_throttle(cluster, arguments.login_failures),
         "kill": lambda: check_kill(cluster, arguments.kill_seconds),
         "outage": lambda: check_outage(cluster),
+        "rolling": lambda: check_rolling(cluster, arguments.buyers, arguments.restart_rounds),
     }
     failed = 0
     for name in arguments.only.split(","):

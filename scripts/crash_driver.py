@@ -114,8 +114,11 @@ class Server:
     def start(self):
         self.port = free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("AXIOM_")}
+        # Each start takes a new port: the name stays, so the restarted
+        # process finishes at once what its killed predecessor held (its
+        # checkout leases), as a replica with a stable instance_name does.
         env.update(AXIOM_ADMIN_EMAIL=ADMIN_EMAIL, AXIOM_ADMIN_PASSWORD=ADMIN_PASSWORD,
-                   AXIOM_PAYMENT_WEBHOOK_SECRET=WEBHOOK_SECRET)
+                   AXIOM_PAYMENT_WEBHOOK_SECRET=WEBHOOK_SECRET, AXIOM_INSTANCE_NAME="crash-test")
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [self.binary, "--host", "127.0.0.1", "--port", str(self.port), *self.storage,
@@ -522,13 +525,21 @@ def check(client, admin_before, products, shoppers, registrars, failures, notes)
                 lost["cart"] += 1
                 failures.append(f"{who}: cart is {cart}, acknowledged {base} (acceptable {acceptable})")
 
-        # A retried checkout with the same key returns the same order.
+        # A retried checkout with the same key returns the same order; the
+        # key answers only its own request, so with the cart now holding
+        # something else it is refused (idempotency_key_reused) instead.
         for key, order_id in shopper.keys.items():
             if order_id not in stored:
                 continue   # already reported as lost
             retries += 1
             status, again = client.call("POST", "/checkout", token=token, headers={"Idempotency-Key": key})
-            if status == 201 and again["id"] == order_id and lines_of(again) == lines_of(stored[order_id]):
+            ordered = {item["product_id"]: item["quantity"] for item in stored[order_id]["items"]}
+            if cart and cart != ordered:
+                if status == 422 and again.get("code") == "idempotency_key_reused":
+                    retried_same += 1
+                else:
+                    failures.append(f"{who}: retry of {key} with another cart {cart} answered {status} {again}")
+            elif status == 201 and again["id"] == order_id and lines_of(again) == lines_of(stored[order_id]):
                 retried_same += 1
             else:
                 failures.append(f"{who}: retry of {key} answered {status} {again}, first answer was {order_id}")

@@ -66,6 +66,7 @@ final class AxiomService: Sendable {
         let storefront: StorefrontContext
         let registration: RegistrationContext
         let notifications: PaymentNotificationContext
+        let recovery: CheckoutRecoveryContext
         let sessions: SessionRegistry<SessionContext>
         let feed: ChangeFeed
         do {
@@ -85,13 +86,12 @@ final class AxiomService: Sendable {
                 logger.log(.warning, "payments_not_configured",
                            [("detail", "payment_webhook_secret is not set: POST /payments/webhook answers 503")])
             }
-            let recovery = try await orchestrator.createContext(CheckoutRecoveryContext.self, parent: nil)
-            let repaired = try await recovery.reconcileCheckouts()
-            logger.log(.info, "checkouts_reconciled", numbers: [("committed", repaired.committed),
-                                                              ("released", repaired.released),
-                                                              ("payments_opened", repaired.paymentsOpened),
-                                                              ("carts_cleared", repaired.cartsCleared),
-                                                              ("payments_settled", repaired.paymentsSettled)])
+            recovery = try await orchestrator.createContext(CheckoutRecoveryContext.self, parent: nil)
+            // On PostgreSQL only what this process's previous life held and
+            // what has its lease run out: never the checkouts other replicas
+            // are running. A SQLite file has this one process.
+            let repaired = try await recovery.recover(options.databaseURL == nil ? .everything : .ownOrExpired)
+            log(repaired, as: "checkouts_reconciled", always: true, logger: logger)
             if let email = options.adminEmail, let password = options.adminPassword {
                 let admin = try await registration.ensureAdmin(name: options.adminName, email: email, password: password)
                 // An existing account is left as it is: if it was demoted or
@@ -208,6 +208,7 @@ final class AxiomService: Sendable {
                     .run(every: options.storageProbeInterval)
             },
             Task { await expirePayments(notifications: notifications, logger: logger, every: .milliseconds(500)) },
+            Task { await recoverCheckouts(recovery: recovery, logger: logger, every: .seconds(5)) },
         ]
         let routes = router.routes + (opsRouter?.routes ?? [])
         return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server,
@@ -252,10 +253,12 @@ final class AxiomService: Sendable {
                                         options: ServerOptions, subscribers: ChangeSubscriberList) throws {
         let currency = options.currency
         let cacheEntries = options.catalogCacheEntries
+        let lease = options.checkoutLease
+        let keyLifetime = options.idempotencyKeyTTLSeconds
         let database = storage.capability
         try orchestrator.registerClient(CatalogClient.self, dependencies: [database]) { resolver in
             subscribers.adding(CatalogClient(storage: try storage.access(resolver), currency: currency,
-                                             cacheEntries: cacheEntries))
+                                             cacheEntries: cacheEntries, lease: lease))
         }
         try orchestrator.registerClient(PricingClient.self, dependencies: []) { _ in PricingClient() }
         let cartCacheEntries = options.cartCacheEntries
@@ -265,7 +268,8 @@ final class AxiomService: Sendable {
         try orchestrator.registerClient(OrderClient.self,
                                         dependencies: [database, SystemClockCapability.self]) { resolver in
             subscribers.adding(OrderClient(storage: try storage.access(resolver),
-                                           clock: try resolver.handle(SystemClockCapability.self).current))
+                                           clock: try resolver.handle(SystemClockCapability.self).current,
+                                           owner: lease.owner, idempotencyKeyLifetimeSeconds: keyLifetime))
         }
         let paymentSettings = options.paymentSettings
         try orchestrator.registerClient(PaymentClient.self,
@@ -326,6 +330,36 @@ final class AxiomService: Sendable {
                 logger.log(.warning, "payments_not_expired", [("error", String(describing: error))])
             }
             try? await Task.sleep(for: interval)
+        }
+    }
+
+    /// Finishes, now and then, checkouts whose lease ran out: their process
+    /// died or paused longer than the lease (`CheckoutRecoveryContext.recover`).
+    private static func recoverCheckouts(recovery: CheckoutRecoveryContext, logger: ServerLogger,
+                                         every interval: Duration) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            do {
+                log(try await recovery.recover(.expired), as: "checkouts_recovered", always: false, logger: logger)
+            } catch {
+                // Storage unavailable: the next round tries again.
+                logger.log(.warning, "checkouts_not_recovered", [("error", String(describing: error))])
+            }
+        }
+    }
+
+    private static func log(_ repair: CheckoutRecoveryContext.Repair, as event: String, always: Bool,
+                            logger: ServerLogger) {
+        guard always || !repair.isEmpty else { return }
+        let numbers = [("committed", repair.committed), ("released", repair.released), ("refused", repair.refused),
+                       ("payments_opened", repair.paymentsOpened), ("carts_cleared", repair.cartsCleared),
+                       ("orders_settled", repair.settled), ("failed", repair.failed)]
+        if repair.failed > 0 {
+            // Left for the next round: a return the stock cannot take
+            // (stock_limit_exceeded) stays here until an admin makes room.
+            logger.log(.warning, event, [("failures", repair.failures.joined(separator: "; "))], numbers: numbers)
+        } else {
+            logger.log(.info, event, numbers: numbers)
         }
     }
 

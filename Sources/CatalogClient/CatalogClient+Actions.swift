@@ -28,12 +28,13 @@ extension CatalogClient {
         }
     }
 
-    /// The checkout's order exists: its reservation is final. Answers the
-    /// lines made final (0 when it was already committed).
+    /// The checkout's order exists: its reservation is final (taken again
+    /// if it was released meanwhile, unless the order's `returnKey` was
+    /// applied). Answers the lines made final (0 when it was already committed).
     public struct CommitReservation: ClientAction {
-        let checkoutID: CheckoutID
+        let checkoutID: CheckoutID, ordered: [StockLine], returnKey: String?
         public func run(on catalog: isolated CatalogClient) async throws -> Int {
-            try await catalog.commitReservation(checkoutID)
+            try await catalog.commitReservation(checkoutID, ordered: ordered, returnKey: returnKey)
         }
     }
 
@@ -46,12 +47,13 @@ extension CatalogClient {
         }
     }
 
-    /// A cancelled order's stock goes back, once per key. Answers the
-    /// restocked products (none when that key was already applied).
+    /// A cancelled order's stock goes back, once per key (only what its
+    /// `checkout` still holds). Answers the restocked products (none when
+    /// that key was already applied).
     public struct ReturnStock: ClientAction {
-        let key: String, lines: [StockLine]
+        let key: String, lines: [StockLine], checkout: CheckoutID?
         public func run(on catalog: isolated CatalogClient) async throws -> [Product] {
-            try await catalog.returnStock(key: key, lines: lines)
+            try await catalog.returnStock(key: key, lines: lines, checkout: checkout)
         }
     }
 }
@@ -73,7 +75,10 @@ extension ClientAction where Self == CatalogClient.Reserve {
 }
 
 extension ClientAction where Self == CatalogClient.CommitReservation {
-    public static func commitReservation(_ checkoutID: CheckoutID) -> Self { Self(checkoutID: checkoutID) }
+    public static func commitReservation(_ checkoutID: CheckoutID, ordered: [StockLine] = [],
+                                         unlessReturned returnKey: String? = nil) -> Self {
+        Self(checkoutID: checkoutID, ordered: ordered, returnKey: returnKey)
+    }
 }
 
 extension ClientAction where Self == CatalogClient.ReleaseReservation {
@@ -81,5 +86,7 @@ extension ClientAction where Self == CatalogClient.ReleaseReservation {
 }
 
 extension ClientAction where Self == CatalogClient.ReturnStock {
-    public static func returnStock(key: String, lines: [StockLine]) -> Self { Self(key: key, lines: lines) }
+    public static func returnStock(key: String, lines: [StockLine], checkout: CheckoutID? = nil) -> Self {
+        Self(key: key, lines: lines, checkout: checkout)
+    }
 }

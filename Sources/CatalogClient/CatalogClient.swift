@@ -53,9 +53,10 @@ import Synchronization
 /// ## Checkout support (kill -9 at any moment)
 /// `reserve` takes stock for a checkout in ONE transaction that also records
 /// the reservation; `commitReservation` makes it final once the order
-/// exists; `releaseReservation` gives it back. After a crash,
-/// `pendingReservations()` lists the checkouts still holding stock: the
-/// checkout context commits those whose order exists and releases the rest.
+/// exists; `releaseReservation` gives it back. Each reservation carries
+/// this process's `CheckoutLease`; `expiredReservations` lists those whose
+/// lease ran out (after a crash, or a pause longer than the lease): the
+/// recovery context commits those whose order exists and releases the rest.
 /// `returnStock` restocks a cancelled order once per key.
 public actor CatalogClient: StatefulClient, WorkingSetReporting {
     public typealias State = CatalogState
@@ -76,13 +77,17 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     nonisolated let cache: VersionedWorkingSet<ProductID, Product>
     /// Recent searches' rankings (`SearchCache`).
     nonisolated let searches: Mutex<SearchCache>
+    /// The lease this process's reservations carry.
+    public nonisolated let lease: CheckoutLease
 
     /// `cacheEntries`: the most products kept in memory (at least 1).
     /// `searchCacheMatches`: the most ranked matches kept (0: none).
     public init(storage: StorageAccess, currency: Currency = .usd,
                 cacheEntries: Int = CatalogClient.defaultCacheEntries,
-                searchCacheMatches: Int = CatalogClient.defaultSearchCacheMatches, updateBufferLimit: Int = 256) {
+                searchCacheMatches: Int = CatalogClient.defaultSearchCacheMatches, updateBufferLimit: Int = 256,
+                lease: CheckoutLease = .default) {
         self.storage = storage
+        self.lease = lease
         self.currency = currency
         self.stateBroadcaster = StateBroadcaster(bufferLimit: updateBufferLimit)
         self.cache = VersionedWorkingSet(name: "products", capacity: cacheEntries)
@@ -111,6 +116,14 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// storage: this is the start-up reconciliation list).
     public func pendingReservations() async throws -> [CheckoutID] {
         try await read { try CatalogStore.pending($0) }
+    }
+
+    /// Up to `limit` reserved checkouts whose lease ran out and, when
+    /// `includingOwn`, those this process's lease owner holds (what a
+    /// previous life of this process left), soonest expired first.
+    public func expiredReservations(includingOwn: Bool, limit: Int) async throws -> [CheckoutID] {
+        let owner = includingOwn ? lease.owner : nil
+        return try await read { try CatalogStore.expiredReservations($0, owner: owner, limit: limit) }
     }
 
     /// The lines a checkout holds now; empty unless it is pending.
@@ -164,16 +177,28 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     func reserve(checkoutID: CheckoutID, lines: [StockLine]) async throws -> [Product] {
         if let errors = StockLine.validate(lines) { throw DomainError.validation(errors) }
         let started = cache.start()
-        let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.reserve($0, checkoutID, lines)) }
+        let lease = self.lease
+        let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.reserve($0, checkoutID, lines, lease: lease)) }
         apply(rows, startedAt: started, created: false)
         return rows.map(\.product)
     }
 
     /// Makes the reservation final (its rows are deleted; the stock stays
     /// taken). Returns the number of lines committed, 0 when it was already
-    /// committed. `reservation_not_found` for an unknown or released checkout.
-    func commitReservation(_ checkoutID: CheckoutID) async throws -> Int {
-        try await write { try CatalogStore.commit($0, checkoutID) }
+    /// committed or `returnKey` was applied. A released checkout takes
+    /// `ordered` again or fails with the product's refusal
+    /// (`insufficient_stock`, `product_inactive`, `product_not_found`);
+    /// `reservation_not_found` for an unknown checkout, or a released one
+    /// without `ordered`.
+    func commitReservation(_ checkoutID: CheckoutID, ordered: [StockLine] = [], returnKey: String? = nil) async throws -> Int {
+        if let errors = StockLine.validate(ordered), !ordered.isEmpty { throw DomainError.validation(errors) }
+        let started = cache.start()
+        let done = try await write { handle in
+            let done = try CatalogStore.commit(handle, checkoutID, ordered: ordered, returnKey: returnKey)
+            return (done.lines, try Self.recorded(.stock, handle, done.retaken))
+        }
+        apply(done.1, startedAt: started, created: false)
+        return done.0
     }
 
     /// Gives a pending reservation's units back and deletes it. Idempotent:
@@ -188,14 +213,16 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
 
     /// Restocks `lines` once per `key` (e.g. the cancelled order's id): a
     /// retried call with the same key is a no-op (`[]`). Works on inactive
-    /// products; stock is capped at the maximum (1 000 000).
-    /// `validation_failed` (key, lines), `product_not_found` (nothing applied).
-    func returnStock(key: String, lines: [StockLine]) async throws -> [Product] {
+    /// products. With `checkout`, only what that checkout still holds comes
+    /// back (`CatalogStore.returnStock`). `validation_failed` (key, lines),
+    /// `product_not_found`, `stock_limit_exceeded` (beyond the maximum
+    /// stock, 1 000 000); nothing applied on an error.
+    func returnStock(key: String, lines: [StockLine], checkout: CheckoutID? = nil) async throws -> [Product] {
         var errors = CatalogRules.validateReturnKey(key) ?? ValidationError()
         errors.merge(StockLine.validate(lines))
         try errors.throwIfAny()
         let started = cache.start()
-        let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.returnStock($0, key: key, lines: lines)) }
+        let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.returnStock($0, key: key, lines: lines, checkout: checkout)) }
         apply(rows, startedAt: started, created: false)
         return rows.map(\.product)
     }

@@ -12,6 +12,9 @@ import Capabilities
 ///   taken out of `products.stock`.
 /// - `stock_returns`: the keys (e.g. a cancelled order's id) whose stock was
 ///   returned, so a retried cancellation cannot restock twice.
+/// - `stock_checkouts.lease_owner`, `lease_expires_at` (203): the process
+///   running a reserved checkout and when its lease runs out (the
+///   database's clock); see `CatalogStore.reserve` and `expiredReservations`.
 /// - `products.name_folded` (202): the case-folded name the list is ordered
 ///   by (Swift's `lowercased()`, written by the client: SQLite's `lower()`
 ///   folds ASCII only), indexed with the id for keyset paging. Rows written
@@ -165,6 +168,25 @@ enum CatalogSchema {
             ) STORED;
             CREATE INDEX products_search ON products USING gin (search);
             """),
+        // A reserved checkout is held by the process running it until its
+        // lease runs out; recovery releases only expired leases (or, at
+        // start-up, the restarting process's own), never a checkout another
+        // replica is running. Rows reserved before this migration have no
+        // holder and count as expired ('' sorts before any time). One
+        // partial index: the owner's own are found among the reserved rows
+        // (the checkouts in flight), not worth an index kept on every
+        // checkout.
+        Migration(version: 203, name: "catalog checkout leases", sql: """
+            ALTER TABLE stock_checkouts ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
+            ALTER TABLE stock_checkouts ADD COLUMN lease_expires_at TEXT NOT NULL DEFAULT '';
+            DROP INDEX stock_checkouts_reserved;
+            CREATE INDEX stock_checkouts_lease ON stock_checkouts(lease_expires_at) WHERE status = 'reserved';
+            """, postgresSQL: """
+            ALTER TABLE stock_checkouts ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
+            ALTER TABLE stock_checkouts ADD COLUMN lease_expires_at TEXT NOT NULL DEFAULT '';
+            DROP INDEX stock_checkouts_reserved;
+            CREATE INDEX stock_checkouts_lease ON stock_checkouts(lease_expires_at) WHERE status = 'reserved';
+            """),
     ]
 
     /// RFC 3339 UTC with milliseconds, as SQLite writes it; PostgreSQL's
@@ -173,6 +195,15 @@ enum CatalogSchema {
         switch dialect {
         case .sqlite: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
         case .postgres: #"to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')"#
+        }
+    }
+
+    /// `now` `seconds` later, in the same format (a lease's end): the
+    /// database's clock, so replicas whose clocks differ agree on expiry.
+    static func now(_ dialect: SQLDialect, plus seconds: Int) -> String {
+        switch dialect {
+        case .sqlite: "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+\(seconds) seconds')"
+        case .postgres: #"to_char((now() + interval '\#(seconds) seconds') AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')"#
         }
     }
 }

@@ -89,12 +89,16 @@ enum CatalogStore {
     /// reservation rows — or, on the first line that cannot be reserved,
     /// throws its error (`product_not_found`, `product_inactive`,
     /// `insufficient_stock`) and nothing of the request remains.
-    static func reserve(_ handle: any StorageHandle, _ checkout: CheckoutID, _ lines: [StockLine]) throws -> [VersionedProduct] {
+    /// The checkout's row carries `lease` (owner and end) in the same
+    /// statement, so holding a lease costs no extra write.
+    static func reserve(_ handle: any StorageHandle, _ checkout: CheckoutID, _ lines: [StockLine],
+                        lease: CheckoutLease) throws -> [VersionedProduct] {
         let now = CatalogSchema.now(handle.dialect)
         let recorded = try handle.execute("""
-            INSERT INTO stock_checkouts(checkout_id, status, created_at, updated_at)
-            VALUES(?, 'reserved', \(now), \(now)) ON CONFLICT(checkout_id) DO NOTHING
-            """, checkout.description)
+            INSERT INTO stock_checkouts(checkout_id, status, created_at, updated_at, lease_owner, lease_expires_at)
+            VALUES(?, 'reserved', \(now), \(now), ?, \(CatalogSchema.now(handle.dialect, plus: lease.seconds)))
+            ON CONFLICT(checkout_id) DO NOTHING
+            """, checkout.description, lease.owner)
         guard recorded == 1 else { throw DomainError.duplicate(field: "checkout_id", value: checkout.description) }
         var changed: [VersionedProduct] = []
         for line in lines {
@@ -129,18 +133,51 @@ enum CatalogStore {
     }
 
     /// Makes a reservation final: deletes its rows (the stock stays taken).
-    /// Already committed → 0. Unknown or released → `reservation_not_found`.
-    static func commit(_ handle: any StorageHandle, _ checkout: CheckoutID) throws -> Int {
+    /// Already committed → 0 lines. Released (its lease ran out and recovery
+    /// gave the stock back while the order was being placed): `ordered` is
+    /// taken again by the same conditional updates as a reservation, or the
+    /// product's refusal is thrown and nothing changes, so an order never
+    /// stands without its stock; unless `returnKey` was applied meanwhile
+    /// (the order was cancelled: nothing to take). Unknown →
+    /// `reservation_not_found`.
+    static func commit(_ handle: any StorageHandle, _ checkout: CheckoutID, ordered: [StockLine],
+                       returnKey: String?) throws -> (lines: Int, retaken: [VersionedProduct]) {
         switch try status(handle, checkout, locking: true) {
         case "reserved":
             let lines = try handle.execute("DELETE FROM stock_reservations WHERE checkout_id = ?", checkout.description)
             try setStatus(handle, checkout, "committed")
-            return lines
+            return (lines, [])
         case "committed":
-            return 0
+            return (0, [])
+        case "released" where !ordered.isEmpty:
+            if let returnKey, try returned(handle, returnKey) { return (0, []) }
+            let retaken = try take(handle, ordered)
+            try setStatus(handle, checkout, "committed")
+            return (ordered.count, retaken)
         default:
             throw DomainError.notFound(entity: "reservation", id: checkout.description)
         }
+    }
+
+    /// Takes every line out of stock by a conditional update, or throws the
+    /// first line's refusal.
+    private static func take(_ handle: any StorageHandle, _ lines: [StockLine]) throws -> [VersionedProduct] {
+        let now = CatalogSchema.now(handle.dialect)
+        var changed: [VersionedProduct] = []
+        for line in lines {
+            let taken = try handle.queryOne("""
+                UPDATE products SET stock = stock - ?, version = version + 1, updated_at = \(now)
+                WHERE id = ? AND active = 1 AND stock >= ?
+                RETURNING \(columns)
+                """, line.quantity, line.productID.description, line.quantity).map(decode)
+            guard let taken else { throw try refusal(handle, line) }
+            changed.append(taken)
+        }
+        return changed
+    }
+
+    private static func returned(_ handle: any StorageHandle, _ key: String) throws -> Bool {
+        try handle.queryOne("SELECT 1 FROM stock_returns WHERE return_key = ?", key) != nil
     }
 
     /// Puts a reserved checkout's units back and deletes its rows. Anything
@@ -163,8 +200,32 @@ enum CatalogStore {
 
     /// Checkouts still holding stock, oldest first.
     static func pending(_ handle: any StorageHandle) throws -> [CheckoutID] {
-        try handle.query("SELECT checkout_id FROM stock_checkouts WHERE status = 'reserved' ORDER BY created_at, checkout_id")
-            .map { row in
+        try checkoutIDs(handle.query("""
+            SELECT checkout_id FROM stock_checkouts WHERE status = 'reserved' ORDER BY created_at, checkout_id
+            """))
+    }
+
+    /// Up to `limit` reserved checkouts whose lease ran out (on the
+    /// database's clock), and with `owner` also those `owner` holds (a
+    /// restarting process's own, left by its previous life), soonest
+    /// expired first, through the partial index of reserved checkouts.
+    static func expiredReservations(_ handle: any StorageHandle, owner: String?, limit: Int) throws -> [CheckoutID] {
+        let now = CatalogSchema.now(handle.dialect)
+        guard let owner else {
+            return try checkoutIDs(handle.query("""
+                SELECT checkout_id FROM stock_checkouts WHERE status = 'reserved' AND lease_expires_at < \(now)
+                ORDER BY lease_expires_at LIMIT ?
+                """, limit))
+        }
+        return try checkoutIDs(handle.query("""
+            SELECT checkout_id FROM stock_checkouts
+            WHERE status = 'reserved' AND (lease_expires_at < \(now) OR lease_owner = ?)
+            ORDER BY lease_expires_at LIMIT ?
+            """, owner, limit))
+    }
+
+    private static func checkoutIDs(_ rows: [StorageRow]) throws -> [CheckoutID] {
+        try rows.map { row in
                 let text: String = try row.get(0)
                 guard let id = CheckoutID(text) else { throw CatalogDataError(description: "checkout id \(text)") }
                 return id
@@ -186,12 +247,24 @@ enum CatalogStore {
 
     /// Puts `lines` back in stock once per `key`: a key already applied is a
     /// no-op (`[]`). An unknown product → `product_not_found`, nothing applied.
-    static func returnStock(_ handle: any StorageHandle, key: String, lines: [StockLine]) throws -> [VersionedProduct] {
+    /// With `checkout` (the order's), only what that checkout holds comes
+    /// back: a committed checkout's `lines`; a still reserved one's
+    /// reservation (released); a released one's nothing (its stock came
+    /// back when it was released: returning it again would invent stock).
+    static func returnStock(_ handle: any StorageHandle, key: String, lines: [StockLine],
+                            checkout: CheckoutID?) throws -> [VersionedProduct] {
         let recorded = try handle.execute("""
             INSERT INTO stock_returns(return_key, units, created_at) VALUES(?, ?, \(CatalogSchema.now(handle.dialect)))
             ON CONFLICT(return_key) DO NOTHING
             """, key, lines.reduce(0) { $0 + $1.quantity })
         if recorded == 0 { return [] }
+        if let checkout {
+            switch try status(handle, checkout, locking: true) {
+            case "released": return []
+            case "reserved": return try release(handle, checkout)
+            default: break
+            }
+        }
         var changed: [VersionedProduct] = []
         for line in lines {
             guard let restocked = try restock(handle, line.productID, by: line.quantity, requireProduct: true) else {
@@ -204,27 +277,28 @@ enum CatalogStore {
 
     // MARK: Helpers
 
-    /// Adds `quantity` to a product's stock, capped at the maximum stock (the
-    /// units beyond it are dropped: a return must never fail and leave a
-    /// checkout or a cancellation half-done), by one conditional update on
-    /// the row as it is when the update runs. `nil` when nothing changed.
+    /// Adds `quantity` to a product's stock by one conditional update on the
+    /// row as it is when the update runs; `nil` when nothing changed. Units
+    /// that would take the stock past its maximum are never dropped: the
+    /// whole write fails with `stock_limit_exceeded` and nothing of it
+    /// stays, so the release or return is repeated by recovery (and logged)
+    /// until an admin makes room.
     private static func restock(_ handle: any StorageHandle, _ id: ProductID, by quantity: Int,
                                 requireProduct: Bool = false) throws -> VersionedProduct? {
+        guard quantity > 0 else { return nil }
         let maximum = Product.stockRange.upperBound
-        let units = min(max(0, quantity), maximum)
-        if units > 0, let restocked = try handle.queryOne("""
-            UPDATE products SET stock = CASE WHEN stock > ? THEN ? ELSE stock + ? END,
-                version = version + 1, updated_at = \(CatalogSchema.now(handle.dialect))
-            WHERE id = ? AND stock < ?
+        if let restocked = try handle.queryOne("""
+            UPDATE products SET stock = stock + ?, version = version + 1, updated_at = \(CatalogSchema.now(handle.dialect))
+            WHERE id = ? AND stock <= ?
             RETURNING \(columns)
-            """, maximum - units, maximum, units, id.description, maximum).map(decode) {
+            """, quantity, id.description, maximum - quantity).map(decode) {
             return restocked
         }
-        if try fetch(handle, id) == nil {
+        guard let current = try fetch(handle, id) else {
             if requireProduct { throw DomainError.notFound(entity: "product", id: id.description) }
             throw CatalogDataError(description: "reserved product \(id) is missing")
         }
-        return nil
+        throw DomainError.stockLimitExceeded(productID: id, returned: quantity, stock: current.product.stock)
     }
 
     private static func status(_ handle: any StorageHandle, _ checkout: CheckoutID, locking: Bool) throws -> String? {

@@ -8,8 +8,10 @@ extension OrderClient {
     /// user's idempotency key (the existing order is answered).
     public struct Place: ClientAction {
         let checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?
+        let fingerprint: CheckoutFingerprint?
         public func run(on orders: isolated OrderClient) async throws -> Order {
-            try await orders.place(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey)
+            try await orders.place(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey,
+                                   fingerprint: fingerprint)
         }
     }
 
@@ -44,8 +46,9 @@ extension OrderClient {
 }
 
 extension ClientAction where Self == OrderClient.Place {
-    public static func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) -> Self {
-        Self(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey)
+    public static func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?,
+                             fingerprint: CheckoutFingerprint? = nil) -> Self {
+        Self(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey, fingerprint: fingerprint)
     }
 }
 

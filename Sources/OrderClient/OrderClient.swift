@@ -39,11 +39,18 @@ public actor OrderClient: StatefulClient {
     let storage: StorageAccess
     /// The clock capability: an order's `created_at` (tests move it).
     private let clock: any TimeSource
+    /// The process placing this client's orders (its checkouts' lease owner).
+    private let owner: String
+    /// How long an idempotency key answers with its order.
+    private let keyLifetimeMilliseconds: Int64
 
     /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
-    public init(storage: StorageAccess, clock: any TimeSource) {
+    public init(storage: StorageAccess, clock: any TimeSource, owner: String = "local",
+                idempotencyKeyLifetimeSeconds: Int = 86_400) {
         self.storage = storage
         self.clock = clock
+        self.owner = owner
+        keyLifetimeMilliseconds = Int64(idempotencyKeyLifetimeSeconds) * 1000
     }
 
     /// Reads nothing: orders are read when asked for.
@@ -68,8 +75,28 @@ public actor OrderClient: StatefulClient {
         try await storage.storedRead { try OrderStore.order($0, checkout: checkoutID) }
     }
 
-    public func order(userID: UserID, idempotencyKey: String) async throws -> Order? {
-        try await storage.storedRead { try OrderStore.order($0, user: userID, key: idempotencyKey) }
+    /// The user's order placed with `idempotencyKey` while the key is kept
+    /// (`idempotency_key_ttl`); with `fingerprint`, `idempotency_key_reused`
+    /// when that order was placed for another request.
+    public func order(userID: UserID, idempotencyKey: String,
+                      matching fingerprint: CheckoutFingerprint?) async throws -> Order? {
+        let keptSince = clock.millisecondsSince1970() - keyLifetimeMilliseconds
+        return try await storage.storedRead {
+            try Self.keyed($0, userID, idempotencyKey, fingerprint, keptSince: keptSince, forgetting: false)
+        }
+    }
+
+    /// The order a kept key names; a key past its time names none (and is
+    /// freed for the new order when `forgetting`, inside its placement).
+    private static func keyed(_ handle: any StorageHandle, _ userID: UserID, _ key: String,
+                              _ fingerprint: CheckoutFingerprint?, keptSince: Int64, forgetting: Bool) throws -> Order? {
+        guard let (order, stored) = try OrderStore.order(handle, user: userID, key: key) else { return nil }
+        if order.createdAt.millisecondsSince1970 < keptSince {
+            if forgetting { try OrderStore.forgetKey(handle, of: order.id) }
+            return nil
+        }
+        if let fingerprint, !stored.isEmpty, stored != fingerprint.text { throw DomainError.idempotencyKeyReused }
+        return order
     }
 
     /// A user's orders newest first (created_at, ties by id, descending),
@@ -95,23 +122,35 @@ public actor OrderClient: StatefulClient {
     }
 
     /// The oldest `limit` orders whose checkout or cancellation may not have
-    /// finished (placed or cancelled, not yet settled): start-up
-    /// reconciliation finishes and settles them, then asks again. Read
-    /// through a partial index, so it costs what is unfinished, not what was
-    /// ever ordered.
-    public func openOrders(limit: Int = 500) async throws -> [Order] {
-        try await storage.storedRead { try OrderStore.open($0, limit: limit) }
+    /// finished (placed or cancelled, not yet settled), placed at least
+    /// `olderThanSeconds` ago (by this client's clock) or, when
+    /// `includingOwn`, by this process (a previous life of it), after `last`
+    /// (the previous batch's last, in created_at and id order): recovery
+    /// finishes and settles them. Read through partial indexes, so it costs
+    /// what is unfinished, not what was ever ordered.
+    public func openOrders(limit: Int = 500, olderThanSeconds: Int = 0, includingOwn: Bool = false,
+                           after last: Order? = nil) async throws -> [Order] {
+        let cutoff = clock.millisecondsSince1970() - Int64(olderThanSeconds) * 1000
+        let owner = includingOwn ? self.owner : nil
+        let position = last.map { ($0.createdAt.millisecondsSince1970, $0.id.description) }
+        return try await storage.storedRead {
+            try OrderStore.open($0, placedBy: cutoff, owner: owner, after: position, limit: limit)
+        }
     }
 
     // MARK: Writes
 
-    func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
+    func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?,
+               fingerprint: CheckoutFingerprint?) async throws -> Order {
         let checkoutSlot = "checkout|\(checkoutID)"
         let keySlot = idempotencyKey.map { "key|\(userID)|\($0)" }
         if let running = placing[checkoutSlot] ?? keySlot.flatMap({ placing[$0] }) {
             return try await running.value
         }
-        let task = Task { try await self.placeOnce(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey) }
+        let task = Task {
+            try await self.placeOnce(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey,
+                                     fingerprint: fingerprint)
+        }
         // Registered before any await, so a duplicate arriving while this
         // one reads or writes joins it.
         placing[checkoutSlot] = task
@@ -129,16 +168,23 @@ public actor OrderClient: StatefulClient {
     /// earlier placement that finished) is found, not raced. Across
     /// replicas the unique indexes decide, and the loser returns the
     /// winner's order.
-    private func placeOnce(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
+    private func placeOnce(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?,
+                           fingerprint: CheckoutFingerprint?) async throws -> Order {
         let order = try Order.place(id: OrderID(TimeOrderedUUID.make()), userID: userID, cart: cart,
                                     createdAt: Timestamp(millisecondsSince1970: clock.millisecondsSince1970()), checkoutID: checkoutID)
         let document = OrderDocument.text(order)
+        let owner = self.owner
+        let keptSince = order.createdAt.millisecondsSince1970 - keyLifetimeMilliseconds
         let (stored, created): (Order, Bool)
         let sequence: Int64?
         do {
             ((stored, created), sequence) = try await storage.sequencedWrite { handle -> (Order, Bool) in
-                if let existing = try Self.existing(handle, checkoutID, userID, idempotencyKey) { return (existing, false) }
-                try OrderStore.insert(handle, order, checkoutID: checkoutID, key: idempotencyKey, document: document)
+                if let existing = try Self.existing(handle, checkoutID, userID, idempotencyKey, fingerprint,
+                                                    keptSince: keptSince, forgetting: true) {
+                    return (existing, false)
+                }
+                try OrderStore.insert(handle, order, checkoutID: checkoutID, key: idempotencyKey,
+                                      fingerprint: fingerprint?.text ?? "", document: document, owner: owner)
                 // Another replica's /events streams of this user hear it.
                 try handle.recordChange(Self.change(of: order))
                 return (order, true)
@@ -149,7 +195,9 @@ public actor OrderClient: StatefulClient {
             // yet committed; the unique index waits for that commit and
             // refuses this insert). Its order is the answer, as a duplicate
             // in this process joins the placement in flight (`placing`).
-            let winner = try await storage.storedRead { try Self.existing($0, checkoutID, userID, idempotencyKey) }
+            let winner = try await storage.storedRead {
+                try Self.existing($0, checkoutID, userID, idempotencyKey, fingerprint, keptSince: keptSince, forgetting: false)
+            }
             guard let winner else { throw DomainError.duplicate(field: "idempotency_key", value: "") }
             return winner
         }
@@ -157,12 +205,14 @@ public actor OrderClient: StatefulClient {
         return stored
     }
 
-    /// The order already placed for this checkout or this user's key.
+    /// The order already placed for this checkout or this user's kept key
+    /// (`idempotency_key_reused` when placed for another request).
     private static func existing(_ handle: any StorageHandle, _ checkoutID: CheckoutID, _ userID: UserID,
-                                 _ idempotencyKey: String?) throws -> Order? {
+                                 _ idempotencyKey: String?, _ fingerprint: CheckoutFingerprint?,
+                                 keptSince: Int64, forgetting: Bool) throws -> Order? {
         if let existing = try OrderStore.order(handle, checkout: checkoutID) { return existing }
         guard let key = idempotencyKey else { return nil }
-        return try OrderStore.order(handle, user: userID, key: key)
+        return try keyed(handle, userID, key, fingerprint, keptSince: keptSince, forgetting: forgetting)
     }
 
     func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor) async throws -> Order {

@@ -56,6 +56,23 @@ enum OrderStore {
             UPDATE orders SET open = 1;
             CREATE INDEX orders_open ON orders(created_at) WHERE open = 1;
             """),
+        // The process that placed the order (its checkout's lease owner):
+        // a restarting process finishes its own open orders at once, other
+        // processes' only once their lease ran out (`open(…)`). Found
+        // through `orders_open` (open orders are the unfinished few), not an
+        // index of their own kept on every checkout.
+        Migration(version: 402, name: "orders placed under a lease", sql: """
+            ALTER TABLE orders ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
+            """, postgresSQL: """
+            ALTER TABLE orders ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
+            """),
+        // What the checkout asked for (`CheckoutFingerprint`), kept with its
+        // idempotency key; '' for orders placed before (any request matches).
+        Migration(version: 403, name: "orders request fingerprint", sql: """
+            ALTER TABLE orders ADD COLUMN request_fingerprint TEXT NOT NULL DEFAULT '';
+            """, postgresSQL: """
+            ALTER TABLE orders ADD COLUMN request_fingerprint TEXT NOT NULL DEFAULT '';
+            """),
     ]
 
     static func order(_ handle: any StorageHandle, id: OrderID) throws -> Order? {
@@ -66,9 +83,16 @@ enum OrderStore {
         try handle.queryOne("SELECT document FROM orders WHERE checkout_id = ?", checkout.description).map(decode)
     }
 
-    static func order(_ handle: any StorageHandle, user: UserID, key: String) throws -> Order? {
-        try handle.queryOne("SELECT document FROM orders WHERE user_id = ? AND idempotency_key = ?",
-                            user.description, key).map(decode)
+    /// The user's order placed with `key`, with the fingerprint of the
+    /// request that placed it.
+    static func order(_ handle: any StorageHandle, user: UserID, key: String) throws -> (Order, String)? {
+        try handle.queryOne("SELECT document, request_fingerprint FROM orders WHERE user_id = ? AND idempotency_key = ?",
+                            user.description, key).map { (try decode($0), try $0.get("request_fingerprint")) }
+    }
+
+    /// Frees a key kept past its time for a new checkout.
+    static func forgetKey(_ handle: any StorageHandle, of id: OrderID) throws {
+        try handle.execute("UPDATE orders SET idempotency_key = NULL WHERE id = ?", id.description)
     }
 
     /// Up to `limit + 1` of the user's orders, newest first (ties by id
@@ -98,18 +122,27 @@ enum OrderStore {
         return (try row.get("created_at"), try row.get("id"))
     }
 
-    /// The oldest `limit` open orders (through the partial index).
-    static func open(_ handle: any StorageHandle, limit: Int) throws -> [Order] {
-        try handle.query("SELECT document FROM orders WHERE open = 1 ORDER BY created_at LIMIT ?", limit).map(decode)
+    /// Up to `limit` open orders placed at or before `placedBy` (ms) or by
+    /// `owner`, oldest first (ties by id), after `position` (the created_at
+    /// and id of the previous batch's last), through the partial index.
+    static func open(_ handle: any StorageHandle, placedBy cutoff: Int64, owner: String?,
+                     after position: (Int64, String)?, limit: Int) throws -> [Order] {
+        let (createdAt, id) = position ?? (Int64.min, "")
+        return try handle.query("""
+            SELECT document FROM orders
+            WHERE open = 1 AND (created_at <= ? OR lease_owner = ?) AND (created_at, id) > (?, ?)
+            ORDER BY created_at, id LIMIT ?
+            """, cutoff, owner ?? "", createdAt, id, limit).map(decode)
     }
 
     static func insert(_ handle: any StorageHandle, _ order: Order, checkoutID: CheckoutID, key: String?,
-                       document: String) throws {
+                       fingerprint: String, document: String, owner: String) throws {
         try handle.execute("""
-            INSERT INTO orders(id, user_id, status, created_at, checkout_id, idempotency_key, document, open)
-            VALUES(?, ?, ?, ?, ?, ?, ?, 1)
+            INSERT INTO orders(id, user_id, status, created_at, checkout_id, idempotency_key, document, open, lease_owner,
+                               request_fingerprint)
+            VALUES(?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
             """, order.id.description, order.userID.description, order.status.rawValue,
-            order.createdAt.millisecondsSince1970, checkoutID.description, key, document)
+            order.createdAt.millisecondsSince1970, checkoutID.description, key, document, owner, fingerprint)
     }
 
     /// Moves the stored order to `status` (read in this transaction, so two

@@ -96,6 +96,6 @@ import TestSupport
             .compactMap { $0["id"] as? String }
         #expect(ordersAfter == ordersBefore)
         #expect(ordersAfter?.first == api.object(first)["id"] as? String)  // newest first
-        #expect(server.log.contains { $0.contains(#""event":"checkouts_reconciled","committed":0,"released":0,"payments_opened":0"#) })
+        #expect(server.log.contains { $0.contains(#""event":"checkouts_reconciled","committed":0,"released":0,"refused":0,"payments_opened":0"#) })
     }
 }

@@ -104,7 +104,7 @@ import TestSupport
         #expect(try cart(api, cut.token) == [:], "the interrupted checkout's cart is cleared at start-up")
         #expect(try cart(api, done.token) == [pen: 1], "a cart filled after a finished checkout is left alone")
         #expect(try cart(api, shared.token) == [pen: 1], "only the ordered lines go; the later pen stays")
-        #expect(server.log.contains { $0.contains(#""event":"checkouts_reconciled","committed":0,"released":0,"payments_opened":1,"carts_cleared":2,"payments_settled":0"#) })
+        #expect(server.log.contains { $0.contains(#""event":"checkouts_reconciled","committed":0,"released":0,"refused":0,"payments_opened":1,"carts_cleared":2,"orders_settled":2,"failed":0"#) })
         let order = api.object(try api.call("GET", "/orders/\(cut.order)", token: cut.token))
         #expect(order["status"] as? String == "pending")
         #expect((order["payment"] as? [String: Any])?["status"] as? String == "requires_payment")
@@ -123,7 +123,7 @@ import TestSupport
         #expect(try cart(api, cut.token) == [mug: 2])
         #expect(try cart(api, done.token) == [pen: 1])
         #expect(try cart(api, shared.token) == [pen: 1])
-        #expect(server.log.contains { $0.contains(#""event":"checkouts_reconciled","committed":0,"released":0,"payments_opened":0,"carts_cleared":0,"payments_settled":0"#) })
+        #expect(server.log.contains { $0.contains(#""event":"checkouts_reconciled","committed":0,"released":0,"refused":0,"payments_opened":0,"carts_cleared":0,"orders_settled":0"#) })
     }
 }
 

@@ -40,11 +40,13 @@ typealias CatalogRun = ClientRun<CatalogClient>
 extension ClientRun where C == CatalogClient {
     /// Starts a run on `database`, as the composition root would.
     static func start(_ database: CatalogDatabase, currency: Currency = .usd,
-                      cacheEntries: Int = CatalogClient.defaultCacheEntries) async throws -> CatalogRun {
+                      cacheEntries: Int = CatalogClient.defaultCacheEntries,
+                      lease: CheckoutLease = .default) async throws -> CatalogRun {
         let backend = database.backend
         return try await start(path: database.location, backend: backend, migrations: CatalogClient.migrations,
                                readerCount: 2) { resolver in
-            CatalogClient(storage: try backend.access(resolver), currency: currency, cacheEntries: cacheEntries)
+            CatalogClient(storage: try backend.access(resolver), currency: currency, cacheEntries: cacheEntries,
+                          lease: lease)
         }
     }
 
@@ -62,10 +64,10 @@ extension ClientRun where C == CatalogClient {
 /// Runs `body` against a started catalogue; always stops it.
 /// Without `database`, on a new one of `backend`.
 func withCatalog<R>(_ database: CatalogDatabase? = nil, backend: StorageBackend = .sqlite, currency: Currency = .usd,
-                    cacheEntries: Int = CatalogClient.defaultCacheEntries,
+                    cacheEntries: Int = CatalogClient.defaultCacheEntries, lease: CheckoutLease = .default,
                     _ body: (CatalogRun) async throws -> R) async throws -> R {
     let database = if let database { database } else { try await CatalogDatabase(backend) }
-    let run = try await CatalogRun.start(database, currency: currency, cacheEntries: cacheEntries)
+    let run = try await CatalogRun.start(database, currency: currency, cacheEntries: cacheEntries, lease: lease)
     do {
         let result = try await body(run)
         await run.stop()

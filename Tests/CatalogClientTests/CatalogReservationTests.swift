@@ -195,10 +195,13 @@ struct CatalogReservationTests {
             }
             #expect(try await client.lookup(mug.id)?.stock == 10)
 
-            // Stock is capped at the maximum.
+            // Beyond the maximum, nothing is returned (and no unit dropped): an error, the key unused.
             _ = try await client.update(off.id, ProductPatch(stock: Product.stockRange.upperBound - 1))
-            _ = try await client.returnStock(key: "order-4", lines: [StockLine(productID: off.id, quantity: 5)])
-            #expect(try await client.lookup(off.id)?.stock == Product.stockRange.upperBound)
+            let beyond = await domainError {
+                _ = try await client.returnStock(key: "order-4", lines: [StockLine(productID: off.id, quantity: 5)])
+            }
+            #expect(beyond?.code == "stock_limit_exceeded")
+            #expect(try await client.lookup(off.id)?.stock == Product.stockRange.upperBound - 1)
 
             let badKey = await domainError { _ = try await client.returnStock(key: "", lines: []) }
             #expect(fields(badKey) == ["key", "lines"])

@@ -27,7 +27,8 @@ struct CatalogTwoWriterTests {
                 group.addTask {
                     await attempt {
                         try await storage.writeTransaction {
-                            try CatalogStore.reserve($0, CheckoutID(UUID()), [StockLine(productID: product.id, quantity: 1)])
+                            try CatalogStore.reserve($0, CheckoutID(UUID()), [StockLine(productID: product.id, quantity: 1)],
+                                                      lease: .default)
                         }.count
                     }
                 }

@@ -120,6 +120,31 @@ import Testing
         await shop.stop()
     }
 
+    /// Expiry keeps up with the rate at which orders go unpaid: a batch of
+    /// expired payments is converged at once, so its orders' and stock's
+    /// writes share group commits instead of waiting for one each, one
+    /// payment after another (four per payment). Counted in commits, not
+    /// timed.
+    @Test func manyUnpaidOrdersExpireInFewerCommitsThanPayments() async throws {
+        let shop = try await Shop.open(.sqlite, timeoutSeconds: 60)
+        let product = try await lamp(shop, stock: 1_000)
+        let count = 300
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<count { group.addTask { _ = try await shop.place(product, quantity: 1) } }
+            try await group.waitForAll()
+        }
+        #expect(try await shop.stock(product.id) == 1_000 - count)
+        shop.clock.advance(by: .seconds(60))
+        let storage = try shop.orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
+        let before = storage.metrics.commits
+        #expect(try await shop.context.sweep() == count)
+        let commits = storage.metrics.commits - before
+        #expect(commits < count, "\(commits) commits to expire \(count) payments")
+        #expect(try await shop.stock(product.id) == 1_000)
+        #expect(try await shop.payments.openPayments().isEmpty)
+        await shop.stop()
+    }
+
     /// A kill after the payment's change committed and before its order
     /// moved leaves the payment open; the sweep (and start-up
     /// reconciliation, which runs the same steps) finishes it, once.

@@ -57,6 +57,35 @@ extension ClientRun where C == OrderClient {
         await run.stop()
     }
 
+    @Test(arguments: StorageBackend.all) func aKeyIsKeptForItsTimeAndAnswersOnlyItsOwnRequest(backend: StorageBackend) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try await backend.database(at: path)
+        let run = try await OrderRun.start(database, backend: backend)
+        let lines = [CartLine(productID: ProductID(UUID()), quantity: 2)]
+        let asked = CheckoutFingerprint(lines: lines)
+        let other = CheckoutFingerprint(lines: [CartLine(productID: lines[0].productID, quantity: 3)])
+        #expect(asked == CheckoutFingerprint(lines: lines) && asked != other)
+        let placed = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                      idempotencyKey: "k", fingerprint: asked))
+        #expect(try await run.client.order(userID: user, idempotencyKey: "k", matching: asked) == placed)
+        #expect(try await run.client.order(userID: user, idempotencyKey: "k", matching: nil) == placed)
+        await #expect(throws: DomainError.idempotencyKeyReused) {
+            _ = try await run.client.order(userID: user, idempotencyKey: "k", matching: other)
+        }
+        await #expect(throws: DomainError.idempotencyKeyReused) {
+            _ = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                 idempotencyKey: "k", fingerprint: other))
+        }
+        // A day later (the default time) the key is free: it starts a new order.
+        run.clock.advance(by: .seconds(86_401))
+        #expect(try await run.client.order(userID: user, idempotencyKey: "k", matching: other) == nil)
+        let again = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                     idempotencyKey: "k", fingerprint: other))
+        #expect(again.id != placed.id)
+        #expect(try await run.client.order(userID: user, idempotencyKey: "k", matching: other) == again)
+        await run.stop()
+    }
+
     @Test(arguments: StorageBackend.all) func twentyConcurrentPlacementsWithOneKeyMakeOneOrder(backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try await backend.database(at: path)
@@ -79,7 +108,7 @@ extension ClientRun where C == OrderClient {
         await run.stop()
         let reopened = try await OrderRun.start(database, backend: backend)
         #expect(try await reopened.client.orders(for: buyer, limit: 100, after: nil).items.map(\.id) == Array(ids))
-        #expect(try await reopened.client.order(userID: buyer, idempotencyKey: "retry")?.id == ids.first)
+        #expect(try await reopened.client.order(userID: buyer, idempotencyKey: "retry", matching: nil)?.id == ids.first)
         await reopened.stop()
     }
 

@@ -37,7 +37,7 @@ import Testing
                 return try await group.reduce(into: Set<OrderID>()) { $0.insert($1) }
             }
             #expect(ids.count == 1)
-            #expect(try await clients[round % 3].order(userID: user, idempotencyKey: key)?.id == ids.first)
+            #expect(try await clients[round % 3].order(userID: user, idempotencyKey: key, matching: nil)?.id == ids.first)
         }
         #expect(try await clients[0].orders(for: user, limit: 100, after: nil).items.count == 10)
         for client in clients { await client.deactivate() }

@@ -1,4 +1,5 @@
 import Capabilities
+import CatalogClient
 import Domain
 import Glibc
 import HTTPServer
@@ -73,6 +74,12 @@ struct ServerOptions: Sendable {
     var paymentWebhookToleranceSeconds = 300
     var paymentTimeoutSeconds = 900
     var manualPaymentTimeoutDays = 7
+    /// Names this process in the checkout leases it holds; nil: `host:port`
+    /// (stable across restarts; the process id when the port is chosen at
+    /// random).
+    var instanceName: String?
+    var checkoutLeaseSeconds = 30
+    var idempotencyKeyTTLSeconds = 86_400
     var compression = true
     var compressionMinBytes = 1024
     /// Comma-separated origins (`https://shop.example`) browsers may call from.
@@ -111,6 +118,16 @@ struct ServerOptions: Sendable {
         PaymentSettings(webhookSecret: paymentWebhookSecret, webhookToleranceSeconds: Int64(paymentWebhookToleranceSeconds),
                         timeoutSeconds: Int64(paymentTimeoutSeconds),
                         manualTimeoutDays: Int64(manualPaymentTimeoutDays))
+    }
+
+    var checkoutLease: CheckoutLease {
+        CheckoutLease(owner: instanceName ?? Self.defaultInstanceName(port: port), seconds: checkoutLeaseSeconds)
+    }
+
+    private static func defaultInstanceName(port: Int) -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&name, name.count) == 0 ? String(cString: name) : "localhost"
+        return port == 0 ? "\(host):pid-\(getpid())" : "\(host):\(port)"
     }
 
     var loginThrottle: LoginThrottle.Policy {
@@ -303,6 +320,15 @@ struct ServerOptions: Sendable {
         .integer("manual_payment_timeout", in: 1...366,
                  help: "days an order paid by a manual method (bank transfer) may wait for an admin to record the money",
                  get: \.manualPaymentTimeoutDays, set: { $0.manualPaymentTimeoutDays = $1 }),
+        .optionalText("instance_name",
+                      help: "this process's name in the checkout leases it holds, unique per replica and kept across its restarts (null: host:port)",
+                      get: \.instanceName, set: { $0.instanceName = $1 }),
+        .integer("checkout_lease", in: 1...3_600,
+                 help: "seconds other processes' recovery leaves a checkout this process is running alone",
+                 get: \.checkoutLeaseSeconds, set: { $0.checkoutLeaseSeconds = $1 }),
+        .integer("idempotency_key_ttl", in: 60...(30 * 86_400),
+                 help: "seconds a checkout's Idempotency-Key answers with its order (a new checkout after)",
+                 get: \.idempotencyKeyTTLSeconds, set: { $0.idempotencyKeyTTLSeconds = $1 }),
         .boolean("compression", help: "gzip response bodies of compression_min_bytes or more for clients that accept it",
                  get: \.compression, set: { $0.compression = $1 }),
         .integer("compression_min_bytes", in: 0...(1 << 30), help: "smallest response body sent gzip-encoded",

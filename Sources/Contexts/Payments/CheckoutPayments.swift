@@ -186,7 +186,7 @@ struct CheckoutPayments: Sendable {
         while true {
             let batch = try await payments.client.openPayments(limit: Self.reconciliationBatch)
             if batch.isEmpty { return repaired }
-            for payment in batch { try await converge(payment) }
+            try await convergeAll(batch, cancelledBy: .admin)
             repaired += batch.count
         }
     }
@@ -198,9 +198,20 @@ struct CheckoutPayments: Sendable {
         var expired = 0
         while true {
             let batch = try await payments.send(.expireDue(limit: Self.reconciliationBatch))
-            for payment in batch { try await converge(payment, cancelledBy: .system) }
+            try await convergeAll(batch, cancelledBy: .system)
             expired += batch.count
             if batch.count < Self.reconciliationBatch { return expired }
+        }
+    }
+
+    /// Converges a batch at once: each payment's steps are writes that wait
+    /// for a group commit, and one after another a batch took a commit
+    /// wait per step per payment, so expiry fell behind the rate at which
+    /// orders go unpaid. Together, a batch's writes share the commits.
+    private func convergeAll(_ batch: [Payment], cancelledBy actor: OrderActor) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for payment in batch { group.addTask { _ = try await self.converge(payment, cancelledBy: actor) } }
+            try await group.waitForAll()
         }
     }
 
@@ -209,7 +220,8 @@ struct CheckoutPayments: Sendable {
 
     /// Returns a cancelled (once per order) and settles the order.
     private func returnStock(of order: Order) async throws {
-        _ = try await catalog.send(.returnStock(key: OrdersContext.returnKey(order.id), lines: OrdersContext.stockLines(of: order)))
+        _ = try await catalog.send(.returnStock(key: OrdersContext.returnKey(order.id), lines: OrdersContext.stockLines(of: order),
+                                                checkout: order.checkoutID))
         _ = try await orders.send(.settle(order))
     }
 

@@ -20,6 +20,7 @@ public final class CheckoutContext: Context {
     private let carts: ClientHandle<CartClient>
     private let orders: ClientHandle<OrderClient>
     private let payments: CheckoutPayments
+    private let stock: CheckoutStock
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -27,6 +28,7 @@ public final class CheckoutContext: Context {
         carts = try creation.client(CartClient.self)
         orders = try creation.client(OrderClient.self)
         payments = try CheckoutPayments(creation)
+        stock = try CheckoutStock(creation)
     }
 
     /// Cart → stock → order, all or nothing (seed 004, pattern 4):
@@ -39,11 +41,15 @@ public final class CheckoutContext: Context {
     ///    they go at once and share a group commit;
     /// 5. once all three have committed, queue the order's settle (it
     ///    closes the order to reconciliation; the answer does not wait).
-    /// A crash between any two steps is repaired at start-up by
-    /// `CheckoutRecoveryContext.reconcileCheckouts()`: a reservation without an
-    /// order is released, one with an order is committed and the order's
-    /// payment opened, and an order whose cart clear never committed has its
-    /// lines taken out of the cart. A retried request with the same
+    /// The reservation and the order carry this process's lease. A crash
+    /// between any two steps is repaired by `CheckoutRecoveryContext` (at
+    /// this process's next start, or by any process's sweep once the lease
+    /// ran out): a reservation without an order is released, one with an
+    /// order is committed and the order's payment opened, and an order whose
+    /// cart clear never committed has its lines taken out of the cart. A
+    /// checkout that outlived its lease finds its reservation released by
+    /// then: the commit takes the stock again, or the order is cancelled and
+    /// the product's refusal answered. A retried request with the same
     /// `Idempotency-Key` gets the first order back (`created` false).
     /// `paymentMethod`: the provider, or a manual method (a bank transfer)
     /// whose payment waits days for an admin to record it.
@@ -52,10 +58,16 @@ public final class CheckoutContext: Context {
         let user = caller.user
         guard user.canPlaceOrder else { throw DomainError.userSuspended(user.id) }
         let placedOrders = try await downstream(OrdersContext.self)
-        if let key = idempotencyKey, let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key) {
+        let cart = try await carts.client.cart(for: user.id)
+        // A retry after the first request went through finds the cart
+        // emptied of what it ordered: an empty cart matches the key's order;
+        // a cart that is not what the key's order was placed from is refused.
+        let fingerprint = CheckoutFingerprint(lines: cart.lines)
+        if let key = idempotencyKey,
+           let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key,
+                                                       matching: cart.isEmpty ? nil : fingerprint) {
             return (try await payments.joined(existing, method: paymentMethod), false)
         }
-        let cart = try await carts.client.cart(for: user.id)
         guard !cart.isEmpty else { throw DomainError.emptyCart }
         let quote = try await downstream(CartContext.self).quote(cart)
         if let missing = quote.unavailable.first {
@@ -68,10 +80,11 @@ public final class CheckoutContext: Context {
         let placed: Order
         do {
             placed = try await orders.send(.place(checkoutID: checkoutID, userID: user.id, cart: quote.priced,
-                                                  idempotencyKey: idempotencyKey))
+                                                  idempotencyKey: idempotencyKey, fingerprint: fingerprint))
         } catch {
             _ = try? await catalog.send(.releaseReservation(checkoutID))
-            if let key = idempotencyKey, let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key) {
+            if let key = idempotencyKey,
+               let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key, matching: fingerprint) {
                 return (try await payments.joined(existing, method: paymentMethod), false)
             }
             throw error
@@ -87,14 +100,22 @@ public final class CheckoutContext: Context {
         // another's result, and reconciliation repairs each of them on its
         // own (see above), so any subset committed before a crash is
         // finished at start-up.
-        async let committed = catalog.send(.commitReservation(checkoutID))
+        async let refused = stock.commit(placed)
         async let opened = payments.openPayment(for: placed, method: paymentMethod)
         // Recorded with the checkout id, so reconciliation can repeat it
         // safely. Only the ordered lines go: another session of this user
         // may have changed the cart while this checkout ran, and that
         // acknowledged change is not the order's to clear.
         async let cleared = carts.send(.clearAfterCheckout(user.id, checkoutID, ordered: Self.cartLines(of: placed)))
-        _ = try await committed
+        if let refusal = try await refused {
+            // The stock was sold after recovery released this checkout's
+            // expired lease: the order goes (nothing to return, its stock
+            // was released).
+            _ = try? await opened
+            _ = try? await cleared
+            _ = try await payments.cancel(placed, by: .system)
+            throw refusal
+        }
         let payment = try await opened
         _ = try await cleared
         // Only after all three: until it lands, start-up reconciliation

@@ -34,9 +34,12 @@ public final class OrdersContext: Context {
         try await payments.withPayment(order)
     }
 
-    /// The caller's order placed with `idempotencyKey`, if any.
-    public func order(placedBy caller: Authentication, idempotencyKey: String) async throws -> Order? {
-        try await orders.client.order(userID: caller.user.id, idempotencyKey: idempotencyKey)
+    /// The caller's order placed with `idempotencyKey` while the key is
+    /// kept, if any; `idempotency_key_reused` when it was placed for
+    /// another request than `fingerprint` (nil: any request matches).
+    public func order(placedBy caller: Authentication, idempotencyKey: String,
+                      matching fingerprint: CheckoutFingerprint?) async throws -> Order? {
+        try await orders.client.order(userID: caller.user.id, idempotencyKey: idempotencyKey, matching: fingerprint)
     }
 
     /// An order the user may see: their own, or any for an admin. Another

@@ -5,17 +5,25 @@ import Domain
 import OrderClient
 import PaymentClient
 
-/// The start-up repair of checkouts a crash interrupted. One instance for
-/// the whole process, made by the orchestrator at start-up, before any
-/// request is served; it touches the catalogue, orders, carts and payments
-/// the way `CheckoutContext` and `CheckoutPayments` would have, each step
-/// idempotent, so a repair interrupted in turn is finished by the next start.
+/// The repair of checkouts a crash (or a pause longer than their lease)
+/// interrupted. One instance for the whole process, made by the
+/// orchestrator at start-up; it touches the catalogue, orders, carts and
+/// payments the way `CheckoutContext` and `CheckoutPayments` would have,
+/// each step idempotent, so a repair interrupted in turn is finished later.
+///
+/// Several processes may share the database, each running checkouts under
+/// its lease (`CheckoutLease`: the process's name and a length). Recovery
+/// touches only what no live process is working on: a reservation or an
+/// open order whose lease ran out, and, at start-up, the ones this process
+/// held in its previous life (nobody else finishes those sooner). So a
+/// restart costs what that replica left, never what the others are doing.
 public final class CheckoutRecoveryContext: Context {
     public let identity: ContextIdentity
     private let catalog: ClientHandle<CatalogClient>
     private let orders: ClientHandle<OrderClient>
     private let carts: ClientHandle<CartClient>
     private let payments: CheckoutPayments
+    private let stock: CheckoutStock
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -23,81 +31,172 @@ public final class CheckoutRecoveryContext: Context {
         orders = try creation.client(OrderClient.self)
         carts = try creation.client(CartClient.self)
         payments = try CheckoutPayments(creation)
+        stock = try CheckoutStock(creation)
     }
 
-    /// Start-up repair of checkouts a crash interrupted (see
-    /// `CheckoutContext.checkout`): a reservation whose order exists is
-    /// committed, one without is released. Then every open order (placed or
-    /// cancelled, its work in the other clients not known finished; read
-    /// through a partial index, so this costs what a crash left unfinished,
-    /// not the shop's history) is finished: a pending one holds final stock
-    /// now and gets its payment (if the crash came before it was opened);
-    /// one whose checkout did not get to clear its cart
-    /// has its ordered lines taken out of the cart, once per checkout; a
-    /// cancelled one has its stock returned (once per order); then it is
-    /// settled. Last, every payment whose change did not reach its order and
-    /// stock is finished (`CheckoutPayments.reconcileOpenPayments`). Returns
-    /// what it did.
-    public func reconcileCheckouts() async throws
-        -> (committed: Int, released: Int, paymentsOpened: Int, cartsCleared: Int, paymentsSettled: Int) {
-        var committed = 0, released = 0, paymentsOpened = 0, cartsCleared = 0
-        for checkoutID in try await catalog.client.pendingReservations() {
-            if try await orders.client.order(forCheckout: checkoutID) != nil {
-                _ = try await catalog.send(.commitReservation(checkoutID))
-                committed += 1
-            } else {
-                _ = try await catalog.send(.releaseReservation(checkoutID))
-                released += 1
+    /// What one round of recovery did; `failed` counts the checkouts and
+    /// orders it could not finish this time (the next round tries again),
+    /// `failures` describes the first few.
+    public struct Repair: Sendable, Equatable {
+        public var committed = 0, released = 0, refused = 0, paymentsOpened = 0, cartsCleared = 0, settled = 0
+        public var failed = 0
+        public var failures: [String] = []
+
+        public var isEmpty: Bool { self == Repair() }
+
+        mutating func fail(_ error: any Error) {
+            failed += 1
+            if failures.count < 3 { failures.append(String(describing: error)) }
+        }
+    }
+
+    /// Which checkouts a round of recovery may touch.
+    public enum Scope: Sendable {
+        /// Every unfinished one: the process starting on a database no
+        /// other process writes (SQLite).
+        case everything
+        /// At start-up beside other replicas: what this process's previous
+        /// life held (whatever its lease's time) and what any process left
+        /// with its lease run out.
+        case ownOrExpired
+        /// The periodic sweep: what has its lease run out. A checkout whose
+        /// payment could not be opened (storage away for a moment) is
+        /// finished here, a lease's length later, not at the next restart.
+        case expired
+    }
+
+    /// Reservations first (each one committed if its order exists, released
+    /// otherwise), then open orders (placed or cancelled, their work in the
+    /// other clients not known finished; read through partial indexes, so
+    /// this costs what is unfinished, not the shop's history): a pending
+    /// one holds its stock for good and gets its payment (if the crash came
+    /// before it was opened); one whose checkout did not get to clear its
+    /// cart has its ordered lines taken out of the cart, once per checkout;
+    /// a cancelled one has its stock returned (once per order); then it is
+    /// settled. In batches, each batch's items at once, so their writes
+    /// share group commits and memory stays bounded.
+    public func recover(_ scope: Scope) async throws -> Repair {
+        var repair = Repair()
+        var seen = Set<CheckoutID>()
+        while true {
+            let listed = scope == .everything
+                ? try await catalog.client.pendingReservations()
+                : try await catalog.client.expiredReservations(includingOwn: scope == .ownOrExpired, limit: Self.batch)
+            let batch = listed.filter { !seen.contains($0) }
+            if batch.isEmpty { break }
+            seen.formUnion(batch)
+            await withTaskGroup(of: Result<Outcome, any Error>.self) { group in
+                for checkoutID in batch {
+                    group.addTask { await Self.result { try await self.resolve(checkoutID) } }
+                }
+                for await result in group { repair.count(result) }
             }
         }
-        // Not only the orders confirmed just now: a crash after a checkout
-        // confirmed its order but before its cart was cleared leaves a
-        // confirmed order and a full cart, which only the clear record tells
-        // apart. What the user changed in the cart after the checkout read it
-        // (from another session, before the crash) stays. In batches, each
-        // batch's orders at once: every finished order is settled, so the
-        // next batch is the next open ones, memory stays bounded, and the
-        // writes share group commits (the first start after migration 401
-        // finishes every older order once).
+        var last: Order?
         while true {
-            let batch = try await orders.client.openOrders(limit: Self.reconciliationBatch)
-            if batch.isEmpty { break }
+            let batch = try await orders.client.openOrders(
+                limit: Self.batch, olderThanSeconds: scope == .everything ? 0 : catalog.client.lease.seconds,
+                includingOwn: scope == .ownOrExpired, after: last)
+            guard let final = batch.last else { break }
+            last = final
+            // Not only the orders confirmed just now: a crash after a
+            // checkout confirmed its order but before its cart was cleared
+            // leaves a confirmed order and a full cart, which only the clear
+            // record tells apart. What the user changed in the cart after the
+            // checkout read it (from another session, before the crash) stays.
             let uncleared = Set(try await carts.client.unclearedCheckouts(among: batch.compactMap(\.checkoutID)))
-            try await withThrowingTaskGroup(of: (paymentOpened: Bool, cartCleared: Bool).self) { group in
+            await withTaskGroup(of: Result<Outcome, any Error>.self) { group in
                 for order in batch {
                     let clear = order.checkoutID.map(uncleared.contains) ?? false
-                    group.addTask { try await self.finish(order, clearingCart: clear) }
+                    group.addTask { await Self.result { try await self.finish(order, clearingCart: clear) } }
                 }
-                for try await done in group {
-                    if done.paymentOpened { paymentsOpened += 1 }
-                    if done.cartCleared { cartsCleared += 1 }
-                }
+                for await result in group { repair.count(result) }
             }
         }
-        let paymentsSettled = try await payments.reconcileOpenPayments()
-        return (committed, released, paymentsOpened, cartsCleared, paymentsSettled)
+        return repair
     }
 
-    /// Open orders finished at once by start-up reconciliation.
-    static let reconciliationBatch = 256
+    /// Checkouts or orders finished at once.
+    static let batch = 256
 
-    /// Finishes one open order (see `reconcileCheckouts`) and settles it.
-    private func finish(_ order: Order, clearingCart: Bool) async throws -> (paymentOpened: Bool, cartCleared: Bool) {
-        // A pending order waits for its payment (opened here if the kill
-        // came before the checkout opened it; the existing one otherwise).
-        // Counted only when opened here: a kill right after checkouts
-        // answered leaves them open until their queued settle, with their
-        // payments long opened.
-        let paymentOpened = order.status == .pending ? try await payments.payment(openingIfMissing: order).opened : false
+    /// What finishing one reservation or order did.
+    fileprivate struct Outcome: Sendable {
+        var committed = false, released = false, refused = false, paymentOpened = false, cartCleared = false
+        var settled = false
+    }
+
+    /// A reservation whose lease ran out: committed if its order exists (the
+    /// order is finished with the open orders), released otherwise. A
+    /// placement racing the release finds it released when it commits, and
+    /// takes the stock again or is refused (`CheckoutStock`).
+    private func resolve(_ checkoutID: CheckoutID) async throws -> Outcome {
+        guard let order = try await orders.client.order(forCheckout: checkoutID) else {
+            _ = try await catalog.send(.releaseReservation(checkoutID))
+            return Outcome(released: true)
+        }
+        if try await stock.commit(order) != nil {
+            try await refuse(order)
+            return Outcome(refused: true)
+        }
+        return Outcome(committed: true)
+    }
+
+    /// Finishes one open order (see `recover`) and settles it.
+    private func finish(_ order: Order, clearingCart: Bool) async throws -> Outcome {
+        var outcome = Outcome()
+        if order.status == .pending {
+            // Its stock first: a payment opens only for an order that holds it.
+            if try await stock.commit(order) != nil {
+                try await refuse(order)
+                return Outcome(refused: true)
+            }
+            // As stored now: a cancel may have landed since the batch was read.
+            let current = try await orders.client.order(order.id)
+            if current.status == .pending {
+                outcome.paymentOpened = try await payments.payment(openingIfMissing: current).opened
+            }
+        }
         if clearingCart, let checkoutID = order.checkoutID {
             _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID,
                                                          ordered: CheckoutContext.cartLines(of: order)))
+            outcome.cartCleared = true
         }
         if order.status == .cancelled {
             _ = try await catalog.send(.returnStock(key: OrdersContext.returnKey(order.id),
-                                                    lines: OrdersContext.stockLines(of: order)))
+                                                    lines: OrdersContext.stockLines(of: order), checkout: order.checkoutID))
         }
         _ = try await orders.send(.settle(order))
-        return (paymentOpened, clearingCart && order.checkoutID != nil)
+        outcome.settled = true
+        return outcome
+    }
+
+    private static func result(_ work: () async throws -> Outcome) async -> Result<Outcome, any Error> {
+        do { return .success(try await work()) } catch { return .failure(error) }
+    }
+
+    /// An order whose stock could not be taken again is cancelled (its
+    /// reservation was released, so nothing comes back).
+    private func refuse(_ order: Order) async throws {
+        do {
+            _ = try await payments.cancel(order, by: .system)
+        } catch DomainError.illegalTransition {
+            // Cancelled (or moved) meanwhile by someone else.
+        }
+    }
+}
+
+extension CheckoutRecoveryContext.Repair {
+    fileprivate mutating func count(_ result: Result<CheckoutRecoveryContext.Outcome, any Error>) {
+        switch result {
+        case .success(let done):
+            if done.committed { committed += 1 }
+            if done.released { released += 1 }
+            if done.refused { refused += 1 }
+            if done.paymentOpened { paymentsOpened += 1 }
+            if done.cartCleared { cartsCleared += 1 }
+            if done.settled { settled += 1 }
+        case .failure(let error):
+            fail(error)
+        }
     }
 }

@@ -28,6 +28,12 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The caller made the change conditional on the state it last saw
     /// (`If-Match`), and the state is another now: nothing was changed.
     case preconditionFailed(entity: String)
+    /// Stock coming back (a release or a return) would take the product past
+    /// its maximum stock; nothing was returned (the units are not dropped).
+    case stockLimitExceeded(productID: ProductID, returned: Int, stock: Int)
+    /// The `Idempotency-Key` was used for a request with other parameters
+    /// (another cart) while it is kept: it answers only its first request.
+    case idempotencyKeyReused
 
     public enum Category: String, Sendable {
         case invalid, conflict, notFound = "not_found", preconditionFailed = "precondition_failed"
@@ -47,14 +53,16 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
         case .userSuspended: "user_suspended"
         case .lastAdmin: "last_admin"
         case .preconditionFailed: "precondition_failed"
+        case .stockLimitExceeded: "stock_limit_exceeded"
+        case .idempotencyKeyReused: "idempotency_key_reused"
         }
     }
 
     public var category: Category {
         switch self {
-        case .validation, .currencyMismatch, .overflow: .invalid
+        case .validation, .currencyMismatch, .overflow, .idempotencyKeyReused: .invalid
         case .insufficientStock, .productInactive, .illegalTransition, .emptyCart, .duplicate, .userSuspended,
-             .lastAdmin: .conflict
+             .lastAdmin, .stockLimitExceeded: .conflict
         case .notFound: .notFound
         case .preconditionFailed: .preconditionFailed
         }
@@ -88,6 +96,10 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
             "user \(id) is the last active admin and cannot be demoted or suspended"
         case .preconditionFailed(let entity):
             "the \(entity) changed since the ETag in If-Match was issued; read it again and retry"
+        case .stockLimitExceeded(let id, let returned, let stock):
+            "returning \(returned) to product \(id) (stock \(stock)) would pass the maximum stock; nothing was returned"
+        case .idempotencyKeyReused:
+            "this Idempotency-Key was used for another cart; use a new key for a new checkout"
         }
     }
 

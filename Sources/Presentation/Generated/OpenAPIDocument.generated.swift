@@ -965,7 +965,13 @@ paths:
       parameters:
         - name: Idempotency-Key
           in: header
-          description: A retried request with the same key returns the first order.
+          description: |
+            Per user, kept for `idempotency_key_ttl` (24 h by default) with
+            the request's fingerprint (the cart checked out). A retried
+            request with the same key returns the first order (also when the
+            first request emptied the cart); the same key with another cart
+            is 422 `idempotency_key_reused` and orders nothing. After the
+            key's time it starts a new checkout.
           schema:
             type: string
             minLength: 1
@@ -1150,6 +1156,9 @@ paths:
         what was paid and make it `refunded`. An order whose shipping has
         begun is 409 `order_shipped`; an order whose payment is not open
         yet gets a cancelled one, so a success reported later is owed back.
+        Stock that would pass a product's maximum (1,000,000) is not
+        returned: 409 `stock_limit_exceeded`, the order cancelled and its
+        return retried by the server until there is room (never clipped).
       security:
         - bearer: []
       responses:

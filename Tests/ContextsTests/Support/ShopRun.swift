@@ -25,7 +25,7 @@ struct ShopRun {
     static let sessionLifetime = Duration.seconds(3_600)
     static let adminPassword = "correct horse battery"
 
-    static func start(_ backend: StorageBackend = .sqlite) async throws -> ShopRun {
+    static func start(_ backend: StorageBackend = .sqlite, lease: CheckoutLease = .default) async throws -> ShopRun {
         let directory = try TempDirectory(prefix: "contexts-tests")
         let clock = ManualClock()
         let database = try await backend.database(at: directory.path("shop.db"))
@@ -38,14 +38,14 @@ struct ShopRun {
             try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
             try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
             try orchestrator.registerClient(CatalogClient.self, dependencies: [storageType]) {
-                CatalogClient(storage: try backend.access($0))
+                CatalogClient(storage: try backend.access($0), lease: lease)
             }
             try orchestrator.registerClient(PricingClient.self, dependencies: []) { _ in PricingClient() }
             try orchestrator.registerClient(CartClient.self, dependencies: [storageType]) {
                 CartClient(storage: try backend.access($0))
             }
             try orchestrator.registerClient(OrderClient.self, dependencies: [storageType]) {
-                OrderClient(storage: try backend.access($0), clock: clock)
+                OrderClient(storage: try backend.access($0), clock: clock, owner: lease.owner)
             }
             try orchestrator.registerClient(PaymentClient.self, dependencies: [storageType, MessageAuthenticator.self]) {
                 PaymentClient(storage: try backend.access($0), authenticator: try $0.handle(MessageAuthenticator.self),
@@ -81,8 +81,9 @@ struct ShopRun {
 
     /// Runs `body` with a started shop and stops it after, whether `body`
     /// throws or not.
-    static func with(_ backend: StorageBackend = .sqlite, _ body: (ShopRun) async throws -> Void) async throws {
-        let run = try await start(backend)
+    static func with(_ backend: StorageBackend = .sqlite, lease: CheckoutLease = .default,
+                     _ body: (ShopRun) async throws -> Void) async throws {
+        let run = try await start(backend, lease: lease)
         do {
             try await body(run)
             await run.stop()
