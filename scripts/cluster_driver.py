@@ -26,9 +26,12 @@ every check says which replica wrote and which one read:
   kill -9 in turn), the next replica frozen (SIGSTOP) for 3 s across each
   restart, as a long pause of a live replica would; each restart's time to
   /ready is measured (bar 2 s),
-  and afterwards the invariants hold (INVARIANTS: for every product, stock
+  every other order is paid by a signed payment.succeeded sent twice, and
+  afterwards the invariants hold (INVARIANTS: for every product, stock
   = initial stock - the units of its orders not cancelled; no reservation
-  left without a live lease or an order).
+  left without a live lease or an order; for every payment, the ledger's
+  sums are its paid and refunded amounts, nothing charged twice, and as
+  many payments hold money as orders were paid).
 
 Python 3 standard library only. Exits 0 when every check passed.
 """
@@ -537,7 +540,7 @@ class CheckoutLoad:
         self.stop = threading.Event()
         self.lock = threading.Lock()
         self.tokens = [cluster.user(register_on=i, sign_in_on=i)[2] for i in range(buyers)]
-        self.placed = self.refused = self.retried = 0
+        self.placed = self.refused = self.retried = self.paid = 0
         self.problems = []
         self.threads = [threading.Thread(target=self._buy, args=(i,)) for i in range(buyers)]
 
@@ -550,13 +553,14 @@ class CheckoutLoad:
         for thread in self.threads:
             thread.join(120)
 
-    def _answer(self, index, attempt, method, path, body=None, headers=None):
+    def _answer(self, index, attempt, method, path, body=None, headers=None, raw_body=None):
         """The first answer below 500 from any replica, starting at `index`."""
         for tries in range(60):
             client = self.cluster.fresh(index + attempt + tries)
             client.timeout = 10
             try:
-                status, payload = client.call(method, path, body, token=self.tokens[index], headers=headers)
+                status, payload = client.call(method, path, body, token=self.tokens[index], headers=headers,
+                                              raw_body=raw_body)
                 if status < 500:
                     return status, payload, tries
             except Exception:
@@ -583,15 +587,40 @@ class CheckoutLoad:
                 continue
             with self.lock:
                 self.retried += tries > 0
-                if status == 201:
+            if status == 201:
+                with self.lock:
                     self.placed += 1
-                elif status == 409 and payload.get("code") == "insufficient_stock":
+                if step % 2 and payload.get("payment"):
+                    self._pay(index, step, payload["payment"])
+            elif status == 409 and payload.get("code") == "insufficient_stock":
+                with self.lock:
                     self.refused += 1
-                    # The cart keeps what could not be had; start the next one empty.
-                    for line in self._answer(index, step, "GET", "/cart")[1].get("items", []):
-                        self._answer(index, step, "DELETE", f"/cart/items/{line['product_id']}")
-                else:
+                # The cart keeps what could not be had; start the next one empty.
+                for line in self._answer(index, step, "GET", "/cart")[1].get("items", []):
+                    self._answer(index, step, "DELETE", f"/cart/items/{line['product_id']}")
+            else:
+                with self.lock:
                     self.problems.append(f"checkout answered {status} {payload}")
+
+    def _pay(self, index, step, payment):
+        """Every other order is paid: the provider's signed success, sent
+        twice (a provider delivers at least once), to whichever replica
+        answers; the ledger must charge it once."""
+        body, signature = self.cluster.signed("payment.succeeded", payment)
+        for delivery in range(2):
+            try:
+                status, payload, _ = self._answer(index, step + delivery, "POST", "/payments/webhook",
+                                                  headers={"Axiom-Signature": signature}, raw_body=body)
+            except CheckFailed as failure:
+                with self.lock:
+                    self.problems.append(str(failure))
+                return
+            if status != 200:
+                with self.lock:
+                    self.problems.append(f"payment.succeeded answered {status} {payload}")
+                return
+        with self.lock:
+            self.paid += 1
 
 
 def psql(sql):
@@ -627,9 +656,31 @@ def stock_invariant(cluster, products):
     return violations
 
 
-# Each takes (cluster, products) and returns its violations; the money
-# invariants go beside the stock one.
-INVARIANTS = {"stock": stock_invariant}
+def money_invariant(cluster, products):
+    """For every payment: its ledger's charges and manual payments sum to
+    its `paid`, its refunds to its `refunded`, and no payment was charged
+    more than its amount by an event delivered twice. Returns the violations."""
+    violations = []
+    for payment, amount, paid, refunded, charged, returned in psql("""
+            SELECT p.id, p.amount, p.paid, p.refunded,
+                   COALESCE(SUM(l.amount) FILTER (WHERE l.kind IN ('charge', 'manual_payment')), 0),
+                   COALESCE(SUM(l.amount) FILTER (WHERE l.kind NOT IN ('charge', 'manual_payment')), 0)
+            FROM payments p LEFT JOIN payment_ledger l ON l.payment_id = p.id
+            GROUP BY p.id, p.amount, p.paid, p.refunded"""):
+        if int(paid) != int(charged) or int(refunded) != int(returned):
+            violations.append(f"payment {payment}: paid {paid}, refunded {refunded}; ledger {charged} in, {returned} back")
+        if int(paid) > int(amount):
+            violations.append(f"payment {payment}: {paid} paid on {amount} (a delivery charged twice)")
+    return violations
+
+
+def paid_count():
+    (count,), = psql("SELECT COUNT(*) FROM payments WHERE paid > 0")
+    return int(count)
+
+
+# Each takes (cluster, products) and returns its violations.
+INVARIANTS = {"stock": stock_invariant, "money": money_invariant}
 
 
 def check_rolling(cluster, buyers, rounds):
@@ -676,7 +727,11 @@ def check_rolling(cluster, buyers, rounds):
     def restarted(r, how, paused, seconds):
         took = f"{seconds:.2f} s" if seconds != float("inf") else "not ready after 30 s"
         return f"r{r} {how} {took}" + (f" (r{paused} paused 3 s)" if paused else "")
-    summary = (f"{load.placed} checkouts placed, {load.refused} refused insufficient_stock, {load.retried} retried on "
+    charged = paid_count()
+    if charged != load.paid:
+        violations["money"].append(f"{load.paid} orders paid by the load, {charged} payments with money in")
+    summary = (f"{load.placed} checkouts placed ({load.paid} paid, each event sent twice), {load.refused} refused "
+               f"insufficient_stock, {load.retried} retried on "
                f"another replica; {len(restarts)} restarts, time to /ready "
                + ", ".join(restarted(*r) for r in restarts)
                + "; invariants " + ", ".join(f"{name} {len(v)} violations" for name, v in violations.items()))
