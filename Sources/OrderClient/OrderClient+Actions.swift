@@ -8,8 +8,19 @@ extension OrderClient {
     /// user's idempotency key (the existing order is answered).
     public struct Place: ClientAction {
         let checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?
+        let shippingAddress: ShippingAddress?
         public func run(on orders: isolated OrderClient) async throws -> Order {
-            try await orders.place(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey)
+            try await orders.place(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey,
+                                   shippingAddress: shippingAddress)
+        }
+    }
+
+    /// Gives or replaces the order's shipping address, while it has not
+    /// shipped or been cancelled (`shipping_address_locked`).
+    public struct Address: ClientAction {
+        let id: OrderID, address: ShippingAddress
+        public func run(on orders: isolated OrderClient) async throws -> Order {
+            try await orders.address(id, to: address)
         }
     }
 
@@ -44,9 +55,15 @@ extension OrderClient {
 }
 
 extension ClientAction where Self == OrderClient.Place {
-    public static func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) -> Self {
-        Self(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey)
+    public static func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?,
+                             shippingAddress: ShippingAddress? = nil) -> Self {
+        Self(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey,
+             shippingAddress: shippingAddress)
     }
+}
+
+extension ClientAction where Self == OrderClient.Address {
+    public static func address(_ id: OrderID, to address: ShippingAddress) -> Self { Self(id: id, address: address) }
 }
 
 extension ClientAction where Self == OrderClient.Transition {

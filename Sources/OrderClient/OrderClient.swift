@@ -14,7 +14,8 @@ public enum OrderUpdate: Sendable, Hashable {
 
 /// The orders: the singleton owner of `OrderState`. An order's lines and
 /// prices are frozen when it is placed; afterwards only its status moves,
-/// along the domain's transition table. Each order row carries its whole
+/// along the domain's transition table, and its shipping address may be
+/// given until it ships or is cancelled. Each order row carries its whole
 /// document (JSON) next to the columns that are searched or unique, so a
 /// committed row always holds a complete, valid order.
 ///
@@ -105,13 +106,17 @@ public actor OrderClient: StatefulClient {
 
     // MARK: Writes
 
-    func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
+    func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?,
+               shippingAddress: ShippingAddress?) async throws -> Order {
         let checkoutSlot = "checkout|\(checkoutID)"
         let keySlot = idempotencyKey.map { "key|\(userID)|\($0)" }
         if let running = placing[checkoutSlot] ?? keySlot.flatMap({ placing[$0] }) {
             return try await running.value
         }
-        let task = Task { try await self.placeOnce(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey) }
+        let task = Task {
+            try await self.placeOnce(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey,
+                                     shippingAddress: shippingAddress)
+        }
         // Registered before any await, so a duplicate arriving while this
         // one reads or writes joins it.
         placing[checkoutSlot] = task
@@ -129,9 +134,11 @@ public actor OrderClient: StatefulClient {
     /// earlier placement that finished) is found, not raced. Across
     /// replicas the unique indexes decide, and the loser returns the
     /// winner's order.
-    private func placeOnce(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?) async throws -> Order {
+    private func placeOnce(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?,
+                           shippingAddress: ShippingAddress?) async throws -> Order {
         let order = try Order.place(id: OrderID(TimeOrderedUUID.make()), userID: userID, cart: cart,
-                                    createdAt: Timestamp(millisecondsSince1970: clock.millisecondsSince1970()), checkoutID: checkoutID)
+                                    createdAt: Timestamp(millisecondsSince1970: clock.millisecondsSince1970()),
+                                    checkoutID: checkoutID, shippingAddress: shippingAddress)
         let document = OrderDocument.text(order)
         let (stored, created): (Order, Bool)
         let sequence: Int64?
@@ -175,8 +182,19 @@ public actor OrderClient: StatefulClient {
         return changed
     }
 
-    /// Only an order's status moves after it is placed, so the same status
-    /// means the same order, and only a moved one is read again.
+    func address(_ id: OrderID, to address: ShippingAddress) async throws -> Order {
+        let (changed, sequence) = try await write { handle in
+            let changed = try OrderStore.address(handle, id: id, to: address)
+            try handle.recordChange(Self.change(of: changed))
+            return changed
+        }
+        if let sequence { stateBroadcaster.publish(.changed(changed, sequence: sequence), key: changed.userID) }
+        return changed
+    }
+
+    /// Only an order's status and shipping address move after it is
+    /// placed; the order given is answered unless its status moved (then it
+    /// is read again), since settling is about the status alone.
     func settle(_ order: Order) async throws -> Order {
         guard let status = try await write({ try OrderStore.settle($0, id: order.id) }).0 else {
             throw DomainError.notFound(entity: "order", id: order.id.description)

@@ -134,6 +134,19 @@ enum OrderStore {
         return changed
     }
 
+    /// Gives the stored order `address` (read locked in this transaction,
+    /// as `transition` does, so a ship or a cancel racing it is seen):
+    /// refused once it shipped or was cancelled.
+    static func address(_ handle: any StorageHandle, id: OrderID, to address: ShippingAddress) throws -> Order {
+        guard let stored = try handle.queryOne("SELECT document FROM orders WHERE id = ?" + handle.lockingRead,
+                                               id.description).map(decode) else {
+            throw DomainError.notFound(entity: "order", id: id.description)
+        }
+        let changed = try stored.addressed(to: address)
+        try handle.execute("UPDATE orders SET document = ? WHERE id = ?", OrderDocument.text(changed), id.description)
+        return changed
+    }
+
     /// Marks the order's work in other clients done; returns its stored
     /// status (the column's text), nil when there is no such order. Not the
     /// document: decoding it (JSONDecoder) was four fifths of the settle's

@@ -37,7 +37,7 @@ import TestSupport
         defer { shop.server.stop() }
         let api = shop.api
         let buyer = try shop.customer("shipped")
-        let placed = try shop.checkout(buyer, quantity: 2)
+        let placed = try shop.checkout(buyer, quantity: 2, body: Shop.addressedCheckout)
         let id = try #require(placed["id"] as? String)
         #expect(try shop.deliver(try shop.sign(placed)).status == 200)
         #expect(try api.call("PATCH", "/orders/\(id)", json: #"{"status":"shipped"}"#, token: shop.admin).status == 200)
@@ -186,7 +186,7 @@ import TestSupport
         let buyer = try shop.customer("racer")
         var ids: [String] = []
         for _ in 0..<30 {
-            let placed = try shop.checkout(buyer)
+            let placed = try shop.checkout(buyer, body: Shop.addressedCheckout)
             let id = try #require(placed["id"] as? String)
             #expect(try shop.deliver(try shop.sign(placed)).status == 200)
             // Each answer as (status, the order's status in its body).
@@ -251,7 +251,7 @@ import TestSupport
         let buyer = try shop.customer("chaos")
         var ids: [String] = []
         for round in 0..<12 {
-            let placed = try shop.checkout(buyer)
+            let placed = try shop.checkout(buyer, body: Shop.addressedCheckout)
             let id = try #require(placed["id"] as? String)
             let success = try shop.sign(placed, eventID: "evt_chaos_\(round)")
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -31,6 +31,9 @@ extension ClientRun where C == OrderClient {
     }
 
     /// A new checkout's order for `user`, placed through the client.
+    static let address = ShippingAddress(name: "Ana López", lines: ["Calle Mayor 1", "2º B"], city: "Madrid",
+                                         postalCode: "28013", country: "ES", email: "ana@example.com")
+
     func place(_ run: OrderRun, idempotencyKey: String? = nil) async throws -> Order {
         try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
                                          idempotencyKey: idempotencyKey))
@@ -91,7 +94,19 @@ extension ClientRun where C == OrderClient {
         await #expect(throws: DomainError.self) { _ = try await run.client.send(.transition(order.id, to: .shipped, by: .admin)) }
         _ = try await run.client.send(.transition(order.id, to: .confirmed, by: .system))
         await #expect(throws: DomainError.self) { _ = try await run.client.send(.transition(order.id, to: .shipped, by: .customer)) }
+        await #expect(throws: DomainError.shippingAddressRequired(order.id)) {
+            _ = try await run.client.send(.transition(order.id, to: .shipped, by: .admin))
+        }
+        let addressed = try await run.client.send(.address(order.id, to: Self.address))
+        #expect(addressed.shippingAddress == Self.address && addressed.status == .confirmed)
+        await run.stop()
+
+        run = try await OrderRun.start(database, backend: backend)
+        #expect(try await run.client.order(order.id) == addressed)
         let shipped = try await run.client.send(.transition(order.id, to: .shipped, by: .admin))
+        await #expect(throws: DomainError.shippingAddressLocked(order.id, status: .shipped)) {
+            _ = try await run.client.send(.address(order.id, to: Self.address))
+        }
         await run.stop()
 
         run = try await OrderRun.start(database, backend: backend)

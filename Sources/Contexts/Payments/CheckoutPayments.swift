@@ -96,11 +96,14 @@ struct CheckoutPayments: Sendable {
 
     /// Ships a confirmed order: its payment must be paid, checked and
     /// marked under the payment's lock before the order moves, so a cancel
-    /// racing it is refused or makes this refuse, never both succeed.
+    /// racing it is refused or makes this refuse, never both succeed. An
+    /// order without a shipping address is refused before its payment is
+    /// marked (an address is never taken away, so this check holds).
     func ship(_ order: Order) async throws -> OrderWithPayment {
         guard order.status.canTransition(to: .shipped, by: .admin) else {
             throw DomainError.illegalTransition(from: order.status, to: .shipped)
         }
+        guard order.shippingAddress != nil else { throw DomainError.shippingAddressRequired(order.id) }
         let payment = try await payments.send(.fulfil(order.id))
         let shipped = try await orders.send(.transition(order.id, to: .shipped, by: .admin))
         guard let payment else { return OrderWithPayment(order: shipped, payment: nil) }

@@ -5,7 +5,8 @@ import OrderClient
 import PaymentClient
 
 /// A session's orders feature: the customer's order reads and cancel
-/// (`GET /orders`, `GET /orders/{id}`, `POST /orders/{id}/cancel`); also
+/// (`GET /orders`, `GET /orders/{id}`, `POST /orders/{id}/cancel`) and its
+/// shipping address (`PUT /orders/{id}/shipping_address`); also
 /// downstream of checkout and admin, which reach orders through it.
 /// It holds no state (see `CartContext`).
 public final class OrdersContext: Context {
@@ -57,6 +58,14 @@ public final class OrdersContext: Context {
     public func cancelOrder(_ id: OrderID, for caller: Authentication) async throws -> OrderWithPayment {
         let order = try await order(id, for: caller)
         return try await payments.cancel(order, by: order.userID == caller.user.id ? .customer : .admin)
+    }
+
+    /// Gives or replaces the shipping address of the caller's own order
+    /// (any order for an admin) while it has not shipped or been cancelled.
+    public func address(_ id: OrderID, to address: ShippingAddress,
+                        for caller: Authentication) async throws -> OrderWithPayment {
+        let order = try await order(id, for: caller)
+        return try await payments.withPayment(try await orders.send(.address(order.id, to: address)))
     }
 
     // The caller's role for the four below is checked by `AdminContext`,

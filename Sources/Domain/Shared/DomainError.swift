@@ -28,6 +28,10 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The caller made the change conditional on the state it last saw
     /// (`If-Match`), and the state is another now: nothing was changed.
     case preconditionFailed(entity: String)
+    /// The order has no shipping address yet, so it cannot ship.
+    case shippingAddressRequired(OrderID)
+    /// The order's address can no longer change: it shipped or was cancelled.
+    case shippingAddressLocked(OrderID, status: OrderStatus)
 
     public enum Category: String, Sendable {
         case invalid, conflict, notFound = "not_found", preconditionFailed = "precondition_failed"
@@ -47,6 +51,8 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
         case .userSuspended: "user_suspended"
         case .lastAdmin: "last_admin"
         case .preconditionFailed: "precondition_failed"
+        case .shippingAddressRequired: "shipping_address_required"
+        case .shippingAddressLocked: "shipping_address_locked"
         }
     }
 
@@ -54,7 +60,7 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .validation, .currencyMismatch, .overflow: .invalid
         case .insufficientStock, .productInactive, .illegalTransition, .emptyCart, .duplicate, .userSuspended,
-             .lastAdmin: .conflict
+             .lastAdmin, .shippingAddressRequired, .shippingAddressLocked: .conflict
         case .notFound: .notFound
         case .preconditionFailed: .preconditionFailed
         }
@@ -88,6 +94,10 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
             "user \(id) is the last active admin and cannot be demoted or suspended"
         case .preconditionFailed(let entity):
             "the \(entity) changed since the ETag in If-Match was issued; read it again and retry"
+        case .shippingAddressRequired(let id):
+            "order \(id) has no shipping address; PUT /orders/\(id)/shipping_address first"
+        case .shippingAddressLocked(let id, let status):
+            "order \(id) is \(status.rawValue); its shipping address can no longer change"
         }
     }
 

@@ -949,6 +949,11 @@ paths:
         records a bank transfer (`POST /orders/{id}/payment`); a declined
         attempt leaves it payable. Unpaid at `expires_at`, the order is
         cancelled by the system (payment `expired`) and its stock returns.
+        A `shipping_address` is optional: an order without one can be paid
+        but is refused shipping (409 `shipping_address_required`) until
+        one is given with `PUT /orders/{id}/shipping_address`. A bad
+        address is 422 `validation_failed` naming each failing field
+        (`shipping_address.country`, …), and nothing is ordered.
       security:
         - bearer: []
       requestBody:
@@ -962,6 +967,8 @@ paths:
                   type: string
                   enum: [provider, bank_transfer]
                   description: How the customer pays; `provider` when absent.
+                shipping_address:
+                  $ref: "#/components/schemas/ShippingAddress"
       parameters:
         - name: Idempotency-Key
           in: header
@@ -1088,7 +1095,9 @@ paths:
         it refunded), checked
         and marked under the payment's lock before the order moves: 409
         `order_not_paid` otherwise, and a cancel that comes after is 409
-        `order_shipped`. `cancelled` is the customer's cancel.
+        `order_shipped`. It also requires a shipping address: 409
+        `shipping_address_required` without one. `cancelled` is the
+        customer's cancel.
       security:
         - bearer: []
       requestBody:
@@ -1172,6 +1181,56 @@ paths:
           $ref: "#/components/responses/NotFound"
         "409":
           $ref: "#/components/responses/Conflict"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /orders/{id}/shipping_address:
+    parameters:
+      - name: id
+        in: path
+        required: true
+        schema:
+          type: string
+    put:
+      operationId: putShippingAddress
+      summary: Give or replace an order's shipping address (your own order; admins any)
+      description: |
+        Accepted while the order is `pending` or `confirmed`; a shipped,
+        delivered or cancelled order's address can no longer change (409
+        `shipping_address_locked`). Another user's order is 404.
+      security:
+        - bearer: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/ShippingAddress"
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: The order with its address.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Order"
+        "400":
+          $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "409":
+          $ref: "#/components/responses/Conflict"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
   /orders/{id}/payment:
@@ -1971,11 +2030,57 @@ components:
           format: date-time
         checkout_id:
           type: [string, "null"]
+        shipping_address:
+          description: Where the order ships; absent until given (at checkout or by PUT).
+          $ref: "#/components/schemas/ShippingAddress"
         payment:
           description: The order's payment; null for an order placed before payments existed. Absent in `order.created` events.
           anyOf:
             - $ref: "#/components/schemas/Payment"
             - type: "null"
+    ShippingAddress:
+      type: object
+      description: |
+        Where an order ships and how the carrier reaches the recipient: a
+        `phone` (E.164) or an `email`, at least one.
+      required: [name, lines, city, postal_code, country]
+      properties:
+        name:
+          type: string
+          minLength: 1
+          maxLength: 400
+          description: At most 100 characters, no surrounding whitespace or control characters.
+        lines:
+          type: array
+          minItems: 1
+          maxItems: 3
+          items:
+            type: string
+            minLength: 1
+            maxLength: 400
+            description: At most 100 characters, no surrounding whitespace or control characters.
+        city:
+          type: string
+          minLength: 1
+          maxLength: 400
+          description: At most 100 characters, no surrounding whitespace or control characters.
+        postal_code:
+          type: string
+          minLength: 1
+          maxLength: 16
+          pattern: "^[A-Za-z0-9]([A-Za-z0-9 -]*[A-Za-z0-9])?$"
+        country:
+          type: string
+          description: ISO 3166-1 alpha-2, upper case.
+          pattern: "^[A-Z]{2}$"
+        phone:
+          type: string
+          description: E.164, a `+` then 7 to 15 digits.
+          pattern: "^\\+[1-9][0-9]{6,14}$"
+        email:
+          type: string
+          format: email
+          maxLength: 254
     Payment:
       type: object
       required: [id, order_id, user_id, status, amount, method, expires_at, reference, financial_status, paid,
