@@ -24,10 +24,13 @@ extension OrderClient {
         }
     }
 
+    /// Moves the order along the transition table as `actor`, recording
+    /// the change and its `cause` in the order's history in the same
+    /// transaction.
     public struct Transition: ClientAction {
-        let id: OrderID, status: OrderStatus, actor: OrderActor
+        let id: OrderID, status: OrderStatus, actor: OrderActor, cause: OrderChangeCause
         public func run(on orders: isolated OrderClient) async throws -> Order {
-            try await orders.transition(id, to: status, by: actor)
+            try await orders.transition(id, to: status, by: actor, cause: cause)
         }
     }
 
@@ -67,8 +70,9 @@ extension ClientAction where Self == OrderClient.Address {
 }
 
 extension ClientAction where Self == OrderClient.Transition {
-    public static func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor) -> Self {
-        Self(id: id, status: status, actor: actor)
+    public static func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor,
+                                  cause: OrderChangeCause) -> Self {
+        Self(id: id, status: status, actor: actor, cause: cause)
     }
 }
 

@@ -65,6 +65,11 @@ public actor OrderClient: StatefulClient {
         return order
     }
 
+    /// The order's status changes, oldest first.
+    public func history(of id: OrderID) async throws -> [OrderHistoryEntry] {
+        try await storage.storedRead { try OrderStore.history($0, order: id) }
+    }
+
     public func order(forCheckout checkoutID: CheckoutID) async throws -> Order? {
         try await storage.storedRead { try OrderStore.order($0, checkout: checkoutID) }
     }
@@ -172,9 +177,11 @@ public actor OrderClient: StatefulClient {
         return try OrderStore.order(handle, user: userID, key: key)
     }
 
-    func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor) async throws -> Order {
+    func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor,
+                    cause: OrderChangeCause) async throws -> Order {
+        let at = Timestamp(millisecondsSince1970: clock.millisecondsSince1970())
         let (changed, sequence) = try await write { handle in
-            let changed = try OrderStore.transition(handle, id: id, to: status, by: actor)
+            let changed = try OrderStore.transition(handle, id: id, to: status, by: actor, cause: cause, at: at)
             try handle.recordChange(Self.change(of: changed))
             return changed
         }

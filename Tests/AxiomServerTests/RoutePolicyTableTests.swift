@@ -26,7 +26,7 @@ import Testing
             "GET /wishlist": accountRead, "PUT /wishlist/items/{product_id}": accountData,
             "DELETE /wishlist/items/{product_id}": accountData,
             "POST /orders/{id}/cancel": accountData, "PATCH /orders/{id}": accountData,
-            "PUT /orders/{id}/shipping_address": accountData,
+            "PUT /orders/{id}/shipping_address": accountData, "GET /orders/{id}/history": accountRead,
             "POST /orders/{id}/payment": accountData, "POST /orders/{id}/refunds": accountData,
             "GET /orders/{id}/ledger": accountData, "GET /payments/ledger": accountData,
             "GET /payments/refunds-owed": accountData,

@@ -68,7 +68,9 @@ public final class AdminContext: Context {
         let placedOrders = try await downstream(OrdersContext.self)
         if status == .cancelled { return try await placedOrders.cancelOrder(id, for: caller) }
         if status == .shipped { return try await placedOrders.ship(id, for: caller) }
-        return try await placedOrders.withPayment(try await orders.send(.transition(id, to: status, by: .admin)))
+        let cause = OrderChangeCause(.admin(caller.user.id), reason: "status_set_by_admin")
+        return try await placedOrders.withPayment(try await orders.send(.transition(id, to: status, by: .admin,
+                                                                                    cause: cause)))
     }
 
     /// Records a payment received outside the provider (a bank transfer),

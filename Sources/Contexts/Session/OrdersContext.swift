@@ -57,7 +57,9 @@ public final class OrdersContext: Context {
     /// id, so a crash before the restock is repaired at start-up).
     public func cancelOrder(_ id: OrderID, for caller: Authentication) async throws -> OrderWithPayment {
         let order = try await order(id, for: caller)
-        return try await payments.cancel(order, by: order.userID == caller.user.id ? .customer : .admin)
+        return try await payments.cancel(order, by: order.userID == caller.user.id ? .customer : .admin,
+                                         cause: .requested(by: caller.user.id, owner: order.userID,
+                                                           reason: "cancel_requested"))
     }
 
     /// Gives or replaces the shipping address of the caller's own order
@@ -66,6 +68,12 @@ public final class OrdersContext: Context {
                         for caller: Authentication) async throws -> OrderWithPayment {
         let order = try await order(id, for: caller)
         return try await payments.withPayment(try await orders.send(.address(order.id, to: address)))
+    }
+
+    /// The order's status changes, oldest first, on the same terms as
+    /// `order(_:for:)`: each with its time, its actor and its reason.
+    public func history(of id: OrderID, for caller: Authentication) async throws -> [OrderHistoryEntry] {
+        try await orders.client.history(of: try await order(id, for: caller).id)
     }
 
     // The caller's role for the four below is checked by `AdminContext`,
@@ -88,7 +96,7 @@ public final class OrdersContext: Context {
 
     /// Admins ship a paid order.
     func ship(_ id: OrderID, for caller: Authentication) async throws -> OrderWithPayment {
-        try await payments.ship(try await order(id, for: caller))
+        try await payments.ship(try await order(id, for: caller), by: caller.user.id)
     }
 
     /// The money movements of an order, oldest first.

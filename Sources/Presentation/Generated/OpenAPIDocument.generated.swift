@@ -1183,6 +1183,59 @@ paths:
           $ref: "#/components/responses/Conflict"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
+  /orders/{id}/history:
+    parameters:
+      - name: id
+        in: path
+        required: true
+        schema:
+          type: string
+    get:
+      operationId: getOrderHistory
+      summary: An order's status changes, oldest first (your own order; admins any)
+      description: |
+        Every status change, recorded in the same transaction as the
+        change: placed (`from` null), paid or confirmed, shipped,
+        delivered, cancelled, expired. `actor` is who caused it:
+        `customer` or `admin` (with `actor_id`), `provider` (a signed
+        event) or `system` (the expiry sweep, start-up repair); `reason`
+        a stable short code (`checkout`, `payment.succeeded`,
+        `manual_payment`, `cancel_requested`, `payment_expired`,
+        `reconciliation`, `shipped`, `status_set_by_admin`,
+        `before_history` for orders placed before the history was kept).
+        Refunds move no status, so they are in the ledger only. The
+        transition table is acyclic, so the list is short and not paged;
+        a separate route keeps it off the order's own answer.
+      security:
+        - bearer: []
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: The order's history.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [items]
+                properties:
+                  items:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/OrderHistoryEntry"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
   /orders/{id}/shipping_address:
     parameters:
       - name: id
@@ -2038,6 +2091,27 @@ components:
           anyOf:
             - $ref: "#/components/schemas/Payment"
             - type: "null"
+    OrderHistoryEntry:
+      type: object
+      required: [status, from, at, actor, actor_id, reason]
+      properties:
+        status:
+          type: string
+          enum: [pending, confirmed, shipped, delivered, cancelled]
+        from:
+          type: [string, "null"]
+          enum: [pending, confirmed, shipped, delivered, cancelled, null]
+        at:
+          type: string
+          format: date-time
+        actor:
+          type: string
+          enum: [customer, admin, provider, system]
+        actor_id:
+          type: [string, "null"]
+          description: The customer's or admin's user id; null for the provider and the system.
+        reason:
+          type: string
     ShippingAddress:
       type: object
       description: |
