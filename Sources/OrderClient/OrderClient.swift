@@ -100,6 +100,27 @@ public actor OrderClient: StatefulClient {
         return Page(items: items, nextCursor: page.count > count ? items.last?.id.description : nil)
     }
 
+    /// Every customer's orders that `filter` keeps, newest first, `limit`
+    /// at a time after `cursor` (the last order id of the previous page;
+    /// one that names no order is `validation_failed` on `cursor`).
+    public func orders(matching filter: OrderFilter, limit: Int, after cursor: String?) async throws -> Page<Order> {
+        let count = max(0, limit)
+        let page = try await storage.storedRead { handle -> [Order]? in
+            var position: (Int64, String)?
+            if let cursor {
+                guard let found = try OrderStore.position(handle, cursor: cursor) else { return nil }
+                position = found
+            }
+            return try OrderStore.list(handle, filter: filter, after: position, limit: count)
+        }
+        guard let page else {
+            throw DomainError.validation(ValidationError([FieldError(field: "cursor", code: .invalidFormat,
+                                                                     message: "cursor is not one this service issued")]))
+        }
+        let items = Array(page.prefix(count))
+        return Page(items: items, nextCursor: page.count > count ? items.last?.id.description : nil)
+    }
+
     /// The oldest `limit` orders whose checkout or cancellation may not have
     /// finished (placed or cancelled, not yet settled): start-up
     /// reconciliation finishes and settles them, then asks again. Read

@@ -57,7 +57,7 @@ enum OrderStore {
             UPDATE orders SET open = 1;
             CREATE INDEX orders_open ON orders(created_at) WHERE open = 1;
             """),
-    ] + historyMigrations
+    ] + historyMigrations + listingMigrations
 
     static func order(_ handle: any StorageHandle, id: OrderID) throws -> Order? {
         try handle.queryOne("SELECT document FROM orders WHERE id = ?", id.description).map(decode)

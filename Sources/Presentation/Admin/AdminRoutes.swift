@@ -7,7 +7,8 @@ import HTTPServer
 /// `PATCH /users/{id}`, `PATCH /orders/{id}` `{"status": …}`, `POST
 /// /orders/{id}/payment` and `POST /orders/{id}/refunds` (money received
 /// or given back outside the provider), and the ledger's reads (`GET
-/// /orders/{id}/ledger`, `GET /payments/ledger`, `GET /payments/refunds-owed`).
+/// /orders/{id}/ledger`, `GET /payments/ledger`, `GET /payments/refunds-owed`)
+/// and every customer's orders (`GET /admin/orders`).
 /// Who is asking comes first: an anonymous caller gets 401, not a verdict on its body.
 public struct AdminRoutes: RouteGroup {
     public typealias Bound = AdminContext
@@ -73,6 +74,12 @@ public struct AdminRoutes: RouteGroup {
             let entries = try await request.context.ledger(from: query.from, to: query.to, after: query.position,
                                                            limit: query.page.limit + 1, by: request.caller)
             return try JSONBody.response(LedgerPage(entries, limit: query.page.limit))
+        })
+        router.get("/admin/orders", policy: .accountData, admin.handler { request in
+            let query = try AdminOrderQuery.from(request.http)
+            return .json(.ok, OrderJSON.page(try await request.context.orders(
+                query.filter, financialStatus: query.financialStatus, refundOwed: query.refundOwed,
+                limit: query.page.limit, cursor: query.page.cursor, by: request.caller)))
         })
         router.get("/payments/refunds-owed", policy: .accountData, admin.handler { request in
             try KnownQuery.require(request.http, only: ["limit", "cursor"])

@@ -1499,6 +1499,96 @@ paths:
           $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
+  /admin/orders:
+    get:
+      operationId: listAllOrders
+      summary: Every customer's orders, newest first, filtered and keyset paged (admins)
+      description: |
+        Each filter is optional. `status`, `customer` and the `created_at`
+        range `[from, to)` are answered from one index range each
+        (`orders_by_status_newest`, `orders_by_user_newest`, and
+        `orders_newest` when neither is given), newest first. The payment
+        filters (`financial_status`, `refund_owed`) keep the orders of that
+        range whose payment matches, checking at most 1,000 orders a
+        request: a page may then hold fewer than `limit` orders, none
+        even, with a `next_cursor` to go on from; the list is complete
+        when `next_cursor` is null. `GET /payments/refunds-owed` lists
+        what is owed from an index of its own.
+      security:
+        - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/Limit"
+        - name: cursor
+          in: query
+          description: The `next_cursor` of the previous page, as given.
+          schema:
+            type: string
+            maxLength: 64
+        - name: status
+          in: query
+          schema:
+            type: string
+            enum: [pending, confirmed, shipped, delivered, cancelled]
+        - name: financial_status
+          in: query
+          description: The payment's state derived from its amounts.
+          schema:
+            type: string
+            enum: [unpaid, paid, partially_refunded, refunded, overpaid]
+        - name: refund_owed
+          in: query
+          description: Only orders whose payment owes money back (`true`) or owes none (`false`).
+          schema:
+            type: string
+            enum: ["true", "false"]
+        - name: customer
+          in: query
+          description: The customer's user id.
+          schema:
+            type: string
+            format: uuid
+        - name: from
+          in: query
+          description: Orders created at or after this time.
+          schema:
+            type: string
+            format: date-time
+        - name: to
+          in: query
+          description: Orders created before this time.
+          schema:
+            type: string
+            format: date-time
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: One page of orders, each with its payment.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [items, next_cursor]
+                properties:
+                  items:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/Order"
+                  next_cursor:
+                    type: [string, "null"]
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
   /payments/refunds-owed:
     get:
       operationId: listRefundsOwed
