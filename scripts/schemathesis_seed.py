@@ -54,7 +54,8 @@ order = call("POST", "/checkout", token=customer)
 
 ADMIN_OPERATIONS = ["listUsers", "getUser", "updateUser", "createProduct", "updateProduct",
                     "moveOrder", "recordManualPayment", "recordManualRefund", "orderLedger", "listLedger",
-                    "listRefundsOwed", "listAllOrders", "getComponents"]
+                    "listRefundsOwed", "listAllOrders", "exportOrders",
+                    "exportLedger", "getComponents"]
 
 
 def toml(value):

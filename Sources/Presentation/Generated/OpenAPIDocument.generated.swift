@@ -1589,6 +1589,106 @@ paths:
           $ref: "#/components/responses/Forbidden"
         "422":
           $ref: "#/components/responses/ValidationFailed"
+  /admin/exports/orders:
+    get:
+      operationId: exportOrders
+      summary: The orders created in a time range as CSV (admins)
+      description: |
+        Every order created in `[from, to)`, newest first, with its payment's amounts and its shipping address (address lines joined by a line feed in one field). RFC 4180: CRLF after each record, a field with a comma, a
+        double quote or a line break enclosed in double quotes (inner ones
+        doubled), a header row first. Amounts are in minor units. Streamed
+        a page at a time; a failure after the first rows cuts the stream
+        short (no last chunk), so an incomplete file never looks complete.
+        Columns: `id`, `created_at`, `customer_id`, `status`, `total`, `currency`, `payment_status`, `payment_method`, `financial_status`, `paid`, `refunded`, `refund_owed`, `ship_name`, `ship_lines`, `ship_city`, `ship_postal_code`, `ship_country`, `ship_phone`, `ship_email`.
+      security:
+        - bearer: []
+      parameters:
+        - name: from
+          in: query
+          required: true
+          description: The range's start (included).
+          schema:
+            type: string
+            format: date-time
+        - name: to
+          in: query
+          required: true
+          description: The range's end (excluded).
+          schema:
+            type: string
+            format: date-time
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: The CSV file.
+          content:
+            text/csv:
+              schema:
+                type: string
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+  /admin/exports/ledger:
+    get:
+      operationId: exportLedger
+      summary: The money movements recorded in a time range as CSV (admins)
+      description: |
+        Every ledger entry recorded in `[from, to)`, oldest first. RFC 4180: CRLF after each record, a field with a comma, a
+        double quote or a line break enclosed in double quotes (inner ones
+        doubled), a header row first. Amounts are in minor units. Streamed
+        a page at a time; a failure after the first rows cuts the stream
+        short (no last chunk), so an incomplete file never looks complete.
+        Columns: `id`, `recorded_at`, `order_id`, `payment_id`, `kind`, `amount`, `currency`, `method`, `reference`, `event_id`, `actor`, `actor_id`, `exceeds_paid`.
+      security:
+        - bearer: []
+      parameters:
+        - name: from
+          in: query
+          required: true
+          description: The range's start (included).
+          schema:
+            type: string
+            format: date-time
+        - name: to
+          in: query
+          required: true
+          description: The range's end (excluded).
+          schema:
+            type: string
+            format: date-time
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: The CSV file.
+          content:
+            text/csv:
+              schema:
+                type: string
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
   /payments/refunds-owed:
     get:
       operationId: listRefundsOwed
