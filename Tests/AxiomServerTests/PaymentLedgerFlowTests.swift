@@ -98,6 +98,11 @@ import TestSupport
         #expect(due.timeIntervalSince(Self.date(try #require(placed["created_at"] as? String))!) > 2.9 * 86_400)
         let refused = try api.call("POST", "/checkout", json: #"{"payment_method":"cheque"}"#, token: buyer)
         #expect(refused.status == 422)
+        // An amount may be left out (the payment's), never null; nothing is recorded.
+        let nullAmount = try api.call("POST", "/orders/\(id)/payment", json: #"{"status":"succeeded","reference":"x","amount":null}"#,
+                                      token: shop.admin)
+        #expect(nullAmount.status == 422)
+        #expect(Shop.paymentStatus(try shop.order(id, token: buyer)) == "requires_payment")
         // A provider order placed beside it expires in a second; the transfer waits.
         let card = try shop.checkout(buyer, quantity: 1)
         let cardID = try #require(card["id"] as? String)
