@@ -54,7 +54,8 @@ order = call("POST", "/checkout", token=customer)
 
 ADMIN_OPERATIONS = ["listUsers", "getUser", "updateUser", "createProduct", "updateProduct",
                     "moveOrder", "recordManualPayment", "recordManualRefund", "orderLedger", "listLedger",
-                    "listRefundsOwed", "getComponents"]
+                    "listRefundsOwed", "listAllOrders", "exportOrders",
+                    "exportLedger", "getComponents"]
 
 
 def toml(value):
@@ -81,7 +82,7 @@ parameters = {{ "path.id" = {{ dictionary = "products", probability = 0.5 }} }}
 
 [[operations]]
 include-operation-id = ["getOrder", "cancelOrder", "moveOrder", "recordManualPayment", "recordManualRefund",
-                        "orderLedger"]
+                        "orderLedger", "getOrderHistory", "putShippingAddress"]
 parameters = {{ "path.id" = {{ dictionary = "orders", probability = 0.5 }} }}
 
 # Every operation runs signed in: the admin routes as the admin (the

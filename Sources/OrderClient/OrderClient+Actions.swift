@@ -9,16 +9,29 @@ extension OrderClient {
     public struct Place: ClientAction {
         let checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?
         let fingerprint: CheckoutFingerprint?
+        let shippingAddress: ShippingAddress?
         public func run(on orders: isolated OrderClient) async throws -> Order {
             try await orders.place(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey,
-                                   fingerprint: fingerprint)
+                                   fingerprint: fingerprint, shippingAddress: shippingAddress)
         }
     }
 
-    public struct Transition: ClientAction {
-        let id: OrderID, status: OrderStatus, actor: OrderActor
+    /// Gives or replaces the order's shipping address, while it has not
+    /// shipped or been cancelled (`shipping_address_locked`).
+    public struct Address: ClientAction {
+        let id: OrderID, address: ShippingAddress
         public func run(on orders: isolated OrderClient) async throws -> Order {
-            try await orders.transition(id, to: status, by: actor)
+            try await orders.address(id, to: address)
+        }
+    }
+
+    /// Moves the order along the transition table as `actor`, recording
+    /// the change and its `cause` in the order's history in the same
+    /// transaction.
+    public struct Transition: ClientAction {
+        let id: OrderID, status: OrderStatus, actor: OrderActor, cause: OrderChangeCause
+        public func run(on orders: isolated OrderClient) async throws -> Order {
+            try await orders.transition(id, to: status, by: actor, cause: cause)
         }
     }
 
@@ -47,14 +60,20 @@ extension OrderClient {
 
 extension ClientAction where Self == OrderClient.Place {
     public static func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?,
-                             fingerprint: CheckoutFingerprint? = nil) -> Self {
-        Self(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey, fingerprint: fingerprint)
+                             fingerprint: CheckoutFingerprint? = nil, shippingAddress: ShippingAddress? = nil) -> Self {
+        Self(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey, fingerprint: fingerprint,
+             shippingAddress: shippingAddress)
     }
 }
 
+extension ClientAction where Self == OrderClient.Address {
+    public static func address(_ id: OrderID, to address: ShippingAddress) -> Self { Self(id: id, address: address) }
+}
+
 extension ClientAction where Self == OrderClient.Transition {
-    public static func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor) -> Self {
-        Self(id: id, status: status, actor: actor)
+    public static func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor,
+                                  cause: OrderChangeCause) -> Self {
+        Self(id: id, status: status, actor: actor, cause: cause)
     }
 }
 

@@ -14,7 +14,8 @@ public enum OrderUpdate: Sendable, Hashable {
 
 /// The orders: the singleton owner of `OrderState`. An order's lines and
 /// prices are frozen when it is placed; afterwards only its status moves,
-/// along the domain's transition table. Each order row carries its whole
+/// along the domain's transition table, and its shipping address may be
+/// given until it ships or is cancelled. Each order row carries its whole
 /// document (JSON) next to the columns that are searched or unique, so a
 /// committed row always holds a complete, valid order.
 ///
@@ -71,6 +72,11 @@ public actor OrderClient: StatefulClient {
         return order
     }
 
+    /// The order's status changes, oldest first.
+    public func history(of id: OrderID) async throws -> [OrderHistoryEntry] {
+        try await storage.storedRead { try OrderStore.history($0, order: id) }
+    }
+
     public func order(forCheckout checkoutID: CheckoutID) async throws -> Order? {
         try await storage.storedRead { try OrderStore.order($0, checkout: checkoutID) }
     }
@@ -121,6 +127,27 @@ public actor OrderClient: StatefulClient {
         return Page(items: items, nextCursor: page.count > count ? items.last?.id.description : nil)
     }
 
+    /// Every customer's orders that `filter` keeps, newest first, `limit`
+    /// at a time after `cursor` (the last order id of the previous page;
+    /// one that names no order is `validation_failed` on `cursor`).
+    public func orders(matching filter: OrderFilter, limit: Int, after cursor: String?) async throws -> Page<Order> {
+        let count = max(0, limit)
+        let page = try await storage.storedRead { handle -> [Order]? in
+            var position: (Int64, String)?
+            if let cursor {
+                guard let found = try OrderStore.position(handle, cursor: cursor) else { return nil }
+                position = found
+            }
+            return try OrderStore.list(handle, filter: filter, after: position, limit: count)
+        }
+        guard let page else {
+            throw DomainError.validation(ValidationError([FieldError(field: "cursor", code: .invalidFormat,
+                                                                     message: "cursor is not one this service issued")]))
+        }
+        let items = Array(page.prefix(count))
+        return Page(items: items, nextCursor: page.count > count ? items.last?.id.description : nil)
+    }
+
     /// The oldest `limit` orders whose checkout or cancellation may not have
     /// finished (placed or cancelled, not yet settled), placed at least
     /// `olderThanSeconds` ago (by this client's clock) or, when
@@ -141,7 +168,7 @@ public actor OrderClient: StatefulClient {
     // MARK: Writes
 
     func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?,
-               fingerprint: CheckoutFingerprint?) async throws -> Order {
+               fingerprint: CheckoutFingerprint?, shippingAddress: ShippingAddress?) async throws -> Order {
         let checkoutSlot = "checkout|\(checkoutID)"
         let keySlot = idempotencyKey.map { "key|\(userID)|\($0)" }
         if let running = placing[checkoutSlot] ?? keySlot.flatMap({ placing[$0] }) {
@@ -149,7 +176,7 @@ public actor OrderClient: StatefulClient {
         }
         let task = Task {
             try await self.placeOnce(checkoutID: checkoutID, userID: userID, cart: cart, idempotencyKey: idempotencyKey,
-                                     fingerprint: fingerprint)
+                                     fingerprint: fingerprint, shippingAddress: shippingAddress)
         }
         // Registered before any await, so a duplicate arriving while this
         // one reads or writes joins it.
@@ -169,9 +196,10 @@ public actor OrderClient: StatefulClient {
     /// replicas the unique indexes decide, and the loser returns the
     /// winner's order.
     private func placeOnce(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?,
-                           fingerprint: CheckoutFingerprint?) async throws -> Order {
+                           fingerprint: CheckoutFingerprint?, shippingAddress: ShippingAddress?) async throws -> Order {
         let order = try Order.place(id: OrderID(TimeOrderedUUID.make()), userID: userID, cart: cart,
-                                    createdAt: Timestamp(millisecondsSince1970: clock.millisecondsSince1970()), checkoutID: checkoutID)
+                                    createdAt: Timestamp(millisecondsSince1970: clock.millisecondsSince1970()),
+                                    checkoutID: checkoutID, shippingAddress: shippingAddress)
         let document = OrderDocument.text(order)
         let owner = self.owner
         let keptSince = order.createdAt.millisecondsSince1970 - keyLifetimeMilliseconds
@@ -215,9 +243,11 @@ public actor OrderClient: StatefulClient {
         return try keyed(handle, userID, key, fingerprint, keptSince: keptSince, forgetting: forgetting)
     }
 
-    func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor) async throws -> Order {
+    func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor,
+                    cause: OrderChangeCause) async throws -> Order {
+        let at = Timestamp(millisecondsSince1970: clock.millisecondsSince1970())
         let (changed, sequence) = try await write { handle in
-            let changed = try OrderStore.transition(handle, id: id, to: status, by: actor)
+            let changed = try OrderStore.transition(handle, id: id, to: status, by: actor, cause: cause, at: at)
             try handle.recordChange(Self.change(of: changed))
             return changed
         }
@@ -225,8 +255,19 @@ public actor OrderClient: StatefulClient {
         return changed
     }
 
-    /// Only an order's status moves after it is placed, so the same status
-    /// means the same order, and only a moved one is read again.
+    func address(_ id: OrderID, to address: ShippingAddress) async throws -> Order {
+        let (changed, sequence) = try await write { handle in
+            let changed = try OrderStore.address(handle, id: id, to: address)
+            try handle.recordChange(Self.change(of: changed))
+            return changed
+        }
+        if let sequence { stateBroadcaster.publish(.changed(changed, sequence: sequence), key: changed.userID) }
+        return changed
+    }
+
+    /// Only an order's status and shipping address move after it is
+    /// placed; the order given is answered unless its status moved (then it
+    /// is read again), since settling is about the status alone.
     func settle(_ order: Order) async throws -> Order {
         guard let status = try await write({ try OrderStore.settle($0, id: order.id) }).0 else {
             throw DomainError.notFound(entity: "order", id: order.id.description)

@@ -36,7 +36,12 @@ enum OrderDocument {
             writer.money(line.unitPrice)
             writer.raw("}")
         }
-        writer.raw("],\"status\":")
+        writer.raw("]")
+        if let address = order.shippingAddress {
+            writer.raw(",\"shipping_address\":")
+            writer.address(address)
+        }
+        writer.raw(",\"status\":")
         writer.string(order.status.rawValue)
         writer.raw(",\"total\":")
         writer.money(order.total)

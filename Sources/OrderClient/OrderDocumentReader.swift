@@ -30,6 +30,7 @@ struct OrderDocumentReader {
     private mutating func order() -> Order? {
         var id: OrderID?, userID: UserID?, status: OrderStatus?, lines: [OrderLine]?
         var total: Money?, createdAt: Timestamp?, checkoutID: CheckoutID?, checkoutSeen = false
+        var address: ShippingAddress?, addressSeen = false
         let read = object { reader, key in
             switch key {
             case "id":
@@ -57,6 +58,12 @@ struct OrderDocumentReader {
                 if reader.null() { return true }
                 guard let text = reader.string(), let value = CheckoutID(text) else { return false }
                 checkoutID = value
+            case "shipping_address":
+                guard !addressSeen else { return false }
+                addressSeen = true
+                if reader.null() { return true }
+                guard let value = reader.address() else { return false }
+                address = value
             default:
                 return false
             }
@@ -64,7 +71,65 @@ struct OrderDocumentReader {
         }
         guard read, let id, let userID, let status, let lines, let total, let createdAt else { return nil }
         return Order(id: id, userID: userID, status: status, lines: lines, total: total, createdAt: createdAt,
-                     checkoutID: checkoutID)
+                     checkoutID: checkoutID, shippingAddress: address)
+    }
+
+    private mutating func address() -> ShippingAddress? {
+        var name: String?, lines: [String]?, city: String?, postalCode: String?, country: String?
+        var phone: String?, email: String?, phoneSeen = false, emailSeen = false
+        let read = object { reader, key in
+            switch key {
+            case "name":
+                guard name == nil, let value = reader.string() else { return false }
+                name = value
+            case "lines":
+                guard lines == nil, let value = reader.strings() else { return false }
+                lines = value
+            case "city":
+                guard city == nil, let value = reader.string() else { return false }
+                city = value
+            case "postal_code":
+                guard postalCode == nil, let value = reader.string() else { return false }
+                postalCode = value
+            case "country":
+                guard country == nil, let value = reader.string() else { return false }
+                country = value
+            case "phone":
+                guard !phoneSeen else { return false }
+                phoneSeen = true
+                if reader.null() { return true }
+                guard let value = reader.string() else { return false }
+                phone = value
+            case "email":
+                guard !emailSeen else { return false }
+                emailSeen = true
+                if reader.null() { return true }
+                guard let value = reader.string() else { return false }
+                email = value
+            default:
+                return false
+            }
+            return true
+        }
+        guard read, let name, let lines, let city, let postalCode, let country else { return nil }
+        return ShippingAddress(name: name, lines: lines, city: city, postalCode: postalCode, country: country,
+                               phone: phone, email: email)
+    }
+
+    private mutating func strings() -> [String]? {
+        skipWhitespace()
+        guard take(UInt8(ascii: "[")) else { return nil }
+        var strings: [String] = []
+        skipWhitespace()
+        if take(UInt8(ascii: "]")) { return strings }
+        while true {
+            skipWhitespace()
+            guard let string = string() else { return nil }
+            strings.append(string)
+            skipWhitespace()
+            if take(UInt8(ascii: ",")) { continue }
+            return take(UInt8(ascii: "]")) ? strings : nil
+        }
     }
 
     private mutating func lines() -> [OrderLine]? {

@@ -60,6 +60,32 @@ struct OrderDocumentWriter {
         bytes.append(UInt8(ascii: "}"))
     }
 
+    /// A shipping address, members sorted, `phone` and `email` left out when nil.
+    mutating func address(_ address: ShippingAddress) {
+        raw("{\"city\":")
+        string(address.city)
+        raw(",\"country\":")
+        string(address.country)
+        if let email = address.email {
+            raw(",\"email\":")
+            string(email)
+        }
+        raw(",\"lines\":[")
+        for (index, line) in address.lines.enumerated() {
+            if index > 0 { raw(",") }
+            string(line)
+        }
+        raw("],\"name\":")
+        string(address.name)
+        if let phone = address.phone {
+            raw(",\"phone\":")
+            string(phone)
+        }
+        raw(",\"postal_code\":")
+        string(address.postalCode)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
     private static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/")
     }

@@ -4,8 +4,9 @@ import Domain
 /// The orders client's SQL, in the subset SQLite and PostgreSQL share
 /// (only the migrations have a PostgreSQL text of their own). Every read is one probe of an index: the
 /// primary key, `checkout_id`'s and `(user_id, idempotency_key)`'s unique
-/// indexes, `orders_by_user_newest` for a user's pages and the partial
-/// `orders_open` for start-up reconciliation; nothing scans the table, so no
+/// indexes, `orders_by_user_newest` for a user's pages, the partial
+/// `orders_open` for start-up reconciliation and `order_history_by_order`
+/// for an order's status changes; nothing scans the table, so no
 /// request and no start costs more as the shop's history grows. Write
 /// functions run inside one storage transaction closure and may run again in
 /// a later batch, so they are pure over the handle.
@@ -73,7 +74,7 @@ enum OrderStore {
             """, postgresSQL: """
             ALTER TABLE orders ADD COLUMN request_fingerprint TEXT NOT NULL DEFAULT '';
             """),
-    ]
+    ] + historyMigrations + listingMigrations
 
     static func order(_ handle: any StorageHandle, id: OrderID) throws -> Order? {
         try handle.queryOne("SELECT document FROM orders WHERE id = ?", id.description).map(decode)
@@ -135,6 +136,7 @@ enum OrderStore {
             """, cutoff, owner ?? "", createdAt, id, limit).map(decode)
     }
 
+    /// The order and its first history row: placed by its customer at checkout.
     static func insert(_ handle: any StorageHandle, _ order: Order, checkoutID: CheckoutID, key: String?,
                        fingerprint: String, document: String, owner: String) throws {
         try handle.execute("""
@@ -143,13 +145,17 @@ enum OrderStore {
             VALUES(?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
             """, order.id.description, order.userID.description, order.status.rawValue,
             order.createdAt.millisecondsSince1970, checkoutID.description, key, document, owner, fingerprint)
+        try recordHistory(handle, order: order.id, OrderHistoryEntry(
+            from: nil, status: order.status, at: order.createdAt,
+            cause: OrderChangeCause(.customer(order.userID), reason: "checkout")))
     }
 
     /// Moves the stored order to `status` (read in this transaction, so two
     /// transitions of one order cannot both start from the same status). A
     /// cancellation opens the order again: its stock is still to return.
+    /// The change is recorded in the order's history with `cause`, at `at`.
     static func transition(_ handle: any StorageHandle, id: OrderID, to status: OrderStatus,
-                           by actor: OrderActor) throws -> Order {
+                           by actor: OrderActor, cause: OrderChangeCause, at: Timestamp) throws -> Order {
         // Locked until the commit (`lockingRead`): two replicas moving one
         // order at once (paid and cancelled) take turns, and the second
         // checks its move against the first's status instead of
@@ -164,6 +170,21 @@ enum OrderStore {
             UPDATE orders SET status = ?, document = ?, open = CASE WHEN ? = 'cancelled' THEN 1 ELSE open END
             WHERE id = ?
             """, changed.status.rawValue, document, changed.status.rawValue, id.description)
+        try recordHistory(handle, order: id, OrderHistoryEntry(from: stored.status, status: changed.status, at: at,
+                                                               cause: cause))
+        return changed
+    }
+
+    /// Gives the stored order `address` (read locked in this transaction,
+    /// as `transition` does, so a ship or a cancel racing it is seen):
+    /// refused once it shipped or was cancelled.
+    static func address(_ handle: any StorageHandle, id: OrderID, to address: ShippingAddress) throws -> Order {
+        guard let stored = try handle.queryOne("SELECT document FROM orders WHERE id = ?" + handle.lockingRead,
+                                               id.description).map(decode) else {
+            throw DomainError.notFound(entity: "order", id: id.description)
+        }
+        let changed = try stored.addressed(to: address)
+        try handle.execute("UPDATE orders SET document = ? WHERE id = ?", OrderDocument.text(changed), id.description)
         return changed
     }
 

@@ -37,7 +37,7 @@ import TestSupport
         defer { shop.server.stop() }
         let api = shop.api
         let buyer = try shop.customer("shipped")
-        let placed = try shop.checkout(buyer, quantity: 2)
+        let placed = try shop.checkout(buyer, quantity: 2, body: Shop.addressedCheckout)
         let id = try #require(placed["id"] as? String)
         #expect(try shop.deliver(try shop.sign(placed)).status == 200)
         #expect(try api.call("PATCH", "/orders/\(id)", json: #"{"status":"shipped"}"#, token: shop.admin).status == 200)
@@ -98,6 +98,11 @@ import TestSupport
         #expect(due.timeIntervalSince(Self.date(try #require(placed["created_at"] as? String))!) > 2.9 * 86_400)
         let refused = try api.call("POST", "/checkout", json: #"{"payment_method":"cheque"}"#, token: buyer)
         #expect(refused.status == 422)
+        // An amount may be left out (the payment's), never null; nothing is recorded.
+        let nullAmount = try api.call("POST", "/orders/\(id)/payment", json: #"{"status":"succeeded","reference":"x","amount":null}"#,
+                                      token: shop.admin)
+        #expect(nullAmount.status == 422)
+        #expect(Shop.paymentStatus(try shop.order(id, token: buyer)) == "requires_payment")
         // A provider order placed beside it expires in a second; the transfer waits.
         let card = try shop.checkout(buyer, quantity: 1)
         let cardID = try #require(card["id"] as? String)
@@ -186,7 +191,7 @@ import TestSupport
         let buyer = try shop.customer("racer")
         var ids: [String] = []
         for _ in 0..<30 {
-            let placed = try shop.checkout(buyer)
+            let placed = try shop.checkout(buyer, body: Shop.addressedCheckout)
             let id = try #require(placed["id"] as? String)
             #expect(try shop.deliver(try shop.sign(placed)).status == 200)
             // Each answer as (status, the order's status in its body).
@@ -251,7 +256,7 @@ import TestSupport
         let buyer = try shop.customer("chaos")
         var ids: [String] = []
         for round in 0..<12 {
-            let placed = try shop.checkout(buyer)
+            let placed = try shop.checkout(buyer, body: Shop.addressedCheckout)
             let id = try #require(placed["id"] as? String)
             let success = try shop.sign(placed, eventID: "evt_chaos_\(round)")
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -23,6 +23,11 @@ struct PaymentShop {
         let signature: String
     }
 
+    /// A valid shipping address, as the checkout body's member and PUT's body.
+    static let address = #"{"name":"Ana Lopez","lines":["Calle Mayor 1","2º B"],"city":"Madrid","postal_code":"28013","country":"ES","phone":"+34910000000"}"#
+    /// A checkout body that gives `address`.
+    static let addressedCheckout = #"{"shipping_address":\#(address)}"#
+
     static func open(stock: Int = 100, arguments: [String] = [], secret: String? = PaymentShop.secret) throws -> PaymentShop {
         var environment = AccountFlowTests.adminEnvironment
         if let secret { environment["AXIOM_PAYMENT_WEBHOOK_SECRET"] = secret }

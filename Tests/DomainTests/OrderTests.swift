@@ -60,7 +60,9 @@ import Testing
         let order = try placed()
         let confirmed = try order.confirmed()
         #expect(confirmed.status == .confirmed && confirmed.lines == order.lines && confirmed.id == order.id)
-        let delivered = try confirmed.shipped().delivered()
+        #expect(domainError { () throws(DomainError) in try confirmed.shipped() } == .shippingAddressRequired(order.id))
+        let delivered = try confirmed.addressed(to: Self.address).shipped().delivered()
+        #expect(delivered.shippingAddress == Self.address)
         #expect(delivered.status == .delivered)
         #expect(domainError { () throws(DomainError) in try delivered.cancelled(by: .admin) }
             == .illegalTransition(from: .delivered, to: .cancelled))
@@ -70,6 +72,34 @@ import Testing
         #expect(domainError { () throws(DomainError) in try confirmed.transitioned(to: .shipped, by: .customer) }
             == .illegalTransition(from: .confirmed, to: .shipped))
         #expect(order.isCancellable && !delivered.isCancellable)
+    }
+
+    static let address = ShippingAddress(name: "Ana López", lines: ["Calle Mayor 1"], city: "Madrid",
+                                         postalCode: "28013", country: "ES", phone: "+34910000000")
+
+    @Test func aShippingAddressIsValidatedAndLockedOnceShippedOrCancelled() throws {
+        let order = try placed()
+        #expect(order.shippingAddress == nil)
+        let addressed = try order.addressed(to: Self.address)
+        #expect(addressed.shippingAddress == Self.address && addressed.status == .pending)
+        let bad = ShippingAddress(name: "", lines: ["a", "b", "c", "d"], city: " Madrid", postalCode: "28 013-",
+                                  country: "es", phone: "0049", email: "not an email")
+        let failure = domainError { () throws(DomainError) in try order.addressed(to: bad) }
+        guard case .validation(let errors) = failure else {
+            Issue.record("expected a validation failure, got \(String(describing: failure))")
+            return
+        }
+        #expect(Set(errors.fields) == ["shipping_address.name", "shipping_address.lines", "shipping_address.city",
+                                       "shipping_address.postal_code", "shipping_address.country",
+                                       "shipping_address.phone", "shipping_address.email"])
+        let noContact = ShippingAddress(name: "Ana", lines: ["Calle 1"], city: "Madrid", postalCode: "28013", country: "ES")
+        #expect(noContact.validate()?.fields == ["phone"])
+        let shipped = try addressed.confirmed().shipped()
+        #expect(domainError { () throws(DomainError) in try shipped.addressed(to: Self.address) }
+            == .shippingAddressLocked(order.id, status: .shipped))
+        let cancelled = try order.cancelled(by: .customer)
+        #expect(domainError { () throws(DomainError) in try cancelled.addressed(to: Self.address) }
+            == .shippingAddressLocked(order.id, status: .cancelled))
     }
 
     @Test func codesWithAPIKeys() throws {

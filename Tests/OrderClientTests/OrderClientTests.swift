@@ -31,6 +31,9 @@ extension ClientRun where C == OrderClient {
     }
 
     /// A new checkout's order for `user`, placed through the client.
+    static let address = ShippingAddress(name: "Ana López", lines: ["Calle Mayor 1", "2º B"], city: "Madrid",
+                                         postalCode: "28013", country: "ES", email: "ana@example.com")
+
     func place(_ run: OrderRun, idempotencyKey: String? = nil) async throws -> Order {
         try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
                                          idempotencyKey: idempotencyKey))
@@ -117,14 +120,37 @@ extension ClientRun where C == OrderClient {
         let database = try await backend.database(at: path)
         var run = try await OrderRun.start(database, backend: backend)
         let order = try await place(run)
-        await #expect(throws: DomainError.self) { _ = try await run.client.send(.transition(order.id, to: .shipped, by: .admin)) }
-        _ = try await run.client.send(.transition(order.id, to: .confirmed, by: .system))
-        await #expect(throws: DomainError.self) { _ = try await run.client.send(.transition(order.id, to: .shipped, by: .customer)) }
-        let shipped = try await run.client.send(.transition(order.id, to: .shipped, by: .admin))
+        await #expect(throws: DomainError.self) { _ = try await run.client.send(.transition(order.id, to: .shipped, by: .admin, cause: testCause)) }
+        let paid = OrderChangeCause(.provider, reason: "payment.succeeded")
+        _ = try await run.client.send(.transition(order.id, to: .confirmed, by: .system, cause: paid))
+        await #expect(throws: DomainError.self) { _ = try await run.client.send(.transition(order.id, to: .shipped, by: .customer, cause: testCause)) }
+        await #expect(throws: DomainError.shippingAddressRequired(order.id)) {
+            _ = try await run.client.send(.transition(order.id, to: .shipped, by: .admin, cause: testCause))
+        }
+        let addressed = try await run.client.send(.address(order.id, to: Self.address))
+        #expect(addressed.shippingAddress == Self.address && addressed.status == .confirmed)
+        await run.stop()
+
+        run = try await OrderRun.start(database, backend: backend)
+        #expect(try await run.client.order(order.id) == addressed)
+        let admin = UserID(UUID())
+        let shipped = try await run.client.send(.transition(order.id, to: .shipped, by: .admin,
+                                                             cause: OrderChangeCause(.admin(admin), reason: "shipped")))
+        await #expect(throws: DomainError.shippingAddressLocked(order.id, status: .shipped)) {
+            _ = try await run.client.send(.address(order.id, to: Self.address))
+        }
         await run.stop()
 
         run = try await OrderRun.start(database, backend: backend)
         #expect(try await run.client.order(order.id) == shipped)
+        // Each change that committed is in the history, with its cause; the
+        // refused ones left nothing.
+        let history = try await run.client.history(of: order.id)
+        #expect(history.map(\.from) == [nil, .pending, .confirmed])
+        #expect(history.map(\.status) == [.pending, .confirmed, .shipped])
+        #expect(history.map(\.cause) == [OrderChangeCause(.customer(user), reason: "checkout"), paid,
+                                         OrderChangeCause(.admin(admin), reason: "shipped")])
+        #expect(history.first?.at == order.createdAt)
         #expect(try await run.client.openOrders().map(\.status) == [.shipped], "placed, not yet settled: open")
         _ = try await run.client.send(.settle(order))
         #expect(try await run.client.openOrders().isEmpty)
@@ -140,7 +166,7 @@ extension ClientRun where C == OrderClient {
         let run = try await OrderRun.start(database, backend: backend)
         let kept = try await place(run)
         let moved = try await place(run)
-        let confirmed = try await run.client.send(.transition(moved.id, to: .confirmed, by: .system))
+        let confirmed = try await run.client.send(.transition(moved.id, to: .confirmed, by: .system, cause: testCause))
 
         #expect(try await run.client.send(.settle(kept)) == kept)
         // `moved` is the pending value read before the confirmation.
@@ -183,7 +209,7 @@ extension ClientRun where C == OrderClient {
         let database = try await backend.database(at: path)
         var run = try await OrderRun.start(database, backend: backend)
         let placed = try await place(run)
-        let cancelled = try await run.client.send(.transition(placed.id, to: .cancelled, by: .customer))
+        let cancelled = try await run.client.send(.transition(placed.id, to: .cancelled, by: .customer, cause: testCause))
         _ = try await run.client.send(.settleSoon(placed))
         await run.stop()
 
@@ -238,3 +264,6 @@ extension ClientRun where C == OrderClient {
         await run.stop()
     }
 }
+
+/// The cause of a status change in tests that are not about the history.
+let testCause = OrderChangeCause(.system, reason: "test")

@@ -18,7 +18,8 @@ import TestSupport
     static let amounts: [Int64] = [0, 1, -1, 1999, 1_000_000_000_001, .max, .min]
     static let instants: [Int64] = [Timestamp.minimum, Timestamp.maximum, 0, -1, 1, 951_782_400_000, 1_795_000_000_123]
 
-    /// Every status, 0/1/3/many lines, with and without a checkout id,
+    /// Every status, 0/1/3/many lines, with and without a checkout id, a
+    /// shipping address (its lines 0 to 3, phone and email each or not),
     /// each awkward name, amount and instant at least once. Memberwise, as
     /// stored: JSONDecoder validates nothing beyond the members' types.
     static let orders: [Order] = {
@@ -35,7 +36,12 @@ import TestSupport
                                 status: OrderStatus.allCases[index % OrderStatus.allCases.count], lines: lines,
                                 total: Money(amount: amounts[index % amounts.count], currency: index % 2 == 0 ? .usd : .eur),
                                 createdAt: Timestamp(millisecondsSince1970: instants[index % instants.count]),
-                                checkoutID: index % 3 == 0 ? nil : CheckoutID(UUID())))
+                                checkoutID: index % 3 == 0 ? nil : CheckoutID(UUID()),
+                                shippingAddress: index % 4 == 1 ? nil : ShippingAddress(
+                                    name: name, lines: Array(names.prefix(index % 4)), city: names[(index + 1) % names.count],
+                                    postalCode: names[(index + 2) % names.count], country: "DE",
+                                    phone: index % 3 == 0 ? nil : names[(index + 3) % names.count],
+                                    email: index % 2 == 0 ? nil : names[(index + 4) % names.count])))
         }
         return orders
     }()

@@ -59,7 +59,7 @@ import Testing
             let outcomes = await withTaskGroup(of: Result<Order, DomainError>.self) { group in
                 for (client, status) in zip(clients, [OrderStatus.confirmed, .cancelled]) {
                     group.addTask {
-                        do { return .success(try await client.send(.transition(order.id, to: status, by: .system))) }
+                        do { return .success(try await client.send(.transition(order.id, to: status, by: .system, cause: testCause))) }
                         catch { return .failure(error as? DomainError ?? .emptyCart) }
                     }
                 }

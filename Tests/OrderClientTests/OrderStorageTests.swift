@@ -92,7 +92,7 @@ extension OrderClientTests {
             #expect(try await run.client.order(placed.id) == placed)
             #expect(try await run.client.orders(for: user, limit: 10, after: nil).items == [placed])
         }
-        let cancelled = try await run.client.send(.transition(placed.id, to: .cancelled, by: .customer))
+        let cancelled = try await run.client.send(.transition(placed.id, to: .cancelled, by: .customer, cause: testCause))
         let rewritten = try await run.database.readTransaction { handle -> String? in
             try handle.queryOne("SELECT document FROM orders WHERE id = ?", placed.id.description)?.get("document")
         }

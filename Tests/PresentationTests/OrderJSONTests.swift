@@ -95,6 +95,18 @@ import Testing
         try Self.expectSame(OrderWithPayment(order: empty, payment: Self.payment(for: empty)))
     }
 
+    @Test func withAShippingAddress() throws {
+        let plain = Self.order([Self.line(1, name: "Mug")])
+        for (phone, email) in [("+34910000000", nil), (nil, "ana@example.com"), ("+1", "x"), (nil, nil)] as [(String?, String?)] {
+            let address = ShippingAddress(name: "Ana \"la\" López", lines: ["Calle Mayor 1", "2º B\n", "</script>"],
+                                          city: "Madrid", postalCode: "28013", country: "ES", phone: phone, email: email)
+            let order = Order(id: plain.id, userID: plain.userID, status: .confirmed, lines: plain.lines, total: plain.total,
+                              createdAt: plain.createdAt, checkoutID: plain.checkoutID, shippingAddress: address)
+            try Self.expectSame(order)
+            try Self.expectSame(OrderWithPayment(order: order, payment: Self.payment(for: order)))
+        }
+    }
+
     @Test func withAndWithoutCheckoutID() throws {
         for checkout in [true, false] {
             let order = Self.order([Self.line(1, name: "Mug")], checkout: checkout)

@@ -89,20 +89,24 @@ struct CheckoutPayments: Sendable {
     /// payment already allowed (`order_shipped`): the payment decides
     /// between a cancel and a ship. An order whose payment is not open yet
     /// gets a cancelled one, so a success that follows is owed back.
-    func cancel(_ order: Order, by actor: OrderActor) async throws -> OrderWithPayment {
+    func cancel(_ order: Order, by actor: OrderActor, cause: OrderChangeCause) async throws -> OrderWithPayment {
         guard order.isCancellable else { throw DomainError.illegalTransition(from: order.status, to: .cancelled) }
-        return try await converge(try await payments.send(.orderCancelled(order)), cancelledBy: actor)
+        return try await converge(try await payments.send(.orderCancelled(order)), cancelledBy: actor, cause: cause)
     }
 
     /// Ships a confirmed order: its payment must be paid, checked and
     /// marked under the payment's lock before the order moves, so a cancel
-    /// racing it is refused or makes this refuse, never both succeed.
-    func ship(_ order: Order) async throws -> OrderWithPayment {
+    /// racing it is refused or makes this refuse, never both succeed. An
+    /// order without a shipping address is refused before its payment is
+    /// marked (an address is never taken away, so this check holds).
+    func ship(_ order: Order, by admin: UserID) async throws -> OrderWithPayment {
         guard order.status.canTransition(to: .shipped, by: .admin) else {
             throw DomainError.illegalTransition(from: order.status, to: .shipped)
         }
+        guard order.shippingAddress != nil else { throw DomainError.shippingAddressRequired(order.id) }
         let payment = try await payments.send(.fulfil(order.id))
-        let shipped = try await orders.send(.transition(order.id, to: .shipped, by: .admin))
+        let shipped = try await orders.send(.transition(order.id, to: .shipped, by: .admin,
+                                                        cause: OrderChangeCause(.admin(admin), reason: "shipped")))
         guard let payment else { return OrderWithPayment(order: shipped, payment: nil) }
         return OrderWithPayment(order: shipped, payment: try await payments.send(.settle(payment.id, payment.status)))
     }
@@ -113,7 +117,7 @@ struct CheckoutPayments: Sendable {
     /// excess owed back; a cancelled order's owed back whole.
     func recordManualPayment(_ order: Order, amount: Int64?, reference: String,
                              by admin: UserID) async throws -> OrderWithPayment {
-        try await record(order, reference: reference, by: admin) { payment in
+        try await record(order, reference: reference, by: admin, reason: "manual_payment") { payment in
             MoneyMovement(kind: .manualPayment, amount: Money(amount: amount ?? payment.amount.amount,
                                                               currency: payment.amount.currency),
                           method: payment.method == .bankTransfer ? .bankTransfer : .manual,
@@ -127,20 +131,20 @@ struct CheckoutPayments: Sendable {
     /// together exceed it.
     func recordManualRefund(_ order: Order, amount: Int64, reference: String,
                             by admin: UserID) async throws -> OrderWithPayment {
-        try await record(order, reference: reference, by: admin) { payment in
+        try await record(order, reference: reference, by: admin, reason: "manual_refund") { payment in
             MoneyMovement(kind: .manualRefund, amount: Money(amount: amount, currency: payment.amount.currency),
                           method: payment.method == .bankTransfer ? .bankTransfer : .manual,
                           reference: reference, eventID: nil, actor: .admin(admin))
         }
     }
 
-    private func record(_ order: Order, reference: String, by admin: UserID,
+    private func record(_ order: Order, reference: String, by admin: UserID, reason: String,
                         _ movement: (Payment) -> MoneyMovement) async throws -> OrderWithPayment {
         guard let current = try await payments.client.payment(forOrder: order.id),
               let payment = try await payments.send(.record(movement(current), on: order.id)) else {
             throw DomainError.notFound(entity: "payment", id: order.id.description)
         }
-        return try await converge(payment)
+        return try await converge(payment, cause: OrderChangeCause(.admin(admin), reason: reason))
     }
 
     /// Moves the order to what its payment implies (paid → confirmed; gone
@@ -148,9 +152,11 @@ struct CheckoutPayments: Sendable {
     /// is now; a transition another request made meanwhile is re-read, not
     /// fought. `cancelledBy` is who asked, for a paid order being cancelled
     /// (the order table lets only a customer or an admin cancel a confirmed
-    /// order; reconciliation finishes such a cancel as an admin).
+    /// order; reconciliation finishes such a cancel as an admin). `cause`
+    /// is what the order's history records for a move made here.
     @discardableResult
-    func converge(_ changed: Payment, cancelledBy actor: OrderActor = .admin) async throws -> OrderWithPayment {
+    func converge(_ changed: Payment, cancelledBy actor: OrderActor = .admin,
+                  cause: OrderChangeCause) async throws -> OrderWithPayment {
         // As stored now: a cancel, an expiry or an event may have moved it
         // since `changed` was read, and the newest status is the one to follow.
         let payment = try await payments.client.payment(changed.id)
@@ -159,7 +165,7 @@ struct CheckoutPayments: Sendable {
         for _ in 0..<Self.maxAttempts {
             guard order.status != target, let by = Self.mover(from: order.status, to: target, asking: actor) else { break }
             do {
-                order = try await orders.send(.transition(order.id, to: target, by: by))
+                order = try await orders.send(.transition(order.id, to: target, by: by, cause: cause))
             } catch DomainError.illegalTransition {
                 order = try await orders.client.order(payment.orderID)
             }
@@ -186,7 +192,7 @@ struct CheckoutPayments: Sendable {
         while true {
             let batch = try await payments.client.openPayments(limit: Self.reconciliationBatch)
             if batch.isEmpty { return repaired }
-            try await convergeAll(batch, cancelledBy: .admin)
+            try await convergeAll(batch, cancelledBy: .admin, cause: OrderChangeCause(.system, reason: "reconciliation"))
             repaired += batch.count
         }
     }
@@ -198,7 +204,7 @@ struct CheckoutPayments: Sendable {
         var expired = 0
         while true {
             let batch = try await payments.send(.expireDue(limit: Self.reconciliationBatch))
-            try await convergeAll(batch, cancelledBy: .system)
+            try await convergeAll(batch, cancelledBy: .system, cause: OrderChangeCause(.system, reason: "payment_expired"))
             expired += batch.count
             if batch.count < Self.reconciliationBatch { return expired }
         }
@@ -208,9 +214,11 @@ struct CheckoutPayments: Sendable {
     /// for a group commit, and one after another a batch took a commit
     /// wait per step per payment, so expiry fell behind the rate at which
     /// orders go unpaid. Together, a batch's writes share the commits.
-    private func convergeAll(_ batch: [Payment], cancelledBy actor: OrderActor) async throws {
+    private func convergeAll(_ batch: [Payment], cancelledBy actor: OrderActor, cause: OrderChangeCause) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for payment in batch { group.addTask { _ = try await self.converge(payment, cancelledBy: actor) } }
+            for payment in batch {
+                group.addTask { _ = try await self.converge(payment, cancelledBy: actor, cause: cause) }
+            }
             try await group.waitForAll()
         }
     }

@@ -40,7 +40,8 @@ public final class PaymentNotificationContext: Context {
         // (storage gone between the payment's commit and the order's) must
         // finish the work. Every step is idempotent, so concurrent
         // deliveries of one event move the order and the stock once.
-        let converged = try await steps.converge(receipt.payment)
+        let converged = try await steps.converge(receipt.payment,
+                                                 cause: OrderChangeCause(.provider, reason: event.type.rawValue))
         return (notice, PaymentReceipt(payment: converged.payment ?? receipt.payment, effect: receipt.effect))
     }
 

@@ -68,7 +68,9 @@ public final class AdminContext: Context {
         let placedOrders = try await downstream(OrdersContext.self)
         if status == .cancelled { return try await placedOrders.cancelOrder(id, for: caller) }
         if status == .shipped { return try await placedOrders.ship(id, for: caller) }
-        return try await placedOrders.withPayment(try await orders.send(.transition(id, to: status, by: .admin)))
+        let cause = OrderChangeCause(.admin(caller.user.id), reason: "status_set_by_admin")
+        return try await placedOrders.withPayment(try await orders.send(.transition(id, to: status, by: .admin,
+                                                                                    cause: cause)))
     }
 
     /// Records a payment received outside the provider (a bank transfer),
@@ -102,6 +104,46 @@ public final class AdminContext: Context {
         try Self.requireAdmin(caller)
         return try await payments.client.ledger(from: from, to: to, after: position, limit: limit)
     }
+
+    /// Every customer's orders that `filter` keeps, newest first, each with
+    /// its payment; `financialStatus` and `refundOwed` then keep those
+    /// whose payment matches. The orders are read a page of the order
+    /// filter's index range at a time and the payments of each page in one
+    /// read; with payment filters a page holds what matched among at most
+    /// `paymentFilterBudget` orders read, so it may hold fewer than
+    /// `limit` (none even) with a `nextCursor` to go on from.
+    public func orders(_ filter: OrderFilter, financialStatus: FinancialStatus?, refundOwed: Bool?, limit: Int,
+                       cursor: String?, by caller: Authentication) async throws -> Page<OrderWithPayment> {
+        try Self.requireAdmin(caller)
+        let count = max(0, limit)
+        func keeps(_ payment: Payment?) -> Bool {
+            if let financialStatus, payment?.financialStatus != financialStatus { return false }
+            if let refundOwed, ((payment?.refundOwed ?? 0) > 0) != refundOwed { return false }
+            return true
+        }
+        var kept: [OrderWithPayment] = []
+        var after = cursor
+        var read = 0
+        while true {
+            let page = try await orders.client.orders(matching: filter, limit: count, after: after)
+            let found = try await payments.client.payments(forOrders: page.items.map(\.id))
+            read += page.items.count
+            for (index, order) in page.items.enumerated() where keeps(found[order.id]) {
+                kept.append(OrderWithPayment(order: order, payment: found[order.id]))
+                if kept.count == count {
+                    let more = index < page.items.count - 1 || page.nextCursor != nil
+                    return Page(items: kept, nextCursor: more ? order.id.description : nil)
+                }
+            }
+            guard let next = page.nextCursor else { return Page(items: kept, nextCursor: nil) }
+            after = next
+            if read >= Self.paymentFilterBudget { return Page(items: kept, nextCursor: next) }
+        }
+    }
+
+    /// Orders one admin list request reads at most while payment filters
+    /// drop them.
+    static let paymentFilterBudget = 1_000
 
     /// Up to `limit` payments that owe money back, after `cursor`.
     public func refundsOwed(after cursor: PaymentID?, limit: Int, by caller: Authentication) async throws -> [Payment] {

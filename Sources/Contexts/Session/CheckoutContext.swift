@@ -52,9 +52,11 @@ public final class CheckoutContext: Context {
     /// the product's refusal answered. A retried request with the same
     /// `Idempotency-Key` gets the first order back (`created` false).
     /// `paymentMethod`: the provider, or a manual method (a bank transfer)
-    /// whose payment waits days for an admin to record it.
-    public func checkout(for caller: Authentication, idempotencyKey: String?,
-                         paymentMethod: PaymentMethod = .provider) async throws -> (order: OrderWithPayment, created: Bool) {
+    /// whose payment waits days for an admin to record it. `shippingAddress`
+    /// (validated by the caller) goes with the order; without one the order
+    /// can be paid but not shipped until one is given.
+    public func checkout(for caller: Authentication, idempotencyKey: String?, paymentMethod: PaymentMethod = .provider,
+                         shippingAddress: ShippingAddress? = nil) async throws -> (order: OrderWithPayment, created: Bool) {
         let user = caller.user
         guard user.canPlaceOrder else { throw DomainError.userSuspended(user.id) }
         let placedOrders = try await downstream(OrdersContext.self)
@@ -80,7 +82,8 @@ public final class CheckoutContext: Context {
         let placed: Order
         do {
             placed = try await orders.send(.place(checkoutID: checkoutID, userID: user.id, cart: quote.priced,
-                                                  idempotencyKey: idempotencyKey, fingerprint: fingerprint))
+                                                  idempotencyKey: idempotencyKey, fingerprint: fingerprint,
+                                                  shippingAddress: shippingAddress))
         } catch {
             _ = try? await catalog.send(.releaseReservation(checkoutID))
             if let key = idempotencyKey,
@@ -113,7 +116,8 @@ public final class CheckoutContext: Context {
             // was released).
             _ = try? await opened
             _ = try? await cleared
-            _ = try await payments.cancel(placed, by: .system)
+            _ = try await payments.cancel(placed, by: .system,
+                                           cause: OrderChangeCause(.system, reason: "stock_sold_out"))
             throw refusal
         }
         let payment = try await opened

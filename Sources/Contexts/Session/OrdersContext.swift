@@ -5,7 +5,8 @@ import OrderClient
 import PaymentClient
 
 /// A session's orders feature: the customer's order reads and cancel
-/// (`GET /orders`, `GET /orders/{id}`, `POST /orders/{id}/cancel`); also
+/// (`GET /orders`, `GET /orders/{id}`, `POST /orders/{id}/cancel`) and its
+/// shipping address (`PUT /orders/{id}/shipping_address`); also
 /// downstream of checkout and admin, which reach orders through it.
 /// It holds no state (see `CartContext`).
 public final class OrdersContext: Context {
@@ -59,7 +60,23 @@ public final class OrdersContext: Context {
     /// id, so a crash before the restock is repaired at start-up).
     public func cancelOrder(_ id: OrderID, for caller: Authentication) async throws -> OrderWithPayment {
         let order = try await order(id, for: caller)
-        return try await payments.cancel(order, by: order.userID == caller.user.id ? .customer : .admin)
+        return try await payments.cancel(order, by: order.userID == caller.user.id ? .customer : .admin,
+                                         cause: .requested(by: caller.user.id, owner: order.userID,
+                                                           reason: "cancel_requested"))
+    }
+
+    /// Gives or replaces the shipping address of the caller's own order
+    /// (any order for an admin) while it has not shipped or been cancelled.
+    public func address(_ id: OrderID, to address: ShippingAddress,
+                        for caller: Authentication) async throws -> OrderWithPayment {
+        let order = try await order(id, for: caller)
+        return try await payments.withPayment(try await orders.send(.address(order.id, to: address)))
+    }
+
+    /// The order's status changes, oldest first, on the same terms as
+    /// `order(_:for:)`: each with its time, its actor and its reason.
+    public func history(of id: OrderID, for caller: Authentication) async throws -> [OrderHistoryEntry] {
+        try await orders.client.history(of: try await order(id, for: caller).id)
     }
 
     // The caller's role for the four below is checked by `AdminContext`,
@@ -82,7 +99,7 @@ public final class OrdersContext: Context {
 
     /// Admins ship a paid order.
     func ship(_ id: OrderID, for caller: Authentication) async throws -> OrderWithPayment {
-        try await payments.ship(try await order(id, for: caller))
+        try await payments.ship(try await order(id, for: caller), by: caller.user.id)
     }
 
     /// The money movements of an order, oldest first.

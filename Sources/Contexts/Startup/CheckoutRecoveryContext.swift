@@ -178,7 +178,8 @@ public final class CheckoutRecoveryContext: Context {
     /// reservation was released, so nothing comes back).
     private func refuse(_ order: Order) async throws {
         do {
-            _ = try await payments.cancel(order, by: .system)
+            _ = try await payments.cancel(order, by: .system,
+                                           cause: OrderChangeCause(.system, reason: "stock_sold_out"))
         } catch DomainError.illegalTransition {
             // Cancelled (or moved) meanwhile by someone else.
         }

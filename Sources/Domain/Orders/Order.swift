@@ -1,7 +1,10 @@
 /// A placed order. Refers to its user and products by id only; lines carry
 /// the names and prices frozen at checkout. Immutable: a status change
 /// returns a new order and follows the `OrderStatus` transition table.
-/// Encodes as `{id, user_id, status, items, total, created_at, checkout_id}`.
+/// An order may ship only with a `shippingAddress`, given at checkout or
+/// added later while it has not shipped or been cancelled.
+/// Encodes as `{id, user_id, status, items, total, created_at, checkout_id,
+/// shipping_address}` (the last two left out when absent).
 public struct Order: Hashable, Sendable, Codable, Identifiable, Validatable {
     public let id: OrderID
     public let userID: UserID
@@ -12,10 +15,11 @@ public struct Order: Hashable, Sendable, Codable, Identifiable, Validatable {
     /// The checkout that created the order, for idempotent retries and
     /// crash reconciliation.
     public let checkoutID: CheckoutID?
+    public let shippingAddress: ShippingAddress?
 
     /// Memberwise, as stored; does not validate.
     public init(id: OrderID, userID: UserID, status: OrderStatus, lines: [OrderLine], total: Money,
-                createdAt: Timestamp, checkoutID: CheckoutID? = nil) {
+                createdAt: Timestamp, checkoutID: CheckoutID? = nil, shippingAddress: ShippingAddress? = nil) {
         self.id = id
         self.userID = userID
         self.status = status
@@ -23,16 +27,19 @@ public struct Order: Hashable, Sendable, Codable, Identifiable, Validatable {
         self.total = total
         self.createdAt = createdAt
         self.checkoutID = checkoutID
+        self.shippingAddress = shippingAddress
     }
 
     /// A new `pending` order from a priced cart: `emptyCart` for no lines,
     /// otherwise the lines are frozen, the total taken from the cart, and the
     /// whole order validated.
     public static func place(id: OrderID, userID: UserID, cart: PricedCart, createdAt: Timestamp,
-                             checkoutID: CheckoutID? = nil) throws(DomainError) -> Order {
+                             checkoutID: CheckoutID? = nil,
+                             shippingAddress: ShippingAddress? = nil) throws(DomainError) -> Order {
         guard !cart.isEmpty else { throw DomainError.emptyCart }
         return try Order(id: id, userID: userID, status: .pending, lines: cart.lines.map(OrderLine.init),
-                         total: cart.total, createdAt: createdAt, checkoutID: checkoutID).validated()
+                         total: cart.total, createdAt: createdAt, checkoutID: checkoutID,
+                         shippingAddress: shippingAddress).validated()
     }
 
     enum CodingKeys: String, CodingKey {
@@ -43,6 +50,7 @@ public struct Order: Hashable, Sendable, Codable, Identifiable, Validatable {
         case total
         case createdAt = "created_at"
         case checkoutID = "checkout_id"
+        case shippingAddress = "shipping_address"
     }
 
     /// At least one line, at most `Cart.maxLines`, one per product; every
@@ -70,6 +78,7 @@ public struct Order: Hashable, Sendable, Codable, Identifiable, Validatable {
         } else if !lines.isEmpty {
             errors.add("total", .outOfRange, "the line totals cannot be summed")
         }
+        errors.merge(shippingAddress?.validate(), prefix: "shipping_address")
         return errors.orNil
     }
 
@@ -91,9 +100,24 @@ public struct Order: Hashable, Sendable, Codable, Identifiable, Validatable {
 
     /// The order in `next`, if `actor` may make that move from `status`;
     /// otherwise `illegalTransition`.
+    /// Shipping also needs a shipping address (`shippingAddressRequired`).
     public func transitioned(to next: OrderStatus, by actor: OrderActor) throws(DomainError) -> Order {
-        Order(id: id, userID: userID, status: try status.transition(to: next, by: actor), lines: lines,
-              total: total, createdAt: createdAt, checkoutID: checkoutID)
+        let status = try status.transition(to: next, by: actor)
+        if status == .shipped && shippingAddress == nil { throw DomainError.shippingAddressRequired(id) }
+        return Order(id: id, userID: userID, status: status, lines: lines, total: total, createdAt: createdAt,
+                     checkoutID: checkoutID, shippingAddress: shippingAddress)
+    }
+
+    /// Whether the shipping address may still be given or replaced: not
+    /// once the parcel left or the order was cancelled.
+    public var acceptsShippingAddress: Bool { status == .pending || status == .confirmed }
+
+    /// The order with `address` (validated, fields as
+    /// `shipping_address.…`), or `shippingAddressLocked`.
+    public func addressed(to address: ShippingAddress) throws(DomainError) -> Order {
+        guard acceptsShippingAddress else { throw DomainError.shippingAddressLocked(id, status: status) }
+        return try Order(id: id, userID: userID, status: status, lines: lines, total: total, createdAt: createdAt,
+                         checkoutID: checkoutID, shippingAddress: address).validated()
     }
 
     /// Checkout finished: pending → confirmed (system).

@@ -34,6 +34,10 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The `Idempotency-Key` was used for a request with other parameters
     /// (another cart) while it is kept: it answers only its first request.
     case idempotencyKeyReused
+    /// The order has no shipping address yet, so it cannot ship.
+    case shippingAddressRequired(OrderID)
+    /// The order's address can no longer change: it shipped or was cancelled.
+    case shippingAddressLocked(OrderID, status: OrderStatus)
 
     public enum Category: String, Sendable {
         case invalid, conflict, notFound = "not_found", preconditionFailed = "precondition_failed"
@@ -55,6 +59,8 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
         case .preconditionFailed: "precondition_failed"
         case .stockLimitExceeded: "stock_limit_exceeded"
         case .idempotencyKeyReused: "idempotency_key_reused"
+        case .shippingAddressRequired: "shipping_address_required"
+        case .shippingAddressLocked: "shipping_address_locked"
         }
     }
 
@@ -62,7 +68,7 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .validation, .currencyMismatch, .overflow, .idempotencyKeyReused: .invalid
         case .insufficientStock, .productInactive, .illegalTransition, .emptyCart, .duplicate, .userSuspended,
-             .lastAdmin, .stockLimitExceeded: .conflict
+             .lastAdmin, .stockLimitExceeded, .shippingAddressRequired, .shippingAddressLocked: .conflict
         case .notFound: .notFound
         case .preconditionFailed: .preconditionFailed
         }
@@ -100,6 +106,10 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
             "returning \(returned) to product \(id) (stock \(stock)) would pass the maximum stock; nothing was returned"
         case .idempotencyKeyReused:
             "this Idempotency-Key was used for another cart; use a new key for a new checkout"
+        case .shippingAddressRequired(let id):
+            "order \(id) has no shipping address; PUT /orders/\(id)/shipping_address first"
+        case .shippingAddressLocked(let id, let status):
+            "order \(id) is \(status.rawValue); its shipping address can no longer change"
         }
     }
 

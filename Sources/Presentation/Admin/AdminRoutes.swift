@@ -1,3 +1,4 @@
+import Axiom
 import Contexts
 import Domain
 import HTTPServer
@@ -7,7 +8,9 @@ import HTTPServer
 /// `PATCH /users/{id}`, `PATCH /orders/{id}` `{"status": …}`, `POST
 /// /orders/{id}/payment` and `POST /orders/{id}/refunds` (money received
 /// or given back outside the provider), and the ledger's reads (`GET
-/// /orders/{id}/ledger`, `GET /payments/ledger`, `GET /payments/refunds-owed`).
+/// /orders/{id}/ledger`, `GET /payments/ledger`, `GET /payments/refunds-owed`)
+/// and every customer's orders (`GET /admin/orders`), and CSV exports of
+/// orders and of the ledger for a time range (`GET /admin/exports/…`).
 /// Who is asking comes first: an anonymous caller gets 401, not a verdict on its body.
 public struct AdminRoutes: RouteGroup {
     public typealias Bound = AdminContext
@@ -74,12 +77,68 @@ public struct AdminRoutes: RouteGroup {
                                                            limit: query.page.limit + 1, by: request.caller)
             return try JSONBody.response(LedgerPage(entries, limit: query.page.limit))
         })
+        router.get("/admin/orders", policy: .accountData, admin.handler { request in
+            let query = try AdminOrderQuery.from(request.http)
+            return .json(.ok, OrderJSON.page(try await request.context.orders(
+                query.filter, financialStatus: query.financialStatus, refundOwed: query.refundOwed,
+                limit: query.page.limit, cursor: query.page.cursor, by: request.caller)))
+        })
+        router.get("/admin/exports/orders", policy: .accountData, admin.streamHandler { request, use in
+            let context = request.context, caller = request.caller
+            try context.requireAdministrator(caller)
+            let query = try ExportQuery.from(request.http)
+            let filter = OrderFilter(createdFrom: query.from, createdBefore: query.to)
+            return Self.csv(use) { writer in
+                try await writer.write(OrderCSV.header)
+                var cursor: String?
+                repeat {
+                    let page = try await context.orders(filter, financialStatus: nil, refundOwed: nil,
+                                                        limit: Self.exportPage, cursor: cursor, by: caller)
+                    if !page.items.isEmpty { try await writer.write(page.items.map(OrderCSV.record).joined()) }
+                    cursor = page.nextCursor
+                } while cursor != nil
+            }
+        })
+        router.get("/admin/exports/ledger", policy: .accountData, admin.streamHandler { request, use in
+            let context = request.context, caller = request.caller
+            try context.requireAdministrator(caller)
+            let query = try ExportQuery.from(request.http)
+            return Self.csv(use) { writer in
+                try await writer.write(LedgerCSV.header)
+                var position: (Timestamp, Int64)?
+                while true {
+                    let entries = try await context.ledger(from: query.from, to: query.to, after: position,
+                                                           limit: Self.exportPage, by: caller)
+                    if !entries.isEmpty { try await writer.write(entries.map(LedgerCSV.record).joined()) }
+                    guard entries.count == Self.exportPage, let last = entries.last else { break }
+                    position = (last.recordedAt, last.id)
+                }
+            }
+        })
         router.get("/payments/refunds-owed", policy: .accountData, admin.handler { request in
             try KnownQuery.require(request.http, only: ["limit", "cursor"])
             let page = try PageRequest.from(request.http)
             let owing = try await request.context.refundsOwed(after: try RefundsOwedPage.cursor(page),
                                                               limit: page.limit + 1, by: request.caller)
             return try JSONBody.response(RefundsOwedPage(owing, limit: page.limit))
+        })
+    }
+
+    /// Rows read from storage a page at a time while an export streams.
+    static let exportPage = 200
+
+    /// A streamed CSV answer: the rows go out a page at a time, so memory
+    /// stays one page whatever the range. A failure after the first bytes
+    /// can only cut the stream short (no last chunk), which a client sees
+    /// as an incomplete answer, never as a complete file.
+    static func csv(_ use: SessionUse<SessionContext>,
+                    _ write: @escaping @Sendable (HTTPBodyWriter) async throws -> Void) -> HTTPResponse {
+        var headers = HTTPFields()
+        headers.set("Content-Type", CSV.contentType)
+        headers.set("Cache-Control", "no-store")
+        return HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
+            defer { use.end() }
+            try await write(writer)
         })
     }
 }

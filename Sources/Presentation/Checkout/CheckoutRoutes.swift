@@ -3,7 +3,8 @@ import Domain
 import HTTPServer
 
 /// `POST /checkout` (honours `Idempotency-Key`; an optional body chooses
-/// the payment method, `CheckoutBody`), bound to the session's CheckoutContext.
+/// the payment method and gives the shipping address, `CheckoutBody`),
+/// bound to the session's CheckoutContext.
 public struct CheckoutRoutes: RouteGroup {
     public typealias Bound = CheckoutContext
     public let name = "CheckoutRoutes"
@@ -16,9 +17,9 @@ public struct CheckoutRoutes: RouteGroup {
     public func register(on router: inout Router) {
         router.on(.post, "/checkout", policy: .accountData, checkout.handler { request in
             let key = try Self.idempotencyKey(request.http)
-            let method = try CheckoutBody.paymentMethod(request.http)
+            let (method, address) = try CheckoutBody.decode(request.http)
             let (order, _) = try await request.context.checkout(for: request.caller, idempotencyKey: key,
-                                                                paymentMethod: method)
+                                                                paymentMethod: method, shippingAddress: address)
             // A retried key answers exactly as the first time.
             return .json(.created, OrderJSON.bytes(order), headers: ["Location": "/orders/\(order.order.id)"])
         })

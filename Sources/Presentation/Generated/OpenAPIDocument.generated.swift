@@ -949,6 +949,11 @@ paths:
         records a bank transfer (`POST /orders/{id}/payment`); a declined
         attempt leaves it payable. Unpaid at `expires_at`, the order is
         cancelled by the system (payment `expired`) and its stock returns.
+        A `shipping_address` is optional: an order without one can be paid
+        but is refused shipping (409 `shipping_address_required`) until
+        one is given with `PUT /orders/{id}/shipping_address`. A bad
+        address is 422 `validation_failed` naming each failing field
+        (`shipping_address.country`, …), and nothing is ordered.
       security:
         - bearer: []
       requestBody:
@@ -962,6 +967,8 @@ paths:
                   type: string
                   enum: [provider, bank_transfer]
                   description: How the customer pays; `provider` when absent.
+                shipping_address:
+                  $ref: "#/components/schemas/ShippingAddress"
       parameters:
         - name: Idempotency-Key
           in: header
@@ -994,6 +1001,10 @@ paths:
             application/json:
               schema:
                 $ref: "#/components/schemas/Order"
+        "400":
+          $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
         "401":
           $ref: "#/components/responses/Unauthorized"
         "404":
@@ -1094,7 +1105,9 @@ paths:
         it refunded), checked
         and marked under the payment's lock before the order moves: 409
         `order_not_paid` otherwise, and a cancel that comes after is 409
-        `order_shipped`. `cancelled` is the customer's cancel.
+        `order_shipped`. It also requires a shipping address: 409
+        `shipping_address_required` without one. `cancelled` is the
+        customer's cancel.
       security:
         - bearer: []
       requestBody:
@@ -1181,6 +1194,109 @@ paths:
           $ref: "#/components/responses/NotFound"
         "409":
           $ref: "#/components/responses/Conflict"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /orders/{id}/history:
+    parameters:
+      - name: id
+        in: path
+        required: true
+        schema:
+          type: string
+    get:
+      operationId: getOrderHistory
+      summary: An order's status changes, oldest first (your own order; admins any)
+      description: |
+        Every status change, recorded in the same transaction as the
+        change: placed (`from` null), paid or confirmed, shipped,
+        delivered, cancelled, expired. `actor` is who caused it:
+        `customer` or `admin` (with `actor_id`), `provider` (a signed
+        event) or `system` (the expiry sweep, start-up repair); `reason`
+        a stable short code (`checkout`, `payment.succeeded`,
+        `manual_payment`, `cancel_requested`, `payment_expired`,
+        `reconciliation`, `shipped`, `status_set_by_admin`,
+        `before_history` for orders placed before the history was kept).
+        Refunds move no status, so they are in the ledger only. The
+        transition table is acyclic, so the list is short and not paged;
+        a separate route keeps it off the order's own answer.
+      security:
+        - bearer: []
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: The order's history.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [items]
+                properties:
+                  items:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/OrderHistoryEntry"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /orders/{id}/shipping_address:
+    parameters:
+      - name: id
+        in: path
+        required: true
+        schema:
+          type: string
+    put:
+      operationId: putShippingAddress
+      summary: Give or replace an order's shipping address (your own order; admins any)
+      description: |
+        Accepted while the order is `pending` or `confirmed`; a shipped,
+        delivered or cancelled order's address can no longer change (409
+        `shipping_address_locked`). Another user's order is 404.
+      security:
+        - bearer: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/ShippingAddress"
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: The order with its address.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Order"
+        "400":
+          $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "409":
+          $ref: "#/components/responses/Conflict"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
   /orders/{id}/payment:
@@ -1396,6 +1512,196 @@ paths:
           $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
+  /admin/orders:
+    get:
+      operationId: listAllOrders
+      summary: Every customer's orders, newest first, filtered and keyset paged (admins)
+      description: |
+        Each filter is optional. `status`, `customer` and the `created_at`
+        range `[from, to)` are answered from one index range each
+        (`orders_by_status_newest`, `orders_by_user_newest`, and
+        `orders_newest` when neither is given), newest first. The payment
+        filters (`financial_status`, `refund_owed`) keep the orders of that
+        range whose payment matches, checking at most 1,000 orders a
+        request: a page may then hold fewer than `limit` orders, none
+        even, with a `next_cursor` to go on from; the list is complete
+        when `next_cursor` is null. `GET /payments/refunds-owed` lists
+        what is owed from an index of its own.
+      security:
+        - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/Limit"
+        - name: cursor
+          in: query
+          description: The `next_cursor` of the previous page, as given.
+          schema:
+            type: string
+            maxLength: 64
+        - name: status
+          in: query
+          schema:
+            type: string
+            enum: [pending, confirmed, shipped, delivered, cancelled]
+        - name: financial_status
+          in: query
+          description: The payment's state derived from its amounts.
+          schema:
+            type: string
+            enum: [unpaid, paid, partially_refunded, refunded, overpaid]
+        - name: refund_owed
+          in: query
+          description: Only orders whose payment owes money back (`true`) or owes none (`false`).
+          schema:
+            type: string
+            enum: ["true", "false"]
+        - name: customer
+          in: query
+          description: The customer's user id.
+          schema:
+            type: string
+            format: uuid
+        - name: from
+          in: query
+          description: Orders created at or after this time.
+          schema:
+            type: string
+            format: date-time
+        - name: to
+          in: query
+          description: Orders created before this time.
+          schema:
+            type: string
+            format: date-time
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: One page of orders, each with its payment.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [items, next_cursor]
+                properties:
+                  items:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/Order"
+                  next_cursor:
+                    type: [string, "null"]
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+  /admin/exports/orders:
+    get:
+      operationId: exportOrders
+      summary: The orders created in a time range as CSV (admins)
+      description: |
+        Every order created in `[from, to)`, newest first, with its payment's amounts and its shipping address (address lines joined by a line feed in one field). RFC 4180: CRLF after each record, a field with a comma, a
+        double quote or a line break enclosed in double quotes (inner ones
+        doubled), a header row first. Amounts are in minor units. Streamed
+        a page at a time; a failure after the first rows cuts the stream
+        short (no last chunk), so an incomplete file never looks complete.
+        Columns: `id`, `created_at`, `customer_id`, `status`, `total`, `currency`, `payment_status`, `payment_method`, `financial_status`, `paid`, `refunded`, `refund_owed`, `ship_name`, `ship_lines`, `ship_city`, `ship_postal_code`, `ship_country`, `ship_phone`, `ship_email`.
+      security:
+        - bearer: []
+      parameters:
+        - name: from
+          in: query
+          required: true
+          description: The range's start (included).
+          schema:
+            type: string
+            format: date-time
+        - name: to
+          in: query
+          required: true
+          description: The range's end (excluded).
+          schema:
+            type: string
+            format: date-time
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: The CSV file.
+          content:
+            text/csv:
+              schema:
+                type: string
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+  /admin/exports/ledger:
+    get:
+      operationId: exportLedger
+      summary: The money movements recorded in a time range as CSV (admins)
+      description: |
+        Every ledger entry recorded in `[from, to)`, oldest first. RFC 4180: CRLF after each record, a field with a comma, a
+        double quote or a line break enclosed in double quotes (inner ones
+        doubled), a header row first. Amounts are in minor units. Streamed
+        a page at a time; a failure after the first rows cuts the stream
+        short (no last chunk), so an incomplete file never looks complete.
+        Columns: `id`, `recorded_at`, `order_id`, `payment_id`, `kind`, `amount`, `currency`, `method`, `reference`, `event_id`, `actor`, `actor_id`, `exceeds_paid`.
+      security:
+        - bearer: []
+      parameters:
+        - name: from
+          in: query
+          required: true
+          description: The range's start (included).
+          schema:
+            type: string
+            format: date-time
+        - name: to
+          in: query
+          required: true
+          description: The range's end (excluded).
+          schema:
+            type: string
+            format: date-time
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: The CSV file.
+          content:
+            text/csv:
+              schema:
+                type: string
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
   /payments/refunds-owed:
     get:
       operationId: listRefundsOwed
@@ -1980,11 +2286,78 @@ components:
           format: date-time
         checkout_id:
           type: [string, "null"]
+        shipping_address:
+          description: Where the order ships; absent until given (at checkout or by PUT).
+          $ref: "#/components/schemas/ShippingAddress"
         payment:
           description: The order's payment; null for an order placed before payments existed. Absent in `order.created` events.
           anyOf:
             - $ref: "#/components/schemas/Payment"
             - type: "null"
+    OrderHistoryEntry:
+      type: object
+      required: [status, from, at, actor, actor_id, reason]
+      properties:
+        status:
+          type: string
+          enum: [pending, confirmed, shipped, delivered, cancelled]
+        from:
+          type: [string, "null"]
+          enum: [pending, confirmed, shipped, delivered, cancelled, null]
+        at:
+          type: string
+          format: date-time
+        actor:
+          type: string
+          enum: [customer, admin, provider, system]
+        actor_id:
+          type: [string, "null"]
+          description: The customer's or admin's user id; null for the provider and the system.
+        reason:
+          type: string
+    ShippingAddress:
+      type: object
+      description: |
+        Where an order ships and how the carrier reaches the recipient: a
+        `phone` (E.164) or an `email`, at least one.
+      required: [name, lines, city, postal_code, country]
+      properties:
+        name:
+          type: string
+          minLength: 1
+          maxLength: 400
+          description: At most 100 characters, no surrounding whitespace or control characters.
+        lines:
+          type: array
+          minItems: 1
+          maxItems: 3
+          items:
+            type: string
+            minLength: 1
+            maxLength: 400
+            description: At most 100 characters, no surrounding whitespace or control characters.
+        city:
+          type: string
+          minLength: 1
+          maxLength: 400
+          description: At most 100 characters, no surrounding whitespace or control characters.
+        postal_code:
+          type: string
+          minLength: 1
+          maxLength: 16
+          pattern: "^[A-Za-z0-9]([A-Za-z0-9 -]*[A-Za-z0-9])?$"
+        country:
+          type: string
+          description: ISO 3166-1 alpha-2, upper case.
+          pattern: "^[A-Z]{2}$"
+        phone:
+          type: string
+          description: E.164, a `+` then 7 to 15 digits.
+          pattern: "^\\+[1-9][0-9]{6,14}$"
+        email:
+          type: string
+          format: email
+          maxLength: 254
     Payment:
       type: object
       required: [id, order_id, user_id, status, amount, method, expires_at, reference, financial_status, paid,

@@ -1,8 +1,9 @@
 import Domain
 
 /// Order documents written directly into bytes: an `Order` `{id, user_id,
-/// status, items, total, created_at, checkout_id}` (`checkout_id` left out
-/// when nil, as its synthesized `Codable` does), an `OrderWithPayment` (the
+/// status, items, total, created_at, checkout_id, shipping_address}`
+/// (`checkout_id`, `shipping_address` and the address's `phone` and
+/// `email` left out when nil, as their synthesized `Codable` does), an `OrderWithPayment` (the
 /// same members, then `payment`, null when there is none) and a page of
 /// them `{items, next_cursor}`: every `POST /checkout` answer is one, and
 /// `OrderedJSONEncoder` (keyed containers, generic metadata look-ups) made
@@ -60,11 +61,40 @@ enum OrderJSON {
             json.raw(",\"checkout_id\":")
             json.rawString(checkout.description)
         }
+        if let address = order.shippingAddress {
+            json.raw(",\"shipping_address\":")
+            write(address, to: &json)
+        }
+    }
+
+    private static func write(_ address: ShippingAddress, to json: inout JSONBytes) {
+        json.raw("{\"name\":")
+        json.string(address.name)
+        json.raw(",\"lines\":[")
+        for (index, line) in address.lines.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.string(line)
+        }
+        json.raw("],\"city\":")
+        json.string(address.city)
+        json.raw(",\"postal_code\":")
+        json.string(address.postalCode)
+        json.raw(",\"country\":")
+        json.string(address.country)
+        if let phone = address.phone {
+            json.raw(",\"phone\":")
+            json.string(phone)
+        }
+        if let email = address.email {
+            json.raw(",\"email\":")
+            json.string(email)
+        }
+        json.raw("}")
     }
 
     /// About 300 bytes of members around the lines, about 170 per line
     /// besides its name: one allocation for a usual order.
     private static func capacity(_ order: Order) -> Int {
-        order.lines.reduce(320) { $0 + 176 + $1.name.utf8.count }
+        order.lines.reduce(order.shippingAddress == nil ? 320 : 720) { $0 + 176 + $1.name.utf8.count }
     }
 }

@@ -3,8 +3,9 @@ import Domain
 import HTTPServer
 
 /// The signed-in user's orders, bound to the session's OrdersContext:
-/// `GET /orders`, `GET /orders/{id}` (your own; any for an admin) and
-/// `POST /orders/{id}/cancel`.
+/// `GET /orders`, `GET /orders/{id}` (your own; any for an admin),
+/// `POST /orders/{id}/cancel`, `GET /orders/{id}/history` and
+/// `PUT /orders/{id}/shipping_address`.
 public struct OrderRoutes: RouteGroup {
     public typealias Bound = OrdersContext
     public let name = "OrderRoutes"
@@ -27,6 +28,16 @@ public struct OrderRoutes: RouteGroup {
         router.on(.post, "/orders/{id}/cancel", readsBody: false, policy: .accountData, orders.handler { request in
             .json(.ok, OrderJSON.bytes(try await request.context.cancelOrder(
                 try request.http.parameter("id", as: OrderID.self), for: request.caller)))
+        })
+        router.get("/orders/{id}/history", policy: .accountRead, orders.handler { request in
+            try KnownQuery.require(request.http, only: [])
+            let id = try request.http.parameter("id", as: OrderID.self)
+            return try JSONBody.response(OrderHistoryJSON(items: try await request.context.history(of: id, for: request.caller)))
+        })
+        router.put("/orders/{id}/shipping_address", policy: .accountData, orders.handler { request in
+            let id = try request.http.parameter("id", as: OrderID.self)
+            let address = try JSONBody.decode(ShippingAddress.self, from: request.http).validated()
+            return .json(.ok, OrderJSON.bytes(try await request.context.address(id, to: address, for: request.caller)))
         })
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `GET /admin/exports/orders` and `GET /admin/exports/ledger` over real
+/// HTTP against the real binary: `text/csv`, RFC 4180 quoting (read back
+/// with Python's csv module, independent of the server's code), the rows
+/// of the time range only, admins only.
+@Suite struct ExportFlowTests {
+    typealias Shop = PaymentShop
+
+    @Test func ordersAndLedgerOfARangeExportAsCSV() throws {
+        let shop = try Shop.open(stock: 2_000)
+        defer { shop.server.stop() }
+        let api = shop.api
+        let buyer = try shop.customer("exporter")
+        let before = Self.now()
+        // An address that needs quoting: commas, double quotes, a second line.
+        let awkward = #"{"shipping_address":{"name":"Ana \"La\" López, Jr.","lines":["Calle Mayor 1, 2º","Puerta B"],"city":"Madrid","postal_code":"28013","country":"ES","email":"ana@example.com"}}"#
+        let first = try shop.checkout(buyer, body: awkward)
+        let firstID = try #require(first["id"] as? String)
+        #expect(try shop.deliver(try shop.sign(first, reference: "ch_1")).status == 200)
+        // More than one export page (200 rows) of orders.
+        var ids = [firstID]
+        for _ in 0..<205 { ids.append(try #require(try shop.checkout(buyer)["id"] as? String)) }
+        let after = Self.now()
+
+        let orders = try api.call("GET", "/admin/exports/orders?from=\(before)&to=\(after)", token: shop.admin)
+        #expect(orders.status == 200)
+        #expect(orders.header("Content-Type")?.hasPrefix("text/csv") == true)
+        let rows = try Self.parse(orders.body)
+        #expect(rows.first?.first == "id" && rows.first?.contains("ship_lines") == true)
+        let header = try #require(rows.first)
+        let records = rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+        #expect(records.count == ids.count)
+        #expect(Set(records.compactMap { $0["id"] }) == Set(ids))
+        let paid = try #require(records.first { $0["id"] == firstID })
+        #expect(paid["ship_name"] == #"Ana "La" López, Jr."#)
+        #expect(paid["ship_lines"] == "Calle Mayor 1, 2º\nPuerta B")
+        #expect(paid["financial_status"] == "paid" && paid["paid"] == "4000" && paid["total"] == "4000")
+        #expect(paid["status"] == "confirmed")
+
+        let ledger = try api.call("GET", "/admin/exports/ledger?from=\(before)&to=\(after)", token: shop.admin)
+        #expect(ledger.status == 200)
+        let ledgerRows = try Self.parse(ledger.body)
+        #expect(ledgerRows.count == 2)
+        let entry = Dictionary(uniqueKeysWithValues: zip(ledgerRows[0], ledgerRows[1]))
+        #expect(entry["order_id"] == firstID && entry["kind"] == "charge" && entry["amount"] == "4000")
+        #expect(entry["actor"] == "provider" && entry["exceeds_paid"] == "false")
+
+        // Another range holds nothing but the header; admins only; from and to required.
+        let empty = try api.call("GET", "/admin/exports/orders?from=2000-01-01T00:00:00Z&to=2000-01-02T00:00:00Z",
+                                 token: shop.admin)
+        #expect(try Self.parse(empty.body).count == 1)
+        #expect(try api.call("GET", "/admin/exports/orders?from=\(before)&to=\(after)", token: buyer).status == 403)
+        #expect(try api.call("GET", "/admin/exports/ledger?from=\(before)&to=\(after)").status == 401)
+        let missing = try api.call("GET", "/admin/exports/ledger?to=yesterday", token: shop.admin)
+        #expect(missing.status == 422)
+        let fields = (api.object(missing)["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
+        #expect(Set(fields ?? []) == ["from", "to"])
+    }
+
+    static func now() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date())
+    }
+
+    /// The records as Python's csv module reads them (strict RFC 4180 quoting).
+    static func parse(_ body: [UInt8]) throws -> [[String]] {
+        let script = "import csv,io,json,sys; print(json.dumps(list(csv.reader(io.StringIO(sys.stdin.read(), newline=''), strict=True))))"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(body))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [[String]])
+    }
+}
