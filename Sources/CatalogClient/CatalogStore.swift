@@ -100,15 +100,8 @@ enum CatalogStore {
             ON CONFLICT(checkout_id) DO NOTHING
             """, checkout.description, lease.owner)
         guard recorded == 1 else { throw DomainError.duplicate(field: "checkout_id", value: checkout.description) }
-        var changed: [VersionedProduct] = []
+        let changed = try take(handle, lines)
         for line in lines {
-            let taken = try handle.queryOne("""
-                UPDATE products SET stock = stock - ?, version = version + 1, updated_at = \(now)
-                WHERE id = ? AND active = 1 AND stock >= ?
-                RETURNING \(columns)
-                """, line.quantity, line.productID.description, line.quantity).map(decode)
-            guard let taken else { throw try refusal(handle, line) }
-            changed.append(taken)
             try handle.execute("""
                 INSERT INTO stock_reservations(checkout_id, product_id, quantity, created_at)
                 VALUES(?, ?, ?, \(now))
