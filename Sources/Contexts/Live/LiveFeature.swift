@@ -11,7 +11,7 @@ import Domain
 /// What a feature must keep, for the stream's guarantees to hold:
 /// - lossless: an update it cannot show (not priceable, not readable) goes
 ///   out as a `reset`, never dropped in silence, and a subscription that
-///   falls behind is replaced after a reset (`LiveSink.follow`);
+///   falls behind is replaced after a reset (`LiveSink.subscribe`, `LiveFollow`);
 /// - ids are outbox sequences: each event carries its change's sequence,
 ///   the same on every replica, so a resume works on any of them.
 public protocol LiveFeature: Sendable {

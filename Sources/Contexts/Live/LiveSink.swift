@@ -1,3 +1,6 @@
+import Axiom
+import Domain
+
 /// Where a feature's observation hands its events: the session's live
 /// streams. Holds its context weakly, so an observation never keeps a
 /// released session alive.
@@ -14,18 +17,18 @@ public struct LiveSink: Sendable {
         await context?.record(update, sequence: sequence)
     }
 
-    /// Follows a lossless subscription (one that ends rather than drop an
-    /// update) until the observation is over: when it ends because it fell
-    /// a buffer behind, a reset goes out and `resubscribe` replaces it.
-    /// `finished` says whether the client shut down (then it is over).
-    public func follow<Update: Sendable>(_ first: AsyncStream<Update>, resubscribe: () -> AsyncStream<Update>,
-                                         finished: () -> Bool, what: String,
-                                         _ handle: (Update) async -> Void) async {
-        var updates = first
-        while true {
-            for await update in updates { await handle(update) }
-            guard let context, await context.fellBehind(finished(), what) else { return }
-            updates = resubscribe()
-        }
+    /// `user`'s updates on `broadcaster`, subscribed now; `what` names them
+    /// in the reset sent when the subscription falls behind.
+    public func subscribe<Update: Sendable>(_ broadcaster: StateBroadcaster<Update>, of user: UserID,
+                                            what: String) -> LiveFollow<Update> {
+        LiveFollow(sink: self, broadcaster: broadcaster, user: user, first: broadcaster.subscribeLossless(key: user),
+                   what: what)
+    }
+
+    /// Whether a subscription that ended fell behind (a reset went out) and
+    /// is to be replaced; false once the observation is over.
+    func fellBehind(_ clientFinished: Bool, _ what: String) async -> Bool {
+        guard let context else { return false }
+        return await context.fellBehind(clientFinished, what)
     }
 }

@@ -16,11 +16,9 @@ public struct CartLiveFeature: LiveFeature {
     }
 
     public func observe(_ user: UserID, into sink: LiveSink) -> Task<Void, Never> {
-        let broadcaster = carts.client.stateBroadcaster
-        let first = broadcaster.subscribeLossless(key: user)
+        let changes = sink.subscribe(carts.client.stateBroadcaster, of: user, what: "cart")
         return Task { [pricing] in
-            await sink.follow(first, resubscribe: { broadcaster.subscribeLossless(key: user) },
-                              finished: { broadcaster.isFinished }, what: "cart") { update in
+            await changes.run { update in
                 guard case .changed(let cart, let sequence) = update, cart.userID == user else { return }
                 if let event = await Self.update(cart, pricing) {
                     await sink.send(event, sequence: sequence)

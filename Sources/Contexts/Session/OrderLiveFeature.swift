@@ -19,14 +19,12 @@ public struct OrderLiveFeature: LiveFeature {
     }
 
     public func observe(_ user: UserID, into sink: LiveSink) -> Task<Void, Never> {
-        let broadcaster = orders.client.stateBroadcaster
-        let first = broadcaster.subscribeLossless(key: user)
+        let changes = sink.subscribe(orders.client.stateBroadcaster, of: user, what: "order")
         let paymentUpdates = payments.updates(of: user)
         return Task { [payments] in
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    await sink.follow(first, resubscribe: { broadcaster.subscribeLossless(key: user) },
-                                      finished: { broadcaster.isFinished }, what: "order") { update in
+                    await changes.run { update in
                         switch update {
                         case .created(let order, let sequence) where order.userID == user:
                             await sink.send(LiveUpdate(kind: Self.created, payload: order), sequence: sequence)

@@ -17,11 +17,9 @@ public struct WishlistLiveFeature: LiveFeature {
     }
 
     public func observe(_ user: UserID, into sink: LiveSink) -> Task<Void, Never> {
-        let broadcaster = wishlists.client.stateBroadcaster
-        let first = broadcaster.subscribeLossless(key: user)
+        let changes = sink.subscribe(wishlists.client.stateBroadcaster, of: user, what: "wishlist")
         return Task { [self] in
-            await sink.follow(first, resubscribe: { broadcaster.subscribeLossless(key: user) },
-                              finished: { broadcaster.isFinished }, what: "wishlist") { update in
+            await changes.run { update in
                 guard case .changed(let owner, let items, let sequence) = update, owner == user else { return }
                 if let shown = await self.update(items) {
                     await sink.send(shown, sequence: sequence)
