@@ -18,11 +18,6 @@ extension CatalogClient {
     /// The working set's fill and lookups (`WorkingSetReporting`).
     public nonisolated var workingSets: [WorkingSetUsage] { [cache.usage] }
 
-    /// The product if it is in the working set; never reads storage.
-    public nonisolated func cachedProduct(_ id: ProductID) -> Product? {
-        cache.lookup(id)
-    }
-
     /// A product, active or not, or nil: from memory on a hit (a lock and a
     /// lookup, no suspension), otherwise one primary-key read.
     public nonisolated func lookup(_ id: ProductID) async throws -> Product? {

@@ -110,8 +110,7 @@ public actor OrderClient: StatefulClient {
     /// order id of the previous page). A cursor that names no order of this
     /// user is `validation_failed` on `cursor`, as `Page.slice` answers.
     public func orders(for userID: UserID, limit: Int, after cursor: String?) async throws -> Page<Order> {
-        let count = max(0, limit)
-        let page = try await storage.storedRead { handle -> [Order]? in
+        try await page(limit: limit) { handle, count in
             var position: (Int64, String)?
             if let cursor {
                 guard let found = try OrderStore.position(handle, user: userID, cursor: cursor) else { return nil }
@@ -119,20 +118,13 @@ public actor OrderClient: StatefulClient {
             }
             return try OrderStore.page(handle, user: userID, after: position, limit: count)
         }
-        guard let page else {
-            throw DomainError.validation(ValidationError([FieldError(field: "cursor", code: .invalidFormat,
-                                                                     message: "cursor is not one this service issued")]))
-        }
-        let items = Array(page.prefix(count))
-        return Page(items: items, nextCursor: page.count > count ? items.last?.id.description : nil)
     }
 
     /// Every customer's orders that `filter` keeps, newest first, `limit`
     /// at a time after `cursor` (the last order id of the previous page;
     /// one that names no order is `validation_failed` on `cursor`).
     public func orders(matching filter: OrderFilter, limit: Int, after cursor: String?) async throws -> Page<Order> {
-        let count = max(0, limit)
-        let page = try await storage.storedRead { handle -> [Order]? in
+        try await page(limit: limit) { handle, count in
             var position: (Int64, String)?
             if let cursor {
                 guard let found = try OrderStore.position(handle, cursor: cursor) else { return nil }
@@ -140,7 +132,15 @@ public actor OrderClient: StatefulClient {
             }
             return try OrderStore.list(handle, filter: filter, after: position, limit: count)
         }
-        guard let page else {
+    }
+
+    /// A keyset page of at most `limit` orders: `read` returns up to
+    /// `count + 1` of them in one snapshot (one more says another page
+    /// follows), or nil when the cursor names no order.
+    private func page(limit: Int, _ read: @escaping @Sendable (any StorageHandle, Int) throws -> [Order]?)
+        async throws -> Page<Order> {
+        let count = max(0, limit)
+        guard let page = try await storage.storedRead({ try read($0, count) }) else {
             throw DomainError.validation(ValidationError([FieldError(field: "cursor", code: .invalidFormat,
                                                                      message: "cursor is not one this service issued")]))
         }

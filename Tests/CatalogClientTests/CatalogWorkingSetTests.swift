@@ -32,8 +32,8 @@ struct CatalogWorkingSetTests {
             let first = try await client.create(draft("E-A", stock: 10))
             var filler = 0
             func evict(_ id: ProductID) async throws {
-                // `state` looks without counting as a use (cachedProduct would
-                // mark the entry and CLOCK would keep it).
+                // `state` looks without counting as a use (a lookup would mark
+                // the entry and CLOCK would keep it).
                 while client.state.product(id) != nil && filler < 20 {
                     _ = try await client.create(draft("E-F\(filler)"))
                     filler += 1

@@ -54,11 +54,11 @@ struct CartAndCheckoutTests {
             #expect(order.payment?.status == .requiresPayment)
             #expect(order.payment?.amount == order.order.total)
             #expect(order.order.lines.map(\.quantity) == [2])
-            #expect(try await shop.storefront.product(mug.id).stock == 3)
+            #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 3)
             #expect(try await shop.feature(CartContext.self, of: alice).cart(of: alice).lines.isEmpty)
             let (again, createdAgain) = try await checkout.checkout(for: alice, idempotencyKey: "k1")
             #expect(again.order.id == order.order.id && again.payment?.id == order.payment?.id && !createdAgain)
-            #expect(try await shop.storefront.product(mug.id).stock == 3)
+            #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 3)
         }
     }
 
@@ -76,15 +76,15 @@ struct CartAndCheckoutTests {
                 _ = try await bobsView.order(order.id, for: bob)
             }
             await #expect(throws: DomainError.self) { _ = try await bobsView.cancelOrder(order.id, for: bob) }
-            #expect(try await shop.storefront.product(mug.id).stock == 1)
+            #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 1)
             let admin = try await shop.admin()
             let cancelled = try await shop.feature(AdminContext.self, of: admin).moveOrder(order.id, to: .cancelled, by: admin)
             #expect(cancelled.order.status == .cancelled && cancelled.payment?.status == .cancelled)
-            #expect(try await shop.storefront.product(mug.id).stock == 5)
+            #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 5)
             await #expect(throws: DomainError.self) {
                 _ = try await shop.feature(OrdersContext.self, of: alice).cancelOrder(order.id, for: alice)
             }
-            #expect(try await shop.storefront.product(mug.id).stock == 5)
+            #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 5)
             #expect(try await shop.feature(OrdersContext.self, of: alice).orders(of: alice, limit: 10, cursor: nil)
                 .items.map(\.order.id) == [order.id])
         }

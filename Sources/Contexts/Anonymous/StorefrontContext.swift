@@ -19,17 +19,10 @@ public final class StorefrontContext: Context {
         catalog = try creation.client(CatalogClient.self)
     }
 
-    /// An active product. A deactivated one is not for sale and is hidden
-    /// from anonymous callers exactly like a missing one.
-    public func product(_ id: ProductID) async throws -> Product {
-        guard let product = try await catalog.client.lookup(id), product.active else {
-            throw DomainError.notFound(entity: "product", id: id.description)
-        }
-        return product
-    }
-
     /// An active product as `make` represents it (its encoded page), made
     /// once per version the catalogue's working set holds and kept with it.
+    /// A deactivated one is not for sale and is hidden from anonymous
+    /// callers exactly like a missing one.
     public func product<Representation: Sendable>(
         _ id: ProductID, representedAs make: (Product) throws -> Representation
     ) async throws -> Representation {
