@@ -61,8 +61,10 @@ case "${1:-}" in
     [ "$(id -u)" -eq 0 ] && chown postgres: "$state"
     # --no-sync: the template files of a throwaway cluster need no fsync.
     as_owner "$bin/initdb" --no-sync -D "$state/data" -U axiom --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$state/initdb.log"
-    # In its own namespace the only other subnet is the caller's veth pair.
-    [ -z "$netns" ] || echo "host all all samenet trust" >>"$state/data/pg_hba.conf"
+    # Any subnet the server is on: only its listen address is reached, and
+    # in a network namespace of its own (AXIOM_PG_NETNS, maybe only after a
+    # restart there) its other subnet is the caller's veth pair.
+    echo "host all all samenet trust" >>"$state/data/pg_hba.conf"
     echo "$port" >"$state/port"
     serve
     as_owner "$bin/createdb" -h "$listen" -p "$port" -U axiom axiom
