@@ -42,6 +42,7 @@ struct end {
     int reading;        /* EPOLLIN wanted: no end of stream read yet */
     int shut_pending;   /* the peer's end of stream is due: shut down writing once flushed */
     int shut_done;      /* writing shut down */
+    uint32_t watched;   /* the epoll events registered now */
     char *out;          /* due bytes not yet written */
     size_t out_len, out_cap;
 };
@@ -81,10 +82,14 @@ static void die(const char *what) {
     exit(1);
 }
 
+/* Only when the interest changes: a system call per message would be most
+ * of the relay's cost. */
 static void watch(struct end *e) {
     struct epoll_event ev = {.data.ptr = e};
     if (e->reading) ev.events |= EPOLLIN;
     if (e->out_len > 0) ev.events |= EPOLLOUT;
+    if (ev.events == e->watched) return;
+    e->watched = ev.events;
     epoll_ctl(epoll_fd, EPOLL_CTL_MOD, e->fd, &ev);
 }
 
@@ -205,6 +210,7 @@ static void accept_one(int listener) {
         e->pair = p;
         e->fd = fds[i];
         e->reading = 1;
+        e->watched = EPOLLIN;
         nonblocking(e->fd);
         struct epoll_event ev = {.events = EPOLLIN, .data.ptr = e};
         epoll_ctl(epoll_fd, EPOLL_CTL_ADD, e->fd, &ev);
@@ -218,6 +224,9 @@ static void readable(struct end *e) {
         ssize_t n = read(e->fd, buffer, sizeof buffer);
         if (n > 0) {
             enqueue(other, buffer, (size_t)n);
+            /* A short read took all there was; epoll (level-triggered)
+             * reports what arrives later. */
+            if ((size_t)n < sizeof buffer) return;
             continue;
         }
         if (n == 0) {
@@ -275,6 +284,7 @@ int main(int argc, char **argv) {
                 /* Both ways shut on this end: done, waiting for the other's
                  * end of stream; stop its level-triggered hang-up. */
                 epoll_ctl(epoll_fd, EPOLL_CTL_DEL, e->fd, NULL);
+                e->watched = 0;
             } else if (events[i].events & (EPOLLERR | EPOLLHUP)) {
                 close_pair(e->pair, 1);
             }
