@@ -26,7 +26,7 @@
 #
 # With --before-after, instead: two builds side by side, PostgreSQL on
 # loopback and one network hop away (scripts/bench-cluster-before-after.sh
-# says what it measures; ~11 min at the defaults):
+# says what it measures; ~9 min at the defaults):
 #   AXIOM_BIN_BEFORE=/tmp/axiom-before AXIOM_BIN=.build/release/axiom-server \
 #     scripts/bench-cluster.sh --before-after
 #
