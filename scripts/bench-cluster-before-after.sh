@@ -15,8 +15,9 @@
 # the cart-write run, pg_locks and pg_stat_activity are sampled 4 times a
 # second (advisory locks held and awaited, NOTIFY's lock on pg_database,
 # what the busy backends wait on); then the change-feed lag under cart
-# writes (bench/change_lag_probe.py, $PROBE_ROUNDS rounds). Tables at the
-# end: before -> after per route and replica count, and the lag.
+# writes (bench/change_lag_probe.py, $PROBE_ROUNDS rounds). At the end:
+# before -> after per route and replica count, the lag, the measured
+# round trip per delay, the lock samples and the deadlocks.
 delays=${BENCH_DELAYS:-0 1ms}
 builds="before after"
 binary_of() { if [ "$1" = before ]; then echo "$AXIOM_BIN_BEFORE"; else echo "$AXIOM_BIN"; fi; }
