@@ -13,13 +13,14 @@ end
 local stride = tonumber(os.getenv("WRK_THREADS") or "2")
 local run = tostring(os.time())
 
-local threads = 0
+local threads = {}
 function setup(thread)
-  threads = threads + 1
-  thread:set("tid", threads)
+  threads[#threads + 1] = thread
+  thread:set("tid", #threads)
 end
 
-local next_index, lap
+-- Globals, not locals: done() reads them from each thread.
+next_index, lap = nil, nil
 function request()
   next_index = next_index or (tid or 1)
   lap = lap or 0
@@ -30,4 +31,15 @@ function request()
     ["Authorization"] = "Bearer " .. tokens[index],
     ["Idempotency-Key"] = "bench-" .. run .. "-" .. lap .. "-" .. index,
   })
+end
+
+-- How far into the buyers the run went (requests still in flight when it
+-- ended included), so a caller can start the next run after them.
+function done()
+  local used = 0
+  for _, thread in ipairs(threads) do
+    local index, laps = thread:get("next_index"), thread:get("lap")
+    if index then used = math.max(used, (laps or 0) * #tokens + index - 1) end
+  end
+  io.write(string.format("buyers used: %d\n", used))
 end

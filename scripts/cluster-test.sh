@@ -5,6 +5,7 @@
 # the checks end. Extra arguments go to the driver, e.g. --only stock,kill.
 #
 #   scripts/cluster-test.sh            # ~2 minutes (the rolling restart ~50 s of it)
+#   CLUSTER_PG_DELAY=1ms scripts/cluster-test.sh   # PostgreSQL one hop away, 1 ms round trip (scripts/cluster.sh)
 #
 # It runs the debug build scripts/test.sh has just made (a correctness
 # test: no release build in CI); AXIOM_BIN picks another binary.

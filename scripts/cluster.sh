@@ -18,14 +18,33 @@
 #   scripts/cluster.sh pg-stop     # stop PostgreSQL (fast), keeping its data
 #   scripts/cluster.sh pg-kill     # kill -9 PostgreSQL's postmaster and its backends
 #   scripts/cluster.sh pg-start    # start it again
+#   scripts/cluster.sh pg-up       # PostgreSQL only (made, or started on its data); prints its URL
 #   scripts/cluster.sh url [N]     # the balancer's URL, or replica N's
 #   scripts/cluster.sh database-url
+#   scripts/cluster.sh round-trip  # median SELECT 1 round trip to PostgreSQL, as psql times it
 #
 # Environment: AXIOM_CLUSTER_STATE (default /tmp/axiom-cluster-$UID),
 # CLUSTER_PORT (balancer, default 8090; replica N listens on CLUSTER_PORT+N),
 # CLUSTER_PG_PORT (default 54339), CLUSTER_REPLICAS (default 3), AXIOM_BIN
-# (default .build/release/axiom-server, built when missing). Any other
-# AXIOM_* variable reaches every replica as configuration.
+# (default .build/release/axiom-server, built when missing), CLUSTER_PG_DELAY
+# (below), CLUSTER_PG_DATABASE (the database the replicas use, default axiom;
+# made by the caller). Any other AXIOM_* variable reaches every replica as
+# configuration.
+#
+# PostgreSQL one network hop away: CLUSTER_PG_DELAY=1ms (or 500us, 2.5ms;
+# unset or 0: loopback, as without it) puts PostgreSQL in a network
+# namespace of its own, axpg<CLUSTER_PG_PORT>, behind a veth pair on a /30
+# of 10.231.0.0/16 derived from CLUSTER_PG_PORT (so clusters on other ports
+# do not clash), listening on its end only. The delay is the ROUND TRIP
+# added: half of it each way, so 1ms adds 1 ms to every request-response
+# exchange with the database. It is added by scripts/delay_relay.c (built
+# into the state directory) on the host's end of the veth, which the
+# replicas connect to: tc's netem qdisc needs a kernel built with
+# CONFIG_NET_SCH_NETEM, and this project's VMs have no qdisc that delays.
+# pg-start, pg-up and up (re)make the hop for the CLUSTER_PG_DELAY they see,
+# so stopping PostgreSQL and starting it with another delay moves the same
+# data; down removes the namespace, the veth pair and the relay. Root only
+# (ip netns); PostgreSQL itself still runs as the postgres user.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 state=${AXIOM_CLUSTER_STATE:-/tmp/axiom-cluster-$(id -u)}
@@ -39,10 +58,104 @@ pg_state=$state/pg
 webhook_secret_file=$state/webhook-secret
 
 replica_port() { echo $((balancer_port + $1)); }
-database_url() { AXIOM_PG_STATE=$pg_state PGPORT=$pg_port scripts/postgres.sh url; }
 pg_bin() { ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1; }
-as_pg_owner() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+# The hop's names and addresses, from the PostgreSQL port: 16,384 /30s.
+hop_block=$((pg_port % 16384))
+hop_ns=axpg$pg_port
+hop_host_if=axpg${pg_port}h hop_pg_if=axpg${pg_port}n
+hop_host_addr=10.231.$((hop_block / 64)).$((hop_block % 64 * 4 + 1))
+hop_pg_addr=10.231.$((hop_block / 64)).$((hop_block % 64 * 4 + 2))
+# CLUSTER_PG_DELAY as microseconds of round trip: 1ms, 0.5ms, 500us, 0.
+delay_us() {
+  local value=${CLUSTER_PG_DELAY:-0}
+  case $value in
+    *ms) awk -v v="${value%ms}" 'BEGIN { printf "%d", v * 1000 }' ;;
+    *us) awk -v v="${value%us}" 'BEGIN { printf "%d", v }' ;;
+    0) echo 0 ;;
+    *) echo "cluster.sh: CLUSTER_PG_DELAY=$value: give a unit, e.g. 1ms or 500us" >&2; exit 2 ;;
+  esac
+}
+delay_round_trip_us=$(delay_us)
+hopped() { [ "$delay_round_trip_us" -gt 0 ]; }
+# Where the replicas reach PostgreSQL, and where PostgreSQL listens.
+if hopped; then pg_host=$hop_host_addr pg_listen=$hop_pg_addr pg_netns=$hop_ns
+else pg_host=127.0.0.1 pg_listen=127.0.0.1 pg_netns=; fi
+database_url() { echo "postgres://axiom@$pg_host:$pg_port/${CLUSTER_PG_DATABASE:-axiom}"; }
+postgres_sh() { AXIOM_PG_STATE=$pg_state PGPORT=$pg_port AXIOM_PG_LISTEN=$pg_listen AXIOM_PG_NETNS=$pg_netns scripts/postgres.sh "$@"; }
+as_pg_owner() {
+  if [ -n "$pg_netns" ]; then ip netns exec "$pg_netns" runuser -u postgres -- "$@"
+  elif [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"
+  else "$@"; fi
+}
+# Stopping signals the postmaster: the same wherever it listens.
+pg_stop() { pg_netns= as_pg_owner "$(pg_bin)/pg_ctl" -D "$pg_state/data" -m fast -w stop >/dev/null; }
+
+hop_down() {
+  local tries=0
+  stop_pid "$state/relay.pid"
+  if ip netns list 2>/dev/null | grep -qw "$hop_ns"; then
+    # A namespace still in use by a process (a PostgreSQL that outlived a
+    # failure) is only unlinked; its veth end goes with the last of them.
+    ip netns del "$hop_ns" 2>/dev/null || true
+  fi
+  # Deleting one end of a veth pair deletes both.
+  while ip link show "$hop_host_if" >/dev/null 2>&1 && [ "$tries" -lt 50 ]; do
+    ip link del "$hop_host_if" 2>/dev/null || true
+    sleep 0.1; tries=$((tries + 1))
+  done
+}
+
+# The namespace with its veth pair, and the relay that delays (both ways)
+# whatever crosses it; idempotent, and remade when the delay changes.
+hop_up() {
+  local one_way_us relay=$state/delay-relay
+  one_way_us=$((delay_round_trip_us / 2))
+  if alive "$state/relay.pid" && [ "$(cat "$state/relay.delay" 2>/dev/null)" = "$one_way_us" ]; then return 0; fi
+  stop_pid "$state/relay.pid"
+  [ -x "$relay" ] && [ "$relay" -nt scripts/delay_relay.c ] || \
+    "$(command -v cc || command -v clang)" -O2 -o "$relay" scripts/delay_relay.c
+  if ! ip netns list | grep -qw "$hop_ns"; then
+    ip link del "$hop_host_if" 2>/dev/null || true
+    ip netns add "$hop_ns"
+    ip link add "$hop_host_if" type veth peer name "$hop_pg_if"
+    ip link set "$hop_pg_if" netns "$hop_ns"
+    ip addr add "$hop_host_addr/30" dev "$hop_host_if"
+    ip link set "$hop_host_if" up
+    ip netns exec "$hop_ns" ip addr add "$hop_pg_addr/30" dev "$hop_pg_if"
+    ip netns exec "$hop_ns" ip link set "$hop_pg_if" up
+    ip netns exec "$hop_ns" ip link set lo up
+  fi
+  # Ahead of the busy processes around it, as a link would be: a relay
+  # waiting for a core would add its wait to the delay.
+  nohup nice -n -10 "$relay" "$hop_host_addr" "$pg_port" "$hop_pg_addr" "$pg_port" "$one_way_us" >>"$state/relay.log" 2>&1 &
+  echo $! >"$state/relay.pid"
+  echo "$one_way_us" >"$state/relay.delay"
+}
+
+pg_running() { [ -f "$pg_state/data/postmaster.pid" ] && kill -0 "$(head -n 1 "$pg_state/data/postmaster.pid")" 2>/dev/null; }
+
+# PostgreSQL started on its data (kept by pg-stop, pg-kill), in the
+# namespace when there is a delay; one already running is left alone.
+pg_start() {
+  if hopped; then hop_up; elif ! pg_running; then hop_down; fi
+  pg_running && return 0
+  as_pg_owner "$(pg_bin)/pg_ctl" -D "$pg_state/data" -l "$pg_state/server.log" -w -t 30 \
+    -o "-c listen_addresses=$pg_listen -p $pg_port -c unix_socket_directories='$pg_state' -c max_connections=200" start >/dev/null
+}
+
+# PostgreSQL made (initdb) or started on its data; prints the replicas' URL.
+pg_up() {
+  mkdir -p "$state"
+  if [ -d "$pg_state/data" ]; then
+    pg_start
+  else
+    if hopped; then hop_up; else hop_down; fi
+    postgres_sh start >/dev/null
+  fi
+  database_url
+}
 
 # Bounded wait for an HTTP 200 from $1: 300 tries, 0.1 s apart.
 wait_ready() {
@@ -119,7 +232,7 @@ up() {
   [ -x "$binary" ] || swift build -c release --product axiom-server
   mkdir -p "$state"
   [ -f "$webhook_secret_file" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$webhook_secret_file"
-  AXIOM_PG_STATE=$pg_state PGPORT=$pg_port scripts/postgres.sh start >/dev/null
+  pg_up >/dev/null
   # One replica first, so the migrations run once before the others start
   # (they would wait on the advisory lock anyway; this keeps the logs calm).
   for n in $(seq 1 "$replicas"); do start_replica "$n"; done
@@ -139,16 +252,30 @@ stop_pid() {
 }
 
 down() {
-  [ -d "$state" ] || return 0
-  stop_pid "$state/haproxy.pid"
-  for file in "$state"/replica-*.pid; do [ -e "$file" ] && stop_pid "$file"; done
-  AXIOM_PG_STATE=$pg_state PGPORT=$pg_port scripts/postgres.sh stop
+  if [ -d "$state" ]; then
+    stop_pid "$state/haproxy.pid"
+    for file in "$state"/replica-*.pid; do [ -e "$file" ] && stop_pid "$file"; done
+    pg_netns= postgres_sh stop
+  fi
+  # Whatever the delay says now: a hop left by an earlier run goes too.
+  hop_down
   rm -rf "$state"
+}
+
+# The median of 100 `SELECT 1` exchanges as psql times them: the delay seen
+# from the client's side, relay and scheduling included.
+round_trip() {
+  { echo '\timing on'; for _ in $(seq 100); do echo 'SELECT 1;'; done; } | psql "$1" -At 2>/dev/null |
+    awk '/^Time:/ {print $2}' | sort -n | awk '{a[NR] = $1} END {if (NR) printf "%.2f ms", a[int((NR + 1) / 2)]; else printf "-"}'
 }
 
 status() {
   local n port code
-  if [ -f "$pg_state/data/postmaster.pid" ]; then echo "postgres  $(database_url)  running"; else echo "postgres  stopped"; fi
+  if pg_running; then echo "postgres  $(database_url)  running"; else echo "postgres  stopped"; fi
+  if hopped; then
+    echo "hop       $hop_ns: PostgreSQL on $hop_pg_addr, relay on $hop_host_addr ($delay_round_trip_us µs round trip added): $(alive "$state/relay.pid" && echo running || echo stopped)"
+    pg_running && echo "          SELECT 1, p50 of 100: $(round_trip "$(database_url)") through the relay, $(round_trip "postgres://axiom@$hop_pg_addr:$pg_port/axiom") straight over the veth"
+  fi
   for n in $(seq 1 "$replicas"); do
     port=$(replica_port "$n")
     code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$port/ready" || true)
@@ -183,7 +310,7 @@ case "${1:-}" in
     [ -n "${2:-}" ] || { echo "usage: $0 start N" >&2; exit 2; }
     start_replica "$2"
     ;;
-  pg-stop) as_pg_owner "$(pg_bin)/pg_ctl" -D "$pg_state/data" -m fast -w stop >/dev/null ;;
+  pg-stop) pg_stop ;;
   pg-kill)
     # The postmaster first, then whatever of its backends has not yet
     # noticed: a restart refuses to start while any still holds the shared
@@ -193,11 +320,10 @@ case "${1:-}" in
     kill -KILL "$postmaster" $children 2>/dev/null || true
     tries=0; while kill -0 "$postmaster" 2>/dev/null && [ "$tries" -lt 100 ]; do sleep 0.1; tries=$((tries + 1)); done
     ;;
-  pg-start)
-    as_pg_owner "$(pg_bin)/pg_ctl" -D "$pg_state/data" -l "$pg_state/server.log" -w -t 30 \
-      -o "-c listen_addresses=127.0.0.1 -p $pg_port -c unix_socket_directories='$pg_state' -c max_connections=200" start >/dev/null
-    ;;
+  pg-start) pg_start ;;
+  pg-up) pg_up ;;
   url) if [ -n "${2:-}" ]; then echo "http://127.0.0.1:$(replica_port "$2")"; else echo "http://127.0.0.1:$balancer_port"; fi ;;
   database-url) database_url ;;
-  *) echo "usage: $0 up|status|down|kill N|stop N|freeze N|thaw N|start N|pg-stop|pg-kill|pg-start|url [N]|database-url" >&2; exit 2 ;;
+  round-trip) round_trip "$(database_url)"; echo ;;
+  *) echo "usage: $0 up|status|down|kill N|stop N|freeze N|thaw N|start N|pg-stop|pg-kill|pg-start|pg-up|url [N]|database-url|round-trip" >&2; exit 2 ;;
 esac

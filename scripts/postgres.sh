@@ -12,22 +12,29 @@
 #   scripts/postgres.sh resume  # starts a halted cluster on its data again
 #
 # State lives in $AXIOM_PG_STATE (default /tmp/axiom-pg-$UID): data/, the
-# port and the log. PGPORT picks the port (default 54329).
+# port and the log. PGPORT picks the port (default 54329). AXIOM_PG_NETNS
+# runs the server in that network namespace (made by the caller) and
+# AXIOM_PG_LISTEN is then its address there (default 127.0.0.1): how
+# scripts/cluster.sh puts its database one network hop away.
 set -euo pipefail
 state=${AXIOM_PG_STATE:-/tmp/axiom-pg-$(id -u)}
 port=${PGPORT:-54329}
+listen=${AXIOM_PG_LISTEN:-127.0.0.1}
+netns=${AXIOM_PG_NETNS:-}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -x "$bin/initdb" ] || { echo "postgres.sh: PostgreSQL server binaries not found (scripts/setup.sh installs postgresql-15)" >&2; exit 1; }
 
 as_owner() {
-  if [ "$(id -u)" -eq 0 ]; then
+  if [ -n "$netns" ]; then
+    ip netns exec "$netns" runuser -u postgres -- "$@"
+  elif [ "$(id -u)" -eq 0 ]; then
     runuser -u postgres -- "$@"
   else
     "$@"
   fi
 }
 
-url() { echo "postgres://axiom@127.0.0.1:$(cat "$state/port")/axiom"; }
+url() { echo "postgres://axiom@$listen:$(cat "$state/port")/axiom"; }
 
 # Loopback only; no Unix socket in a shared directory; durability as in
 # production (fsync on), since the tests check acknowledged writes.
@@ -41,7 +48,7 @@ serve() {
       if [ "$fd" -gt 2 ]; then eval "exec $fd>&-" 2>/dev/null || true; fi
     done
     as_owner "$bin/pg_ctl" -D "$state/data" -l "$state/server.log" -w -t 30 \
-      -o "-c listen_addresses=127.0.0.1 -p $(cat "$state/port") -c unix_socket_directories='$state' -c max_connections=200" \
+      -o "-c listen_addresses=$listen -p $(cat "$state/port") -c unix_socket_directories='$state' -c max_connections=200" \
       start >/dev/null
   )
 }
@@ -54,9 +61,13 @@ case "${1:-}" in
     [ "$(id -u)" -eq 0 ] && chown postgres: "$state"
     # --no-sync: the template files of a throwaway cluster need no fsync.
     as_owner "$bin/initdb" --no-sync -D "$state/data" -U axiom --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$state/initdb.log"
+    # Any subnet the server is on: only its listen address is reached, and
+    # in a network namespace of its own (AXIOM_PG_NETNS, maybe only after a
+    # restart there) its other subnet is the caller's veth pair.
+    echo "host all all samenet trust" >>"$state/data/pg_hba.conf"
     echo "$port" >"$state/port"
     serve
-    as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U axiom axiom
+    as_owner "$bin/createdb" -h "$listen" -p "$port" -U axiom axiom
     url
     ;;
   url)
