@@ -48,6 +48,13 @@ extension CatalogStore {
     /// weighing 10, a SKU match 5, a description match 1. A phrase's count
     /// comes from `knownCounts` or is counted now (`documentCount`); only
     /// the phrases that match something are passed, as the function needs.
+    /// A query of one phrase counts nothing: every match has that phrase,
+    /// so its rarity would scale every score alike and BM25's order is the
+    /// same without it (it is left out, see `CountedBM25`), and counting a
+    /// common word walks its whole doclist, in every segment of the index.
+    /// Its walk is newest first unless its count is known to be at most
+    /// `maxRanked`; a walk that ends before `maxRanked` rows has seen every
+    /// match, so it returns that count for later queries with the word.
     ///
     /// PostgreSQL: `ts_rank` with the same proportions through the
     /// tsvector's weights (name A 1.0, SKU B 0.5, description C 0.1),
@@ -65,22 +72,26 @@ extension CatalogStore {
         let rows: [StorageRow]
         switch handle.dialect {
         case .sqlite:
+            let single = expression.phrases.count == 1 ? expression.phrases.first : nil
             for phrase in expression.phrases where counts[phrase] == nil {
-                counts[phrase] = try knownCounts[phrase] ?? documentCount(handle, phrase)
+                counts[phrase] = try knownCounts[phrase] ?? (single == nil ? documentCount(handle, phrase) : nil)
             }
-            let matching = expression.phrases.compactMap { counts[$0].flatMap { $0 > 0 ? $0 : nil } }
+            let matching = single == nil ? expression.phrases.compactMap { counts[$0].flatMap { $0 > 0 ? $0 : nil } }
+                                         : [CountedBM25.rarityLeftOut]
             let countParameters = matching.indices.map { ", ?\($0 + 3)" }.joined()
             // Every match is ranked when its rarest word has at most
             // maxRanked products (the words are ANDed): then FTS5 may walk
             // oldest first, its doclists' own order; newest first it must
             // reach the end of each term's doclist in every segment before
-            // the first row. The counts are exact for the
-            // generation the read began in.
-            let walk = (matching.min() ?? 0) <= maxRanked ? "ASC" : "DESC"
+            // the first row. Either walk ranks the same rows then. The
+            // counts are exact for the generation the read began in.
+            let rarest = single.map { counts[$0] ?? Int.max } ?? matching.min() ?? 0
+            let walk = rarest <= maxRanked ? "ASC" : "DESC"
             rows = try handle.query("""
                 SELECT rowid, bm25_with_counts(products_search, 10.0, 1.0, 5.0\(countParameters))
                 FROM products_search WHERE products_search MATCH ?1 ORDER BY rowid \(walk) LIMIT ?2
                 """, arguments: [expression.match.storageValue, maxRanked.storageValue] + matching.map(\.storageValue))
+            if let single, rows.count < maxRanked { counts[single] = rows.count }
         case .postgres:
             rows = try handle.query("""
                 SELECT match_rowid,

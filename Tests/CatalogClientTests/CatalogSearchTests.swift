@@ -59,6 +59,29 @@ struct CatalogSearchTests {
         }
     }
 
+    /// A one-word query's order is the column weights' alone (the word's
+    /// rarity would scale every match alike), so SQLite's ranking counts no
+    /// documents for it: a word in more than maxRanked products leaves no
+    /// count behind, and one in fewer keeps the count its walk saw (every
+    /// match), which a later two-word query then uses.
+    @Test("a one-word query counts no documents; a walk over every match keeps the count it saw")
+    func oneWordCountsNothing() async throws {
+        let directory = try await CatalogDatabase(.sqlite)
+        _ = try await seedProducts(directory, count: CatalogStore.maxRanked + 10)
+        try await withCatalog(directory) { run in
+            let client = run.client
+            _ = try await client.create(ProductDraft(sku: "OW-1", name: "Ink", description: "For a seeded quill", price: usd(1)))
+            _ = try await client.create(ProductDraft(sku: "OW-2", name: "Quill stand", description: "Holds a quill",
+                                                     price: usd(1)))
+            _ = try await client.create(ProductDraft(sku: "QUILL-3", name: "Nib", description: "Steel", price: usd(1)))
+            #expect(try await search(client, "seeded", limit: 3) == ["Seeded 00011", "Seeded 00012", "Seeded 00013"])
+            #expect(client.searches.withLock { $0.documentCountsKept } == 0)
+            #expect(try await search(client, "quill") == ["Quill stand", "Nib", "Ink"])
+            #expect(client.searches.withLock { $0.documentCounts(of: [#""quill"*"#]) } == [#""quill"*"#: 3])
+            #expect(try await search(client, "seeded quill") == ["Ink"])
+        }
+    }
+
     @Test("query syntax in the user's text is plain text: quotes, *, NEAR, -, :, parentheses, AND/OR", arguments: StorageBackend.all)
     func escaping(backend: StorageBackend) async throws {
         try await withCatalog(backend: backend) { run in

@@ -29,17 +29,23 @@ import Glibc
 ///   occurs (the column weights) says more than how long the text is.
 ///   PostgreSQL's `ts_rank`, the other backend's ranking, ignores length too.
 ///
+/// A negative `documents_i` (`rarityLeftOut`) leaves phrase i's idf out
+/// (1): for a query of one phrase, whose rarity would scale every match's
+/// score alike, so that its order needs no count.
+///
 /// FTS5 numbers only the phrases that kept a token: a word the tokenizer
 /// reduces to nothing (`-`) is no phrase. The caller passes counts for the
 /// phrases that match something (a phrase matching nothing either is such
 /// an empty one or leaves the AND with no row to rank), and a count list
 /// of the wrong length is an error, never a silent shift of weights.
-enum CountedBM25 {
+public enum CountedBM25 {
     static let name = "bm25_with_counts"
     /// BM25's term-frequency saturation, FTS5's value.
     static let k1 = 1.2
     /// The most phrases a query may have here (the catalogue allows 8 words).
     static let maxPhrases = 64
+    /// The document count that leaves a phrase's rarity out of its score.
+    public static let rarityLeftOut = -1
 
     /// Registers the function on `db`. FTS5's API is reached the documented
     /// way: `SELECT fts5(?1)` with a pointer bound as "fts5_api_ptr".
@@ -94,8 +100,9 @@ enum CountedBM25 {
             for phrase in 0..<phrases {
                 let frequency = frequencies[phrase]
                 guard frequency > 0 else { continue }
-                let documents = Double(max(0, sqlite3_value_int64(values[columns + phrase])))
-                let idf = max(1e-6, log((Double(rows) - documents + 0.5) / (documents + 0.5)))
+                let count = sqlite3_value_int64(values[columns + phrase])
+                let documents = Double(count)
+                let idf = count < 0 ? 1 : max(1e-6, log((Double(rows) - documents + 0.5) / (documents + 0.5)))
                 score += idf * frequency * (k1 + 1) / (frequency + k1)
             }
             return score
