@@ -157,15 +157,24 @@ enum ChangeOutbox {
             return Read(rows: rows, horizon: head + 1, head: head, resumableAfter: try resumableAfter(handle),
                         heldBack: 0)
         case .postgres:
-            let horizon = try self.horizon(handle)
+            // The follower's scalars in one round trip, then the rows below the horizon.
+            guard let state = try handle.queryOne("""
+                WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint << \(xidShift) AS horizon)
+                SELECT h.horizon,
+                       (SELECT COALESCE(MAX(position), 0) FROM changes) AS head,
+                       (SELECT COALESCE(MAX(position), 0) FROM changes_pruned) AS pruned,
+                       (SELECT count(*) FROM changes WHERE position >= h.horizon) AS held
+                FROM h
+                """) else { throw StorageError.closed }
+            let horizon: Int64 = try state.get("horizon")
+            let head: Int64 = try state.get("head")
+            let pruned: Int64 = try state.get("pruned")
+            let held: Int64 = try state.get("held")
             let rows = try handle.query("""
                 SELECT seq, position, kind, key, user_id, origin FROM changes
                 WHERE (position, seq) > (?, ?) AND position < ? ORDER BY position, seq LIMIT ?
                 """, cursor.position, cursor.seq, horizon, Int64(limit)).compactMap(change)
-            let heldBack: Int64 = try handle.queryOne(
-                "SELECT count(*) AS held FROM changes WHERE position >= ?", horizon)?.get("held") ?? 0
-            return Read(rows: rows, horizon: horizon, head: try head(handle),
-                        resumableAfter: try resumableAfter(handle), heldBack: Int(heldBack))
+            return Read(rows: rows, horizon: horizon, head: head, resumableAfter: pruned, heldBack: Int(held))
         }
     }
 
