@@ -56,7 +56,10 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
     /// Connects and applies migrations, on the writer queue.
     func open(migrations: [Migration]) async throws {
         try await requests.onWriterQueue {
-            try PostgresMigrationRunner.apply(migrations, on: try self.connected())
+            let connection = try self.connected()
+            try PostgresMigrationRunner.apply(migrations, on: connection)
+            let roundTrips = connection.takeRoundTrips()
+            self.health.updateMetrics { $0.writerRoundTrips += roundTrips }
         }
     }
 
@@ -89,7 +92,12 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         let started = clock.now
         var retries = 0
         while true {
-            switch attempt(batch) {
+            let outcome = attempt(batch)
+            if let connection {
+                let roundTrips = connection.takeRoundTrips()
+                health.updateMetrics { $0.writerRoundTrips += roundTrips }
+            }
+            switch outcome {
             case .committed(let acknowledged, let failed):
                 let finished = clock.now
                 health.updateMetrics { m in
@@ -117,66 +125,81 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         }
     }
 
-    /// One try at `batch`. Savepoint control travels with the next step in
-    /// one simple-query round trip ("RELEASE request; SAVEPOINT request",
-    /// "…; COMMIT"): two round trips per single-statement request instead
-    /// of three (`docs/postgres.md`).
+    /// One try at `batch`. The batch's BEGIN waits for its first request's
+    /// first round trip, and each request's savepoint control travels with
+    /// its deferred statements in one pipeline ("RELEASE request",
+    /// "SAVEPOINT request" for the next): a request costs one round trip
+    /// per statement whose result it reads, plus one (`docs/postgres.md`).
     private func attempt(_ batch: [Request]) -> Attempt {
         let connection: PostgresConnection
         do {
             connection = try connected()
-            // One writing batch at a time on the database, across replicas:
-            // the lock is taken before any row lock and held to the commit.
-            // Two replicas' batches took the same users' rows (cart_versions)
-            // in opposite orders and deadlocked, each stalling both writers
-            // for deadlock_timeout (1 s) before a retry: 4-5 times per 8 s
-            // of cart writes, cart writes at 355-681/s with 2-3 replicas
-            // against 2,785/s with one (docs/scaling.md). It is also the
-            // outbox's lock (ChangeOutbox: the gap).
-            try connection.exec("BEGIN; SELECT pg_advisory_xact_lock(\(ChangeOutbox.lockKey)); SAVEPOINT request")
         } catch {
             return lost(error)
         }
+        // One writing batch at a time on the database, across replicas:
+        // the lock is taken before any row lock and held to the commit.
+        // Two replicas' batches took the same users' rows (cart_versions)
+        // in opposite orders and deadlocked, each stalling both writers
+        // for deadlock_timeout (1 s) before a retry: 4-5 times per 8 s
+        // of cart writes, cart writes at 355-681/s with 2-3 replicas
+        // against 2,785/s with one (docs/scaling.md). It is also the
+        // outbox's lock (ChangeOutbox: the gap).
+        var opening = ["BEGIN", "SELECT pg_advisory_xact_lock(\(ChangeOutbox.lockKey))", "SAVEPOINT request"]
+            .map { PostgresStatement($0) }
         var acknowledged: [Delivery] = []
         var failed: [(Request, any Error)] = []
         var records: [ChangeRecord] = []
         var commitLatency = 0.0
         for (index, request) in batch.enumerated() {
-            let handle = PostgresHandle(connection: connection)
+            let handle = PostgresHandle(connection: connection, defers: true, opening: opening)
+            opening = []
             var outcome = Result { try request.perform(handle) }
             handle.invalidate()
-            if let batchError = handle.batchError { return abandon(connection, batchError) }
-            if case .success = outcome, let swallowed = handle.failedStatement {
-                // The closure caught a statement error and carried on; the
-                // savepoint is aborted, so the request fails with it.
-                outcome = .failure(StorageError.postgres(swallowed))
+            let isLast = index == batch.count - 1
+            // After the last request: COMMIT, unless outbox rows go in first.
+            func tail(keeping mine: [ChangeRecord]) -> [String] {
+                isLast ? (records.isEmpty && mine.isEmpty ? ["COMMIT"] : []) : ["SAVEPOINT request"]
             }
-            var next: String
+            let started = ContinuousClock().now
+            do throws(PostgresError) {
+                if case .success = outcome, handle.failedStatement == nil {
+                    // The request's deferred statements go with its release;
+                    // if one fails the release is skipped and it fails below.
+                    try handle.settle(succeeded: true, then: ["RELEASE request"] + tail(keeping: handle.recorded))
+                }
+                if handle.batchError == nil, case .success = outcome, let swallowed = handle.failedStatement {
+                    // The closure caught a statement error and carried on, or
+                    // a deferred statement failed; the savepoint is aborted,
+                    // so the request fails with it.
+                    outcome = .failure(StorageError.postgres(swallowed))
+                }
+                if handle.batchError == nil, case .failure = outcome {
+                    try handle.settle(succeeded: false, then: ["ROLLBACK TO request", "RELEASE request"] + tail(keeping: []))
+                }
+            } catch {
+                return abandon(connection, error)
+            }
+            if let batchError = handle.batchError { return abandon(connection, batchError) }
+            if isLast && records.isEmpty { commitLatency = (ContinuousClock().now - started).inSeconds }
             switch outcome {
             case .success(let deliver):
                 acknowledged.append(Delivery(deliver: deliver, recordCount: handle.recorded.count))
                 records += handle.recorded
-                next = "RELEASE request"
             case .failure(let error):
                 failed.append((request, error))
-                next = "ROLLBACK TO request; RELEASE request"
             }
-            let isLast = index == batch.count - 1
+        }
+        if !records.isEmpty {
             do {
-                if isLast && !records.isEmpty {
-                    // The rows' sequence values are taken under the batch's
-                    // lock, held to the commit (ChangeOutbox: the gap).
-                    try connection.exec(next)
-                    let (insert, values) = ChangeOutbox.postgresInsert(records, origin: configuration.changeOrigin)
-                    let inserted = try connection.run(insert, values)
-                    Self.hand(inserted.rows.compactMap { try? $0.get("seq") as Int64 }, to: &acknowledged)
-                    next = "SELECT pg_notify('\(ChangeOutbox.channel)', ''); COMMIT"
-                } else {
-                    next += isLast ? "; COMMIT" : "; SAVEPOINT request"
-                }
+                // The rows' sequence values are taken under the batch's
+                // lock, held to the commit (ChangeOutbox: the gap).
+                let (insert, values) = ChangeOutbox.postgresInsert(records, origin: configuration.changeOrigin)
+                let inserted = try connection.run(insert, values)
+                Self.hand(inserted.rows.compactMap { try? $0.get("seq") as Int64 }, to: &acknowledged)
                 let started = ContinuousClock().now
-                try connection.exec(next)
-                if isLast { commitLatency = (ContinuousClock().now - started).inSeconds }
+                try connection.exec("SELECT pg_notify('\(ChangeOutbox.channel)', ''); COMMIT")
+                commitLatency = (ContinuousClock().now - started).inSeconds
             } catch {
                 return abandon(connection, error)
             }
