@@ -55,15 +55,15 @@ enum CartWrite {
             if cart.quantity(of: product) == nil {
                 try addLine(handle, user: owner, product: product, quantity: quantity)
             } else {
-                try handle.execute("UPDATE cart_lines SET quantity = ? WHERE user_id = ? AND product_id = ?",
+                try handle.enqueue("UPDATE cart_lines SET quantity = ? WHERE user_id = ? AND product_id = ?",
                                    quantity, owner, product.description)
             }
             return (changed, true)
         case .remove(_, let product, _):
-            try handle.execute("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?", owner, product.description)
+            try handle.enqueue("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?", owner, product.description)
             return (try cart.removing(product).validated(), true)
         case .clear:
-            try handle.execute("DELETE FROM cart_lines WHERE user_id = ?", owner)
+            try handle.enqueue("DELETE FROM cart_lines WHERE user_id = ?", owner)
             return (try cart.cleared().validated(), true)
         case .clearAfterCheckout(_, let checkoutID, let ordered):
             // Once per checkout: the record is written with the clear.
@@ -71,10 +71,10 @@ enum CartWrite {
             let remaining = cart.removingOrdered(ordered)
             let kept = Set(remaining.lines.map(\.productID))
             for line in cart.lines where !kept.contains(line.productID) {
-                try handle.execute("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?",
+                try handle.enqueue("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?",
                                    owner, line.productID.description)
             }
-            try handle.execute("INSERT INTO cart_cleared_checkouts(checkout_id, user_id) VALUES(?, ?)",
+            try handle.enqueue("INSERT INTO cart_cleared_checkouts(checkout_id, user_id) VALUES(?, ?)",
                                checkoutID.description, owner)
             return (try remaining.validated(), true)
         }
@@ -83,7 +83,7 @@ enum CartWrite {
     /// Inserts the line after the user's highest position, so the order
     /// the products were added survives removals.
     private static func addLine(_ handle: any StorageHandle, user: String, product: ProductID, quantity: Int) throws {
-        try handle.execute("""
+        try handle.enqueue("""
             INSERT INTO cart_lines(user_id, product_id, quantity, position)
             VALUES(?, ?, ?, (SELECT COALESCE(MAX(position) + 1, 0) FROM cart_lines WHERE user_id = ?))
             """, user, product.description, quantity, user)

@@ -102,7 +102,7 @@ enum CatalogStore {
         guard recorded == 1 else { throw DomainError.duplicate(field: "checkout_id", value: checkout.description) }
         let changed = try take(handle, lines)
         for line in lines {
-            try handle.execute("""
+            try handle.enqueue("""
                 INSERT INTO stock_reservations(checkout_id, product_id, quantity, created_at)
                 VALUES(?, ?, ?, \(now))
                 """, checkout.description, line.productID.description, line.quantity)
@@ -186,7 +186,7 @@ enum CatalogStore {
             guard let id = ProductID(text) else { throw CatalogDataError(description: "reservation names product \(text)") }
             if let restocked = try restock(handle, id, by: try row.get(1)) { changed.append(restocked) }
         }
-        try handle.execute("DELETE FROM stock_reservations WHERE checkout_id = ?", checkout.description)
+        try handle.enqueue("DELETE FROM stock_reservations WHERE checkout_id = ?", checkout.description)
         try setStatus(handle, checkout, "released")
         return changed
     }
@@ -307,7 +307,7 @@ enum CatalogStore {
     }
 
     private static func setStatus(_ handle: any StorageHandle, _ checkout: CheckoutID, _ status: String) throws {
-        try handle.execute("UPDATE stock_checkouts SET status = ?, updated_at = \(CatalogSchema.now(handle.dialect)) WHERE checkout_id = ?",
+        try handle.enqueue("UPDATE stock_checkouts SET status = ?, updated_at = \(CatalogSchema.now(handle.dialect)) WHERE checkout_id = ?",
                            status, checkout.description)
     }
 

@@ -44,7 +44,7 @@ extension OrderStore {
         """
 
     static func recordHistory(_ handle: any StorageHandle, order: OrderID, _ entry: OrderHistoryEntry) throws {
-        try handle.execute("""
+        try handle.enqueue("""
             INSERT INTO order_history(order_id, from_status, status, at, actor, actor_id, reason)
             VALUES(?, ?, ?, ?, ?, ?, ?)
             """, order.description, entry.from?.rawValue, entry.status.rawValue, entry.at.millisecondsSince1970,

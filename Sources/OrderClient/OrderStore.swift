@@ -93,7 +93,7 @@ enum OrderStore {
 
     /// Frees a key kept past its time for a new checkout.
     static func forgetKey(_ handle: any StorageHandle, of id: OrderID) throws {
-        try handle.execute("UPDATE orders SET idempotency_key = NULL WHERE id = ?", id.description)
+        try handle.enqueue("UPDATE orders SET idempotency_key = NULL WHERE id = ?", id.description)
     }
 
     /// Up to `limit + 1` of the user's orders, newest first (ties by id
@@ -139,7 +139,7 @@ enum OrderStore {
     /// The order and its first history row: placed by its customer at checkout.
     static func insert(_ handle: any StorageHandle, _ order: Order, checkoutID: CheckoutID, key: String?,
                        fingerprint: String, document: String, owner: String) throws {
-        try handle.execute("""
+        try handle.enqueue("""
             INSERT INTO orders(id, user_id, status, created_at, checkout_id, idempotency_key, document, open, lease_owner,
                                request_fingerprint)
             VALUES(?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
@@ -166,7 +166,7 @@ enum OrderStore {
         }
         let changed = try stored.transitioned(to: status, by: actor)
         let document = OrderDocument.text(changed)
-        try handle.execute("""
+        try handle.enqueue("""
             UPDATE orders SET status = ?, document = ?, open = CASE WHEN ? = 'cancelled' THEN 1 ELSE open END
             WHERE id = ?
             """, changed.status.rawValue, document, changed.status.rawValue, id.description)
@@ -184,7 +184,7 @@ enum OrderStore {
             throw DomainError.notFound(entity: "order", id: id.description)
         }
         let changed = try stored.addressed(to: address)
-        try handle.execute("UPDATE orders SET document = ? WHERE id = ?", OrderDocument.text(changed), id.description)
+        try handle.enqueue("UPDATE orders SET document = ? WHERE id = ?", OrderDocument.text(changed), id.description)
         return changed
     }
 
@@ -205,7 +205,7 @@ enum OrderStore {
         for start in stride(from: 0, to: ids.count, by: settleChunk) {
             let chunk = ids[start..<min(start + settleChunk, ids.count)].map { StorageValue.text($0.description) }
             let padded = chunk + Array(repeating: chunk[chunk.count - 1], count: settleChunk - chunk.count)
-            _ = try handle.execute(settleSQL, arguments: padded)
+            try handle.enqueue(settleSQL, arguments: padded)
         }
     }
 

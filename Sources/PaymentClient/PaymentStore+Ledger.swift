@@ -15,7 +15,7 @@ extension PaymentStore {
     /// Appends `movement` of `payment`; the database numbers it.
     static func insertEntry(_ handle: any StorageHandle, _ movement: MoneyMovement, of payment: Payment, at now: Int64,
                             exceedsPaid: Bool) throws {
-        try handle.execute("""
+        try handle.enqueue("""
             INSERT INTO payment_ledger(payment_id, order_id, kind, amount, currency, method, reference, event_id, actor,
                                        actor_id, recorded_at, exceeds_paid)
             VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -182,13 +182,13 @@ enum PaymentStore {
     }
 
     static func insertEvent(_ handle: any StorageHandle, _ event: PaymentEvent, at now: Int64) throws {
-        try handle.execute("INSERT INTO payment_events(id, payment_id, type, received_at) VALUES(?, ?, ?, ?)",
+        try handle.enqueue("INSERT INTO payment_events(id, payment_id, type, received_at) VALUES(?, ?, ?, ?)",
                            event.id, event.paymentID.description, event.type.rawValue, now)
     }
 
     /// A new payment, open until its checkout finished with it.
     static func insert(_ handle: any StorageHandle, _ payment: Payment, at now: Int64) throws {
-        try handle.execute("""
+        try handle.enqueue("""
             INSERT INTO payments(id, order_id, user_id, status, amount, currency, method, reference, expires_at,
                                  updated_at, open)
             VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
@@ -201,7 +201,7 @@ enum PaymentStore {
     /// still to follow. Its sums change only with a ledger row
     /// (`insertEntry`) in the same transaction.
     static func update(_ handle: any StorageHandle, _ payment: Payment, at now: Int64) throws {
-        try handle.execute("""
+        try handle.enqueue("""
             UPDATE payments SET status = ?, method = ?, reference = ?, paid = ?, refunded = ?, owed = ?, fulfilled = ?,
                                 updated_at = ?, open = 1
             WHERE id = ?
@@ -210,7 +210,7 @@ enum PaymentStore {
     }
 
     static func settle(_ handle: any StorageHandle, id: PaymentID, status: PaymentStatus) throws {
-        try handle.execute("UPDATE payments SET open = 0 WHERE id = ? AND status = ?", id.description, status.rawValue)
+        try handle.enqueue("UPDATE payments SET open = 0 WHERE id = ? AND status = ?", id.description, status.rawValue)
     }
 
     static func decode(_ row: StorageRow) throws -> Payment {

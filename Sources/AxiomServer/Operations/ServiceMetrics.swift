@@ -195,6 +195,10 @@ final class ServiceMetrics: Sendable {
         text.sample("axiom_storage_writes_total", [("outcome", "rejected_unavailable")], metrics.writesRejectedUnavailable)
         text.family("axiom_storage_reads_total", "counter", "Read transactions run.")
         text.sample("axiom_storage_reads_total", [], metrics.reads)
+        text.family("axiom_storage_round_trips_total", "counter",
+                    "Times a connection waited for the database server (PostgreSQL; a pipeline is one), by connection.")
+        text.sample("axiom_storage_round_trips_total", [("connection", "writer")], metrics.writerRoundTrips)
+        text.sample("axiom_storage_round_trips_total", [("connection", "reader")], metrics.readerRoundTrips)
         text.family("axiom_storage_commit_duration_seconds", "histogram", "Time in COMMIT (the durable WAL flush, local or on the PostgreSQL server).")
         text.histogram("axiom_storage_commit_duration_seconds", metrics.commitLatency)
         text.family("axiom_storage_batch_duration_seconds", "histogram", "Time from BEGIN to the end of COMMIT, per batch.")

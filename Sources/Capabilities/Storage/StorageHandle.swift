@@ -14,6 +14,15 @@ public protocol StorageHandle: AnyObject {
     @discardableResult
     func execute(_ sql: String, arguments: [StorageValue]) throws -> Int
 
+    /// Runs one statement whose result the caller does not need (its row
+    /// count, its rows). In a write on PostgreSQL it waits and travels with
+    /// the next statement that is needed, or with the request's end, in one
+    /// round trip; an error it raises fails the request then, as if
+    /// `execute` had thrown it (which is why a statement whose error the
+    /// closure catches and handles must not be enqueued). On SQLite, and in
+    /// reads, it runs at once.
+    func enqueue(_ sql: String, arguments: [StorageValue]) throws
+
     /// Runs one query and returns all its rows.
     func query(_ sql: String, arguments: [StorageValue]) throws -> [StorageRow]
 
@@ -31,6 +40,11 @@ extension StorageHandle {
     @discardableResult
     public func execute(_ sql: String, _ arguments: any StorageValueConvertible...) throws -> Int {
         try execute(sql, arguments: arguments.map(\.storageValue))
+    }
+
+    /// Runs one statement whose result the caller does not need (see the requirement).
+    public func enqueue(_ sql: String, _ arguments: any StorageValueConvertible...) throws {
+        try enqueue(sql, arguments: arguments.map(\.storageValue))
     }
 
     /// Runs one query and returns all its rows.

@@ -10,6 +10,10 @@ public struct StorageMetrics: Sendable, Equatable {
     public var writesRejectedUnavailable: Int = 0
     /// Read closures run.
     public var reads: Int = 0
+    /// Times the writer waited for the database server (PostgreSQL; 0 on SQLite).
+    public var writerRoundTrips: Int = 0
+    /// Times a reader waited for the database server (PostgreSQL; 0 on SQLite).
+    public var readerRoundTrips: Int = 0
     /// Requests per committed batch.
     public var batchSizes = Histogram(upperBounds: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024])
     /// Seconds spent in COMMIT (the durable WAL fsync).

@@ -8,10 +8,12 @@ import CLibPQ
 /// (`PQprepare` / `PQexecPrepared`); values are always bound parameters,
 /// never spliced into the SQL text.
 final class PostgresConnection {
-    private let connection: OpaquePointer
+    let connection: OpaquePointer
     /// SQL text (already in `$n` form) → prepared statement name.
-    private var prepared: [String: String] = [:]
-    private let statementCacheCapacity: Int
+    var prepared: [String: String] = [:]
+    let statementCacheCapacity: Int
+    /// Times this connection waited for the server, since the last `takeRoundTrips()`.
+    var roundTrips = 0
 
     /// Connects (blocking). Throws `.unavailable` when the server cannot be reached.
     init(url: String, statementCacheCapacity: Int) throws {
@@ -32,14 +34,24 @@ final class PostgresConnection {
 
     deinit { PQfinish(connection) }
 
+    /// Set when a pipeline was left half read: the connection is unusable.
+    var isBroken = false
+
     /// False once libpq has seen the connection break.
-    var isHealthy: Bool { PQstatus(connection) == CONNECTION_OK }
+    var isHealthy: Bool { !isBroken && PQstatus(connection) == CONNECTION_OK }
+
+    /// The round trips counted since the last call, for the storage metrics.
+    func takeRoundTrips() -> Int {
+        defer { roundTrips = 0 }
+        return roundTrips
+    }
 
     /// Runs `sql` (placeholders `$1`…) with `arguments` bound, as a prepared
     /// statement while the per-connection cache has room.
     func run(_ sql: String, _ arguments: [StorageValue]) throws(PostgresError) -> PostgresResult {
         let parameters = PostgresParameters(arguments)
         defer { parameters.release() }
+        roundTrips += 1
         if let name = try preparedName(for: sql, parameterCount: arguments.count) {
             return try check(parameters.withArrays { values, lengths, formats in
                 PQexecPrepared(connection, name, Int32(arguments.count), values, lengths, formats, 0)
@@ -53,6 +65,7 @@ final class PostgresConnection {
     /// Runs SQL without parameters, possibly several statements (migrations,
     /// transaction control). Uses the simple query protocol.
     func exec(_ sql: String) throws(PostgresError) {
+        roundTrips += 1
         _ = try check(PQexec(connection, sql), sql: sql)
     }
 
@@ -66,6 +79,7 @@ final class PostgresConnection {
     func commit(notifying channel: String?) throws(PostgresError) {
         guard let channel else { return try exec("COMMIT") }
         let sql = "COMMIT; SELECT set_config('synchronous_commit', 'off', true), pg_notify('\(channel)', '')"
+        roundTrips += 1
         guard PQsendQuery(connection, sql) == 1 else {
             throw PostgresError(sqlState: PostgresError.connectionLost, message: Self.message(connection), sql: sql)
         }
@@ -90,12 +104,13 @@ final class PostgresConnection {
         if let name = prepared[sql] { return name }
         guard prepared.count < statementCacheCapacity else { return nil }
         let name = "axiom_\(prepared.count)"
+        roundTrips += 1
         _ = try check(PQprepare(connection, name, sql, Int32(parameterCount), nil), sql: sql)
         prepared[sql] = name
         return name
     }
 
-    private func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) -> PostgresResult {
+    func check(_ result: OpaquePointer?, sql: String) throws(PostgresError) -> PostgresResult {
         guard let result else {
             throw PostgresError(sqlState: PostgresError.connectionLost, message: Self.message(connection), sql: sql)
         }
@@ -117,7 +132,7 @@ final class PostgresConnection {
     // does not import as a constant.
     private static let sqlStateField = Int32(UInt8(ascii: "C"))
 
-    private static func message(_ connection: OpaquePointer) -> String {
+    static func message(_ connection: OpaquePointer) -> String {
         PQerrorMessage(connection).map { String(cString: $0) }?.trimmingWhitespace() ?? "unknown libpq error"
     }
 }

@@ -62,7 +62,10 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
     /// Connects and applies migrations, on the writer queue.
     func open(migrations: [Migration]) async throws {
         try await requests.onWriterQueue {
-            try PostgresMigrationRunner.apply(migrations, on: try self.connected())
+            let connection = try self.connected()
+            try PostgresMigrationRunner.apply(migrations, on: connection)
+            let roundTrips = connection.takeRoundTrips()
+            self.health.updateMetrics { $0.writerRoundTrips += roundTrips }
         }
     }
 
@@ -99,7 +102,12 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         let started = clock.now
         var retries = 0
         while true {
-            switch attempt(batch) {
+            let outcome = attempt(batch)
+            if let connection {
+                let roundTrips = connection.takeRoundTrips()
+                health.updateMetrics { $0.writerRoundTrips += roundTrips }
+            }
+            switch outcome {
             case .committed(let acknowledged, let failed, let deferred):
                 let finished = clock.now
                 health.updateMetrics { m in
@@ -128,39 +136,60 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         }
     }
 
-    /// One try at `batch`. Savepoint control travels with the next step in
-    /// one simple-query round trip ("RELEASE request; SAVEPOINT request",
-    /// "…; COMMIT"): two round trips per single-statement request instead
-    /// of three (`docs/postgres.md`).
+    /// One try at `batch`. The batch's BEGIN waits for its first request's
+    /// first round trip, and each request's savepoint control travels with
+    /// its deferred statements in one pipeline ("RELEASE request",
+    /// "SAVEPOINT request" for the next): a request costs one round trip
+    /// per statement whose result it reads, plus one (`docs/postgres.md`).
     private func attempt(_ batch: [Request]) -> Attempt {
         let connection: PostgresConnection
         do {
             connection = try connected()
-            try connection.exec("BEGIN; SAVEPOINT request")
         } catch {
             return lost(error)
         }
+        // The transaction opens with the first request's first round trip.
+        var opening = ["BEGIN", "SAVEPOINT request"].map { PostgresStatement($0) }
         var acknowledged: [Delivery] = []
         var failed: [(Request, any Error)] = []
         var deferred: [Request] = []
         var records: [ChangeRecord] = []
         var commitLatency = 0.0
         for (index, request) in batch.enumerated() {
-            let handle = PostgresHandle(connection: connection)
+            let handle = PostgresHandle(connection: connection, defers: true, opening: opening)
+            opening = []
             var outcome = Result { try request.perform(handle) }
             handle.invalidate()
-            if let batchError = handle.batchError { return abandon(connection, batchError) }
-            if case .success = outcome, let swallowed = handle.failedStatement {
-                // The closure caught a statement error and carried on; the
-                // savepoint is aborted, so the request fails with it.
-                outcome = .failure(StorageError.postgres(swallowed))
+            let isLast = index == batch.count - 1
+            // After the last request: COMMIT, unless outbox rows go in first.
+            func tail(keeping mine: [ChangeRecord]) -> [String] {
+                isLast ? (records.isEmpty && mine.isEmpty ? ["COMMIT"] : []) : ["SAVEPOINT request"]
             }
-            let next: String
+            let started = ContinuousClock().now
+            do throws(PostgresError) {
+                if case .success = outcome, handle.failedStatement == nil {
+                    // The request's deferred statements go with its release;
+                    // if one fails the release is skipped and it fails below.
+                    try handle.settle(succeeded: true, then: ["RELEASE request"] + tail(keeping: handle.recorded))
+                }
+                if handle.batchError == nil, case .success = outcome, let swallowed = handle.failedStatement {
+                    // The closure caught a statement error and carried on, or
+                    // a deferred statement failed; the savepoint is aborted,
+                    // so the request fails with it.
+                    outcome = .failure(StorageError.postgres(swallowed))
+                }
+                if handle.batchError == nil, case .failure = outcome {
+                    try handle.settle(succeeded: false, then: ["ROLLBACK TO request", "RELEASE request"] + tail(keeping: []))
+                }
+            } catch {
+                return abandon(connection, error)
+            }
+            if let batchError = handle.batchError { return abandon(connection, batchError) }
+            if isLast && records.isEmpty { commitLatency = (ContinuousClock().now - started).inSeconds }
             switch outcome {
             case .success(let deliver):
                 acknowledged.append(Delivery(deliver: deliver, recordCount: handle.recorded.count))
                 records += handle.recorded
-                next = "RELEASE request"
             case .failure(let error):
                 if let wait = handle.failedStatement, wait.isLockTimeout {
                     // Another batch holds a row this request needs, perhaps
@@ -172,24 +201,16 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
                 } else {
                     failed.append((request, error))
                 }
-                next = "ROLLBACK TO request; RELEASE request"
             }
-            let isLast = index == batch.count - 1
+        }
+        if !records.isEmpty {
             do {
-                if !isLast {
-                    try connection.exec(next + "; SAVEPOINT request")
-                    continue
-                }
-                // COMMIT releases the last savepoint; only a failure needs its own step.
-                if case .failure = outcome { try connection.exec(next) }
-                if !records.isEmpty {
-                    let placed = try connection.run(
-                        ChangeOutbox.postgresInsert,
-                        ChangeOutbox.postgresInsertArguments(records, origin: configuration.changeOrigin))
-                    Self.hand(placed.rows.compactMap { try? $0.get("position") as Int64 }, to: &acknowledged)
-                }
+                let placed = try connection.run(
+                    ChangeOutbox.postgresInsert,
+                    ChangeOutbox.postgresInsertArguments(records, origin: configuration.changeOrigin))
+                Self.hand(placed.rows.compactMap { try? $0.get("position") as Int64 }, to: &acknowledged)
                 let started = ContinuousClock().now
-                try connection.commit(notifying: records.isEmpty ? nil : ChangeOutbox.channel)
+                try connection.commit(notifying: ChangeOutbox.channel)
                 commitLatency = (ContinuousClock().now - started).inSeconds
             } catch {
                 return abandon(connection, error)

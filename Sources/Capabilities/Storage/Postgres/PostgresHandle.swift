@@ -7,9 +7,21 @@
 /// failed statement: a closure that catches a statement error cannot run
 /// more statements (they fail with 25P02), and its request fails with that
 /// first error even if the closure returns.
+///
+/// In a write closure, `enqueue`d statements wait and go to the server in
+/// one pipeline with the next statement whose result is needed, or with
+/// the savepoint's release when the closure returns: a request costs one
+/// round trip per statement it reads the result of, plus one.
 public final class PostgresHandle: StorageHandle {
     private let connection: PostgresConnection
     private var isValid = true
+    /// Whether `enqueue` waits for a pipeline (the writer) or runs at once (a read).
+    private let defers: Bool
+    /// The batch's own statements (its BEGIN) that no statement has carried
+    /// to the server yet; their failure is the batch's, never the request's.
+    private var opening: [PostgresStatement]
+    /// This request's enqueued statements, not sent yet.
+    private var deferred: [PostgresStatement] = []
     /// The first error that is not this request's own to handle: a lost
     /// connection or a serialization failure / deadlock. It aborts and
     /// retries or fails the whole batch, even if the closure swallowed it.
@@ -21,8 +33,12 @@ public final class PostgresHandle: StorageHandle {
     /// batch's COMMIT under the outbox lock (`ChangeOutbox`: the gap).
     private(set) var recorded: [ChangeRecord] = []
 
-    init(connection: PostgresConnection) {
+    /// `opening`: the batch's first statements, sent with this request's
+    /// first round trip (writer only).
+    init(connection: PostgresConnection, defers: Bool, opening: [PostgresStatement] = []) {
         self.connection = connection
+        self.defers = defers
+        self.opening = opening
     }
 
     func invalidate() { isValid = false }
@@ -38,9 +54,23 @@ public final class PostgresHandle: StorageHandle {
         try perform(sql, arguments).rows
     }
 
+    public func enqueue(_ sql: String, arguments: [StorageValue]) throws {
+        guard defers else {
+            _ = try perform(sql, arguments)
+            return
+        }
+        guard isValid else { throw StorageError.handleOutOfScope }
+        deferred.append(try Self.statement(sql, arguments))
+    }
+
     public func executeScript(_ sql: String) throws {
         guard isValid else { throw StorageError.handleOutOfScope }
         try Self.denyTransactionControl(sql)
+        // A script runs alone (the simple query protocol takes no pipeline):
+        // what waits goes first.
+        if !opening.isEmpty || !deferred.isEmpty {
+            _ = try send([])
+        }
         do {
             try connection.exec(sql)
         } catch {
@@ -55,16 +85,69 @@ public final class PostgresHandle: StorageHandle {
 
     private func perform(_ sql: String, _ arguments: [StorageValue]) throws -> PostgresResult {
         guard isValid else { throw StorageError.handleOutOfScope }
-        try Self.denyTransactionControl(sql)
+        let statement = try Self.statement(sql, arguments)
+        if opening.isEmpty && deferred.isEmpty {
+            do {
+                return try connection.run(statement.sql, statement.arguments)
+            } catch {
+                throw classify(error)
+            }
+        }
+        guard let result = try send([statement]).last else {
+            throw StorageError.postgres(PostgresError(sqlState: "XX000", message: "no result", sql: sql))
+        }
+        return result
+    }
+
+    /// Sends what waits (the batch's opening, this request's deferred
+    /// statements) and then `statements` in one pipeline; returns the
+    /// results of `statements`. A failure is classified as `perform`'s is,
+    /// except that one of the opening's fails the whole batch.
+    private func send(_ statements: [PostgresStatement]) throws -> [PostgresResult] {
+        let sent = opening + deferred + statements
+        let waiting = opening.count + deferred.count
+        let openingCount = opening.count
+        opening = []
+        deferred = []
+        do {
+            return Array(try connection.pipeline(sent).dropFirst(waiting))
+        } catch {
+            if error.index < openingCount, batchError == nil { batchError = error.error }
+            throw classify(error.error)
+        }
+    }
+
+    /// Runs the waiting statements and then the writer's savepoint
+    /// `control` in one round trip, once the closure has returned
+    /// (`succeeded`: it returned without a failed statement). A failure
+    /// of one of this request's statements becomes its `failedStatement`
+    /// (control did not run then: the writer rolls the savepoint back);
+    /// a failure of `control` itself is thrown, for the whole batch. After
+    /// a failed statement the request's deferred statements are dropped:
+    /// its savepoint is rolled back anyway.
+    func settle(succeeded: Bool, then control: [String]) throws(PostgresError) {
+        if !succeeded || failedStatement != nil { deferred = [] }
+        let mine = opening.count + deferred.count
+        let sent = opening + deferred + control.map { PostgresStatement($0) }
+        let openingCount = opening.count
+        opening = []
+        deferred = []
+        do {
+            _ = try connection.pipeline(sent)
+        } catch {
+            if error.index >= mine { throw error.error }
+            if error.index < openingCount, batchError == nil { batchError = error.error }
+            _ = classify(error.error)
+        }
+    }
+
+    private static func statement(_ sql: String, _ arguments: [StorageValue]) throws -> PostgresStatement {
+        try denyTransactionControl(sql)
         let (rewritten, count) = PostgresPlaceholders.rewrite(sql)
         guard count == arguments.count else {
             throw StorageError.argumentCountMismatch(sql: sql, expected: count, given: arguments.count)
         }
-        do {
-            return try connection.run(rewritten, arguments)
-        } catch {
-            throw classify(error)
-        }
+        return PostgresStatement(rewritten, arguments)
     }
 
     private func classify(_ error: PostgresError) -> StorageError {

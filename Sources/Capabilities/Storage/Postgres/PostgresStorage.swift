@@ -86,7 +86,6 @@ public final class PostgresStorage: StorageCapability {
                     continuation.resume(throwing: StorageError.closed)
                     return
                 }
-                health.updateMetrics { $0.reads += 1 }
                 continuation.resume(with: Result { try Self.runRead(on: slot, health: health, body) })
             }
         }
@@ -129,10 +128,15 @@ public final class PostgresStorage: StorageCapability {
     private static func runRead<T>(on slot: PostgresReaderPool.Slot, health: StorageHealth,
                                    _ body: (any StorageHandle) throws -> T) throws -> T {
         let connection = try begin(on: slot)
-        let handle = PostgresHandle(connection: connection)
+        let handle = PostgresHandle(connection: connection, defers: false)
         defer {
             handle.invalidate()
             if connection.isHealthy { try? connection.exec("COMMIT") } else { slot.disconnect() }
+            let roundTrips = connection.takeRoundTrips()
+            health.updateMetrics { m in
+                m.reads += 1
+                m.readerRoundTrips += roundTrips
+            }
         }
         return try body(handle)
     }
