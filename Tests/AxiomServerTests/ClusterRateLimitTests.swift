@@ -70,6 +70,42 @@ import TestSupport
         }
     }
 
+    /// One user's bucket on both servers: burst 30 at 1/s, leases of 1
+    /// (the per-user limit is taken per request, no loop leases): at most
+    /// 30 + 2 × 2 × 1 and the refill.
+    @Test(.enabled(if: ServerDatabase.onPostgres))
+    func twoServersOnOneDatabaseAdmitAUsersLimitOnceWithinTheTolerance() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-crl-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = ServerDatabase.fresh(in: directory)
+        let arguments = ["--port", "0", "--rate-limit-user-per-second", "1", "--rate-limit-user-burst", "30"]
+        let a = ServerProcess(arguments: arguments, database: database)
+        try a.start()
+        defer { a.stop() }
+        let b = ServerProcess(arguments: arguments, database: database)
+        try b.start()
+        defer { b.stop() }
+        let apis = [API(port: a.port), API(port: b.port)]
+        #expect(try apis[0].call("POST", "/users", json: #"{"name":"C","email":"c@example.com","password":"correct horse battery"}"#).status == 201)
+        let token = try ReplicaProcessTests.signIn(apis[0], "c@example.com", "correct horse battery")
+        let started = Date()
+        var admitted = 0
+        var quietRounds = 0
+        for _ in 0..<300 where quietRounds < 3 {
+            var round = 0
+            for _ in 0..<5 {
+                for api in apis where try api.call("GET", "/cart", token: token).status == 200 { round += 1 }
+            }
+            admitted += round
+            quietRounds = round <= 1 ? quietRounds + 1 : 0
+            usleep(100_000)
+        }
+        let refilled = Int(Date().timeIntervalSince(started).rounded(.up))
+        #expect(admitted >= 30 - 4)
+        #expect(admitted <= 30 + 4 + refilled, "refilled \(refilled)")
+        #expect(try Self.metric(apis[1], #"axiom_http_rate_limit_shared{policy="per-user"}"#) == 1)
+    }
+
     @Test(.enabled(if: ProcessInfo.processInfo.environment["AXIOM_TEST_DATABASE_URL"]?.isEmpty == false
                    && ServerDatabase.sqliteOnly))
     func withTheDatabaseStoppedEachServerCountsAloneNeverWithoutALimit() throws {
