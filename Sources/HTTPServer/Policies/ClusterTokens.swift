@@ -3,9 +3,11 @@ import Synchronization
 /// A rate limit counted across processes: this process's stock of tokens
 /// per key, leased from a ``SharedTokenStore`` that every process takes
 /// from. A request spends only what is in the stock and never waits on the
-/// store: ``run()`` exchanges in the background, once a tick, for every key
-/// whose stock fell to half a lease or below (the stock refilled back to
-/// `lease`), and gives an idle key's unspent tokens back.
+/// store: ``run()`` exchanges in the background for every key whose stock
+/// fell to half a lease or below (the stock refilled back to `lease`), one
+/// exchange at a time, the next as soon as the last ended and a key is
+/// queued (so they batch under load), and gives an idle key's unspent
+/// tokens back.
 ///
 /// ## The tolerance
 /// A key never seen here has no stock yet, so a stock may go down to
@@ -34,7 +36,6 @@ final class ClusterTokens: Sendable {
     /// An unused key's stock goes back to the store after this long.
     let idleAfter: Int64
     let staleAfter: Int64
-    let tick: Duration
     private let lowWater: Int
     private let shards: [Shard]
     private let perShard: Int
@@ -42,6 +43,9 @@ final class ClusterTokens: Sendable {
     private let failing = Atomic<Bool>(false)
     /// When the exchange in flight began (`Int64.min`: none in flight).
     private let exchangeSince = Atomic<Int64>(.min)
+    /// Signalled when a key is queued: the exchange loop waits on it.
+    private let wake: AsyncStream<Void>
+    private let waker: AsyncStream<Void>.Continuation
     private let leaseCount = Atomic<Int>(0)
     private let failureCount = Atomic<Int>(0)
 
@@ -57,14 +61,14 @@ final class ClusterTokens: Sendable {
     }
 
     init(store: any SharedTokenStore, policy: RateLimitPolicy, lease: Int, shards count: Int = 16,
-         idleAfter: Int64 = 2_000_000_000, staleAfter: Int64 = 2_000_000_000, tick: Duration = .milliseconds(50)) {
+         idleAfter: Int64 = 2_000_000_000, staleAfter: Int64 = 2_000_000_000) {
         self.store = store
         self.policy = policy
         self.lease = max(1, min(lease, policy.burst))
         lowWater = self.lease / 2
         self.idleAfter = idleAfter
         self.staleAfter = staleAfter
-        self.tick = tick
+        (wake, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         shards = (0..<count).map { _ in Shard() }
         perShard = max(1, policy.maxTrackedClients / count)
     }
@@ -102,7 +106,10 @@ final class ClusterTokens: Sendable {
             return RateLimiter.Grant(tokens: taken, bucketLeft: max(0, left + Double(stock.tokens)),
                                      retryAfterSeconds: max(1, Int(((1 - left) / policy.requestsPerSecond).rounded(.up))))
         }
-        if wantsExchange { _ = queued.withLock { $0.insert(key) } }
+        if wantsExchange {
+            _ = queued.withLock { $0.insert(key) }
+            waker.yield()
+        }
         return grant
     }
 
@@ -115,21 +122,34 @@ final class ClusterTokens: Sendable {
         }
     }
 
-    /// Exchanges with the store until cancelled: the queued keys once a
-    /// tick (every second while it fails), idle stocks queued every half
-    /// `idleAfter`, the store's refilled buckets pruned once a fill time.
+    /// Exchanges with the store until cancelled: the queued keys whenever
+    /// there are some (retried every second while the store fails), idle
+    /// stocks queued every half `idleAfter`, the store's refilled buckets
+    /// pruned every fill time (at most once a minute).
     func run() async {
-        let fillNanoseconds = Int64(Double(policy.burst) / policy.requestsPerSecond * 1e9)
-        var sweptAt = MonotonicClock.nowNanoseconds()
-        var prunedAt = sweptAt
-        while !Task.isCancelled {
-            try? await Task.sleep(for: failing.load(ordering: .relaxed) ? .seconds(1) : tick)
-            let now = MonotonicClock.nowNanoseconds()
-            if now - sweptAt >= idleAfter / 2 {
-                queueIdle(now: now)
-                sweptAt = now
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.exchangeWhenQueued() }
+            group.addTask { await self.sweep() }
+        }
+    }
+
+    private func exchangeWhenQueued() async {
+        for await _ in wake {
+            await exchangeQueued()
+            if failing.load(ordering: .relaxed) {
+                try? await Task.sleep(for: .seconds(1))
+                waker.yield()
             }
-            await exchangeQueued(now: now)
+        }
+    }
+
+    private func sweep() async {
+        let fillNanoseconds = Int64(Double(policy.burst) / policy.requestsPerSecond * 1e9)
+        var prunedAt = MonotonicClock.nowNanoseconds()
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .nanoseconds(idleAfter / 2))
+            let now = MonotonicClock.nowNanoseconds()
+            if queueIdle(now: now) { waker.yield() }
             if now - prunedAt >= max(fillNanoseconds, 60_000_000_000) {
                 try? await store.prune(policy)
                 prunedAt = now
@@ -207,7 +227,9 @@ final class ClusterTokens: Sendable {
         giveBack(request.key, tokens: request.returning)
     }
 
-    func queueIdle(now: Int64) {
+    /// Queues the idle stocks; whether there were any.
+    @discardableResult
+    func queueIdle(now: Int64) -> Bool {
         var idle: [String] = []
         for shard in shards {
             shard.stocks.withLock { stocks in
@@ -218,8 +240,9 @@ final class ClusterTokens: Sendable {
                 }
             }
         }
-        guard !idle.isEmpty else { return }
+        guard !idle.isEmpty else { return false }
         queued.withLock { queued in for key in idle { queued.insert(key) } }
+        return true
     }
 
     private func shard(for key: String) -> Shard {

@@ -46,13 +46,13 @@ public final class RateLimiter: Sendable {
         }
     }
 
-    /// A fiftieth of the burst, or a tenth of a second of the rate if more
-    /// (a stock must last from one exchange to the next, a 50 ms tick
-    /// apart, or a busy key is refused while the cluster still has tokens
-    /// for it); never above half the burst. The processes together may
-    /// exceed the limit by two leases each (``ClusterTokens``).
+    /// A tenth of the burst, or a tenth of a second of the rate if more
+    /// (a stock must last from one exchange to the next, or a busy key is
+    /// refused while the cluster still has tokens for it); never above
+    /// half the burst. The processes together may exceed the limit by two
+    /// leases each (``ClusterTokens``).
     public static func defaultSharedLease(for policy: RateLimitPolicy) -> Int {
-        max(1, min(policy.burst / 2, max(policy.burst / 50, Int(policy.requestsPerSecond / 10))))
+        max(1, min(policy.burst / 2, max(policy.burst / 10, Int(policy.requestsPerSecond / 10))))
     }
 
     /// Tokens this process takes from the shared bucket at once (nil: no store).
