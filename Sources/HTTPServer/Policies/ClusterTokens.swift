@@ -25,9 +25,10 @@ import Synchronization
 /// process counting alone, as with `rate_limit_scope: process`) until an
 /// exchange succeeds again; the failed keys are retried every second.
 ///
-/// Memory: at most `maxTrackedClients` keys, least recently used dropped
-/// first beyond (their unspent tokens are not returned, their debt is
-/// forgiven: the price of a bound under an attack from many addresses).
+/// Memory: at most `maxTrackedClients` keys; beyond, settled ones (nothing
+/// held, nothing owed) are dropped first, then the least recently used
+/// (its unspent tokens are not returned, its debt is forgiven: the price
+/// of a bound under an attack from many addresses).
 final class ClusterTokens: Sendable {
     let store: any SharedTokenStore
     let policy: RateLimitPolicy
