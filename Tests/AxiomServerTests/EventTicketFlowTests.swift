@@ -84,7 +84,7 @@ import TestSupport
         let resumed = try ticketStream(shop, try mint(shop, browser).ticket, lastEventID: last)
         #expect(resumed.head.status == 200)
         let replayed = try #require(try resumed.nextEvent())
-        #expect(EventShop.sequence(replayed.id) == EventShop.sequence(last).map { $0 + 1 })
+        #expect(EventShop.sequence(replayed.id)! > EventShop.sequence(last)!)
         #expect((replayed.object["items"] as? [[String: Any]])?.first?["quantity"] as? Int == 2)
     }
 }

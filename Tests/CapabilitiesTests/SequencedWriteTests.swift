@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Capabilities
 
-/// A write learns the sequence of its own outbox rows (the `/events` id),
+/// A write learns the position of its own outbox rows (the `/events` id),
 /// on both backends, with many writes committed together: on PostgreSQL the
 /// group-commit writer inserts a whole batch's rows in one statement and
 /// hands each request its own values back.
@@ -31,7 +31,10 @@ import Testing
             return try await group.reduce(into: [Int: Int64?]()) { $0[$1.0] = $1.1 }
         }
         let rows = try await a.storage.storedRead { handle in
-            try handle.query("SELECT key, seq FROM changes").map { (try $0.get("key") as String, try $0.get("seq") as Int64) }
+            let position = handle.dialect == .sqlite ? "seq" : "position"
+            return try handle.query("SELECT key, \(position) AS position FROM changes").map {
+                (try $0.get("key") as String, try $0.get("position") as Int64)
+            }
         }
         var newest: [Int: Int64] = [:]
         for (key, sequence) in rows {

@@ -1,7 +1,11 @@
 /// One committed row of the `changes` outbox, as a follower reads it.
 public struct Change: Sendable, Hashable {
-    /// The global sequence: commit order on both backends (see `ChangeOutbox`).
+    /// The row's position: followers read rows in position order, and one
+    /// user's positions increase in commit order (see `ChangeOutbox`). What
+    /// an `/events` id carries.
     public let sequence: Int64
+    /// The row's own number: breaks ties between positions of different users.
+    public let row: Int64
     public let kind: ChangeKind
     public let key: String
     public let userID: String?
@@ -9,8 +13,9 @@ public struct Change: Sendable, Hashable {
     /// its own process's changes, which were applied when they were made.
     public let origin: String
 
-    public init(sequence: Int64, kind: ChangeKind, key: String, userID: String?, origin: String) {
+    public init(sequence: Int64, row: Int64? = nil, kind: ChangeKind, key: String, userID: String?, origin: String) {
         self.sequence = sequence
+        self.row = row ?? sequence
         self.kind = kind
         self.key = key
         self.userID = userID

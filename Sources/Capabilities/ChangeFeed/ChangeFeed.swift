@@ -3,13 +3,16 @@ import Glibc
 import Synchronization
 
 /// The follower (one per process): reads the `changes` outbox after the
-/// last sequence it applied and hands other processes' rows to the
-/// subscribed clients, in sequence order, each awaited before the next.
+/// last position it applied, up to the horizon below which no row can still
+/// appear (`ChangeOutbox`), and hands other processes' rows to the
+/// subscribed clients in position order, each awaited before the next.
+/// While committed rows wait above the horizon (an older transaction is
+/// still open somewhere), it reads again soon, backing off to the poll.
 /// Woken by `NOTIFY` on PostgreSQL (`ChangeFeedSettings.Wake.notify`,
 /// `PostgresChangeListener`), by a timer otherwise, and by read barriers.
 ///
-/// It starts at the head: a process that just started has nothing cached,
-/// so nothing older concerns it. A follower that finds its position pruned
+/// It starts at the horizon: a process that just started has nothing
+/// cached, so nothing older concerns it. A follower that finds its position pruned
 /// asks every subscriber to `resynchronize` (drop its cache) and goes on
 /// from the head.
 ///
@@ -40,6 +43,9 @@ public final class ChangeFeed: Capability {
         var metrics = ChangeFeedMetrics()
         var waiters: [Waiter] = []
         var lastPrune: ContinuousClock.Instant?
+        var cursor = ChangeOutbox.Cursor(position: 0, seq: 0)
+        /// The wait before the next read while rows are held above the horizon.
+        var heldRetry: Duration?
     }
 
     /// Every hour at most, each follower deletes rows older than retention.
@@ -85,9 +91,9 @@ public final class ChangeFeed: Capability {
         state.withLock { $0.subscribers.append(subscriber) }
     }
 
-    /// Reads the head and starts following from it.
+    /// Reads the horizon and starts following from it.
     public func start() async throws {
-        let head = try await storage.storedRead(ChangeOutbox.head)
+        let horizon = try await storage.storedRead(ChangeOutbox.horizon)
         let interval = listener == nil ? settings.pollInterval : settings.pollInterval * 10
         let signal = self.signal
         let follow = Task { [self] in
@@ -103,8 +109,9 @@ public final class ChangeFeed: Capability {
             }
         }
         state.withLock { state in
-            state.metrics.appliedSequence = head
-            state.metrics.headSequence = head
+            state.cursor = ChangeOutbox.Cursor(position: horizon - 1, seq: .max)
+            state.metrics.appliedSequence = horizon - 1
+            state.metrics.headSequence = horizon - 1
             state.running = true
             state.tasks = [follow, ticker]
         }
@@ -147,7 +154,7 @@ public final class ChangeFeed: Capability {
         }
     }
 
-    /// The newest sequence applied here: what a new `/events` stream starts after.
+    /// The newest position applied here: what a new `/events` stream starts after.
     public var appliedSequence: Int64 { state.withLock { $0.metrics.appliedSequence } }
 
     // MARK: - Following
@@ -155,13 +162,10 @@ public final class ChangeFeed: Capability {
     private func drain() async {
         let batchSize = settings.batchSize
         while true {
-            let from = state.withLock { $0.metrics.appliedSequence }
-            let read: (rows: [Change], head: Int64, oldest: Int64)
+            let cursor = state.withLock { $0.cursor }
+            let read: ChangeOutbox.Read
             do {
-                read = try await storage.storedRead { handle in
-                    (try ChangeOutbox.changes(handle, after: from, limit: batchSize),
-                     try ChangeOutbox.head(handle), try ChangeOutbox.oldest(handle))
-                }
+                read = try await storage.storedRead { try ChangeOutbox.read($0, after: cursor, limit: batchSize) }
             } catch {
                 state.withLock { $0.metrics.failedReads += 1 }
                 failWaiters(error)
@@ -169,13 +173,14 @@ public final class ChangeFeed: Capability {
             }
             let subscribers = state.withLock { state in
                 state.metrics.headSequence = max(state.metrics.headSequence, read.head)
+                state.metrics.heldBack = read.heldBack
                 return state.subscribers
             }
-            if from > 0, read.oldest > from + 1 {
+            if cursor.position > 0, cursor.position < read.resumableAfter {
                 // Rows after our position were pruned: what they said is lost.
                 for subscriber in subscribers { await subscriber.resynchronize() }
                 state.withLock { $0.metrics.resynchronizations += 1 }
-                advance(to: read.head)
+                advance(to: ChangeOutbox.Cursor(position: read.horizon - 1, seq: .max))
                 return
             }
             for change in read.rows {
@@ -185,27 +190,53 @@ public final class ChangeFeed: Capability {
                     }
                     state.withLock { $0.metrics.appliedChanges += 1 }
                 }
-                advance(to: change.sequence)
+                advance(to: ChangeOutbox.Cursor(position: change.sequence, seq: change.row))
             }
             guard read.rows.count == batchSize else {
-                // Everything up to the snapshot's head is read (holes left
-                // by rolled-back batches included).
-                advance(to: read.head)
+                // Everything below the horizon is read (holes left by
+                // rolled-back batches included).
+                advance(to: ChangeOutbox.Cursor(position: read.horizon - 1, seq: .max))
+                retryWhileHeld(read.heldBack)
                 await pruneIfDue()
                 return
             }
         }
     }
 
-    private func advance(to sequence: Int64) {
+    /// Moves the cursor; every position before it is applied, and before
+    /// a whole read's horizon, the position itself too.
+    private func advance(to cursor: ChangeOutbox.Cursor) {
+        let applied = cursor.seq == .max ? cursor.position : cursor.position - 1
         let due = state.withLock { state -> [Waiter] in
-            guard sequence > state.metrics.appliedSequence else { return [] }
-            state.metrics.appliedSequence = sequence
-            let due = state.waiters.filter { $0.target <= sequence }
-            state.waiters.removeAll { $0.target <= sequence }
+            guard (cursor.position, cursor.seq) > (state.cursor.position, state.cursor.seq) else { return [] }
+            state.cursor = cursor
+            guard applied > state.metrics.appliedSequence else { return [] }
+            state.metrics.appliedSequence = applied
+            let due = state.waiters.filter { $0.target <= applied }
+            state.waiters.removeAll { $0.target <= applied }
             return due
         }
         for waiter in due { waiter.continuation.resume() }
+    }
+
+    /// Reads again soon while committed rows wait above the horizon: from
+    /// a millisecond, doubling to the poll interval.
+    private func retryWhileHeld(_ heldBack: Int) {
+        let wait = state.withLock { state -> Duration? in
+            guard heldBack > 0 else {
+                state.heldRetry = nil
+                return nil
+            }
+            let wait = min(state.heldRetry.map { $0 * 2 } ?? .milliseconds(1), settings.pollInterval)
+            state.heldRetry = wait
+            return wait
+        }
+        guard let wait else { return }
+        let signal = self.signal
+        Task {
+            try? await Task.sleep(for: wait)
+            signal.yield(())
+        }
     }
 
     private func failWaiters(_ error: any Error) {

@@ -1,9 +1,12 @@
 /// The follower's position, for `/metrics`.
 public struct ChangeFeedMetrics: Sendable, Equatable {
-    /// The newest sequence this process has applied (or skipped as its own).
+    /// Every outbox position up to this one is applied here (or skipped as its own).
     public var appliedSequence: Int64 = 0
-    /// The newest sequence in the outbox when last read.
+    /// The newest position in the outbox when last read.
     public var headSequence: Int64 = 0
+    /// Committed changes the last read could not take yet: above the
+    /// horizon, behind a transaction still open somewhere in the cluster.
+    public var heldBack: Int = 0
     /// Other processes' changes handed to subscribers.
     public var appliedChanges: Int = 0
     /// Times the follower fell behind retention and every cache was dropped.
@@ -17,6 +20,6 @@ public struct ChangeFeedMetrics: Sendable, Equatable {
     /// LISTEN connections made (1, plus one per reconnect), PostgreSQL notify mode only.
     public var listenerConnections: Int = 0
 
-    /// How far behind the head this process is, in sequence numbers.
-    public var lag: Int64 { max(0, headSequence - appliedSequence) }
+    /// Committed changes not yet applied here, as of the last read.
+    public var lag: Int64 { Int64(heldBack) }
 }

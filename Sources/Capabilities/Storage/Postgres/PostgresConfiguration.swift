@@ -12,6 +12,17 @@ public struct PostgresConfiguration: Sendable {
     /// How often a batch that hit a serialization failure (40001) or a
     /// deadlock (40P01) is run again before its requests fail.
     public var maxRetries: Int
+    /// How long a write statement waits on a row lock another batch holds
+    /// before its request is taken out of this batch and put first in the
+    /// next (`PostgresGroupCommitWriter`): two replicas' batches that lock
+    /// the same rows in opposite orders part after this instead of after
+    /// PostgreSQL's `deadlock_timeout`.
+    public var lockWait: Duration = .milliseconds(100)
+    /// `idle_in_transaction_session_timeout` of the write connection: a
+    /// writer stopped inside a transaction (a paused process) holds the
+    /// change feed's horizon (`ChangeOutbox`) back for every replica until
+    /// PostgreSQL ends its session.
+    public var idleInTransactionTimeout: Duration = .seconds(5)
     /// This process's name in the change outbox (`changes.origin`): its
     /// follower skips these rows, applied when they were made. Kept by
     /// `reopen`, which reuses the configuration.

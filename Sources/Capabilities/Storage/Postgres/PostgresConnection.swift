@@ -56,6 +56,36 @@ final class PostgresConnection {
         _ = try check(PQexec(connection, sql), sql: sql)
     }
 
+    /// Commits the open transaction, then, when `channel` is given,
+    /// notifies it in a transaction of its own, in the same round trip.
+    /// NOTIFY takes a cluster-wide lock from its transaction's pre-commit to
+    /// its commit; in the writing transaction every writer in the cluster
+    /// would queue on it across its COMMIT's WAL flush. The wake-up is not
+    /// durable (a follower's poll catches a lost one), so its transaction
+    /// does not wait for its own flush, and its failure fails nothing.
+    func commit(notifying channel: String?) throws(PostgresError) {
+        guard let channel else { return try exec("COMMIT") }
+        let sql = "COMMIT; SELECT set_config('synchronous_commit', 'off', true), pg_notify('\(channel)', '')"
+        guard PQsendQuery(connection, sql) == 1 else {
+            throw PostgresError(sqlState: PostgresError.connectionLost, message: Self.message(connection), sql: sql)
+        }
+        // One result for COMMIT, then the notification's (or none, when
+        // COMMIT failed and ended the string); every one must be read.
+        var commit: PostgresError??
+        while let result = PQgetResult(connection) {
+            do throws(PostgresError) {
+                _ = try check(result, sql: sql)
+                if commit == nil { commit = .some(nil) }
+            } catch {
+                if commit == nil { commit = .some(error) }
+            }
+        }
+        guard let commit else {
+            throw PostgresError(sqlState: PostgresError.connectionLost, message: Self.message(connection), sql: sql)
+        }
+        if let failure = commit { throw failure }
+    }
+
     private func preparedName(for sql: String, parameterCount: Int) throws(PostgresError) -> String? {
         if let name = prepared[sql] { return name }
         guard prepared.count < statementCacheCapacity else { return nil }

@@ -23,6 +23,10 @@ public struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible 
     /// is safe to run again.
     public var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
 
+    /// lock_not_available: a statement waited on a row lock longer than the
+    /// session's `lock_timeout`.
+    public var isLockTimeout: Bool { sqlState == "55P03" }
+
     /// The server cannot be reached or cannot take the work: class 08
     /// (connection exception), 57P01-57P03 (shut down, crash recovery,
     /// cannot connect now), 53xxx (disk full, out of memory, too many

@@ -24,11 +24,17 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         /// COMMIT with the newest outbox sequence the request recorded.
         let perform: @Sendable (PostgresHandle) throws -> @Sendable (Int64?) -> Void
         let fail: @Sendable (any Error) -> Void
+        /// Batches this request was taken out of for waiting on a lock.
+        var deferrals = 0
     }
+
+    /// Times a request is put into the next batch after a lock wait before
+    /// it fails with the wait's error.
+    static let maxDeferrals = 50
 
     /// How one attempt at a batch ended.
     private enum Attempt {
-        case committed(acknowledged: [Delivery], failed: [(Request, any Error)])
+        case committed(acknowledged: [Delivery], failed: [(Request, any Error)], deferred: [Request])
         case retry(PostgresError)
         case failed(StorageError)
     }
@@ -77,6 +83,10 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         connection = nil
         let fresh = try PostgresConnection(url: configuration.url,
                                            statementCacheCapacity: configuration.statementCacheCapacity)
+        try fresh.exec("""
+            SET lock_timeout = \(Self.milliseconds(configuration.lockWait));
+            SET idle_in_transaction_session_timeout = \(Self.milliseconds(configuration.idleInTransactionTimeout))
+            """)
         connection = fresh
         return fresh
     }
@@ -90,7 +100,7 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         var retries = 0
         while true {
             switch attempt(batch) {
-            case .committed(let acknowledged, let failed):
+            case .committed(let acknowledged, let failed, let deferred):
                 let finished = clock.now
                 health.updateMetrics { m in
                     if !acknowledged.isEmpty {
@@ -103,6 +113,7 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
                 }
                 for delivery in acknowledged { delivery.deliver(delivery.sequence) }
                 for (request, error) in failed { request.fail(error) }
+                requests.requeue(deferred)
                 return
             case .retry(let error):
                 retries += 1
@@ -125,20 +136,13 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         let connection: PostgresConnection
         do {
             connection = try connected()
-            // One writing batch at a time on the database, across replicas:
-            // the lock is taken before any row lock and held to the commit.
-            // Two replicas' batches took the same users' rows (cart_versions)
-            // in opposite orders and deadlocked, each stalling both writers
-            // for deadlock_timeout (1 s) before a retry: 4-5 times per 8 s
-            // of cart writes, cart writes at 355-681/s with 2-3 replicas
-            // against 2,785/s with one (docs/scaling.md). It is also the
-            // outbox's lock (ChangeOutbox: the gap).
-            try connection.exec("BEGIN; SELECT pg_advisory_xact_lock(\(ChangeOutbox.lockKey)); SAVEPOINT request")
+            try connection.exec("BEGIN; SAVEPOINT request")
         } catch {
             return lost(error)
         }
         var acknowledged: [Delivery] = []
         var failed: [(Request, any Error)] = []
+        var deferred: [Request] = []
         var records: [ChangeRecord] = []
         var commitLatency = 0.0
         for (index, request) in batch.enumerated() {
@@ -151,58 +155,73 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
                 // savepoint is aborted, so the request fails with it.
                 outcome = .failure(StorageError.postgres(swallowed))
             }
-            var next: String
+            let next: String
             switch outcome {
             case .success(let deliver):
                 acknowledged.append(Delivery(deliver: deliver, recordCount: handle.recorded.count))
                 records += handle.recorded
                 next = "RELEASE request"
             case .failure(let error):
-                failed.append((request, error))
+                if let wait = handle.failedStatement, wait.isLockTimeout {
+                    // Another batch holds a row this request needs, perhaps
+                    // waiting on one of ours: commit without it and run it
+                    // first in the next batch, after that one's commit.
+                    var again = request
+                    again.deferrals += 1
+                    if again.deferrals <= Self.maxDeferrals { deferred.append(again) } else { failed.append((request, error)) }
+                } else {
+                    failed.append((request, error))
+                }
                 next = "ROLLBACK TO request; RELEASE request"
             }
             let isLast = index == batch.count - 1
             do {
-                if isLast && !records.isEmpty {
-                    // The rows' sequence values are taken under the batch's
-                    // lock, held to the commit (ChangeOutbox: the gap).
-                    try connection.exec(next)
-                    let (insert, values) = ChangeOutbox.postgresInsert(records, origin: configuration.changeOrigin)
-                    let inserted = try connection.run(insert, values)
-                    Self.hand(inserted.rows.compactMap { try? $0.get("seq") as Int64 }, to: &acknowledged)
-                    next = "SELECT pg_notify('\(ChangeOutbox.channel)', ''); COMMIT"
-                } else {
-                    next += isLast ? "; COMMIT" : "; SAVEPOINT request"
+                if !isLast {
+                    try connection.exec(next + "; SAVEPOINT request")
+                    continue
+                }
+                // COMMIT releases the last savepoint; only a failure needs its own step.
+                if case .failure = outcome { try connection.exec(next) }
+                if !records.isEmpty {
+                    let placed = try connection.run(
+                        ChangeOutbox.postgresInsert,
+                        ChangeOutbox.postgresInsertArguments(records, origin: configuration.changeOrigin))
+                    Self.hand(placed.rows.compactMap { try? $0.get("position") as Int64 }, to: &acknowledged)
                 }
                 let started = ContinuousClock().now
-                try connection.exec(next)
-                if isLast { commitLatency = (ContinuousClock().now - started).inSeconds }
+                try connection.commit(notifying: records.isEmpty ? nil : ChangeOutbox.channel)
+                commitLatency = (ContinuousClock().now - started).inSeconds
             } catch {
                 return abandon(connection, error)
             }
         }
         health.updateMetrics { $0.commitLatency.record(commitLatency) }
-        return .committed(acknowledged: acknowledged, failed: failed)
+        return .committed(acknowledged: acknowledged, failed: failed, deferred: deferred)
     }
 
-    /// Gives each acknowledged request the newest sequence of its own rows.
-    /// One INSERT took the values in its VALUES order under the outbox lock,
-    /// so sorted ascending they line up with the records, request by request.
-    private static func hand(_ sequences: [Int64], to deliveries: inout [Delivery]) {
-        var taken = sequences.sorted()[...]
+    /// Gives each acknowledged request the newest position of its own rows:
+    /// `positions` answer the batch's records in order, request by request.
+    private static func hand(_ positions: [Int64], to deliveries: inout [Delivery]) {
+        var taken = positions[...]
         for index in deliveries.indices {
             let mine = taken.prefix(deliveries[index].recordCount)
             taken = taken.dropFirst(deliveries[index].recordCount)
-            deliveries[index].sequence = mine.last
+            deliveries[index].sequence = mine.max()
         }
     }
 
     /// Rolls back what the batch did and says whether to retry or fail it.
     private func abandon(_ connection: PostgresConnection, _ error: PostgresError) -> Attempt {
         if connection.isHealthy { try? connection.exec("ROLLBACK") }
-        if error.isRetryable { return .retry(error) }
+        // A lock wait outside any request (the outbox's user rows) is
+        // another batch's commit in flight: run the batch again.
+        if error.isRetryable || error.isLockTimeout { return .retry(error) }
         if error.meansUnavailable || !connection.isHealthy { return lost(error) }
         return .failed(.postgres(error))
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 
     private func lost(_ error: any Error) -> Attempt {
