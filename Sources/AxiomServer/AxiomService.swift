@@ -69,12 +69,16 @@ final class AxiomService: Sendable {
         let recovery: CheckoutRecoveryContext
         let sessions: SessionRegistry<SessionContext>
         let feed: ChangeFeed
+        let tokenStore: StorageTokenStore?
         do {
             // Other processes on this database (docs/change-feed.md): their
             // committed changes reach these clients' working sets.
             feed = ChangeFeed(storage: try storage.access(orchestrator.capabilityRegistry),
                               settings: options.changeFeedSettings)
             for subscriber in subscribers.all { feed.subscribe(subscriber) }
+            // Rate limits counted across the processes on this database.
+            tokenStore = options.sharedRateLimits
+                ? StorageTokenStore(storage: try storage.access(orchestrator.capabilityRegistry)) : nil
             try await feed.start()
             logger.log(.info, "change_feed_started", [("wake", feed.isListening ? "notify" : "poll"),
                                                       ("replica_coherence", options.replicaCoherence)],
@@ -112,7 +116,7 @@ final class AxiomService: Sendable {
             await orchestrator.shutdown()
             throw error
         }
-        let userLimiter = options.userRateLimit.map { RateLimiter(policy: $0) }
+        let userLimiter = options.userRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }
         let gate = SessionGate(registration: registration, sessions: sessions, userLimit: UserRateLimit(userLimiter))
         // Every route group, each bound to its one context type (RFC-001
         // 2.4): declared to the orchestrator and registered from this list.
@@ -182,7 +186,9 @@ final class AxiomService: Sendable {
             }
         }
         let access = accessLog.map { AccessLog(minimumLevel: options.logLevel, output: $0) }
-        let server = HTTPServer(configuration: options.serverConfiguration, router: router, logger: logger) { exchange in
+        var configuration = options.serverConfiguration
+        configuration.sharedRateLimit = tokenStore
+        let server = HTTPServer(configuration: configuration, router: router, logger: logger) { exchange in
             metrics.requests.record(exchange)
             access?.record(exchange)
         }
@@ -209,7 +215,7 @@ final class AxiomService: Sendable {
             },
             Task { await expirePayments(notifications: notifications, logger: logger, every: .milliseconds(500)) },
             Task { await recoverCheckouts(recovery: recovery, logger: logger, every: .seconds(5)) },
-        ]
+        ] + [server.rateLimiter, userLimiter].compactMap { $0 }.map { limiter in Task { await limiter.shareTokens() } }
         let routes = router.routes + (opsRouter?.routes ?? [])
         return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server,
                             opsServer: opsServer, routes: routes, background: background, lifecycle: lifecycle,

@@ -7,10 +7,14 @@ import TestSupport
 @Suite struct UserRateLimitFlowTests {
     /// A refill of 1 per second under a burst of 3: the loop below makes
     /// its requests back to back, and is bounded (a 429 must come within
-    /// 30 requests unless they take 27 s).
+    /// 30 requests unless they take 27 s). One process's exact bucket
+    /// (`rate_limit_scope: process`): counted across processes, a request
+    /// made before the first lease arrived may be refused
+    /// (ClusterRateLimitTests).
     @Test func aUsersSessionsShareOneBucketAndAnotherUserKeepsTheirs() throws {
         let shop = try EventShop.open(users: 2, sessionsEach: 2,
-                                      arguments: ["--rate-limit-user-per-second", "1", "--rate-limit-user-burst", "3"])
+                                      arguments: ["--rate-limit-user-per-second", "1", "--rate-limit-user-burst", "3",
+                                                  "--rate-limit-scope", "process"])
         defer { shop.server.stop() }
         let first = try shop.api.call("GET", "/cart", token: shop.tokens[0][0])
         #expect(first.status == 200)

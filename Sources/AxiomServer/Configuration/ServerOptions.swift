@@ -99,6 +99,9 @@ struct ServerOptions: Sendable {
     /// connection), so only a deployment's own values ever refuse.
     var rateLimitUserPerSecond = 100_000
     var rateLimitUserBurst = 200_000
+    /// `cluster`: on PostgreSQL the limits count across every process on the
+    /// database (docs/rate-limits.md); a SQLite file has one process.
+    var rateLimitScope = "cluster"
 
     var storageProbeIntervalSeconds = 2.0
     var eventsHeartbeatSeconds = 15.0
@@ -113,6 +116,7 @@ struct ServerOptions: Sendable {
                            retentionSeconds: Int64(changeFeedRetentionSeconds))
     }
     var strictReplicaCoherence: Bool { replicaCoherence == "strict" }
+    var sharedRateLimits: Bool { rateLimit && rateLimitScope == "cluster" && databaseURL != nil }
 
     var paymentSettings: PaymentSettings {
         PaymentSettings(webhookSecret: paymentWebhookSecret, webhookToleranceSeconds: Int64(paymentWebhookToleranceSeconds),
@@ -357,6 +361,10 @@ struct ServerOptions: Sendable {
         .integer("rate_limit_user_burst", in: 1...10_000_000,
                  help: "requests one signed-in user may make at once above the rate",
                  get: \.rateLimitUserBurst, set: { $0.rateLimitUserBurst = $1 }),
+        .text("rate_limit_scope", accepted: "cluster or process",
+              help: "cluster: on PostgreSQL the limits count across every process on the database (leases of a shared bucket); process: each process counts alone",
+              check: { ["cluster", "process"].contains($0) },
+              get: \.rateLimitScope, set: { $0.rateLimitScope = $1 }),
 
         .seconds("storage_probe_interval", help: "seconds between probes of unavailable storage, for recovery",
                  get: \.storageProbeIntervalSeconds, set: { $0.storageProbeIntervalSeconds = $1 }),

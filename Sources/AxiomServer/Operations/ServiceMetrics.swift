@@ -106,6 +106,33 @@ final class ServiceMetrics: Sendable {
         for limiter in limiters {
             text.sample("axiom_http_rate_limit_clients", [("policy", limiter.policy.name)], limiter.trackedClients)
         }
+        writeSharedRateLimits(limiters, to: &text)
+    }
+
+    /// With `rate_limit_scope: cluster` on PostgreSQL: leases taken from
+    /// the shared buckets, exchanges that failed, and whether the policy
+    /// counts cluster-wide now (0: on this process's own buckets). The
+    /// families are declared without samples where no policy is shared, so
+    /// the fleet's rules read the same names from every replica.
+    private func writeSharedRateLimits(_ limiters: [RateLimiter], to text: inout PrometheusText) {
+        let shared = limiters.filter { $0.sharedLease != nil }
+        text.family("axiom_http_rate_limit_leases_total", "counter",
+                    "Leases of tokens granted by the shared rate-limit buckets, by policy.")
+        for limiter in shared {
+            text.sample("axiom_http_rate_limit_leases_total", [("policy", limiter.policy.name)], limiter.sharedLeases)
+        }
+        text.family("axiom_http_rate_limit_shared_failures_total", "counter",
+                    "Exchanges with the shared rate-limit buckets that failed (the policy then counts per process).")
+        for limiter in shared {
+            text.sample("axiom_http_rate_limit_shared_failures_total", [("policy", limiter.policy.name)],
+                        limiter.sharedFailures)
+        }
+        text.family("axiom_http_rate_limit_shared", "gauge",
+                    "1 while the policy counts cluster-wide, 0 while it falls back to this process's own buckets.")
+        for limiter in shared {
+            text.sample("axiom_http_rate_limit_shared", [("policy", limiter.policy.name)],
+                        limiter.isCountingShared ? 1 : 0)
+        }
     }
 
     private func writeRuntime(to text: inout PrometheusText, sessions: SessionRegistry<SessionContext>) {

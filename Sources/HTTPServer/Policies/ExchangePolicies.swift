@@ -13,7 +13,7 @@ final class ExchangePolicies: Sendable {
     init(configuration: HTTPServerConfiguration) {
         compression = configuration.compression
         cors = configuration.cors.flatMap { $0.allowedOrigins.isEmpty ? nil : $0 }
-        rateLimiter = configuration.rateLimit.map { RateLimiter(policy: $0) }
+        rateLimiter = configuration.rateLimit.map { RateLimiter(policy: $0, shared: configuration.sharedRateLimit) }
         trustedProxies = configuration.trustedProxies
         stages = Self.stages(compression: compression, cors: cors, rateLimiter: rateLimiter)
     }

@@ -49,6 +49,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var cors: CORSPolicy?
     /// Per-client request rate limit on routes whose policy says so; nil for none.
     public var rateLimit: RateLimitPolicy?
+    /// Where `rateLimit` counts across processes (``ClusterTokens``); nil:
+    /// this process counts alone. The owner runs `rateLimiter.shareTokens()`.
+    public var sharedRateLimit: (any SharedTokenStore)?
 
     public init(host: String = "127.0.0.1", port: Int = 8080, backlog: Int32 = 1024,
                 limits: ParserLimits = ParserLimits(), headerTimeout: Duration = .seconds(10),
@@ -59,7 +62,7 @@ public struct HTTPServerConfiguration: Sendable {
                 maxBufferedBodyBytes: Int = 256 * 1024 * 1024,
                 shutdownDeadline: Duration = .seconds(10), outputHighWatermark: Int = 256 * 1024,
                 eventLoops: Int = 0, compression: CompressionPolicy? = nil, cors: CORSPolicy? = nil,
-                rateLimit: RateLimitPolicy? = nil) {
+                rateLimit: RateLimitPolicy? = nil, sharedRateLimit: (any SharedTokenStore)? = nil) {
         self.host = host
         self.port = port
         self.backlog = backlog
@@ -81,6 +84,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.compression = compression
         self.cors = cors
         self.rateLimit = rateLimit
+        self.sharedRateLimit = sharedRateLimit
     }
 }
 
