@@ -12,14 +12,6 @@ import TestSupport
 /// come before that transaction's change to the same user. (SQLite has one
 /// writer at a time: the situation cannot arise there.)
 @Suite(.serialized) struct ChangeFeedCommitOrderTests {
-    final class Recorder: ChangeSubscriber {
-        let changeKinds: Set<ChangeKind> = [.cart]
-        let seen = Mutex<[Change]>([])
-        func apply(_ change: Change) async { seen.withLock { $0.append(change) } }
-        func resynchronize() async {}
-        var keys: [String] { seen.withLock { $0.map(\.key) } }
-    }
-
     @Test func aChangeCommittedLateByAnEarlierTransactionReachesEveryFollowerInItsUsersOrder() async throws {
         guard StorageBackend.databaseURL != nil else { return }
         let database = try await StorageBackend.postgres.database(at: "")
@@ -27,11 +19,11 @@ import TestSupport
         let early = try await Replica.open(.postgres, database: database, migrations: migrations)
         let late = try await Replica.open(.postgres, database: database, migrations: migrations)
         var followers: [Replica] = []
-        var recorders: [Recorder] = []
+        var recorders: [ChangeFeedTests.Recorder] = []
         for _ in 0..<2 {
             let follower = try await Replica.open(.postgres, database: database, migrations: migrations,
                                                   wake: .poll, pollInterval: .milliseconds(1))
-            let recorder = Recorder()
+            let recorder = ChangeFeedTests.Recorder()
             follower.feed.subscribe(recorder)
             try await follower.feed.start()
             followers.append(follower)
