@@ -12,9 +12,9 @@ import Synchronization
 /// `PostgresChangeListener`), by a timer otherwise, and by read barriers.
 ///
 /// It starts at the horizon: a process that just started has nothing
-/// cached, so nothing older concerns it. A follower that finds its position pruned
-/// asks every subscriber to `resynchronize` (drop its cache) and goes on
-/// from the head.
+/// cached, so nothing older concerns it. A follower that finds its position
+/// pruned asks every subscriber to `resynchronize` (drop its cache) and
+/// goes on from the horizon.
 ///
 /// ## Read barrier (`replica_coherence: strict`)
 /// `barrier()` learns the head (one `SharedHeadRead` for every request in
