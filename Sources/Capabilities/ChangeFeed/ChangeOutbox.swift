@@ -67,7 +67,15 @@ enum ChangeOutbox {
             origin      TEXT NOT NULL,
             recorded_at BIGINT NOT NULL
         );
-        ALTER TABLE changes ADD COLUMN IF NOT EXISTS position BIGINT NOT NULL DEFAULT 0;
+        DO $$ BEGIN
+            -- Looked up first: ALTER TABLE would take the table's exclusive
+            -- lock on every start, queueing every writer behind any open
+            -- transaction that read the outbox.
+            IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema()
+                           AND table_name = 'changes' AND column_name = 'position') THEN
+                ALTER TABLE changes ADD COLUMN position BIGINT NOT NULL DEFAULT 0;
+            END IF;
+        END $$;
         CREATE TABLE IF NOT EXISTS change_users (
             user_id  TEXT PRIMARY KEY,
             position BIGINT NOT NULL,

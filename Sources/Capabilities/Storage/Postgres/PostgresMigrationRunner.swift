@@ -52,7 +52,10 @@ enum PostgresMigrationRunner {
     private static func inTransaction(_ connection: PostgresConnection, version: Int64, name: String,
                                       _ body: () throws -> Void) throws {
         do {
-            try connection.exec("BEGIN")
+            // Schema changes wait for the tables' users however long they
+            // take (a replica paused mid-transaction): the writer's
+            // lock_timeout is for its batches, not for a start-up.
+            try connection.exec("BEGIN; SET LOCAL lock_timeout = 0")
             _ = try connection.run("SELECT pg_advisory_xact_lock($1)", [.integer(lockKey)])
             try body()
             try connection.exec("COMMIT")
