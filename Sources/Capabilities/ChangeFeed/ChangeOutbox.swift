@@ -126,6 +126,9 @@ enum ChangeOutbox {
         SELECT ord, position FROM placed ORDER BY ord
         """
 
+    /// The horizon on PostgreSQL, in the statement's snapshot (see the type's notes).
+    static let postgresHorizon = "pg_snapshot_xmin(pg_current_snapshot())::text::bigint << \(xidShift)"
+
     /// `postgresInsert`'s arguments for `records`, written by `origin`.
     static func postgresInsertArguments(_ records: [ChangeRecord], origin: String) -> [StorageValue] {
         [.text(PostgresArray.literal(records.map { $0.kind.rawValue })),
@@ -167,7 +170,7 @@ enum ChangeOutbox {
         case .postgres:
             // The follower's scalars in one round trip, then the rows below the horizon.
             guard let state = try handle.queryOne("""
-                WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint << \(xidShift) AS horizon)
+                WITH h AS (SELECT \(postgresHorizon) AS horizon)
                 SELECT h.horizon,
                        (SELECT COALESCE(MAX(position), 0) FROM changes) AS head,
                        (SELECT COALESCE(MAX(position), 0) FROM changes_pruned) AS pruned,
@@ -193,7 +196,7 @@ enum ChangeOutbox {
             return try head(handle) + 1
         case .postgres:
             guard let row = try handle.queryOne("""
-                SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint << \(xidShift) AS horizon
+                SELECT \(postgresHorizon) AS horizon
                 """) else { throw StorageError.closed }
             return try row.get("horizon")
         }
