@@ -390,6 +390,7 @@ class WriteLoad:
         self.threads = [threading.Thread(target=self._write, args=(i,)) for i in range(writers)]
         self.acknowledged = 0
         self.refused = 0
+        self.unknown_outcomes = 0     # 503 write_outcome_unknown: may or may not have been applied
 
     def start(self):
         for thread in self.threads:
@@ -411,12 +412,16 @@ class WriteLoad:
                 if step % 2:
                     quantity += 1
                     try:
-                        status, _ = client.call("PUT", f"/cart/items/{self.product['id']}", {"quantity": quantity},
-                                                token=token)
+                        status, payload = client.call("PUT", f"/cart/items/{self.product['id']}",
+                                                      {"quantity": quantity}, token=token)
                     except Exception:
                         self.carts[index][2].add(quantity)
                         continue
-                    if status == 200:
+                    if outcome_unknown(status, payload):
+                        self.carts[index][2].add(quantity)
+                        with self.lock:
+                            self.unknown_outcomes += 1
+                    elif status == 200:
                         self.carts[index][1] = quantity
                         self.carts[index][2].clear()
                         with self.lock:
@@ -427,14 +432,17 @@ class WriteLoad:
                 else:
                     email = f"load-{self.cluster.tag}-{index}-{step}@example.com"
                     try:
-                        status, _ = client.call("POST", "/users", {"name": "Load", "email": email,
-                                                                    "password": PASSWORD})
+                        status, payload = client.call("POST", "/users", {"name": "Load", "email": email,
+                                                                          "password": PASSWORD})
                     except Exception:
                         with self.lock:
                             self.unknown_registrations += 1
                         continue
                     with self.lock:
-                        if status == 201:
+                        if outcome_unknown(status, payload):
+                            self.unknown_registrations += 1
+                            self.unknown_outcomes += 1
+                        elif status == 201:
                             self.registered.append(email)
                             self.acknowledged += 1
                         else:
@@ -454,6 +462,12 @@ class WriteLoad:
             if status != 201:
                 lost.append(f"registered {email} cannot sign in ({status})")
         return lost
+
+
+def outcome_unknown(status, payload):
+    """The server's word that a write's commit was cut off unconfirmed: it
+    may have been applied, so it counts as unanswered, not as refused."""
+    return status == 503 and (payload or {}).get("code") == "write_outcome_unknown"
 
 
 def run_cluster(*arguments):
@@ -500,8 +514,8 @@ def check_kill(cluster, seconds):
                 raise CheckFailed(f"kill -9 of {victim}: {len(lost)} acknowledged writes lost on replica {index + 1}: "
                                   + "; ".join(lost[:5]))
         figures.append(f"kill -9 of {victim}: {load.acknowledged} writes acknowledged, {load.refused} refused, "
-                       f"{load.unknown_registrations + sum(len(c[2]) for c in load.carts)} unanswered, 0 lost "
-                       f"(checked on all three replicas)")
+                       f"{load.unknown_registrations + sum(len(c[2]) for c in load.carts)} unanswered "
+                       f"({load.unknown_outcomes} of them write_outcome_unknown), 0 lost (checked on all three replicas)")
     return "; ".join(figures)
 
 

@@ -4,6 +4,10 @@ public enum AxiomError: Error, Equatable, Sendable, CustomStringConvertible {
     case capabilityNotRegistered(String)
     case capabilityAlreadyRegistered(String)
     case capabilityUnavailable(String)
+    /// A capability lost its way to the system it fronts in the middle of a
+    /// change, after the change may have taken effect, and could not learn
+    /// whether it did.
+    case capabilityOutcomeUnknown(String)
     case undeclaredDependency(component: String, dependency: String)
     case clientNotRegistered(String)
     case clientAlreadyRegistered(String)
@@ -26,6 +30,7 @@ public enum AxiomError: Error, Equatable, Sendable, CustomStringConvertible {
         case .capabilityNotRegistered(let type): "capability \(type) is not registered"
         case .capabilityAlreadyRegistered(let type): "capability \(type) is already registered"
         case .capabilityUnavailable(let type): "capability \(type) is not available"
+        case .capabilityOutcomeUnknown(let type): "capability \(type) cannot tell whether the change took effect"
         case .undeclaredDependency(let component, let dependency):
             "\(component) resolved \(dependency), which it did not declare"
         case .clientNotRegistered(let type): "client \(type) is not registered"

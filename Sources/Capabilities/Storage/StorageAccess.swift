@@ -59,6 +59,8 @@ public struct StorageAccess: Sendable {
             return try await storage.sequencedWriteTransaction(body)
         } catch let error as StorageError where error.meansUnavailable {
             throw AxiomError.capabilityUnavailable(String(reflecting: type(of: storage)))
+        } catch StorageError.outcomeUnknown {
+            throw AxiomError.capabilityOutcomeUnknown(String(reflecting: type(of: storage)))
         }
     }
 
@@ -83,6 +85,8 @@ public struct StorageAccess: Sendable {
             return try await instance.writeTransaction(body)
         } catch let error as StorageError where error.meansUnavailable {
             throw AxiomError.capabilityUnavailable(String(reflecting: S.self))
+        } catch StorageError.outcomeUnknown {
+            throw AxiomError.capabilityOutcomeUnknown(String(reflecting: S.self))
         }
     }
 

@@ -56,6 +56,11 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
     /// or file gone, I/O error, cannot open). The HTTP layer maps this to 503
     /// `storage_unavailable`. `sqlite` is the triggering SQLite error, if any.
     case unavailable(reason: String, sqlite: SQLiteError?)
+    /// The connection was lost after a COMMIT went out and before its
+    /// answer came, and the database could not be asked in time whether it
+    /// committed: the write may or may not have been applied. The HTTP
+    /// layer maps this to 503 `write_outcome_unknown`.
+    case outcomeUnknown(reason: String)
     /// Any other SQLite failure (constraint violation, syntax error, …).
     case sqlite(SQLiteError)
     /// Any other PostgreSQL failure (constraint violation, syntax error, a
@@ -115,6 +120,7 @@ public enum StorageError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .unavailable(let reason, let e):
             "storage unavailable: \(reason)" + (e.map { " (\($0))" } ?? "")
+        case .outcomeUnknown(let reason): "write outcome unknown: \(reason)"
         case .sqlite(let e): e.description
         case .postgres(let e): e.description
         case .postgresMigrationFailed(let v, let n, let e): "migration \(v) \(n) failed: \(e)"

@@ -2711,9 +2711,13 @@ components:
             $ref: "#/components/schemas/Problem"
     StorageUnavailable:
       description: >-
-        Storage cannot take writes right now (or, for a catalogue read not
-        served from the in-memory working set, cannot be read); nothing was
-        changed.
+        `storage_unavailable`: storage cannot take writes right now (or, for
+        a catalogue read not served from the in-memory working set, cannot
+        be read); nothing was changed. `write_outcome_unknown`: on
+        PostgreSQL, the connection broke while this write was committing
+        and the server could not learn within a few seconds whether it
+        committed; it may have been applied: read it back, or retry with the
+        same `Idempotency-Key`.
       headers:
         Retry-After:
           schema:

@@ -23,6 +23,11 @@ public struct PostgresConfiguration: Sendable {
     /// change feed's horizon (`ChangeOutbox`) back for every replica until
     /// PostgreSQL ends its session.
     public var idleInTransactionTimeout: Duration = .seconds(5)
+    /// How long the writer keeps trying to ask PostgreSQL whether a batch
+    /// committed when the connection broke after its COMMIT was sent; past
+    /// it the batch's requests fail with `StorageError.outcomeUnknown`.
+    /// The writer takes no other batch meanwhile.
+    public var commitOutcomeWait: Duration = .seconds(2)
     /// This process's name in the change outbox (`changes.origin`): its
     /// follower skips these rows, applied when they were made. Kept by
     /// `reopen`, which reuses the configuration.

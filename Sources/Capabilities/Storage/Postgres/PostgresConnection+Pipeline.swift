@@ -53,12 +53,12 @@ extension PostgresConnection {
             let sql = statements[index].sql
             guard let result = PQgetResult(connection) else {
                 forget(newlyPrepared)
-                throw abandonPipeline(sql: sql, index: index)
+                throw abandonPipeline(sql: sql, index: index, completed: results)
             }
             // Each command's results end with a null.
             if let unexpected = PQgetResult(connection) {
                 PQclear(unexpected)
-                throw abandonPipeline(sql: sql, index: index)
+                throw abandonPipeline(sql: sql, index: index, completed: results)
             }
             if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
                 PQclear(result)
@@ -70,14 +70,14 @@ extension PostgresConnection {
                 if prepares == nil { results.append(checked) }
             } catch {
                 if let prepares { prepared[prepares] = nil }
-                if failure == nil { failure = PostgresPipelineFailure(error: error, index: index) }
+                if failure == nil { failure = PostgresPipelineFailure(error: error, index: index, completed: results) }
             }
         }
         let sync = PQgetResult(connection)
         let synced = sync.map { PQresultStatus($0) == PGRES_PIPELINE_SYNC } ?? false
         if let sync { PQclear(sync) }
         guard synced, PQexitPipelineMode(connection) == 1 else {
-            throw abandonPipeline(sql: statements.last?.sql, index: statements.count - 1)
+            throw abandonPipeline(sql: statements.last?.sql, index: statements.count - 1, completed: results)
         }
         if let failure { throw failure }
         return results
@@ -92,9 +92,9 @@ extension PostgresConnection {
     /// A pipeline that could not be sent or read to its sync leaves the
     /// connection out of step with the server: it is dropped (`isHealthy`)
     /// and the whole batch fails as on a lost connection.
-    private func abandonPipeline(sql: String?, index: Int) -> PostgresPipelineFailure {
+    private func abandonPipeline(sql: String?, index: Int, completed: [PostgresResult] = []) -> PostgresPipelineFailure {
         isBroken = true
-        return PostgresPipelineFailure(error: lostError(sql: sql), index: index)
+        return PostgresPipelineFailure(error: lostError(sql: sql), index: index, completed: completed)
     }
 
     private func lostError(sql: String?) -> PostgresError {

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 
 /// The write connection, on its own serial Dispatch queue, with group
 /// commit: each batch that `requests` (a `GroupCommitQueue`) hands out
@@ -12,8 +13,10 @@ import Dispatch
 /// and runs it again, up to `maxRetries` times. A lost connection fails the
 /// batch with `.unavailable` and marks storage unavailable; the next batch
 /// (a probe while unavailable) connects again. A COMMIT whose answer was
-/// lost with the connection is reported as failed: its outcome is unknown
-/// and nothing was acknowledged.
+/// lost with the connection is looked up by the transaction's id on a new
+/// connection (`fate(of:)`): committed, the batch is acknowledged; rolled
+/// back, it runs again; not known within `commitOutcomeWait`, its requests
+/// fail with `StorageError.outcomeUnknown`, never as "nothing was applied".
 final class PostgresGroupCommitWriter: @unchecked Sendable {
     // @unchecked: `connection` is confined to the writer queue; the rest is
     // immutable (and Sendable).
@@ -148,24 +151,34 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         } catch {
             return lost(error)
         }
-        // The transaction opens with the first request's first round trip.
-        var opening = ["BEGIN", "SAVEPOINT request"].map { PostgresStatement($0) }
+        // The transaction opens with the first request's first round trip,
+        // and learns its id there: a COMMIT whose answer is lost is looked up by it.
+        var opening = ["BEGIN", "SELECT pg_current_xact_id()::text AS xid", "SAVEPOINT request"]
+            .map { PostgresStatement($0) }
+        var xid: String?
         var acknowledged: [Delivery] = []
         var failed: [(Request, any Error)] = []
         var deferred: [Request] = []
         var records: [ChangeRecord] = []
         var commitLatency = 0.0
+        var committedInTail = false
         for (index, request) in batch.enumerated() {
             let handle = PostgresHandle(connection: connection, defers: true, opening: opening)
             opening = []
             var outcome = Result { try request.perform(handle) }
             handle.invalidate()
+            xid = xid ?? Self.transactionID(handle.opened)
             let isLast = index == batch.count - 1
-            // After the last request: COMMIT, unless outbox rows go in first.
+            // After the last request: COMMIT, unless outbox rows go in first
+            // or the transaction's id is not known yet (it would go out in
+            // the same pipeline as COMMIT, and be lost with its answer).
             func tail(keeping mine: [ChangeRecord]) -> [String] {
-                isLast ? (records.isEmpty && mine.isEmpty ? ["COMMIT"] : []) : ["SAVEPOINT request"]
+                guard isLast else { return ["SAVEPOINT request"] }
+                committedInTail = records.isEmpty && mine.isEmpty && xid != nil
+                return committedInTail ? ["COMMIT"] : []
             }
             let started = ContinuousClock().now
+            var stepError: PostgresError?
             do throws(PostgresError) {
                 if case .success = outcome, handle.failedStatement == nil {
                     // The request's deferred statements go with its release;
@@ -182,10 +195,14 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
                     try handle.settle(succeeded: false, then: ["ROLLBACK TO request", "RELEASE request"] + tail(keeping: []))
                 }
             } catch {
-                return abandon(connection, error)
+                stepError = error
             }
-            if let batchError = handle.batchError { return abandon(connection, batchError) }
-            if isLast && records.isEmpty { commitLatency = (ContinuousClock().now - started).inSeconds }
+            if let error = stepError ?? handle.batchError,
+               let unsettled = settleLostCommit(committedInTail ? xid : nil, connection, error) {
+                return unsettled
+            }
+            xid = xid ?? Self.transactionID(handle.opened)
+            if committedInTail { commitLatency = (ContinuousClock().now - started).inSeconds }
             switch outcome {
             case .success(let deliver):
                 acknowledged.append(Delivery(deliver: deliver, recordCount: handle.recorded.count))
@@ -203,21 +220,83 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
                 }
             }
         }
-        if !records.isEmpty {
-            do {
-                let placed = try connection.run(
-                    ChangeOutbox.postgresInsert,
-                    ChangeOutbox.postgresInsertArguments(records, origin: configuration.changeOrigin))
-                Self.hand(placed.rows.compactMap { try? $0.get("position") as Int64 }, to: &acknowledged)
+        if !committedInTail {
+            var committing: String?
+            do throws(PostgresError) {
+                if !records.isEmpty {
+                    let placed = try connection.run(
+                        ChangeOutbox.postgresInsert,
+                        ChangeOutbox.postgresInsertArguments(records, origin: configuration.changeOrigin))
+                    Self.hand(placed.rows.compactMap { try? $0.get("position") as Int64 }, to: &acknowledged)
+                }
+                if xid == nil {
+                    xid = Self.transactionID([try connection.run("SELECT pg_current_xact_id()::text AS xid", [])])
+                }
                 let started = ContinuousClock().now
-                try connection.commit(notifying: ChangeOutbox.channel)
+                committing = xid
+                try connection.commit(notifying: records.isEmpty ? nil : ChangeOutbox.channel)
                 commitLatency = (ContinuousClock().now - started).inSeconds
             } catch {
-                return abandon(connection, error)
+                if let unsettled = settleLostCommit(committing, connection, error) { return unsettled }
             }
         }
         health.updateMetrics { $0.commitLatency.record(commitLatency) }
         return .committed(acknowledged: acknowledged, failed: failed, deferred: deferred)
+    }
+
+    /// The transaction id the opening's `SELECT` answered, if it ran.
+    private static func transactionID(_ opened: [PostgresResult]) -> String? {
+        opened.lazy.compactMap { try? $0.rows.first?.get("xid") as String? }.first
+    }
+
+    /// After `error` in a step that sent the batch's COMMIT (`xid` is the
+    /// transaction's id then, else nil): nil when the transaction committed
+    /// and the batch goes on to be acknowledged, else how the attempt ends.
+    private func settleLostCommit(_ xid: String?, _ connection: PostgresConnection,
+                                  _ error: PostgresError) -> Attempt? {
+        guard let xid, !connection.isHealthy || error.meansUnavailable else { return abandon(connection, error) }
+        switch fate(of: xid) {
+        case .committed:
+            return nil
+        case .rolledBack:
+            return .retry(error)
+        case .unknown(let why):
+            _ = lost(error)
+            return .failed(.outcomeUnknown(reason: "the connection to PostgreSQL broke during COMMIT (\(error.message)); \(why)"))
+        }
+    }
+
+    private enum Fate {
+        case committed, rolledBack, unknown(String)
+    }
+
+    /// Whether transaction `xid` committed, asked on new connections for up
+    /// to `commitOutcomeWait`. A transaction the server still runs (its old
+    /// session has not seen the break yet) is asked about again.
+    private func fate(of xid: String) -> Fate {
+        let clock = ContinuousClock()
+        let deadline = clock.now + configuration.commitOutcomeWait
+        var pause = Duration.milliseconds(10)
+        var why = "PostgreSQL could not be asked"
+        while true {
+            connection = nil
+            do {
+                let status = try connected().run(
+                    "SELECT coalesce(pg_xact_status($1::xid8), 'forgotten') AS status", [.text(xid)]
+                ).rows.first?.get("status", as: String.self)
+                switch status {
+                case "committed": return .committed
+                case "aborted": return .rolledBack
+                case "in progress": why = "transaction \(xid) was still in progress"
+                default: return .unknown("PostgreSQL no longer knows transaction \(xid)")
+                }
+            } catch {
+                why = "PostgreSQL could not be asked: \(error)"
+            }
+            if clock.now + pause > deadline { return .unknown(why) }
+            usleep(UInt32(Self.milliseconds(pause) * 1000))
+            pause = min(pause * 2, .milliseconds(250))
+        }
     }
 
     /// Gives each acknowledged request the newest position of its own rows:

@@ -20,6 +20,8 @@ public final class PostgresHandle: StorageHandle {
     /// The batch's own statements (its BEGIN) that no statement has carried
     /// to the server yet; their failure is the batch's, never the request's.
     private var opening: [PostgresStatement]
+    /// The results of the opening's statements, once a pipeline carried them.
+    private(set) var opened: [PostgresResult] = []
     /// This request's enqueued statements, not sent yet.
     private var deferred: [PostgresStatement] = []
     /// The first error that is not this request's own to handle: a lost
@@ -110,8 +112,11 @@ public final class PostgresHandle: StorageHandle {
         opening = []
         deferred = []
         do {
-            return Array(try connection.pipeline(sent).dropFirst(waiting))
+            let results = try connection.pipeline(sent)
+            if openingCount > 0 { opened = Array(results.prefix(openingCount)) }
+            return Array(results.dropFirst(waiting))
         } catch {
+            keepOpened(error, count: openingCount)
             if error.index < openingCount, batchError == nil { batchError = error.error }
             throw classify(error.error)
         }
@@ -133,12 +138,18 @@ public final class PostgresHandle: StorageHandle {
         opening = []
         deferred = []
         do {
-            _ = try connection.pipeline(sent)
+            let results = try connection.pipeline(sent)
+            if openingCount > 0 { opened = Array(results.prefix(openingCount)) }
         } catch {
+            keepOpened(error, count: openingCount)
             if error.index >= mine { throw error.error }
             if error.index < openingCount, batchError == nil { batchError = error.error }
             _ = classify(error.error)
         }
+    }
+
+    private func keepOpened(_ failure: PostgresPipelineFailure, count: Int) {
+        if count > 0 && failure.completed.count >= count { opened = Array(failure.completed.prefix(count)) }
     }
 
     private static func statement(_ sql: String, _ arguments: [StorageValue]) throws -> PostgresStatement {
