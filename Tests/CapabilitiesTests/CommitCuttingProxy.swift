@@ -7,7 +7,7 @@ import Synchronization
 /// it on, dropping the server's answer (the commit happens, its
 /// acknowledgement is lost), or before (it never reaches the server).
 /// Connections made afterwards are relayed whole, or refused when
-/// `refusesAfterCut` is set.
+/// `refusesAfterCut` is set. `dropConnections` breaks them all at once.
 final class CommitCuttingProxy: @unchecked Sendable {
     enum Cut: Sendable { case loseAnswer, dropCommit }
 
@@ -62,6 +62,16 @@ final class CommitCuttingProxy: @unchecked Sendable {
     }
 
     var cuts: Int { state.withLock { $0.cuts } }
+
+    /// Breaks every connection relayed so far, as a restarting server does;
+    /// the client sees it only when it next uses one.
+    func dropConnections() {
+        let sockets = state.withLock { state in
+            defer { state.sockets = [] }
+            return state.sockets
+        }
+        for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
+    }
 
     func close() {
         shutdown(listener, Int32(SHUT_RDWR))

@@ -11,6 +11,7 @@ extension PostgresConnection {
     /// A statement not yet prepared is prepared in the same pipeline, just
     /// before it runs.
     func pipeline(_ statements: [PostgresStatement]) throws(PostgresPipelineFailure) -> [PostgresResult] {
+        dropUnreadAnswer()
         roundTrips += 1
         guard PQenterPipelineMode(connection) == 1 else {
             throw PostgresPipelineFailure(error: lostError(sql: statements.first?.sql), index: 0)
@@ -77,7 +78,10 @@ extension PostgresConnection {
         let synced = sync.map { PQresultStatus($0) == PGRES_PIPELINE_SYNC } ?? false
         if let sync { PQclear(sync) }
         guard synced, PQexitPipelineMode(connection) == 1 else {
-            throw abandonPipeline(sql: statements.last?.sql, index: statements.count - 1, completed: results)
+            // A connection that broke answers the statement it broke on with
+            // an error first: that statement is where it failed.
+            let index = failure?.index ?? statements.count - 1
+            throw abandonPipeline(sql: failure?.error.sql ?? statements.last?.sql, index: index, completed: results)
         }
         if let failure { throw failure }
         return results

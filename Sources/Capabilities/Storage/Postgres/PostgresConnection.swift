@@ -36,6 +36,8 @@ final class PostgresConnection {
 
     /// Set when a pipeline was left half read: the connection is unusable.
     var isBroken = false
+    /// A statement went out whose answer nobody waited for (`sendWithoutWaiting`).
+    private var answerUnread = false
 
     /// False once libpq has seen the connection break.
     var isHealthy: Bool { !isBroken && PQstatus(connection) == CONNECTION_OK }
@@ -49,6 +51,7 @@ final class PostgresConnection {
     /// Runs `sql` (placeholders `$1`…) with `arguments` bound, as a prepared
     /// statement while the per-connection cache has room.
     func run(_ sql: String, _ arguments: [StorageValue]) throws(PostgresError) -> PostgresResult {
+        dropUnreadAnswer()
         let parameters = PostgresParameters(arguments)
         defer { parameters.release() }
         roundTrips += 1
@@ -65,6 +68,7 @@ final class PostgresConnection {
     /// Runs SQL without parameters, possibly several statements (migrations,
     /// transaction control). Uses the simple query protocol.
     func exec(_ sql: String) throws(PostgresError) {
+        dropUnreadAnswer()
         roundTrips += 1
         _ = try check(PQexec(connection, sql), sql: sql)
     }
@@ -78,6 +82,7 @@ final class PostgresConnection {
     /// does not wait for its own flush, and its failure fails nothing.
     func commit(notifying channel: String?) throws(PostgresError) {
         guard let channel else { return try exec("COMMIT") }
+        dropUnreadAnswer()
         let sql = "COMMIT; SELECT set_config('synchronous_commit', 'off', true), pg_notify('\(channel)', '')"
         roundTrips += 1
         guard PQsendQuery(connection, sql) == 1 else {
@@ -98,6 +103,23 @@ final class PostgresConnection {
             throw PostgresError(sqlState: PostgresError.connectionLost, message: Self.message(connection), sql: sql)
         }
         if let failure = commit { throw failure }
+    }
+
+    /// Sends `sql` (a read's COMMIT) and returns at once: its answer is
+    /// read and dropped before the connection's next statement, so the
+    /// round trip overlaps whatever the caller does next. Not counted in
+    /// `roundTrips`: nobody waits for it. A failure shows as a broken
+    /// connection at that next statement.
+    func sendWithoutWaiting(_ sql: String) {
+        dropUnreadAnswer()
+        if PQsendQuery(connection, sql) == 1 { answerUnread = true } else { isBroken = true }
+    }
+
+    /// Reads what `sendWithoutWaiting` left unread, to its end.
+    func dropUnreadAnswer() {
+        guard answerUnread else { return }
+        answerUnread = false
+        while let result = PQgetResult(connection) { PQclear(result) }
     }
 
     private func preparedName(for sql: String, parameterCount: Int) throws(PostgresError) -> String? {

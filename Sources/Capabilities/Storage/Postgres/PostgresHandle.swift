@@ -22,6 +22,13 @@ public final class PostgresHandle: StorageHandle {
     private var opening: [PostgresStatement]
     /// The results of the opening's statements, once a pipeline carried them.
     private(set) var opened: [PostgresResult] = []
+    /// The round trip that carried the opening failed (on a read, with the
+    /// connection broken: one the server had closed before the read began).
+    /// A broken connection's failure cannot be pinned to one statement of
+    /// the pipeline, so this does not try.
+    private(set) var openingFailed = false
+    /// The opening went to the server (a read ends its transaction then).
+    var hasBegun: Bool { opening.isEmpty }
     /// This request's enqueued statements, not sent yet.
     private var deferred: [PostgresStatement] = []
     /// The first error that is not this request's own to handle: a lost
@@ -149,6 +156,7 @@ public final class PostgresHandle: StorageHandle {
     }
 
     private func keepOpened(_ failure: PostgresPipelineFailure, count: Int) {
+        if count > 0 { openingFailed = true }
         if count > 0 && failure.completed.count >= count { opened = Array(failure.completed.prefix(count)) }
     }
 

@@ -125,43 +125,49 @@ public final class PostgresStorage: StorageCapability {
         }
     }
 
+    /// A read transaction: its BEGIN goes with its first query, and its
+    /// COMMIT is sent without waiting for the answer (the connection reads
+    /// it before its next statement), so a read of one query is one round
+    /// trip. A connection the server closed (a restart, a failover) looks
+    /// healthy to libpq until it is used, so the read's first round trip is
+    /// what fails; nothing of the read has run then, and it runs once more
+    /// on a fresh connection before it counts as unavailable. Without that,
+    /// each reader's first read after PostgreSQL came back answered 503
+    /// (PostgresOutageTests: an empty search right after `/ready` turned 200
+    /// again).
     private static func runRead<T>(on slot: PostgresReaderPool.Slot, health: StorageHealth,
                                    _ body: (any StorageHandle) throws -> T) throws -> T {
-        let connection = try begin(on: slot)
-        let handle = PostgresHandle(connection: connection, defers: false)
-        defer {
-            handle.invalidate()
-            if connection.isHealthy { try? connection.exec("COMMIT") } else { slot.disconnect() }
-            let roundTrips = connection.takeRoundTrips()
-            health.updateMetrics { m in
-                m.reads += 1
-                m.readerRoundTrips += roundTrips
-            }
-        }
-        return try body(handle)
-    }
-
-    /// The slot's connection with a read transaction begun. A connection
-    /// the server closed (a restart, a failover) looks healthy to libpq
-    /// until it is used, so its BEGIN is what fails; nothing of the read has
-    /// run then, and one fresh connection is tried before the read counts
-    /// as unavailable. Without that, each reader's first read after
-    /// PostgreSQL came back answered 503 (PostgresOutageTests: an empty
-    /// search right after `/ready` turned 200 again).
-    private static func begin(on slot: PostgresReaderPool.Slot) throws -> PostgresConnection {
         var attempt = 0
         while true {
-            do {
-                let connection = try slot.connected()
-                try connection.exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
-                return connection
-            } catch let error as PostgresError {
-                slot.disconnect()
-                attempt += 1
-                if attempt == 2 {
-                    throw StorageError.unavailable(reason: "PostgreSQL reported \(error.message)", sqlite: nil)
+            attempt += 1
+            let connection = try slot.connected()
+            let handle = PostgresHandle(connection: connection, defers: false, opening: [Self.beginRead])
+            defer {
+                let roundTrips = connection.takeRoundTrips()
+                health.updateMetrics { m in
+                    m.reads += 1
+                    m.readerRoundTrips += roundTrips
                 }
+            }
+            do {
+                let value = try body(handle)
+                handle.invalidate()
+                if !connection.isHealthy {
+                    slot.disconnect()
+                } else if handle.hasBegun {
+                    connection.sendWithoutWaiting("COMMIT")
+                }
+                return value
+            } catch {
+                handle.invalidate()
+                let staleConnection = handle.openingFailed && !connection.isHealthy
+                if connection.isHealthy && handle.hasBegun { connection.sendWithoutWaiting("ROLLBACK") }
+                if !connection.isHealthy { slot.disconnect() }
+                if staleConnection && attempt < 2 { continue }
+                throw error
             }
         }
     }
+
+    private static let beginRead = PostgresStatement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
 }
