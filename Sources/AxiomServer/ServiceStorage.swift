@@ -9,10 +9,14 @@ import Synchronization
 /// place; nothing else in the composition root knows which one it is.
 enum ServiceStorage: Sendable {
     case sqlite(path: String)
-    case postgres(url: String)
+    case postgres(url: String, writers: Int)
 
     init(_ options: ServerOptions) {
-        self = if let url = options.databaseURL { .postgres(url: url) } else { .sqlite(path: options.databasePath) }
+        self = if let url = options.databaseURL {
+            .postgres(url: url, writers: options.postgresWriters)
+        } else {
+            .sqlite(path: options.databasePath)
+        }
     }
 
     /// The capability type clients declare as their dependency.
@@ -36,9 +40,11 @@ enum ServiceStorage: Sendable {
                     path: path, createDirectory: firstOpen.exchange(false, ordering: .relaxed))
                 return try await SQLiteStorage.open(configuration, migrations: schema)
             }
-        case .postgres(let url):
-            try await orchestrator.registerCapability(PostgresStorage.self) {
-                try await PostgresStorage.open(PostgresConfiguration(url: url), migrations: schema)
+        case .postgres(let url, let writers):
+            var configuration = PostgresConfiguration(url: url)
+            configuration.writerCount = writers
+            try await orchestrator.registerCapability(PostgresStorage.self) { [configuration] in
+                try await PostgresStorage.open(configuration, migrations: schema)
             }
         }
     }
@@ -79,7 +85,8 @@ enum ServiceStorage: Sendable {
     var logFields: [(String, String)] {
         switch self {
         case .sqlite(let path): [("backend", "sqlite"), ("path", path)]
-        case .postgres(let url): [("backend", "postgres"), ("url", ServerOptions.maskingPassword(url))]
+        case .postgres(let url, let writers):
+            [("backend", "postgres"), ("url", ServerOptions.maskingPassword(url)), ("writers", "\(writers)")]
         }
     }
 }

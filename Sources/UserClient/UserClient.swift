@@ -181,9 +181,9 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     /// Status and role, by an admin. A suspended user's sessions are revoked
     /// in the same transaction, so no token of theirs outlives the change.
     /// The last active admin can be neither demoted nor suspended
-    /// (`last_admin`, also when admins act on each other at once): the
-    /// count is taken inside the write transaction, which the single writer
-    /// serializes, and a refusal rolls the change back.
+    /// (`last_admin`, also when admins act on each other at once, on any
+    /// replica): the admins' rows are locked and counted inside the write
+    /// transaction, and a refusal rolls the change back.
     func adminUpdate(_ id: UserID, _ patch: UserAdminPatch) async throws -> User {
         let changed = try patch.applied(to: try await user(id))
         let revoke = changed.status == .suspended
@@ -192,6 +192,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         let role = patch.role.map { _ in changed.role.rawValue }
         let status = patch.status.map { _ in changed.status.rawValue }
         let (current, revoked) = try await writeUser(id) { handle -> [UserStore.StoredSession] in
+            try UserStore.lockActiveAdmins(handle)
             let wasActiveAdmin = try UserStore.isActiveAdmin(handle, id: id)
             try handle.execute("""
                 UPDATE users SET role = COALESCE(?, role), status = COALESCE(?, status), version = version + 1 WHERE id = ?

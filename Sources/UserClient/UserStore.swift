@@ -98,6 +98,17 @@ enum UserStore {
                           id.description).isEmpty
     }
 
+    /// Locks every active admin's row until the transaction ends (on
+    /// PostgreSQL; SQLite's one writer holds the whole file). Two writers
+    /// that each demote another admin would otherwise both count the other
+    /// as still active and commit, leaving none: a write skew that READ
+    /// COMMITTED lets through between replicas or write connections. The
+    /// second waits for the first's commit and then finds one admin fewer.
+    static func lockActiveAdmins(_ handle: any StorageHandle) throws {
+        _ = try handle.query("SELECT id FROM users WHERE role = 'admin' AND status = 'active' ORDER BY id"
+                             + handle.lockingRead)
+    }
+
     static func activeAdminCount(_ handle: any StorageHandle) throws -> Int {
         try handle.query("SELECT COUNT(*) AS n FROM users WHERE role = 'admin' AND status = 'active'")
             .map { row -> Int in try row.get("n") }.first ?? 0

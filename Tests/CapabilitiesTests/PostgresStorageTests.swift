@@ -82,15 +82,12 @@ struct PostgresStorageTests {
 
     @Test func lostConnectionMakesStorageUnavailableUntilAProbeReconnects() async throws {
         let storage = try await Self.open()
-        let writerPID = try await storage.writeTransaction { handle in
-            try handle.queryOne("SELECT pg_backend_pid() AS pid")!.get("pid", as: Int64.self)
-        }
-        let terminated = try await storage.readTransaction { handle in
-            try handle.queryOne("SELECT pg_terminate_backend(?) AS done", writerPID)!.get("done", as: Int64.self)
-        }
-        #expect(terminated == 1)
+        // The connection dies in the middle of the batch, after its first round trip.
         await #expect {
-            try await storage.writeTransaction { try $0.execute("INSERT INTO items(id, count) VALUES('lost', 1)") }
+            try await storage.writeTransaction { handle in
+                try handle.execute("INSERT INTO items(id, count) VALUES('lost', 1)")
+                _ = try handle.query("SELECT pg_terminate_backend(pg_backend_pid())", arguments: [])
+            }
         } throws: { ($0 as? StorageError)?.isUnavailable == true }
         #expect(!storage.isAvailable)
         // Refused at once while unavailable, without a round trip.
@@ -102,6 +99,52 @@ struct PostgresStorageTests {
         try await storage.writeTransaction { try $0.execute("INSERT INTO items(id, count) VALUES('back', 1)") }
         let ids = try await storage.readTransaction { try $0.query("SELECT id FROM items ORDER BY id").map { try $0.get(0, as: String.self) } }
         #expect(ids == ["back"])
+        await storage.close()
+    }
+
+    /// A restart of PostgreSQL, or an outage another writer saw, leaves a
+    /// writer holding a connection the server has closed; libpq learns it
+    /// only on use. Nothing of the batch has run then: it runs on a fresh one.
+    @Test func anIdleWriterConnectionTheServerClosedIsReplacedWithoutFailingAWrite() async throws {
+        var configuration = PostgresConfiguration(url: try await StorageBackend.freshSchemaURL())
+        configuration.writerCount = 2
+        let storage = try await PostgresStorage.open(configuration, migrations: Self.migrations)
+        // Both writers busy at once, so both have connected.
+        let pids = try await withThrowingTaskGroup(of: Int64.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    try await storage.writeTransaction { handle in
+                        try handle.execute("INSERT INTO items(id, count) VALUES(?, 1)", arguments: [.text("first-\(index)")])
+                        _ = try handle.query("SELECT pg_sleep(0.05)", arguments: [])
+                        return try handle.queryOne("SELECT pg_backend_pid() AS pid")!.get("pid", as: Int64.self)
+                    }
+                }
+            }
+            return try await group.reduce(into: Set<Int64>()) { $0.insert($1) }
+        }
+        #expect(pids.count == 2, "both writers took batches")
+        for pid in pids {
+            let terminated = try await storage.readTransaction { handle in
+                try handle.queryOne("SELECT pg_terminate_backend(?) AS done", pid)!.get("done", as: Int64.self)
+            }
+            #expect(terminated == 1)
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    try await storage.writeTransaction { handle in
+                        try handle.execute("INSERT INTO items(id, count) VALUES(?, 1)", arguments: [.text("after-\(index)")])
+                        _ = try handle.query("SELECT pg_sleep(0.05)", arguments: [])
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(storage.isAvailable)
+        let count = try await storage.readTransaction {
+            try $0.queryOne("SELECT count(*) AS n FROM items WHERE id LIKE 'after-%'")?.get("n", as: Int64.self)
+        }
+        #expect(count == 8)
         await storage.close()
     }
 

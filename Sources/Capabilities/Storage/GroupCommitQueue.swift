@@ -76,6 +76,9 @@ final class GroupCommitQueue<Request: GroupCommitRequest>: Sendable {
     /// Requests queued and not yet taken into a batch.
     var pendingCount: Int { pending.withLock { $0.requests.count } }
 
+    /// Requests queued, plus one while a batch runs: 0 means idle.
+    var load: Int { pending.withLock { $0.requests.count + ($0.draining ? 1 : 0) } }
+
     // MARK: - Writer queue only
 
     /// Puts `requests` back at the head of the queue (a batch was lost through

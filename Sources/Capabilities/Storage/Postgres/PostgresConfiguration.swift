@@ -6,6 +6,12 @@ public struct PostgresConfiguration: Sendable {
     public var readerCount: Int
     /// Most durable writes committed in one transaction.
     public var maxBatchSize: Int
+    /// Write connections, each group-committing its own batches on its own
+    /// queue. A write goes to an idle one, else to the one with the fewest
+    /// waiting. More than one pays where every statement waits on the
+    /// network (a database on another host): one connection's batch is a
+    /// chain of round trips, and the others' batches run meanwhile.
+    public var writerCount: Int = 1
     /// Prepared statements kept per connection; statements beyond it run
     /// unprepared (`PQexecParams`).
     public var statementCacheCapacity: Int

@@ -55,12 +55,15 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
     private let health: StorageHealth
     private let configuration: PostgresConfiguration
 
-    init(configuration: PostgresConfiguration, health: StorageHealth) {
+    init(configuration: PostgresConfiguration, health: StorageHealth, index: Int = 0) {
         self.configuration = configuration
         self.health = health
-        self.requests = GroupCommitQueue(label: "axiom.storage.postgres.writer",
+        self.requests = GroupCommitQueue(label: "axiom.storage.postgres.writer.\(index)",
                                          maxBatchSize: configuration.maxBatchSize, health: health)
     }
+
+    /// Requests waiting, plus one while a batch runs: 0 means idle.
+    var load: Int { requests.load }
 
     /// Connects and applies migrations, on the writer queue.
     func open(migrations: [Migration]) async throws {
@@ -197,9 +200,15 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
             } catch {
                 stepError = error
             }
-            if let error = stepError ?? handle.batchError,
-               let unsettled = settleLostCommit(committedInTail ? xid : nil, connection, error) {
-                return unsettled
+            if let error = stepError ?? handle.batchError {
+                if index == 0, handle.openingFailed, !connection.isHealthy {
+                    // The server closed the connection while it sat idle (a
+                    // restart, or another writer's outage): nothing of the
+                    // batch ran, so it runs again on a fresh one.
+                    self.connection = nil
+                    return .retry(error)
+                }
+                if let unsettled = settleLostCommit(committedInTail ? xid : nil, connection, error) { return unsettled }
             }
             xid = xid ?? Self.transactionID(handle.opened)
             if committedInTail { commitLatency = (ContinuousClock().now - started).inSeconds }

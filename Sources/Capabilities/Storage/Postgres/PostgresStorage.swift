@@ -16,23 +16,25 @@ public final class PostgresStorage: StorageCapability {
     public let configuration: PostgresConfiguration
     public let migrations: [Migration]
     private let health = StorageHealth()
-    private let writer: PostgresGroupCommitWriter
+    private let writers: [PostgresGroupCommitWriter]
     private let readers: PostgresReaderPool
 
     private init(configuration: PostgresConfiguration, migrations: [Migration]) {
         self.configuration = configuration
         self.migrations = migrations
-        writer = PostgresGroupCommitWriter(configuration: configuration, health: health)
+        writers = (0..<max(1, configuration.writerCount)).map { [health] in
+            PostgresGroupCommitWriter(configuration: configuration, health: health, index: $0)
+        }
         readers = PostgresReaderPool(configuration: configuration)
     }
 
-    /// Connects the writer and applies the pending migrations (their
-    /// `postgresSQL`). Readers connect on first use.
+    /// Connects the first writer and applies the pending migrations (their
+    /// `postgresSQL`). The other writers and the readers connect on first use.
     public static func open(_ configuration: PostgresConfiguration, migrations: [Migration] = []) async throws -> PostgresStorage {
         try MigrationRunner.validate(migrations)
         let storage = PostgresStorage(configuration: configuration, migrations: migrations)
         do {
-            try await storage.writer.open(migrations: migrations)
+            try await storage.writers[0].open(migrations: migrations)
         } catch {
             await storage.close()
             throw error
@@ -92,8 +94,20 @@ public final class PostgresStorage: StorageCapability {
     }
 
     public func close() async {
-        await writer.close()
+        for writer in writers { await writer.close() }
         await readers.close()
+    }
+
+    /// An idle writer, else the one with the fewest writes waiting.
+    private var writer: PostgresGroupCommitWriter {
+        guard writers.count > 1 else { return writers[0] }
+        var chosen = writers[0]
+        var least = chosen.load
+        for candidate in writers.dropFirst() where least > 0 {
+            let load = candidate.load
+            if load < least { (chosen, least) = (candidate, load) }
+        }
+        return chosen
     }
 
     /// The sequence is known only after the writer's outbox INSERT, just
