@@ -86,7 +86,8 @@ enum ServiceStorage: Sendable {
         switch self {
         case .sqlite(let path): [("backend", "sqlite"), ("path", path)]
         case .postgres(let url, let writers):
-            [("backend", "postgres"), ("url", ServerOptions.maskingPassword(url)), ("writers", "\(writers)")]
+            [("backend", "postgres"), ("url", ServerOptions.maskingPassword(url)),
+             ("writers", writers == 0 ? "by round trip" : "\(writers)")]
         }
     }
 }

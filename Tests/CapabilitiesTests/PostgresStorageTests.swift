@@ -148,6 +148,20 @@ struct PostgresStorageTests {
         await storage.close()
     }
 
+    @Test func writerCountZeroIsChosenFromTheRoundTrip() async throws {
+        #expect(PostgresWriterCount.forRoundTrip(.microseconds(60)) == 1)
+        #expect(PostgresWriterCount.forRoundTrip(.microseconds(499)) == 1)
+        #expect(PostgresWriterCount.forRoundTrip(.microseconds(500)) == 3)
+        #expect(PostgresWriterCount.forRoundTrip(.milliseconds(2)) == 3)
+        var configuration = PostgresConfiguration(url: try await StorageBackend.freshSchemaURL())
+        configuration.writerCount = 0
+        let storage = try await PostgresStorage.open(configuration, migrations: Self.migrations)
+        // Loopback answers in microseconds, but this machine may stall a probe: either count, never 0.
+        #expect([1, PostgresWriterCount.distant].contains(storage.writerCount))
+        #expect(storage.configuration.writerCount == storage.writerCount, "the chosen count is kept for reopen")
+        await storage.close()
+    }
+
     @Test func unreachableServerIsUnavailable() async throws {
         // Port 1 on loopback: nothing listens, the connect is refused at once.
         await #expect {

@@ -102,8 +102,8 @@ struct ServerOptions: Sendable {
     /// `cluster`: on PostgreSQL the limits count across every process on the
     /// database (docs/rate-limits.md); a SQLite file has one process.
     var rateLimitScope = "cluster"
-    /// PostgreSQL write connections of this process.
-    var postgresWriters = 1
+    /// PostgreSQL write connections of this process; 0 = from the round trip.
+    var postgresWriters = 0
 
     var storageProbeIntervalSeconds = 2.0
     var eventsHeartbeatSeconds = 15.0
@@ -205,8 +205,8 @@ struct ServerOptions: Sendable {
         .optionalText("database_url",
                       help: "PostgreSQL instead of SQLite, postgres://user:pass@host:port/db (null: the database file; not with database)",
                       get: \.databaseURL, set: { $0.databaseURL = $1 }),
-        .integer("postgres_writers", in: 1...64,
-                 help: "PostgreSQL write connections, each committing its own batches (more pay when the database is a network hop away)",
+        .integer("postgres_writers", in: 0...64,
+                 help: "PostgreSQL write connections, each committing its own batches (0 = 1 when the database answers within 0.5 ms, else 3)",
                  get: \.postgresWriters, set: { $0.postgresWriters = $1 }),
         .text("currency", accepted: "an ISO 4217 code of three capital letters", help: "currency of every price",
               check: { (try? Currency($0)) != nil }, get: \.currency.code, set: { $0.currency = try! Currency($1) }),

@@ -202,13 +202,17 @@ final class ServiceMetrics: Sendable {
         let registry = orchestrator.capabilityRegistry
         let metrics: StorageMetrics
         let readers: ReaderPoolUsage
+        let writers: Int
         if let sqlite = try? registry.resolve(SQLiteStorage.self) {
-            (metrics, readers) = (sqlite.metrics, sqlite.readerUsage)
+            (metrics, readers, writers) = (sqlite.metrics, sqlite.readerUsage, 1)
         } else if let postgres = try? registry.resolve(PostgresStorage.self) {
-            (metrics, readers) = (postgres.metrics, postgres.readerUsage)
+            (metrics, readers, writers) = (postgres.metrics, postgres.readerUsage, postgres.writerCount)
         } else {
             return
         }
+        text.family("axiom_storage_writers", "gauge",
+                    "Write connections, each group-committing its own batches (PostgreSQL's postgres_writers; 1 on SQLite).")
+        text.sample("axiom_storage_writers", [], writers)
         text.family("axiom_storage_readers", "gauge",
                     "The read connection pool: its size, connections running a read, reads waiting for one.")
         text.sample("axiom_storage_readers", [("state", "size")], readers.size)

@@ -10,7 +10,10 @@ public struct PostgresConfiguration: Sendable {
     /// queue. A write goes to an idle one, else to the one with the fewest
     /// waiting. More than one pays where every statement waits on the
     /// network (a database on another host): one connection's batch is a
-    /// chain of round trips, and the others' batches run meanwhile.
+    /// chain of round trips, and the others' batches run meanwhile. Where
+    /// the database answers in microseconds they only split the batches,
+    /// and each commit costs its CPU. 0: chosen at `open` from the measured
+    /// round trip (`PostgresWriterCount`).
     public var writerCount: Int = 1
     /// Prepared statements kept per connection; statements beyond it run
     /// unprepared (`PQexecParams`).

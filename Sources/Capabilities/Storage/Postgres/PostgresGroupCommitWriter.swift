@@ -287,8 +287,8 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         let deadline = clock.now + configuration.commitOutcomeWait
         var pause = Duration.milliseconds(10)
         var why = "PostgreSQL could not be asked"
+        connection = nil
         while true {
-            connection = nil
             do {
                 let status = try connected().run(
                     "SELECT coalesce(pg_xact_status($1::xid8), 'forgotten') AS status", [.text(xid)]

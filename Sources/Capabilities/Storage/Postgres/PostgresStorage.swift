@@ -29,9 +29,15 @@ public final class PostgresStorage: StorageCapability {
     }
 
     /// Connects the first writer and applies the pending migrations (their
-    /// `postgresSQL`). The other writers and the readers connect on first use.
+    /// `postgresSQL`). The other writers and the readers connect on first
+    /// use. A `writerCount` of 0 is chosen here from the round trip.
     public static func open(_ configuration: PostgresConfiguration, migrations: [Migration] = []) async throws -> PostgresStorage {
         try MigrationRunner.validate(migrations)
+        var configuration = configuration
+        if configuration.writerCount == 0 {
+            let roundTrip = try await PostgresWriterCount.measuredRoundTrip(url: configuration.url)
+            configuration.writerCount = PostgresWriterCount.forRoundTrip(roundTrip)
+        }
         let storage = PostgresStorage(configuration: configuration, migrations: migrations)
         do {
             try await storage.writers[0].open(migrations: migrations)
@@ -53,6 +59,9 @@ public final class PostgresStorage: StorageCapability {
     public var unavailableReason: String? { health.unavailableError?.description }
 
     public var metrics: StorageMetrics { health.metrics }
+
+    /// Write connections (`writerCount` as chosen at `open`).
+    public var writerCount: Int { writers.count }
 
     /// The reader pool's connections in use and reads queued, now.
     public var readerUsage: ReaderPoolUsage { readers.usage }
