@@ -1,7 +1,8 @@
-/// The PostgreSQL storage capability (through libpq): a group-committing
-/// writer connection and a bounded pool of lazily connected readers, each on
-/// a Dispatch queue of its own, so no Swift concurrency thread waits for
-/// the network. Same contract as `SQLiteStorage`: a write is acknowledged
+/// The PostgreSQL storage capability (through libpq): group-committing
+/// writer connections (`writerCount`, one unless the database is a network
+/// hop away) and a bounded pool of lazily connected readers, each on a
+/// Dispatch queue of its own, so no Swift concurrency thread waits for the
+/// network. Same contract as `SQLiteStorage`: a write is acknowledged
 /// only after its COMMIT returned (PostgreSQL's `synchronous_commit=on`
 /// default flushed the WAL by then), reads see one snapshot.
 ///
