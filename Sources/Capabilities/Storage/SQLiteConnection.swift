@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteSharedMap
 
 // SQLITE_TRANSIENT is a macro with a cast, which Swift does not import.
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -32,7 +33,11 @@ final class SQLiteConnection {
     init(path: String, reader: Bool, configuration: StorageConfiguration) throws(SQLiteError) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (reader ? 0 : SQLITE_OPEN_CREATE)
-        let rc = sqlite3_open_v2(path, &handle, flags, nil)
+        // Every connection through the shared-map VFS: the readers' mapped
+        // pages are one mapping per file, and the writer's truncations keep
+        // that mapping from handing out pages past the end.
+        let vfs = axiom_shared_map_register() == SQLITE_OK ? AXIOM_SHARED_MAP_VFS : nil
+        let rc = sqlite3_open_v2(path, &handle, flags, vfs)
         guard rc == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             let extended = handle.map { sqlite3_extended_errcode($0) } ?? rc
