@@ -201,11 +201,3 @@ int axiom_shared_map_register(void) {
     pthread_once(&once, register_once);
     return registered;
 }
-
-int axiom_shared_map_count(void) {
-    pthread_mutex_lock(&maps_lock);
-    int count = 0;
-    for (SharedMap *map = maps; map; map = map->next) count++;
-    pthread_mutex_unlock(&maps_lock);
-    return count;
-}

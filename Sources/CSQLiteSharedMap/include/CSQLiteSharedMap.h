@@ -11,8 +11,4 @@
 /// calls return the first call's result. SQLITE_OK or a SQLite error code.
 int axiom_shared_map_register(void);
 
-/// How many mappings the VFS holds now (one per database file some open
-/// connection has read through the map).
-int axiom_shared_map_count(void);
-
 #endif
