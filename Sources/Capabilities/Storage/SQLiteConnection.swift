@@ -126,6 +126,7 @@ final class SQLiteConnection {
             statements[key] = cached
             return (cached.statement, cached.columns)
         }
+        if key == sql, sql.utf8.contains(0) { throw Self.containsNUL(sql) }
         var statement: OpaquePointer?
         // The tail is looked at inside withCString: it points into that
         // buffer, which for a short string is a temporary copy (reading it
@@ -158,6 +159,10 @@ final class SQLiteConnection {
         return (statement, columns)
     }
 
+    private static func containsNUL(_ sql: String) -> StorageError {
+        StorageError.sqlite(SQLiteError(extendedCode: SQLITE_MISUSE, message: "SQL text contains a NUL character", sql: sql))
+    }
+
     private static func columnNames(_ statement: OpaquePointer) -> [String] {
         (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
     }
@@ -168,11 +173,10 @@ final class SQLiteConnection {
     /// every result row. Thrown errors are `StorageError`; SQLite failures come
     /// as `.sqlite` (the caller classifies them).
     func run(_ sql: String, _ arguments: [StorageValue], cacheKey: String? = nil) throws -> [StorageRow] {
-        // SQL text never contains NUL; refusing it also keeps caller SQL
-        // from ever matching an internal cache key.
-        if cacheKey == nil, sql.utf8.contains(0) {
-            throw StorageError.sqlite(SQLiteError(extendedCode: SQLITE_MISUSE, message: "SQL text contains a NUL character", sql: sql))
-        }
+        // SQL text never contains NUL. Every internal cache key starts with
+        // one, so caller SQL that does cannot match one; the rest of the text
+        // is checked when it is compiled (a cached statement passed already).
+        if cacheKey == nil, sql.utf8.first == 0 { throw Self.containsNUL(sql) }
         let (statement, columns) = try statement(for: sql, cacheKey: cacheKey ?? sql)
         defer {
             sqlite3_reset(statement)
