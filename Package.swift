@@ -19,6 +19,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"])]),
         .target(name: "CSystemShims"),
+        // One memory mapping of a database file for all of the process's
+        // SQLite connections (a VFS over the default one).
+        .target(name: "CSQLiteSharedMap", linkerSettings: [.linkedLibrary("sqlite3")]),
         // gzip content coding (RFC 9110 8.4.1.3) through the system zlib.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // PostgreSQL's C client, for the storage capability's second backend.
@@ -36,7 +39,7 @@ let package = Package(
 
         // --- Capabilities: storage (SQLite, PostgreSQL), password hashing,
         // randomness, the clock. Axiom for the Capability protocol.
-        .target(name: "Capabilities", dependencies: ["CSQLite", "CLibPQ", "CSodium", "Axiom", "Domain"]),
+        .target(name: "Capabilities", dependencies: ["CSQLite", "CSQLiteSharedMap", "CLibPQ", "CSodium", "Axiom", "Domain"]),
 
         // --- Clients: one target each, so a client cannot import another.
         // Axiom, Domain and Capabilities only.

@@ -6,6 +6,10 @@ for line in io.lines(os.getenv("AXIOM_PRODUCT_IDS") or "bench/product_ids.txt") 
   ids[#ids + 1] = line
 end
 
+-- AXIOM_PATH_PREFIX (default /products/) lets the same draw ask another
+-- server: the peer's /users/ over a file of its ids (scripts/bench-reads-1m.sh).
+local prefix = os.getenv("AXIOM_PATH_PREFIX") or "/products/"
+
 local threads = 0
 function setup(thread)
   threads = threads + 1
@@ -17,5 +21,5 @@ function init(args)
 end
 
 function request()
-  return wrk.format("GET", "/products/" .. ids[math.random(1, #ids)])
+  return wrk.format("GET", prefix .. ids[math.random(1, #ids)])
 end

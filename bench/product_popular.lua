@@ -17,6 +17,10 @@ local function gcd(a, b) while b ~= 0 do a, b = b, a % b end return a end
 local stride = 7919
 while gcd(count, stride) ~= 1 do stride = stride + 1 end
 
+-- AXIOM_PATH_PREFIX (default /products/) lets the same draw ask another
+-- server: the peer's /users/ over a file of its ids (scripts/bench-reads-1m.sh).
+local prefix = os.getenv("AXIOM_PATH_PREFIX") or "/products/"
+
 local threads = 0
 function setup(thread)
   threads = threads + 1
@@ -30,5 +34,5 @@ end
 function request()
   local rank = math.floor(count ^ math.random())          -- 1 … count
   local line = (rank * stride) % count + 1
-  return wrk.format("GET", "/products/" .. ids[line])
+  return wrk.format("GET", prefix .. ids[line])
 end

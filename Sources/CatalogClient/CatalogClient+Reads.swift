@@ -26,7 +26,10 @@ extension CatalogClient {
 
     /// A product, active or not, with what `make` makes of it (its encoded
     /// page), made once per version of a product the working set holds and
-    /// kept with it; nil for no such product.
+    /// kept with it; nil for no such product. Inlinable, down to the working
+    /// set, so that it is specialized for the caller's representation:
+    /// generic, each miss looked up the generic metadata of the set's types.
+    @inlinable
     public nonisolated func lookup<Representation: Sendable>(
         _ id: ProductID, representedAs make: (Product) throws -> Representation
     ) async throws -> (product: Product, representation: Representation)? {
@@ -137,7 +140,8 @@ extension CatalogClient {
     }
 
     /// One product's row, for a miss the working set reads once.
-    nonisolated func readRow(_ id: ProductID) async throws -> VersionedProduct? {
+    @usableFromInline
+    nonisolated func readRow(_ id: ProductID) async throws -> Versioned<ProductID, Product>? {
         try await read { try CatalogStore.fetchAll($0, [id]) }.first.map(checked)
     }
 

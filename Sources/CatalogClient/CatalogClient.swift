@@ -74,7 +74,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     nonisolated let storage: StorageAccess
     /// The working set (reads: `CatalogClient+Reads`), with each product's
     /// encoded page kept beside it by the caller that encodes it.
-    nonisolated let cache: VersionedWorkingSet<ProductID, Product>
+    @usableFromInline nonisolated let cache: VersionedWorkingSet<ProductID, Product>
     /// Recent searches' rankings (`SearchCache`).
     nonisolated let searches: Mutex<SearchCache>
     /// The lease this process's reservations carry.

@@ -26,9 +26,11 @@ enum CatalogStore {
     /// The stored product; `locking` holds its row until the transaction
     /// ends on PostgreSQL (another process's write of it waits).
     static func fetch(_ handle: any StorageHandle, _ id: ProductID, locking: Bool = false) throws -> VersionedProduct? {
-        try handle.queryOne("SELECT \(columns) FROM products WHERE id = ?\(lock(handle, locking))", id.description)
-            .map(decode)
+        try handle.queryOne(fetchSQL + lock(handle, locking), id.description).map(decode)
     }
+
+    /// Written once: a miss would otherwise build the text anew for each read.
+    private static let fetchSQL = "SELECT \(columns) FROM products WHERE id = ?"
 
     /// Inserts a new, validated product; `duplicate(sku)` when the SKU is taken.
     static func insert(_ handle: any StorageHandle, _ product: Product) throws -> VersionedProduct {

@@ -72,6 +72,24 @@ import Testing
         await storage.close()
     }
 
+    /// SQL text with a NUL is refused, wherever the NUL is: at the start
+    /// (the shape of the connection's internal statement keys, which it
+    /// must never reach) or later (checked when the text is compiled).
+    @Test(arguments: ["\u{0}control\u{0}BEGIN", "SELECT 1\u{0}", "SELECT count(*)\u{0} FROM users"])
+    func sqlWithANULCharacterIsRefused(_ sql: String) async throws {
+        let directory = try TempDirectory()
+        let storage = try await Fixture.open(directory)
+        for _ in 0..<2 {  // the second time after the first refusal kept nothing
+            let refused = await #expect(throws: StorageError.self) {
+                try await storage.read { db in try db.query(sql) }
+            }
+            #expect(refused?.sqliteError?.code == 21)  // SQLITE_MISUSE
+            #expect(refused?.sqliteError?.message == "SQL text contains a NUL character")
+        }
+        #expect(try await Fixture.userCount(storage) == 0)
+        await storage.close()
+    }
+
     @Test func constraintViolationsAreTypedSQLiteErrors() async throws {
         let directory = try TempDirectory()
         let storage = try await Fixture.open(directory)

@@ -37,6 +37,9 @@ final class ReaderPool: Sendable {
                     do {
                         let connection = try SQLiteConnection(path: configuration.path, reader: true, configuration: configuration)
                         try connection.exec("PRAGMA query_only=ON;")
+                        if configuration.readerMapSize > 0 {
+                            try connection.exec("PRAGMA mmap_size=\(configuration.readerMapSize);")
+                        }
                         slot.connection = connection
                         continuation.resume()
                     } catch let error as SQLiteError {

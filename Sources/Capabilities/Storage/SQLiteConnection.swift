@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteSharedMap
 
 // SQLITE_TRANSIENT is a macro with a cast, which Swift does not import.
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -32,7 +33,11 @@ final class SQLiteConnection {
     init(path: String, reader: Bool, configuration: StorageConfiguration) throws(SQLiteError) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (reader ? 0 : SQLITE_OPEN_CREATE)
-        let rc = sqlite3_open_v2(path, &handle, flags, nil)
+        // Every connection through the shared-map VFS: the readers' mapped
+        // pages are one mapping per file, and the writer's truncations keep
+        // that mapping from handing out pages past the end.
+        let vfs = axiom_shared_map_register() == SQLITE_OK ? AXIOM_SHARED_MAP_VFS : nil
+        let rc = sqlite3_open_v2(path, &handle, flags, vfs)
         guard rc == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             let extended = handle.map { sqlite3_extended_errcode($0) } ?? rc
@@ -121,6 +126,7 @@ final class SQLiteConnection {
             statements[key] = cached
             return (cached.statement, cached.columns)
         }
+        if key == sql, sql.utf8.contains(0) { throw Self.containsNUL(sql) }
         var statement: OpaquePointer?
         // The tail is looked at inside withCString: it points into that
         // buffer, which for a short string is a temporary copy (reading it
@@ -153,6 +159,10 @@ final class SQLiteConnection {
         return (statement, columns)
     }
 
+    private static func containsNUL(_ sql: String) -> StorageError {
+        StorageError.sqlite(SQLiteError(extendedCode: SQLITE_MISUSE, message: "SQL text contains a NUL character", sql: sql))
+    }
+
     private static func columnNames(_ statement: OpaquePointer) -> [String] {
         (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
     }
@@ -163,11 +173,10 @@ final class SQLiteConnection {
     /// every result row. Thrown errors are `StorageError`; SQLite failures come
     /// as `.sqlite` (the caller classifies them).
     func run(_ sql: String, _ arguments: [StorageValue], cacheKey: String? = nil) throws -> [StorageRow] {
-        // SQL text never contains NUL; refusing it also keeps caller SQL
-        // from ever matching an internal cache key.
-        if cacheKey == nil, sql.utf8.contains(0) {
-            throw StorageError.sqlite(SQLiteError(extendedCode: SQLITE_MISUSE, message: "SQL text contains a NUL character", sql: sql))
-        }
+        // SQL text never contains NUL. Every internal cache key starts with
+        // one, so caller SQL that does cannot match one; the rest of the text
+        // is checked when it is compiled (a cached statement passed already).
+        if cacheKey == nil, sql.utf8.first == 0 { throw Self.containsNUL(sql) }
         let (statement, columns) = try statement(for: sql, cacheKey: cacheKey ?? sql)
         defer {
             sqlite3_reset(statement)

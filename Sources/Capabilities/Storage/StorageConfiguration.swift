@@ -5,6 +5,12 @@ public struct StorageConfiguration: Sendable {
     public var path: String
     /// Reader connections in the pool (each on its own serial queue).
     public var readerCount: Int
+    /// Bytes of the database file the readers read through a memory
+    /// mapping (`PRAGMA mmap_size`) rather than copying pages out of the OS's
+    /// cache with `pread`; 0 turns it off. One mapping per file serves every
+    /// reader (the shared-map VFS, `CSQLiteSharedMap`), so mapped pages count
+    /// once in `RssFile`, never in `RssAnon`. SQLite caps it at 2 GiB - 64 KiB.
+    public var readerMapSize: Int
     /// Most write requests committed together in one transaction.
     public var maxBatchSize: Int
     /// How long a connection waits for a lock held by another process.
@@ -27,6 +33,7 @@ public struct StorageConfiguration: Sendable {
     public init(
         path: String,
         readerCount: Int = 3,
+        readerMapSize: Int = 0x7fff_0000,
         maxBatchSize: Int = 256,
         busyTimeoutMilliseconds: Int32 = 5_000,
         statementCacheCapacity: Int = 64,
@@ -35,6 +42,7 @@ public struct StorageConfiguration: Sendable {
     ) {
         self.path = path
         self.readerCount = readerCount
+        self.readerMapSize = readerMapSize
         self.maxBatchSize = maxBatchSize
         self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
         self.statementCacheCapacity = statementCacheCapacity

@@ -12,7 +12,7 @@ import Domain
 /// waiting on the disk.
 public final class StorefrontContext: Context {
     public let identity: ContextIdentity
-    private let catalog: ClientHandle<CatalogClient>
+    @usableFromInline let catalog: ClientHandle<CatalogClient>
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -23,6 +23,7 @@ public final class StorefrontContext: Context {
     /// once per version the catalogue's working set holds and kept with it.
     /// A deactivated one is not for sale and is hidden from anonymous
     /// callers exactly like a missing one.
+    @inlinable
     public func product<Representation: Sendable>(
         _ id: ProductID, representedAs make: (Product) throws -> Representation
     ) async throws -> Representation {
