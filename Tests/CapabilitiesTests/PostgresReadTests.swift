@@ -8,11 +8,12 @@ import Testing
 /// on the connection, or a read on a connection the server has closed.
 @Suite(.enabled(if: StorageBackend.databaseURL != nil, "AXIOM_TEST_DATABASE_URL is unset: PostgreSQL tests skipped"))
 struct PostgresReadTests {
-    private static func open(url: String? = nil) async throws -> PostgresStorage {
-        var url = url
-        if url == nil { url = try await StorageBackend.freshSchemaURL() }
-        guard let url else { throw StorageError.closed }
-        return try await PostgresStorage.open(PostgresConfiguration(url: url, readerCount: 1),
+    private static func open() async throws -> PostgresStorage {
+        try await open(url: StorageBackend.freshSchemaURL())
+    }
+
+    private static func open(url: String) async throws -> PostgresStorage {
+        try await PostgresStorage.open(PostgresConfiguration(url: url, readerCount: 1),
                                               migrations: StorageHandleTests.migrations)
     }
 

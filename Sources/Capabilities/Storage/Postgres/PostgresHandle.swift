@@ -113,17 +113,11 @@ public final class PostgresHandle: StorageHandle {
     /// results of `statements`. A failure is classified as `perform`'s is,
     /// except that one of the opening's fails the whole batch.
     private func send(_ statements: [PostgresStatement]) throws -> [PostgresResult] {
-        let sent = opening + deferred + statements
         let waiting = opening.count + deferred.count
         let openingCount = opening.count
-        opening = []
-        deferred = []
         do {
-            let results = try connection.pipeline(sent)
-            if openingCount > 0 { opened = Array(results.prefix(openingCount)) }
-            return Array(results.dropFirst(waiting))
+            return Array(try sendWaiting(then: statements).dropFirst(waiting))
         } catch {
-            keepOpened(error, count: openingCount)
             if error.index < openingCount, batchError == nil { batchError = error.error }
             throw classify(error.error)
         }
@@ -140,24 +134,36 @@ public final class PostgresHandle: StorageHandle {
     func settle(succeeded: Bool, then control: [String]) throws(PostgresError) {
         if !succeeded || failedStatement != nil { deferred = [] }
         let mine = opening.count + deferred.count
-        let sent = opening + deferred + control.map { PostgresStatement($0) }
         let openingCount = opening.count
-        opening = []
-        deferred = []
         do {
-            let results = try connection.pipeline(sent)
-            if openingCount > 0 { opened = Array(results.prefix(openingCount)) }
+            _ = try sendWaiting(then: control.map { PostgresStatement($0) })
         } catch {
-            keepOpened(error, count: openingCount)
             if error.index >= mine { throw error.error }
             if error.index < openingCount, batchError == nil { batchError = error.error }
             _ = classify(error.error)
         }
     }
 
-    private func keepOpened(_ failure: PostgresPipelineFailure, count: Int) {
-        if count > 0 { openingFailed = true }
-        if count > 0 && failure.completed.count >= count { opened = Array(failure.completed.prefix(count)) }
+    /// One pipeline of the opening, the deferred statements and then
+    /// `statements`, all their results; what waited is sent either way.
+    /// Keeps the opening's results (`opened`), and notes when the round
+    /// trip that carried it failed.
+    private func sendWaiting(then statements: [PostgresStatement]) throws(PostgresPipelineFailure) -> [PostgresResult] {
+        let openingCount = opening.count
+        let sent = opening + deferred + statements
+        opening = []
+        deferred = []
+        do {
+            let results = try connection.pipeline(sent)
+            if openingCount > 0 { opened = Array(results.prefix(openingCount)) }
+            return results
+        } catch {
+            if openingCount > 0 {
+                openingFailed = true
+                if error.completed.count >= openingCount { opened = Array(error.completed.prefix(openingCount)) }
+            }
+            throw error
+        }
     }
 
     private static func statement(_ sql: String, _ arguments: [StorageValue]) throws -> PostgresStatement {
