@@ -57,10 +57,8 @@ public struct StorageAccess: Sendable {
         }
         do {
             return try await storage.sequencedWriteTransaction(body)
-        } catch let error as StorageError where error.meansUnavailable {
-            throw AxiomError.capabilityUnavailable(String(reflecting: type(of: storage)))
-        } catch StorageError.outcomeUnknown {
-            throw AxiomError.capabilityOutcomeUnknown(String(reflecting: type(of: storage)))
+        } catch {
+            throw Self.runtimeError(error, of: type(of: storage))
         }
     }
 
@@ -83,10 +81,8 @@ public struct StorageAccess: Sendable {
         }
         do {
             return try await instance.writeTransaction(body)
-        } catch let error as StorageError where error.meansUnavailable {
-            throw AxiomError.capabilityUnavailable(String(reflecting: S.self))
-        } catch StorageError.outcomeUnknown {
-            throw AxiomError.capabilityOutcomeUnknown(String(reflecting: S.self))
+        } catch {
+            throw runtimeError(error, of: S.self)
         }
     }
 
@@ -95,8 +91,19 @@ public struct StorageAccess: Sendable {
     ) async throws -> R {
         do {
             return try await handle.current.readTransaction(body)
-        } catch let error as StorageError where error.meansUnavailable {
-            throw AxiomError.capabilityUnavailable(String(reflecting: S.self))
+        } catch {
+            throw runtimeError(error, of: S.self)
         }
+    }
+
+    /// What a client sees of `error` from `storage`: "cannot serve this
+    /// now" and "may or may not have been applied" as the runtime's errors
+    /// (503 `storage_unavailable`, 503 `write_outcome_unknown`), the rest
+    /// as it is.
+    private static func runtimeError(_ error: any Error, of storage: Any.Type) -> any Error {
+        guard let error = error as? StorageError else { return error }
+        if error.meansUnavailable { return AxiomError.capabilityUnavailable(String(reflecting: storage)) }
+        if case .outcomeUnknown = error { return AxiomError.capabilityOutcomeUnknown(String(reflecting: storage)) }
+        return error
     }
 }
