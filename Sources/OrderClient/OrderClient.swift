@@ -153,7 +153,7 @@ public actor OrderClient: StatefulClient {
     /// `olderThanSeconds` ago (by this client's clock) or, when
     /// `includingOwn`, by this process (a previous life of it), after `last`
     /// (the previous batch's last, in created_at and id order): recovery
-    /// finishes and settles them. Read through partial indexes, so it costs
+    /// finishes and settles them. Read from the table of open orders, so it costs
     /// what is unfinished, not what was ever ordered.
     public func openOrders(limit: Int = 500, olderThanSeconds: Int = 0, includingOwn: Bool = false,
                            after last: Order? = nil) async throws -> [Order] {

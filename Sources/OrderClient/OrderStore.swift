@@ -4,8 +4,8 @@ import Domain
 /// The orders client's SQL, in the subset SQLite and PostgreSQL share
 /// (only the migrations have a PostgreSQL text of their own). Every read is one probe of an index: the
 /// primary key, `checkout_id`'s and `(user_id, idempotency_key)`'s unique
-/// indexes, `orders_by_user_newest` for a user's pages, the partial
-/// `orders_open` for start-up reconciliation and `order_history_by_order`
+/// indexes, `orders_by_user_newest` for a user's pages, the narrow
+/// `open_orders` for start-up reconciliation and `order_history_by_order`
 /// for an order's status changes; nothing scans the table, so no
 /// request and no start costs more as the shop's history grows. Write
 /// functions run inside one storage transaction closure and may run again in
@@ -74,7 +74,7 @@ enum OrderStore {
             """, postgresSQL: """
             ALTER TABLE orders ADD COLUMN request_fingerprint TEXT NOT NULL DEFAULT '';
             """),
-    ] + historyMigrations + listingMigrations
+    ] + historyMigrations + listingMigrations + openOrderMigrations
 
     static func order(_ handle: any StorageHandle, id: OrderID) throws -> Order? {
         try handle.queryOne("SELECT document FROM orders WHERE id = ?", id.description).map(decode)
@@ -123,28 +123,16 @@ enum OrderStore {
         return (try row.get("created_at"), try row.get("id"))
     }
 
-    /// Up to `limit` open orders placed at or before `placedBy` (ms) or by
-    /// `owner`, oldest first (ties by id), after `position` (the created_at
-    /// and id of the previous batch's last), through the partial index.
-    static func open(_ handle: any StorageHandle, placedBy cutoff: Int64, owner: String?,
-                     after position: (Int64, String)?, limit: Int) throws -> [Order] {
-        let (createdAt, id) = position ?? (Int64.min, "")
-        return try handle.query("""
-            SELECT document FROM orders
-            WHERE open = 1 AND (created_at <= ? OR lease_owner = ?) AND (created_at, id) > (?, ?)
-            ORDER BY created_at, id LIMIT ?
-            """, cutoff, owner ?? "", createdAt, id, limit).map(decode)
-    }
-
     /// The order and its first history row: placed by its customer at checkout.
     static func insert(_ handle: any StorageHandle, _ order: Order, checkoutID: CheckoutID, key: String?,
                        fingerprint: String, document: String, owner: String) throws {
         try handle.enqueue("""
-            INSERT INTO orders(id, user_id, status, created_at, checkout_id, idempotency_key, document, open, lease_owner,
+            INSERT INTO orders(id, user_id, status, created_at, checkout_id, idempotency_key, document, lease_owner,
                                request_fingerprint)
-            VALUES(?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+            VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, order.id.description, order.userID.description, order.status.rawValue,
             order.createdAt.millisecondsSince1970, checkoutID.description, key, document, owner, fingerprint)
+        try markOpen(handle, order, owner: owner)
         try recordHistory(handle, order: order.id, OrderHistoryEntry(
             from: nil, status: order.status, at: order.createdAt,
             cause: OrderChangeCause(.customer(order.userID), reason: "checkout")))
@@ -166,10 +154,9 @@ enum OrderStore {
         }
         let changed = try stored.transitioned(to: status, by: actor)
         let document = OrderDocument.text(changed)
-        try handle.enqueue("""
-            UPDATE orders SET status = ?, document = ?, open = CASE WHEN ? = 'cancelled' THEN 1 ELSE open END
-            WHERE id = ?
-            """, changed.status.rawValue, document, changed.status.rawValue, id.description)
+        try handle.enqueue("UPDATE orders SET status = ?, document = ? WHERE id = ?",
+                           changed.status.rawValue, document, id.description)
+        if changed.status == .cancelled { try reopen(handle, id: id) }
         try recordHistory(handle, order: id, OrderHistoryEntry(from: stored.status, status: changed.status, at: at,
                                                                cause: cause))
         return changed
@@ -188,32 +175,7 @@ enum OrderStore {
         return changed
     }
 
-    /// Marks the order's work in other clients done; returns its stored
-    /// status (the column's text), nil when there is no such order. Not the
-    /// document: decoding it (JSONDecoder) was four fifths of the settle's
-    /// time on the single writer, and the caller already holds the order.
-    static func settle(_ handle: any StorageHandle, id: OrderID) throws -> String? {
-        try handle.queryOne("UPDATE orders SET open = 0 WHERE id = ? RETURNING status", id.description)?.get("status")
-    }
-
-    /// Settles the checkouts of `ids` (ids that name no order change
-    /// nothing), `settleChunk` to a statement: a short chunk repeats its
-    /// last id, so one prepared statement serves every batch. An order
-    /// cancelled since its checkout is left open: its cancellation reopened
-    /// it until its stock is returned, and settles it itself.
-    static func settleCheckouts(_ handle: any StorageHandle, ids: [OrderID]) throws {
-        for start in stride(from: 0, to: ids.count, by: settleChunk) {
-            let chunk = ids[start..<min(start + settleChunk, ids.count)].map { StorageValue.text($0.description) }
-            let padded = chunk + Array(repeating: chunk[chunk.count - 1], count: settleChunk - chunk.count)
-            try handle.enqueue(settleSQL, arguments: padded)
-        }
-    }
-
-    static let settleChunk = 32
-    private static let settleSQL = "UPDATE orders SET open = 0 WHERE status <> 'cancelled' AND id IN ("
-        + Array(repeating: "?", count: settleChunk).joined(separator: ", ") + ")"
-
-    private static func decode(_ row: StorageRow) throws -> Order {
+    static func decode(_ row: StorageRow) throws -> Order {
         try OrderDocument.decode(row.get("document"))
     }
 }

@@ -39,7 +39,8 @@ import TestSupport
             with db:
                 (checkout,) = db.execute("SELECT checkout_id FROM orders WHERE id = ?", (job["order"],)).fetchone()
                 gone = db.execute("DELETE FROM cart_cleared_checkouts WHERE checkout_id = ?", (checkout,)).rowcount
-                db.execute("UPDATE orders SET open = 1 WHERE id = ?", (job["order"],))
+                db.execute("INSERT OR IGNORE INTO open_orders(order_id, created_at, lease_owner) "
+                           "SELECT id, created_at, lease_owner FROM orders WHERE id = ?", (job["order"],))
                 if job["payment"]:
                     db.execute("DELETE FROM payments WHERE order_id = ?", (job["order"],))
                 db.execute("DELETE FROM cart_lines WHERE user_id = ?", (job["user"],))

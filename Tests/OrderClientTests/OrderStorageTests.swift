@@ -100,3 +100,37 @@ extension OrderClientTests {
         await run.stop()
     }
 }
+
+extension OrderClientTests {
+    /// Orders marked open in the `orders` row before migration 422 are the
+    /// open orders after it, and settle from there; settled ones stay closed.
+    @Test(arguments: StorageBackend.all) func ordersOpenBeforeTheOpenOrdersTableAreOpenAfterIt(backend: StorageBackend) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = try await backend.database(at: path)
+        let before = OrderClient.migrations.filter { $0.version < 422 }
+        var run = try await OrderRun.start(path: database, backend: backend, migrations: before) { resolver in
+            OrderClient(storage: try backend.access(resolver), clock: ManualClock())
+        }
+        let orders = try (0..<3).map { index in
+            try Order.place(id: OrderID(UUID()), userID: user, cart: try cart(), createdAt: Timestamp(millisecondsSince1970: 1_000 + Int64(index)),
+                            checkoutID: CheckoutID(UUID()))
+        }
+        _ = try await run.database.writeTransaction { handle in
+            for (index, order) in orders.enumerated() {
+                try handle.execute("""
+                    INSERT INTO orders(id, user_id, status, created_at, checkout_id, document, open, lease_owner)
+                    VALUES(?, ?, ?, ?, ?, ?, ?, 'old process')
+                    """, order.id.description, order.userID.description, order.status.rawValue,
+                    order.createdAt.millisecondsSince1970, try #require(order.checkoutID).description,
+                    OrderDocument.text(order), index == 1 ? 0 : 1)
+            }
+        }
+        await run.stop()
+
+        run = try await OrderRun.start(database, backend: backend)
+        #expect(try await run.client.openOrders().map(\.id) == [orders[0].id, orders[2].id])
+        _ = try await run.client.send(.settle(orders[0]))
+        #expect(try await run.client.openOrders().map(\.id) == [orders[2].id])
+        await run.stop()
+    }
+}
