@@ -3,13 +3,13 @@
 of cart-write-then-checkout rounds against a running server.
 
 usage: bench/checkout_statements.py --port PORT --database-url URL
-           --admin-email E --admin-password P [--shoppers 8] [--rounds 40]
+           --admin-email E --admin-password P [--shoppers 8] [--rounds 40] [--share 1]
 
 The server on 127.0.0.1:PORT must run on URL's database with the admin
 account given (AXIOM_ADMIN_EMAIL / AXIOM_ADMIN_PASSWORD), and that
 PostgreSQL must load pg_stat_statements (shared_preload_libraries); the
 script creates the extension, resets it after the set-up, and prints per
-checkout, for the statements that took 1 % of the time or more: calls,
+checkout, for the statements that took `--share` % of the time or more: calls,
 execution ms, rows, and the statement. Run by hand (scripts/profile-checkout.sh
 starts everything); a profile, not a test.
 """
@@ -47,6 +47,15 @@ def postgres_cpu_seconds(postmaster):
     return total
 
 
+def process_cpu_seconds(pid):
+    """utime+stime of one process (all its threads); 0 without a pid."""
+    if not pid:
+        return 0.0
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def psql(url, sql):
     return subprocess.run(["psql", url, "-qAtX", "-F", "\t", "-c", sql], check=True,
                           capture_output=True, text=True).stdout
@@ -60,7 +69,9 @@ def main():
     parser.add_argument("--admin-password", required=True)
     parser.add_argument("--shoppers", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--share", type=float, default=1.0, help="print statements over this % of the time")
     parser.add_argument("--postmaster-pid", type=int, default=0, help="for PostgreSQL's CPU per checkout")
+    parser.add_argument("--server-pid", type=int, default=0, help="for the server's CPU per checkout")
     arguments = parser.parse_args()
 
     admin = Client(arguments.port)
@@ -78,6 +89,7 @@ def main():
     psql(arguments.database_url, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
     psql(arguments.database_url, "SELECT pg_stat_statements_reset()")
     cpu_before = postgres_cpu_seconds(arguments.postmaster_pid)
+    server_before = process_cpu_seconds(arguments.server_pid)
     placed = []
     failures = []
 
@@ -95,6 +107,7 @@ def main():
     for thread in threads:
         thread.join()
     cpu = postgres_cpu_seconds(arguments.postmaster_pid) - cpu_before
+    server_cpu = process_cpu_seconds(arguments.server_pid) - server_before
     if failures:
         print(f"checkouts refused: {failures[:10]}", file=sys.stderr)
     checkouts = len(placed)
@@ -105,12 +118,13 @@ def main():
     total = sum(float(r.split("\t")[1]) for r in rows)
     print(f"{checkouts} checkouts (each after one cart write); statements' execution time "
           f"{total:.0f} ms, {1000 * total / max(checkouts, 1):.0f} µs per checkout"
-          + (f"; PostgreSQL's CPU {1e6 * cpu / max(checkouts, 1):.0f} µs per checkout" if cpu else ""))
+          + (f"; PostgreSQL's CPU {1e6 * cpu / max(checkouts, 1):.0f} µs per checkout" if cpu else "")
+          + (f"; the server's {1e6 * server_cpu / max(checkouts, 1):.0f} µs" if server_cpu else ""))
     print("| calls/checkout | µs/checkout | share | rows/call | statement |")
     print("|---|---|---|---|---|")
     for row in rows:
         calls, ms, count, query = row.split("\t", 3)
-        if float(ms) < total / 100:
+        if float(ms) < total * arguments.share / 100:
             continue
         print(f"| {int(calls) / checkouts:.2f} | {1000 * float(ms) / checkouts:.0f} | {100 * float(ms) / total:.1f} % "
               f"| {int(count) / max(int(calls), 1):.1f} | `{query[:150]}` |")

@@ -167,12 +167,11 @@ public final class PostgresHandle: StorageHandle {
     }
 
     private static func statement(_ sql: String, _ arguments: [StorageValue]) throws -> PostgresStatement {
-        try denyTransactionControl(sql)
-        let (rewritten, count) = PostgresPlaceholders.rewrite(sql)
-        guard count == arguments.count else {
-            throw StorageError.argumentCountMismatch(sql: sql, expected: count, given: arguments.count)
+        let translated = try PostgresStatementTexts.translate(sql)
+        guard translated.parameterCount == arguments.count else {
+            throw StorageError.argumentCountMismatch(sql: sql, expected: translated.parameterCount, given: arguments.count)
         }
-        return PostgresStatement(rewritten, arguments)
+        return PostgresStatement(translated.sql, arguments)
     }
 
     private func classify(_ error: PostgresError) -> StorageError {
