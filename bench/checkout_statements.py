@@ -3,7 +3,7 @@
 of cart-write-then-checkout rounds against a running server.
 
 usage: bench/checkout_statements.py --port PORT --database-url URL
-           --admin-email E --admin-password P [--shoppers 8] [--rounds 40] [--share 1]
+           --admin-email E --admin-password P [--shoppers 8] [--rounds 40] [--share 1] [--keyed]
 
 The server on 127.0.0.1:PORT must run on URL's database with the admin
 account given (AXIOM_ADMIN_EMAIL / AXIOM_ADMIN_PASSWORD), and that
@@ -69,6 +69,7 @@ def main():
     parser.add_argument("--admin-password", required=True)
     parser.add_argument("--shoppers", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--keyed", action="store_true", help="each checkout with an Idempotency-Key")
     parser.add_argument("--share", type=float, default=1.0, help="print statements over this % of the time")
     parser.add_argument("--postmaster-pid", type=int, default=0, help="for PostgreSQL's CPU per checkout")
     parser.add_argument("--server-pid", type=int, default=0, help="for the server's CPU per checkout")
@@ -98,7 +99,8 @@ def main():
         for round_ in range(arguments.rounds):
             product = products[(index + round_) % len(products)]
             client.must(200, "PUT", f"/cart/items/{product['id']}", {"quantity": 1 + round_ % 3}, token=shopper)
-            status, payload = client.call("POST", "/checkout", token=shopper)
+            keyed = {"Idempotency-Key": f"profile-{index}-{round_}-{os.getpid()}"} if arguments.keyed else None
+            status, payload = client.call("POST", "/checkout", token=shopper, headers=keyed)
             (placed if status == 201 else failures).append(status if status != 201 else payload["id"])
 
     threads = [threading.Thread(target=shop, args=(i, s)) for i, s in enumerate(shoppers)]
