@@ -8,9 +8,10 @@
 /// import) in ten or more; merging everything into one rewrites the whole
 /// index. So the catalogue merges when the segments beside the largest hold
 /// at least `1 / mergeRatio` of its pages: a seeded file at once, a live
-/// index once its new text amounts to that share, so each page written is
-/// rewritten at most about `mergeRatio` times by these merges. The small
-/// segments between such merges stay, bounded by FTS5's own merging.
+/// index once its new text amounts to that share. The index then grows by
+/// that share between two merges, so all of them together write about
+/// `mergeRatio + 1` times its final size. The small segments between such
+/// merges stay, bounded by FTS5's own merging.
 struct SearchIndexShape: Sendable, Equatable {
     /// Leaf pages per segment, by segment id.
     let segmentPages: [Int]
