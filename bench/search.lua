@@ -2,6 +2,8 @@
 -- $AXIOM_SEARCH_TERMS (written by bench/seed_scale.py: the words product
 -- names are made of), the last word sometimes cut to a prefix of 3+
 -- letters as a user typing would send it. Anonymous, like the storefront.
+-- Each thread cycles $AXIOM_SEARCH_QUERIES queries (default 4096), so a
+-- run repeats them; 100000 makes nearly every query a first-time one.
 -- Usage: wrk -t2 -c16 -d30s --latency -s bench/search.lua http://127.0.0.1:PORT
 local terms = {}
 for line in io.lines(os.getenv("AXIOM_SEARCH_TERMS")) do terms[#terms + 1] = line end
@@ -12,7 +14,7 @@ function setup(thread)
   thread:set("tid", threads)
 end
 
-local requests, count, next_index = {}, 4096, 0
+local requests, count, next_index = {}, tonumber(os.getenv("AXIOM_SEARCH_QUERIES") or "4096"), 0
 function init(args)
   math.randomseed(os.time() * 100 + (tid or 0))
   for i = 1, count do

@@ -215,6 +215,8 @@ final class AxiomService: Sendable {
             },
             Task { await expirePayments(notifications: notifications, logger: logger, every: .milliseconds(500)) },
             Task { await recoverCheckouts(recovery: recovery, logger: logger, every: .seconds(5)) },
+            Task { await compactSearchIndex(storefront: storefront, logger: logger, every: .seconds(10),
+                                           resume: .milliseconds(100)) },
         ] + [server.rateLimiter, userLimiter].compactMap { $0 }.map { limiter in Task { await limiter.shareTokens() } }
         let routes = router.routes + (opsRouter?.routes ?? [])
         return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server,
@@ -351,6 +353,38 @@ final class AxiomService: Sendable {
                 // Storage unavailable: the next round tries again.
                 logger.log(.warning, "checkouts_not_recovered", [("error", String(describing: error))])
             }
+        }
+    }
+
+    /// Merges the search index towards one segment now and then (once right
+    /// away, so a bulk-imported file is merged without an operator's step),
+    /// in steps taken while no write waits (`CatalogClient.compactSearchIndex`).
+    /// A round that gave way to a write is taken up again after `resume`;
+    /// the merge is logged once it is done.
+    private static func compactSearchIndex(storefront: StorefrontContext, logger: ServerLogger,
+                                           every interval: Duration, resume: Duration) async {
+        var segmentsBefore: Int?
+        var steps = 0
+        while !Task.isCancelled {
+            var pause = interval
+            do {
+                if let round = try await storefront.compactSearchIndex() {
+                    segmentsBefore = segmentsBefore ?? round.segmentsBefore
+                    steps += round.steps
+                    if round.interrupted {
+                        pause = resume
+                    } else {
+                        logger.log(.info, "search_index_merged",
+                                   numbers: [("segments_before", segmentsBefore ?? 0),
+                                             ("segments_after", round.segmentsAfter), ("steps", steps)])
+                        (segmentsBefore, steps) = (nil, 0)
+                    }
+                }
+            } catch {
+                // Storage unavailable: the next round tries again.
+                logger.log(.warning, "search_index_not_merged", [("error", String(describing: error))])
+            }
+            try? await Task.sleep(for: pause)
         }
     }
 

@@ -77,10 +77,22 @@ extension CatalogClient {
             }
             try errors.throwIfAny()
             let expression = SearchExpression(terms: query.terms)
-            let ranking = try await ranking(expression)
-            let page = try await read { [after] in
-                try CatalogStore.page($0, ranking, after: after, limit: query.limit,
-                                      includeInactive: query.includeInactive)
+            let limit = query.limit, includeInactive = query.includeInactive
+            let kept = try await ranking(expression)
+            var found = try await read { [after] in
+                try CatalogStore.page($0, kept, after: after, limit: limit, includeInactive: includeInactive)
+            }
+            if found == nil {
+                // Past the best matches the cache keeps: rank the whole
+                // again (not kept; a deep page is rarely asked twice).
+                let known = searches.withLock { $0.documentCounts(of: expression.phrases) }
+                found = try await read { [after] in
+                    let whole = try CatalogStore.ranking($0, expression, knownCounts: known).ranking
+                    return try CatalogStore.page($0, whole, after: after, limit: limit, includeInactive: includeInactive)
+                }
+            }
+            guard let page = found else {
+                throw CatalogDataError(description: "a whole ranking of \(expression.match) returned no page")
             }
             return ProductPage(items: try page.rows.map { try checked($0.0).product },
                                nextCursor: page.more ? page.rows.last?.1.encoded : nil)

@@ -115,21 +115,26 @@ extension CatalogStore {
 
     /// One page of `ranking` after `after`: each candidate's row read by its
     /// row number (a primary-key probe), inactive ones skipped unless
-    /// `includeInactive`, until `limit` + 1 are found.
+    /// `includeInactive`, until `limit` + 1 are found. Nil when `ranking`
+    /// holds only the best matches and the page runs past them: the caller
+    /// ranks the whole again.
     static func page(_ handle: any StorageHandle, _ ranking: SearchRanking, after: SearchCursor?, limit: Int,
-                     includeInactive: Bool) throws -> (rows: [(VersionedProduct, SearchCursor)], more: Bool) {
+                     includeInactive: Bool) throws -> (rows: [(VersionedProduct, SearchCursor)], more: Bool)? {
         var rows: [(VersionedProduct, SearchCursor)] = []
         var index = ranking.start(after: after)
         while rows.count <= limit, index < ranking.count {
             let rowid = ranking.rowids[index]
-            if let row = try handle.queryOne("SELECT \(columns) FROM products WHERE rowid = ?", rowid).map(decode),
-               includeInactive || row.product.active {
+            if let row = try handle.queryOne(pageRowSQL, rowid).map(decode), includeInactive || row.product.active {
                 rows.append((row, SearchCursor(rank: ranking.ranks[index], rowid: rowid)))
             }
             index += 1
         }
+        if rows.count <= limit, !ranking.isWhole { return nil }
         return (Array(rows.prefix(limit)), rows.count > limit)
     }
+
+    /// Written once: a page would otherwise build the text anew for each row.
+    private static let pageRowSQL = "SELECT \(columns) FROM products WHERE rowid = ?"
 
     /// Whether some product is priced in another currency than `code`: two
     /// probes of `products_by_currency`, not a scan.

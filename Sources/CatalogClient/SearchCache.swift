@@ -12,6 +12,11 @@
 /// - One ranking at a time per expression: concurrent callers of a query
 ///   being ranked wait for that one task (16 searchers asking for the same
 ///   new word rank it once).
+/// - Keeps the best `matchesPerQuery` matches of each ranking: the first
+///   pages, which are what is asked again (a page past them ranks again),
+///   so that the bound holds about eight times as many queries as whole
+///   rankings of `CatalogStore.maxRanked` would: a query repeated among
+///   thousands of others is still kept when it comes back.
 /// - Bounded by the matches it holds (16 bytes each), oldest ranking out
 ///   first; a ranking larger than the bound is used once and not kept.
 /// - Also keeps the document count of each phrase ranked (SQLite's ranking
@@ -36,10 +41,14 @@ struct SearchCache {
     let maxMatches: Int
     private var documentCounts: [String: Int] = [:]
     let maxDocumentCounts: Int
+    /// At least a page of the largest size (100) and the match that says
+    /// whether another follows, with room for inactive products skipped.
+    let matchesPerQuery: Int
 
-    init(maxMatches: Int, maxDocumentCounts: Int = 100_000) {
+    init(maxMatches: Int, maxDocumentCounts: Int = 100_000, matchesPerQuery: Int = 128) {
         self.maxMatches = max(0, maxMatches)
         self.maxDocumentCounts = max(0, maxDocumentCounts)
+        self.matchesPerQuery = max(1, matchesPerQuery)
     }
 
     /// The kept document counts of `phrases` (those known).
@@ -60,12 +69,14 @@ struct SearchCache {
         entries[key] = .running(task)
     }
 
-    /// Keeps `ranking` for `key` if no invalidation happened since its read
-    /// began at `started`, evicting the oldest rankings to stay in bounds.
-    mutating func finish(_ key: String, _ ranking: SearchRanking, counts: [String: Int] = [:],
+    /// Keeps the best matches of `whole` for `key` if no invalidation
+    /// happened since its read began at `started`, evicting the oldest
+    /// rankings to stay in bounds.
+    mutating func finish(_ key: String, _ whole: SearchRanking, counts: [String: Int] = [:],
                          startedAt started: UInt64) {
         guard started == generation, case .running = entries[key] else { return }
         keep(counts)
+        let ranking = whole.prefix(matchesPerQuery)
         guard ranking.count <= maxMatches else {
             entries[key] = nil
             return

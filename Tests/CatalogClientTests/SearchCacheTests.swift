@@ -18,6 +18,20 @@ import Testing
         return false
     }
 
+    @Test("only a ranking's best matchesPerQuery are kept, marked as a part; a shorter one is kept whole")
+    func keepsTheBest() {
+        var cache = SearchCache(maxMatches: 100, matchesPerQuery: 3)
+        Self.keep(&cache, "a", 5)
+        Self.keep(&cache, "b", 2)
+        guard case .ready(let best) = cache.slot(for: "a"), case .ready(let whole) = cache.slot(for: "b") else {
+            Issue.record("not kept")
+            return
+        }
+        #expect(best.count == 3 && !best.isWhole && best.rowids == [1, 2, 3] && best.ranks == [-5, -4, -3])
+        #expect(whole.count == 2 && whole.isWhole)
+        #expect(cache.heldMatches == 5)
+    }
+
     @Test("the oldest rankings leave first to stay within the bound of matches held")
     func bound() {
         var cache = SearchCache(maxMatches: 10)

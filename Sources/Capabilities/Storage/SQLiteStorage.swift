@@ -140,6 +140,9 @@ public final class SQLiteStorage: StorageCapability {
         }
     }
 
+    /// A write is queued (`StorageCapability.hasWritesWaiting`).
+    public var hasWritesWaiting: Bool { writer.requests.pendingCount > 0 }
+
     /// The write-path counters (batch sizes, commit latency, …).
     public var metrics: StorageMetrics { health.metrics }
 

@@ -35,6 +35,15 @@ public struct StorageAccess: Sendable {
         }
     }
 
+    /// Whether the storage in place now has a write queued
+    /// (`StorageCapability.hasWritesWaiting`).
+    public var hasWritesWaiting: Bool {
+        switch backend {
+        case .sqlite(let handle): handle.current.hasWritesWaiting
+        case .postgres(let handle): handle.current.hasWritesWaiting
+        }
+    }
+
     /// A durable write transaction; refused at once while storage is known
     /// to be unavailable.
     public func durableWrite<R: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> R) async throws -> R {

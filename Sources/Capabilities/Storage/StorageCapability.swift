@@ -16,6 +16,11 @@ public protocol StorageCapability: AnyObject, Sendable {
     /// `/events` id names, the same on every replica.
     func sequencedWriteTransaction<T: Sendable>(
         _ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> (T, Int64?)
+    /// Whether a write is queued for the writer now (one already running
+    /// does not count): background maintenance (the catalogue's search
+    /// index merge) submits its bounded steps only when none is, so that
+    /// it never queues ahead of a request.
+    var hasWritesWaiting: Bool { get }
     /// A read on one consistent snapshot.
     func readTransaction<T: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> T
     /// Finishes queued writes and closes every connection.

@@ -33,6 +33,13 @@ public final class StorefrontContext: Context {
         return found.representation
     }
 
+    /// Upkeep of the search this window serves: one round of merging the
+    /// catalogue's search index (`CatalogClient.compactSearchIndex`), nil
+    /// when there was nothing to do.
+    public func compactSearchIndex() async throws -> CatalogClient.SearchIndexCompaction? {
+        try await catalog.client.compactSearchIndex()
+    }
+
     /// One page of active products: by name, or ranked matches of `q`.
     public func products(_ query: ProductQuery) async throws -> ProductPage {
         try await catalog.client.products(ProductQuery(text: query.text, limit: query.limit, cursor: query.cursor,

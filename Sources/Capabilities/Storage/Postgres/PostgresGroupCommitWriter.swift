@@ -65,6 +65,9 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
     /// Requests waiting, plus one while a batch runs: 0 means idle.
     var load: Int { requests.load }
 
+    /// Requests queued and not yet taken into a batch.
+    var pendingCount: Int { requests.pendingCount }
+
     /// Connects and applies migrations, on the writer queue.
     func open(migrations: [Migration]) async throws {
         try await requests.onWriterQueue {

@@ -103,6 +103,9 @@ public final class PostgresStorage: StorageCapability {
         }
     }
 
+    /// A write is queued on some writer (`StorageCapability.hasWritesWaiting`).
+    public var hasWritesWaiting: Bool { writers.contains { $0.pendingCount > 0 } }
+
     public func close() async {
         for writer in writers { await writer.close() }
         await readers.close()
