@@ -14,7 +14,11 @@ struct ProductPageBody: Sendable {
 
     init(_ product: Product) {
         bytes = ProductJSON.bytes(product)
-        fields = HTTPFields([("Content-Type", "application/json; charset=utf-8"), ("ETag", EntityTag.of(bytes))])
+        var fields = HTTPFields()
+        fields.reserveCapacity(2)
+        fields.append("Content-Type", "application/json; charset=utf-8")
+        fields.append("ETag", EntityTag.of(bytes))
+        self.fields = fields
     }
 
     var response: HTTPResponse { HTTPResponse(status: .ok, headers: fields, body: .bytes(bytes)) }
