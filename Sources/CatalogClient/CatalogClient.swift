@@ -63,7 +63,11 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
 
     /// Migration versions 200–299 (see `CatalogSchema`).
     public static let migrations: [Migration] = CatalogSchema.migrations
-    public static let defaultCacheEntries = 10_000
+    /// The working set's default bound: reads follow popularity, so the
+    /// share they find in memory grows with the log of the bound, while its
+    /// memory (a product with its encoded page, about a kilobyte) grows
+    /// linearly; docs/working-sets.md has the measurements behind it.
+    public static let defaultCacheEntries = 100_000
     /// `SearchCache`'s bound: 2,000,000 ranked matches, 32 MB (at least
     /// 2,000 queries' rankings, most far smaller than the 1,000 cap).
     public static let defaultSearchCacheMatches = 2_000_000

@@ -84,7 +84,7 @@ import TestSupport
         let productMisses = #"axiom_working_set_lookups_total{result="miss",set="products"}"#
         #expect((after.samples[productMisses] ?? 0) - (before.samples[productMisses] ?? 0) == 2)
         #expect(after.samples[#"axiom_working_set_lookups_total{result="hit",set="products"}"#] == 0)
-        #expect(after.samples[#"axiom_working_set_capacity{set="products"}"#] == 10_000)
+        #expect(after.samples[#"axiom_working_set_capacity{set="products"}"#] == 100_000)
         #expect(after.samples[#"axiom_working_set_entries{set="products"}"#] == 0)
         for set in ["users", "sessions", "verified_tokens", "carts"] {
             #expect(after.samples[#"axiom_working_set_capacity{set="\#(set)"}"#] != nil, "no working set \(set)")

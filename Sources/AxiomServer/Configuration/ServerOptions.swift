@@ -41,7 +41,7 @@ struct ServerOptions: Sendable {
     var sessionTTLSeconds = 86_400.0
     var sessionIdleTimeoutSeconds = 1_800.0
     var maxSessions = 100_000
-    var catalogCacheEntries = 10_000
+    var catalogCacheEntries = CatalogClient.defaultCacheEntries
     var cartCacheEntries = 10_000
     var userCacheEntries = 10_000
     /// How this process follows the change outbox: `notify` (LISTEN on

@@ -42,16 +42,11 @@ struct RequestTarget: Equatable {
                 return RequestTarget(path: "/", segments: [], query: try parseQuery(Substring(utf8.dropFirst())))
             }
         }
-        let fragmentFree = Substring(utf8)
-        let pathPart: Substring
-        let queryPart: Substring?
-        if let question = fragmentFree.firstIndex(of: "?") {
-            pathPart = fragmentFree[..<question]
-            queryPart = fragmentFree[fragmentFree.index(after: question)...]
-        } else {
-            pathPart = fragmentFree
-            queryPart = nil
-        }
+        // By bytes, not Characters: `?` is ASCII, and a Character search
+        // walks grapheme boundaries on every request.
+        let question = utf8.firstIndex(of: UInt8(ascii: "?"))
+        let pathPart = Substring(utf8[..<(question ?? utf8.endIndex)])
+        let queryPart = question.map { Substring(utf8[utf8.index(after: $0)...]) }
         if queryPart == nil, !pathPart.utf8.contains(UInt8(ascii: "%")) {
             // The common case, a plain path: nothing to decode.
             let segments = pathPart == "/" ? [] : pathPart.utf8.dropFirst()

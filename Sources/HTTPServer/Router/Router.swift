@@ -137,11 +137,12 @@ public struct Router: Sendable {
             candidates.append((index, parameters))
             return
         }
-        let node = nodes[index]
-        if let child = node.literals[segment] {
+        // Read in place: a copy of the node retains and releases each of its
+        // tables on every request.
+        if let child = nodes[index].literals[segment] {
             collect(node: child, segments: segments.dropFirst(), parameters: &parameters, into: &candidates)
         }
-        if let edge = node.parameter, !segment.isEmpty {
+        if let edge = nodes[index].parameter, !segment.isEmpty {
             parameters.append((edge.name, segment))
             collect(node: edge.child, segments: segments.dropFirst(), parameters: &parameters, into: &candidates)
             parameters.removeLast()

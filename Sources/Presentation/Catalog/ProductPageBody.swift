@@ -7,13 +7,15 @@ import HTTPServer
 /// nor hashed again until the product changes.
 struct ProductPageBody: Sendable {
     let bytes: [UInt8]
-    /// Content-Type and ETag, with room for what the exchange policies add.
+    /// Content-Type and ETag, and no spare capacity: the working set keeps
+    /// one of these per product it holds, and a stage that adds a field
+    /// copies the list anyway (the entry shares it).
     let fields: HTTPFields
 
     init(_ product: Product) {
         bytes = ProductJSON.bytes(product)
         var fields = HTTPFields()
-        fields.reserveCapacity(8)
+        fields.reserveCapacity(2)
         fields.append("Content-Type", "application/json; charset=utf-8")
         fields.append("ETag", EntityTag.of(bytes))
         self.fields = fields
