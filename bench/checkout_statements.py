@@ -25,6 +25,12 @@ from axiom_client import Client  # noqa: E402
 PASSWORD = "checkout profile password"
 
 
+def stat_fields(pid):
+    """The fields of /proc/PID/stat after the command name (OSError once the process is gone)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        return stat.read().rsplit(")", 1)[1].split()
+
+
 def postgres_cpu_seconds(postmaster):
     """utime+stime of the postmaster, its live children and the ones it reaped."""
     if not postmaster:
@@ -35,8 +41,7 @@ def postgres_cpu_seconds(postmaster):
         if not entry.isdigit():
             continue
         try:
-            with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
+            fields = stat_fields(entry)
         except OSError:
             continue
         pid, parent = int(entry), int(fields[1])
@@ -51,8 +56,7 @@ def process_cpu_seconds(pid):
     """utime+stime of one process (all its threads); 0 without a pid."""
     if not pid:
         return 0.0
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
+    fields = stat_fields(pid)
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
