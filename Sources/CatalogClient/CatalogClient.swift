@@ -69,7 +69,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// linearly; docs/working-sets.md has the measurements behind it.
     public static let defaultCacheEntries = 100_000
     /// `SearchCache`'s bound: 2,000,000 ranked matches, 32 MB (at least
-    /// 2,000 queries' rankings, most far smaller than the 1,000 cap).
+    /// 15,000 queries' kept matches, `SearchCache.matchesPerQuery` at most each).
     public static let defaultSearchCacheMatches = 2_000_000
 
     public nonisolated let stateBroadcaster: StateBroadcaster<CatalogUpdate>
