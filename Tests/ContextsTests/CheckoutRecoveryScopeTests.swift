@@ -65,4 +65,49 @@ import Testing
             #expect(try await recovery.recover(.expired).isEmpty, "finished once")
         }
     }
+
+    @Test("a key retried on this replica after another placed its order and died before clearing the cart clears it before answering; the sweep later leaves the refilled cart alone",
+          arguments: StorageBackend.all)
+    func retriedKeyClearsTheCart(backend: StorageBackend) async throws {
+        try await ShopRun.with(backend, lease: CheckoutLease(owner: "replica-1", seconds: 1)) { shop in
+            let mug = try await shop.product("MUG", cents: 500, stock: 10)
+            let alice = try await shop.customer("Alice")
+            let carts = try await shop.feature(CartContext.self, of: alice)
+            _ = try await carts.setQuantity(2, of: mug.id, for: alice)
+            // Replica 2 took Alice's checkout with key k1: reserved, placed,
+            // then died before its cart clear (and its answer).
+            let registry = shop.orchestrator.capabilityRegistry
+            let access = backend == .sqlite ? StorageAccess(try registry.handle(SQLiteStorage.self))
+                                            : StorageAccess(try registry.handle(PostgresStorage.self))
+            let catalog = CatalogClient(storage: access, lease: CheckoutLease(owner: "replica-2", seconds: 1))
+            let orders = OrderClient(storage: access, clock: shop.clock, owner: "replica-2")
+            let checkoutID = CheckoutID(UUID())
+            _ = try await catalog.send(.reserve(checkoutID, [StockLine(productID: mug.id, quantity: 2)]))
+            let cart = try PricedCart(lines: [PricedLine(productID: mug.id, name: mug.name, quantity: 2,
+                                                         unitPrice: mug.price)], currency: .usd)
+            let placed = try await orders.send(.place(checkoutID: checkoutID, userID: alice.user.id, cart: cart,
+                                                      idempotencyKey: "k1",
+                                                      fingerprint: CheckoutFingerprint(lines: [CartLine(productID: mug.id, quantity: 2)])))
+
+            // Its client retries the key here: the same order, and the cart it was placed from is empty.
+            let checkout = try await shop.feature(CheckoutContext.self, of: alice)
+            let (replayed, created) = try await checkout.checkout(for: alice, idempotencyKey: "k1")
+            #expect(replayed.order.id == placed.id && !created)
+            #expect(try await carts.cart(of: alice).lines.isEmpty, "the retried key's answer leaves the ordered lines in the cart")
+
+            // Alice fills the same line again; replica 2's lease runs out and the sweep finishes its order.
+            _ = try await carts.setQuantity(2, of: mug.id, for: alice)
+            let recovery = try await shop.orchestrator.createContext(CheckoutRecoveryContext.self, parent: nil)
+            for _ in 0..<50 where try await catalog.expiredReservations(includingOwn: false, limit: 10).isEmpty {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            shop.clock.advance(by: .seconds(2))
+            let swept = try await recovery.recover(.expired)
+            #expect(swept.committed == 1 && swept.cartsCleared == 0 && swept.settled == 1 && swept.failed == 0, "\(swept)")
+            #expect(try await carts.cart(of: alice).lines.map(\.quantity) == [2], "the sweep took the refilled line")
+            let (next, createdNext) = try await checkout.checkout(for: alice, idempotencyKey: "k2")
+            #expect(createdNext && next.order.id != placed.id)
+            #expect(try await stock(access, mug) == 6)
+        }
+    }
 }

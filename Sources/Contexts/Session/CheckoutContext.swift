@@ -68,7 +68,7 @@ public final class CheckoutContext: Context {
         if let key = idempotencyKey,
            let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key,
                                                        matching: cart.isEmpty ? nil : fingerprint) {
-            return (try await payments.joined(existing, method: paymentMethod), false)
+            return (try await replayed(existing, method: paymentMethod), false)
         }
         guard !cart.isEmpty else { throw DomainError.emptyCart }
         let quote = try await downstream(CartContext.self).quote(cart)
@@ -88,14 +88,14 @@ public final class CheckoutContext: Context {
             _ = try? await catalog.send(.releaseReservation(checkoutID))
             if let key = idempotencyKey,
                let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key, matching: fingerprint) {
-                return (try await payments.joined(existing, method: paymentMethod), false)
+                return (try await replayed(existing, method: paymentMethod), false)
             }
             throw error
         }
         guard placed.checkoutID == checkoutID else {
             // The same checkout was placed before (a retried key raced this one).
             _ = try? await catalog.send(.releaseReservation(checkoutID))
-            return (try await payments.joined(placed, method: paymentMethod), false)
+            return (try await replayed(placed, method: paymentMethod), false)
         }
         // Step 4 at once: each durable write waits for a group commit, and
         // these three run together instead of waiting for three commits in a
@@ -128,6 +128,20 @@ public final class CheckoutContext: Context {
         // the settles of concurrent checkouts share one statement.
         _ = try await orders.send(.settleSoon(placed))
         return (OrderWithPayment(order: placed, payment: payment), true)
+    }
+
+    /// The order a retried key placed, as its first request would have
+    /// answered: with its payment, and its lines out of the cart. The first
+    /// request may have died between placing the order and clearing the
+    /// cart; recovery would clear it later, by then taking out lines the
+    /// user put back after seeing this answer. Cleared here, once per
+    /// checkout, recovery finds nothing left to clear.
+    private func replayed(_ order: Order, method: PaymentMethod) async throws -> OrderWithPayment {
+        if let checkoutID = order.checkoutID,
+           try await !carts.client.unclearedCheckouts(among: [checkoutID]).isEmpty {
+            _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID, ordered: Self.cartLines(of: order)))
+        }
+        return try await payments.joined(order, method: method)
     }
 
     /// The cart lines an order was placed from.
