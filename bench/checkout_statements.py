@@ -74,7 +74,7 @@ def main():
     parser.add_argument("--shoppers", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--keyed", action="store_true", help="each checkout with an Idempotency-Key")
-    parser.add_argument("--share", type=float, default=1.0, help="print statements over this % of the time")
+    parser.add_argument("--share", type=float, default=1.0, help="print statements over this %% of the time")
     parser.add_argument("--postmaster-pid", type=int, default=0, help="for PostgreSQL's CPU per checkout")
     parser.add_argument("--server-pid", type=int, default=0, help="for the server's CPU per checkout")
     arguments = parser.parse_args()
