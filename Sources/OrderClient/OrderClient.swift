@@ -189,12 +189,12 @@ public actor OrderClient: StatefulClient {
         return try await task.value
     }
 
-    /// The existing order of this checkout or key, else a new one. The
-    /// existence check and the insert are one write transaction, which the
-    /// single writer serializes: a duplicate committed meanwhile (by an
-    /// earlier placement that finished) is found, not raced. Across
-    /// replicas the unique indexes decide, and the loser returns the
-    /// winner's order.
+    /// A new order, else the existing one of this checkout or key. The
+    /// insert stands aside for either unique key (on PostgreSQL after
+    /// waiting for a placement in flight on another replica to commit),
+    /// and only then is the existing order looked up, in the same write
+    /// transaction: a key kept past its time is freed there and the order
+    /// inserted after all.
     private func placeOnce(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?,
                            fingerprint: CheckoutFingerprint?, shippingAddress: ShippingAddress?) async throws -> Order {
         let order = try Order.place(id: OrderID(TimeOrderedUUID.make()), userID: userID, cart: cart,
@@ -207,12 +207,17 @@ public actor OrderClient: StatefulClient {
         let sequence: Int64?
         do {
             ((stored, created), sequence) = try await storage.sequencedWrite { handle -> (Order, Bool) in
-                if let existing = try Self.existing(handle, checkoutID, userID, idempotencyKey, fingerprint,
-                                                    keptSince: keptSince, forgetting: true) {
-                    return (existing, false)
+                func inserted() throws -> Bool {
+                    try OrderStore.insert(handle, order, checkoutID: checkoutID, key: idempotencyKey,
+                                          fingerprint: fingerprint?.text ?? "", document: document, owner: owner)
                 }
-                try OrderStore.insert(handle, order, checkoutID: checkoutID, key: idempotencyKey,
-                                      fingerprint: fingerprint?.text ?? "", document: document, owner: owner)
+                if try !inserted() {
+                    if let existing = try Self.existing(handle, checkoutID, userID, idempotencyKey, fingerprint,
+                                                        keptSince: keptSince, forgetting: true) {
+                        return (existing, false)
+                    }
+                    guard try inserted() else { throw DomainError.duplicate(field: "idempotency_key", value: "") }
+                }
                 // Another replica's /events streams of this user hear it.
                 try handle.recordChange(Self.change(of: order))
                 return (order, true)

@@ -123,19 +123,25 @@ enum OrderStore {
         return (try row.get("created_at"), try row.get("id"))
     }
 
-    /// The order and its first history row: placed by its customer at checkout.
+    /// The order and its first history row: placed by its customer at
+    /// checkout, unless this checkout or the user's key already has an
+    /// order (false then, and nothing is written). One statement decides,
+    /// where a lookup of each unique key before the insert took two.
     static func insert(_ handle: any StorageHandle, _ order: Order, checkoutID: CheckoutID, key: String?,
-                       fingerprint: String, document: String, owner: String) throws {
-        try handle.enqueue("""
+                       fingerprint: String, document: String, owner: String) throws -> Bool {
+        let inserted = try handle.query("""
             INSERT INTO orders(id, user_id, status, created_at, checkout_id, idempotency_key, document, lease_owner,
                                request_fingerprint)
             VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT DO NOTHING RETURNING id
             """, order.id.description, order.userID.description, order.status.rawValue,
             order.createdAt.millisecondsSince1970, checkoutID.description, key, document, owner, fingerprint)
+        guard !inserted.isEmpty else { return false }
         try markOpen(handle, order, owner: owner)
         try recordHistory(handle, order: order.id, OrderHistoryEntry(
             from: nil, status: order.status, at: order.createdAt,
             cause: OrderChangeCause(.customer(order.userID), reason: "checkout")))
+        return true
     }
 
     /// Moves the stored order to `status` (read in this transaction, so two
