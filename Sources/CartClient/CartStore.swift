@@ -21,6 +21,15 @@ enum CartStore {
         try handle.queryOne("SELECT version FROM cart_versions WHERE user_id = ?", user.description)?.get("version") ?? 0
     }
 
+    /// Records the clear of this checkout's cart; false when it was
+    /// recorded before (the clear already ran).
+    static func claimClear(_ handle: any StorageHandle, _ checkoutID: CheckoutID, user: String) throws -> Bool {
+        try !handle.query("""
+            INSERT INTO cart_cleared_checkouts(checkout_id, user_id) VALUES(?, ?)
+            ON CONFLICT DO NOTHING RETURNING checkout_id
+            """, checkoutID.description, user).isEmpty
+    }
+
     /// Whether `clearAfterCheckout` committed for this checkout.
     static func isCleared(_ handle: any StorageHandle, _ checkoutID: CheckoutID) throws -> Bool {
         try handle.queryOne("SELECT 1 FROM cart_cleared_checkouts WHERE checkout_id = ?", checkoutID.description) != nil

@@ -67,15 +67,13 @@ enum CartWrite {
             return (try cart.cleared().validated(), true)
         case .clearAfterCheckout(_, let checkoutID, let ordered):
             // Once per checkout: the record is written with the clear.
-            if try CartStore.isCleared(handle, checkoutID) { return (cart, false) }
+            guard try CartStore.claimClear(handle, checkoutID, user: owner) else { return (cart, false) }
             let remaining = cart.removingOrdered(ordered)
             let kept = Set(remaining.lines.map(\.productID))
             for line in cart.lines where !kept.contains(line.productID) {
                 try handle.enqueue("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?",
                                    owner, line.productID.description)
             }
-            try handle.enqueue("INSERT INTO cart_cleared_checkouts(checkout_id, user_id) VALUES(?, ?)",
-                               checkoutID.description, owner)
             return (try remaining.validated(), true)
         }
     }

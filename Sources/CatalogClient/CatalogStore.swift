@@ -137,11 +137,17 @@ enum CatalogStore {
     /// `reservation_not_found`.
     static func commit(_ handle: any StorageHandle, _ checkout: CheckoutID, ordered: [StockLine],
                        returnKey: String?) throws -> (lines: Int, retaken: [VersionedProduct]) {
+        // The common case in one statement: a reservation still held is
+        // committed by a conditional update, which takes the row's lock
+        // first (and on PostgreSQL reads the row again after a concurrent
+        // release commits); only when it matched nothing is the status read.
+        if try !handle.query("""
+            UPDATE stock_checkouts SET status = 'committed', updated_at = \(CatalogSchema.now(handle.dialect))
+            WHERE checkout_id = ? AND status = 'reserved' RETURNING checkout_id
+            """, checkout.description).isEmpty {
+            return (try handle.execute("DELETE FROM stock_reservations WHERE checkout_id = ?", checkout.description), [])
+        }
         switch try status(handle, checkout, locking: true) {
-        case "reserved":
-            let lines = try handle.execute("DELETE FROM stock_reservations WHERE checkout_id = ?", checkout.description)
-            try setStatus(handle, checkout, "committed")
-            return (lines, [])
         case "committed":
             return (0, [])
         case "released" where !ordered.isEmpty:

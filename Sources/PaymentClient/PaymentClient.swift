@@ -140,9 +140,13 @@ public actor PaymentClient: StatefulClient {
                                      expiresAt: Timestamp(millisecondsSince1970: now + timeout * 1000))
         do {
             return try await storage.durableWrite { handle in
-                if let existing = try PaymentStore.payment(handle, order: order.id) { return existing }
-                try PaymentStore.insert(handle, candidate, at: now)
-                return candidate
+                // Inserted unless the order has its payment (on PostgreSQL
+                // after a replica opening it concurrently commits): then that one.
+                if try PaymentStore.insert(handle, candidate, at: now) { return candidate }
+                guard let existing = try PaymentStore.payment(handle, order: order.id) else {
+                    throw PaymentDataError(description: "order \(order.id)'s payment insert stood aside, yet it has none")
+                }
+                return existing
             }
         } catch let error as StorageError where error.isUniqueViolation {
             // Another replica opened this order's payment between the check
@@ -246,9 +250,15 @@ public actor PaymentClient: StatefulClient {
                                 status: .cancelled, amount: order.total, method: .provider,
                                 expiresAt: Timestamp(millisecondsSince1970: now), reference: nil)
         let ((payment, previous), sequence) = try await storage.sequencedWrite { handle -> (Payment, PaymentStatus?) in
-            guard let stored = try PaymentStore.payment(handle, order: order.id, locked: true) else {
-                try PaymentStore.insert(handle, tombstone, at: now)
-                return (tombstone, nil)
+            var found = try PaymentStore.payment(handle, order: order.id, locked: true)
+            if found == nil {
+                if try PaymentStore.insert(handle, tombstone, at: now) { return (tombstone, nil) }
+                // A replica's checkout opened it meanwhile (its insert
+                // committed while this one waited): that one is cancelled.
+                found = try PaymentStore.payment(handle, order: order.id, locked: true)
+            }
+            guard let stored = found else {
+                throw PaymentDataError(description: "order \(order.id)'s payment insert stood aside, yet it has none")
             }
             guard let next = try stored.applying(.orderCancelled) else { return (stored, nil) }
             try PaymentStore.update(handle, next, at: now)

@@ -186,15 +186,17 @@ enum PaymentStore {
                            event.id, event.paymentID.description, event.type.rawValue, now)
     }
 
-    /// A new payment, open until its checkout finished with it.
-    static func insert(_ handle: any StorageHandle, _ payment: Payment, at now: Int64) throws {
-        try handle.enqueue("""
+    /// A new payment, unless its order has one already (false then, and
+    /// nothing is written).
+    static func insert(_ handle: any StorageHandle, _ payment: Payment, at now: Int64) throws -> Bool {
+        try !handle.query("""
             INSERT INTO payments(id, order_id, user_id, status, amount, currency, method, reference, expires_at,
                                  updated_at, open)
             VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)
+            ON CONFLICT DO NOTHING RETURNING id
             """, payment.id.description, payment.orderID.description, payment.userID.description,
             payment.status.rawValue, payment.amount.amount, payment.amount.currency.code, payment.method.rawValue,
-            payment.reference, payment.expiresAt.millisecondsSince1970, now)
+            payment.reference, payment.expiresAt.millisecondsSince1970, now).isEmpty
     }
 
     /// Stores a changed payment and marks it open: its order and stock are
