@@ -95,9 +95,12 @@ public actor PaymentClient: StatefulClient {
     }
 
     /// The oldest `limit` payments whose change may not have reached their
-    /// order and stock (through the partial index `payments_open`).
-    public func openPayments(limit: Int = 256) async throws -> [Payment] {
-        try await storage.storedRead { try PaymentStore.open($0, limit: limit) }
+    /// order and stock (through the partial index `payments_open`), changed
+    /// at least `quietSeconds` ago by this client's clock: a younger one is
+    /// usually a change whose request is still moving its order.
+    public func openPayments(limit: Int = 256, quietSeconds: Int = 0) async throws -> [Payment] {
+        let changedBy = quietSeconds > 0 ? nowMilliseconds - Int64(quietSeconds) * 1000 : Int64.max
+        return try await storage.storedRead { try PaymentStore.open($0, changedBy: changedBy, limit: limit) }
     }
 
     /// Every money movement of the order's payment, oldest first.

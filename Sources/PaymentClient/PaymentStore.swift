@@ -172,9 +172,10 @@ enum PaymentStore {
             """).map { try $0.get("expires_at") }
     }
 
-    static func open(_ handle: any StorageHandle, limit: Int) throws -> [Payment] {
-        try handle.query("SELECT \(columns) FROM payments WHERE open = 1 ORDER BY updated_at LIMIT ?", limit)
-            .map(decode)
+    static func open(_ handle: any StorageHandle, changedBy: Int64, limit: Int) throws -> [Payment] {
+        try handle.query("""
+            SELECT \(columns) FROM payments WHERE open = 1 AND updated_at <= ? ORDER BY updated_at LIMIT ?
+            """, changedBy, limit).map(decode)
     }
 
     static func hasEvent(_ handle: any StorageHandle, id: String) throws -> Bool {

@@ -183,14 +183,18 @@ struct CheckoutPayments: Sendable {
         return status.canTransition(to: target, by: actor) ? actor : nil
     }
 
-    /// Start-up repair: every payment whose change may not have reached its
-    /// order and stock (read through the partial index of open payments, so
-    /// this costs what a kill left unfinished) is converged and settled, in
-    /// batches. Returns how many.
-    func reconcileOpenPayments() async throws -> Int {
+    /// Repair: every payment whose change may not have reached its order
+    /// and stock (read through the partial index of open payments, so this
+    /// costs what a kill left unfinished) is converged and settled, in
+    /// batches, once it has been open `quietSeconds`: the request that
+    /// changed a younger one is most likely still moving its order, and the
+    /// order's history should name that request's cause, not a repair.
+    /// Returns how many.
+    func reconcileOpenPayments(quietSeconds: Int) async throws -> Int {
         var repaired = 0
         while true {
-            let batch = try await payments.client.openPayments(limit: Self.reconciliationBatch)
+            let batch = try await payments.client.openPayments(limit: Self.reconciliationBatch,
+                                                               quietSeconds: quietSeconds)
             if batch.isEmpty { return repaired }
             try await convergeAll(batch, cancelledBy: .admin, cause: OrderChangeCause(.system, reason: "reconciliation"))
             repaired += batch.count
@@ -225,6 +229,8 @@ struct CheckoutPayments: Sendable {
 
     /// Payments finished at a time by reconciliation and the expiry sweep.
     static let reconciliationBatch = 256
+    /// How long a payment stays open before the sweep repairs it.
+    static let reconciliationQuietSeconds = 2
 
     /// Returns a cancelled (once per order) and settles the order.
     private func returnStock(of order: Order) async throws {

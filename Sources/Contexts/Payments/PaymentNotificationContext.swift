@@ -46,12 +46,12 @@ public final class PaymentNotificationContext: Context {
     }
 
     /// The expiry sweep: unpaid payments past `expires_at` expire and their
-    /// orders are cancelled with the stock returned; then any payment still
-    /// open (a change whose order or stock step failed, storage being away)
-    /// is finished. Returns how many expired.
+    /// orders are cancelled with the stock returned; then any payment left
+    /// open for a while (a change whose order or stock step failed, storage
+    /// being away, or its process killed) is finished. Returns how many expired.
     public func sweep() async throws -> Int {
         let expired = try await steps.expireDue()
-        _ = try await steps.reconcileOpenPayments()
+        _ = try await steps.reconcileOpenPayments(quietSeconds: CheckoutPayments.reconciliationQuietSeconds)
         return expired
     }
 }
