@@ -75,8 +75,8 @@ struct PipelinedWriteTests {
     }
 }
 
-/// What only the pipeline does: round trips, retries of a deferred
-/// statement's serialization failure.
+/// What only the pipeline does: round trips, batches without savepoints,
+/// retries of a deferred statement's serialization failure.
 @Suite(.enabled(if: StorageBackend.databaseURL != nil,
                 "AXIOM_TEST_DATABASE_URL is unset: PostgreSQL tests skipped (export AXIOM_TEST_DATABASE_URL=$(scripts/postgres.sh start))"))
 struct PostgresPipelineTests {
@@ -109,6 +109,75 @@ struct PostgresPipelineTests {
         #expect(runs.load(ordering: .relaxed) == 2)
         let count = try await storage.readTransaction { try $0.queryOne("SELECT COUNT(*) AS n FROM items") }
         #expect(try count?.get("n", as: Int64.self) == 1)
+        await storage.close()
+    }
+
+    /// Ten writes queued behind one that holds the writer, so they form
+    /// one batch; `write(i)` runs in the i-th. Returns each one's error.
+    private func queuedBehindOne(_ storage: PostgresStorage,
+                                 _ write: @escaping @Sendable (Int, any StorageHandle) throws -> Void) async throws -> [Int: any Error] {
+        let holding = Atomic(false)
+        async let held: Void = storage.writeTransaction { handle in
+            holding.store(true, ordering: .relaxed)
+            _ = try handle.query("SELECT pg_sleep(0.5)")
+        }
+        while !holding.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+        let failures = await withTaskGroup(of: (Int, (any Error)?).self) { group in
+            for i in 0..<10 {
+                group.addTask {
+                    do {
+                        try await storage.writeTransaction { try write(i, $0) }
+                        return (i, nil)
+                    } catch {
+                        return (i, error)
+                    }
+                }
+            }
+            return await group.reduce(into: [Int: any Error]()) { failures, outcome in
+                if let error = outcome.1 { failures[outcome.0] = error }
+            }
+        }
+        try await held
+        return failures
+    }
+
+    @Test func requestsOfOneBatchShareItsRoundTrips() async throws {
+        let storage = try await PostgresStorageTests.open()
+        let before = storage.metrics
+        let failures = try await queuedBehindOne(storage) { i, handle in
+            try handle.enqueue("INSERT INTO items(id, count) VALUES(?, ?)", "s\(i)", i)
+        }
+        #expect(failures.isEmpty)
+        let after = storage.metrics
+        // Without a savepoint each: a batch's statements go in one pipeline,
+        // its COMMIT in another (the holder's: its read, then COMMIT).
+        #expect(after.commits - before.commits < 11, "the ten did not share a batch")
+        #expect(after.writerRoundTrips - before.writerRoundTrips == 2 * (after.commits - before.commits))
+        #expect(after.batchesRerunWithSavepoints == before.batchesRerunWithSavepoints)
+        let count = try await storage.readTransaction { try $0.queryOne("SELECT COUNT(*) AS n FROM items") }
+        #expect(try count?.get("n", as: Int64.self) == 10)
+        await storage.close()
+    }
+
+    @Test func aFailingRequestRollsItsBatchBackToRunAgainWithSavepoints() async throws {
+        let storage = try await PostgresStorageTests.open()
+        _ = try await storage.writeTransaction { try $0.execute("INSERT INTO items(id, count) VALUES('taken', 0)") }
+        let before = storage.metrics
+        let failures = try await queuedBehindOne(storage) { i, handle in
+            try handle.enqueue("INSERT INTO items(id, count) VALUES(?, ?)", "f\(i)", i)
+            try handle.enqueue("UPDATE items SET count = count + 1 WHERE id = 'taken'")
+            if i == 3 { try handle.enqueue("INSERT INTO items(id, count) VALUES('taken', 9)") }
+            if i == 5 { throw StorageError.closed }
+        }
+        #expect(Set(failures.keys) == [3, 5])
+        #expect((failures[3] as? StorageError)?.isUniqueViolation == true)
+        #expect(storage.metrics.batchesRerunWithSavepoints - before.batchesRerunWithSavepoints >= 1)
+        let ids = try await storage.readTransaction {
+            try $0.query("SELECT id FROM items ORDER BY id").map { try $0.get(0, as: String.self) }
+        }
+        #expect(ids == ((0..<10).filter { $0 != 3 && $0 != 5 }.map { "f\($0)" } + ["taken"]).sorted())
+        let taken = try await storage.readTransaction { try $0.queryOne("SELECT count FROM items WHERE id = 'taken'") }
+        #expect(try taken?.get("count", as: Int64.self) == 8, "each request that committed counted once")
         await storage.close()
     }
 

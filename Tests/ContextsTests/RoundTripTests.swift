@@ -9,7 +9,7 @@ import Testing
 /// PostgreSQL (`StorageMetrics.writerRoundTrips`, the
 /// `axiom_storage_round_trips_total` metric): statements whose result is
 /// not read wait and travel in one pipeline with the next one that is, or
-/// with the request's savepoint release (docs/postgres.md, "Pipelining").
+/// with the batch's outbox rows (docs/postgres.md, "Pipelining").
 @Suite(.enabled(if: StorageBackend.databaseURL != nil, "round trips are PostgreSQL's (AXIOM_TEST_DATABASE_URL)"))
 struct RoundTripTests {
     /// The writer's counters once they stopped moving: a checkout's settle
@@ -51,10 +51,10 @@ struct RoundTripTests {
             let placed = try await cost(storage) { _ = try await checkout.checkout(for: alice, idempotencyKey: nil) }
             print("round trips: cart write \(cartWrite), \(cartChange); checkout \(placed)")
             #expect(cartWrite.writes == 1 && cartChange.writes == 1)
-            // The version bump; the line with the release; the outbox row; NOTIFY and COMMIT.
-            #expect(cartWrite.roundTrips <= 4 && cartChange.roundTrips <= 4, "a cart write took \(cartWrite.roundTrips) round trips")
+            // The version bump (with BEGIN); the line with the outbox row; NOTIFY and COMMIT.
+            #expect(cartWrite.roundTrips <= 3 && cartChange.roundTrips <= 3, "a cart write took \(cartWrite.roundTrips) round trips")
             #expect(placed.writes == 6)
-            #expect(placed.roundTrips <= 24, "a checkout took \(placed.roundTrips) round trips")
+            #expect(placed.roundTrips <= 18, "a checkout took \(placed.roundTrips) round trips")
         }
     }
 }

@@ -230,6 +230,9 @@ final class ServiceMetrics: Sendable {
                     "Times a connection waited for the database server (PostgreSQL; a pipeline is one), by connection.")
         text.sample("axiom_storage_round_trips_total", [("connection", "writer")], metrics.writerRoundTrips)
         text.sample("axiom_storage_round_trips_total", [("connection", "reader")], metrics.readerRoundTrips)
+        text.family("axiom_storage_batch_reruns_total", "counter",
+                    "Write batches run again with a savepoint per request after a request failed without them (PostgreSQL).")
+        text.sample("axiom_storage_batch_reruns_total", [], metrics.batchesRerunWithSavepoints)
         text.family("axiom_storage_commit_duration_seconds", "histogram", "Time in COMMIT (the durable WAL flush, local or on the PostgreSQL server).")
         text.histogram("axiom_storage_commit_duration_seconds", metrics.commitLatency)
         text.family("axiom_storage_batch_duration_seconds", "histogram", "Time from BEGIN to the end of COMMIT, per batch.")

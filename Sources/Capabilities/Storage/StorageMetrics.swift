@@ -14,6 +14,9 @@ public struct StorageMetrics: Sendable, Equatable {
     public var writerRoundTrips: Int = 0
     /// Times a reader waited for the database server (PostgreSQL; 0 on SQLite).
     public var readerRoundTrips: Int = 0
+    /// Batches run again with a savepoint per request after one of their
+    /// requests failed without them (PostgreSQL; 0 on SQLite).
+    public var batchesRerunWithSavepoints: Int = 0
     /// Requests per committed batch.
     public var batchSizes = Histogram(upperBounds: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024])
     /// Seconds spent in COMMIT (the durable WAL fsync).

@@ -3,9 +3,11 @@ import Glibc
 
 /// The write connection, on its own serial Dispatch queue, with group
 /// commit: each batch that `requests` (a `GroupCommitQueue`) hands out
-/// becomes one transaction (`BEGIN … COMMIT`), each request inside a
-/// SAVEPOINT of its own, so one PostgreSQL commit
-/// (one WAL flush, one round trip) acknowledges them all. As with
+/// becomes one transaction (`BEGIN … COMMIT`), so one PostgreSQL commit
+/// (one WAL flush, one round trip) acknowledges them all. A batch runs
+/// first without savepoints (`attemptWithoutSavepoints`); only when one of
+/// its requests fails does it run again with a SAVEPOINT per request, which
+/// keeps the failure to that request. As with
 /// `GroupCommitWriter`, batching is not timed: requests that arrive while a
 /// COMMIT is in flight form the next batch.
 ///
@@ -36,14 +38,17 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
     static let maxDeferrals = 50
 
     /// How one attempt at a batch ended.
-    private enum Attempt {
+    enum Attempt {
         case committed(acknowledged: [Delivery], failed: [(Request, any Error)], deferred: [Request])
         case retry(PostgresError)
         case failed(StorageError)
+        /// A request of a batch run without savepoints failed: the batch
+        /// was rolled back, to run again with them.
+        case withSavepoints
     }
 
     /// An acknowledged request's delivery and the outbox sequence it gets.
-    private struct Delivery {
+    struct Delivery {
         let deliver: @Sendable (Int64?) -> Void
         let recordCount: Int
         var sequence: Int64?
@@ -51,9 +56,9 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
 
     /// The requests waiting for the connection, and the queue it lives on.
     private let requests: GroupCommitQueue<Request>
-    private var connection: PostgresConnection?
-    private let health: StorageHealth
-    private let configuration: PostgresConfiguration
+    var connection: PostgresConnection?
+    let health: StorageHealth
+    let configuration: PostgresConfiguration
 
     init(configuration: PostgresConfiguration, health: StorageHealth, index: Int = 0) {
         self.configuration = configuration
@@ -90,7 +95,7 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
 
     // MARK: - Writer queue only
 
-    private func connected() throws -> PostgresConnection {
+    func connected() throws -> PostgresConnection {
         if let connection, connection.isHealthy { return connection }
         connection = nil
         let fresh = try PostgresConnection(url: configuration.url,
@@ -110,8 +115,9 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         var retries = 0
+        var savepoints = false
         while true {
-            let outcome = attempt(batch)
+            let outcome = savepoints ? attempt(batch) : attemptWithoutSavepoints(batch)
             if let connection {
                 let roundTrips = connection.takeRoundTrips()
                 health.updateMetrics { $0.writerRoundTrips += roundTrips }
@@ -141,11 +147,14 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
             case .failed(let error):
                 requests.reject(batch, with: error)
                 return
+            case .withSavepoints:
+                savepoints = true
+                health.updateMetrics { $0.batchesRerunWithSavepoints += 1 }
             }
         }
     }
 
-    /// One try at `batch`. The batch's BEGIN waits for its first request's
+    /// One try at `batch` with a savepoint per request. The batch's BEGIN waits for its first request's
     /// first round trip, and each request's savepoint control travels with
     /// its deferred statements in one pipeline ("RELEASE request",
     /// "SAVEPOINT request" for the next): a request costs one round trip
@@ -257,14 +266,14 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
     }
 
     /// The transaction id the opening's `SELECT` answered, if it ran.
-    private static func transactionID(_ opened: [PostgresResult]) -> String? {
+    static func transactionID(_ opened: [PostgresResult]) -> String? {
         opened.lazy.compactMap { try? $0.rows.first?.get("xid") as String? }.first
     }
 
     /// After `error` in a step that sent the batch's COMMIT (`xid` is the
     /// transaction's id then, else nil): nil when the transaction committed
     /// and the batch goes on to be acknowledged, else how the attempt ends.
-    private func settleLostCommit(_ xid: String?, _ connection: PostgresConnection,
+    func settleLostCommit(_ xid: String?, _ connection: PostgresConnection,
                                   _ error: PostgresError) -> Attempt? {
         guard let xid, !connection.isHealthy || error.meansUnavailable else { return abandon(connection, error) }
         switch fate(of: xid) {
@@ -313,7 +322,7 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
 
     /// Gives each acknowledged request the newest position of its own rows:
     /// `positions` answer the batch's records in order, request by request.
-    private static func hand(_ positions: [Int64], to deliveries: inout [Delivery]) {
+    static func hand(_ positions: [Int64], to deliveries: inout [Delivery]) {
         var taken = positions[...]
         for index in deliveries.indices {
             let mine = taken.prefix(deliveries[index].recordCount)
@@ -323,7 +332,7 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
     }
 
     /// Rolls back what the batch did and says whether to retry or fail it.
-    private func abandon(_ connection: PostgresConnection, _ error: PostgresError) -> Attempt {
+    func abandon(_ connection: PostgresConnection, _ error: PostgresError) -> Attempt {
         if connection.isHealthy { try? connection.exec("ROLLBACK") }
         // A lock wait outside any request (the outbox's user rows) is
         // another batch's commit in flight: run the batch again.
@@ -336,7 +345,7 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 
-    private func lost(_ error: any Error) -> Attempt {
+    func lost(_ error: any Error) -> Attempt {
         connection = nil
         let reason = (error as? PostgresError).map { "PostgreSQL reported \($0.message)" } ?? "\(error)"
         if case StorageError.unavailable(let why, _) = error {

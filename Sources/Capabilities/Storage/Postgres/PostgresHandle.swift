@@ -123,6 +123,17 @@ public final class PostgresHandle: StorageHandle {
         }
     }
 
+    /// The statements still waiting (the opening, then the deferred ones),
+    /// handed over unsent: in a batch without savepoints they go with the
+    /// next request's first round trip.
+    func takeWaiting() -> [PostgresStatement] {
+        defer {
+            opening = []
+            deferred = []
+        }
+        return opening + deferred
+    }
+
     /// Runs the waiting statements and then the writer's savepoint
     /// `control` in one round trip, once the closure has returned
     /// (`succeeded`: it returned without a failed statement). A failure
