@@ -125,8 +125,8 @@ enum OrderStore {
 
     /// The order and its first history row: placed by its customer at
     /// checkout, unless this checkout or the user's key already has an
-    /// order (false then, and nothing is written). One statement decides,
-    /// where a lookup of each unique key before the insert took two.
+    /// order (false then, and nothing is written): the insert itself
+    /// decides, and the caller looks the existing order up only then.
     static func insert(_ handle: any StorageHandle, _ order: Order, checkoutID: CheckoutID, key: String?,
                        fingerprint: String, document: String, owner: String) throws -> Bool {
         let inserted = try handle.query("""

@@ -1,4 +1,10 @@
 extension PostgresGroupCommitWriter {
+    /// Statements left waiting by earlier requests that go out before the
+    /// next request starts: libpq's blocking mode writes a whole pipeline
+    /// before reading, which is safe only while the server's answers to it
+    /// fit the sockets' buffers.
+    static let maxWaiting = 64
+
     /// One try at `batch` with no savepoint per request: most batches fail
     /// nowhere, and each savepoint costs PostgreSQL a subtransaction. The
     /// statements a request enqueued wait for the next statement whose
@@ -16,12 +22,6 @@ extension PostgresGroupCommitWriter {
     /// after a lock wait), as it would have with a savepoint; beside others
     /// the batch runs again with savepoints, which keep the failure to its
     /// request.
-    /// Statements left waiting by earlier requests that go out before the
-    /// next request starts: libpq's blocking mode writes a whole pipeline
-    /// before reading, which is safe only while the server's answers to it
-    /// fit the sockets' buffers.
-    static let maxWaiting = 64
-
     func attemptWithoutSavepoints(_ batch: [Request]) -> Attempt {
         let connection: PostgresConnection
         do {

@@ -154,11 +154,12 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
         }
     }
 
-    /// One try at `batch` with a savepoint per request. The batch's BEGIN waits for its first request's
-    /// first round trip, and each request's savepoint control travels with
-    /// its deferred statements in one pipeline ("RELEASE request",
-    /// "SAVEPOINT request" for the next): a request costs one round trip
-    /// per statement whose result it reads, plus one (`docs/postgres.md`).
+    /// One try at `batch` with a savepoint per request. The batch's BEGIN
+    /// waits for its first request's first round trip, and each request's
+    /// savepoint control travels with its deferred statements in one
+    /// pipeline ("RELEASE request", "SAVEPOINT request" for the next): a
+    /// request costs one round trip per statement whose result it reads,
+    /// plus one (`docs/postgres.md`).
     private func attempt(_ batch: [Request]) -> Attempt {
         let connection: PostgresConnection
         do {
@@ -274,7 +275,7 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
     /// transaction's id then, else nil): nil when the transaction committed
     /// and the batch goes on to be acknowledged, else how the attempt ends.
     func settleLostCommit(_ xid: String?, _ connection: PostgresConnection,
-                                  _ error: PostgresError) -> Attempt? {
+                          _ error: PostgresError) -> Attempt? {
         guard let xid, !connection.isHealthy || error.meansUnavailable else { return abandon(connection, error) }
         switch fate(of: xid) {
         case .committed:
