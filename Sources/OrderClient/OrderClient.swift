@@ -203,49 +203,35 @@ public actor OrderClient: StatefulClient {
         let document = OrderDocument.text(order)
         let owner = self.owner
         let keptSince = order.createdAt.millisecondsSince1970 - keyLifetimeMilliseconds
-        let (stored, created): (Order, Bool)
-        let sequence: Int64?
-        do {
-            ((stored, created), sequence) = try await storage.sequencedWrite { handle -> (Order, Bool) in
-                func inserted() throws -> Bool {
-                    try OrderStore.insert(handle, order, checkoutID: checkoutID, key: idempotencyKey,
-                                          fingerprint: fingerprint?.text ?? "", document: document, owner: owner)
-                }
-                if try !inserted() {
-                    if let existing = try Self.existing(handle, checkoutID, userID, idempotencyKey, fingerprint,
-                                                        keptSince: keptSince, forgetting: true) {
-                        return (existing, false)
-                    }
-                    guard try inserted() else { throw DomainError.duplicate(field: "idempotency_key", value: "") }
-                }
-                // Another replica's /events streams of this user hear it.
-                try handle.recordChange(Self.change(of: order))
-                return (order, true)
+        let ((stored, created), sequence) = try await storage.sequencedWrite { handle -> (Order, Bool) in
+            func inserted() throws -> Bool {
+                try OrderStore.insert(handle, order, checkoutID: checkoutID, key: idempotencyKey,
+                                      fingerprint: fingerprint?.text ?? "", document: document, owner: owner)
             }
-        } catch let error as StorageError where error.isUniqueViolation {
-            // Another replica placed this checkout or key between the check
-            // and the insert (on PostgreSQL the check cannot see a row not
-            // yet committed; the unique index waits for that commit and
-            // refuses this insert). Its order is the answer, as a duplicate
-            // in this process joins the placement in flight (`placing`).
-            let winner = try await storage.storedRead {
-                try Self.existing($0, checkoutID, userID, idempotencyKey, fingerprint, keptSince: keptSince, forgetting: false)
+            if try !inserted() {
+                if let existing = try Self.existing(handle, checkoutID, userID, idempotencyKey, fingerprint,
+                                                    keptSince: keptSince) {
+                    return (existing, false)
+                }
+                guard try inserted() else { throw DomainError.duplicate(field: "idempotency_key", value: "") }
             }
-            guard let winner else { throw DomainError.duplicate(field: "idempotency_key", value: "") }
-            return winner
+            // Another replica's /events streams of this user hear it.
+            try handle.recordChange(Self.change(of: order))
+            return (order, true)
         }
         if created, let sequence { stateBroadcaster.publish(.created(stored, sequence: sequence), key: stored.userID) }
         return stored
     }
 
     /// The order already placed for this checkout or this user's kept key
-    /// (`idempotency_key_reused` when placed for another request).
+    /// (`idempotency_key_reused` when placed for another request); a key
+    /// kept past its time is freed for the new order.
     private static func existing(_ handle: any StorageHandle, _ checkoutID: CheckoutID, _ userID: UserID,
                                  _ idempotencyKey: String?, _ fingerprint: CheckoutFingerprint?,
-                                 keptSince: Int64, forgetting: Bool) throws -> Order? {
+                                 keptSince: Int64) throws -> Order? {
         if let existing = try OrderStore.order(handle, checkout: checkoutID) { return existing }
         guard let key = idempotencyKey else { return nil }
-        return try keyed(handle, userID, key, fingerprint, keptSince: keptSince, forgetting: forgetting)
+        return try keyed(handle, userID, key, fingerprint, keptSince: keptSince, forgetting: true)
     }
 
     func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor,

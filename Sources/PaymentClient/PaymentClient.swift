@@ -141,23 +141,14 @@ public actor PaymentClient: StatefulClient {
         let timeout = method.isManual ? settings.manualTimeoutDays * 86_400 : settings.timeoutSeconds
         let candidate = Payment.open(id: PaymentID(TimeOrderedUUID.make()), for: order, method: method,
                                      expiresAt: Timestamp(millisecondsSince1970: now + timeout * 1000))
-        do {
-            return try await storage.durableWrite { handle in
-                // Inserted unless the order has its payment (on PostgreSQL
-                // after a replica opening it concurrently commits): then that one.
-                if try PaymentStore.insert(handle, candidate, at: now) { return candidate }
-                guard let existing = try PaymentStore.payment(handle, order: order.id) else {
-                    throw PaymentDataError(description: "order \(order.id)'s payment insert stood aside, yet it has none")
-                }
-                return existing
+        return try await storage.durableWrite { handle in
+            // Inserted unless the order has its payment (on PostgreSQL after
+            // a replica opening it concurrently commits): then that one.
+            if try PaymentStore.insert(handle, candidate, at: now) { return candidate }
+            guard let existing = try PaymentStore.payment(handle, order: order.id) else {
+                throw PaymentDataError(description: "order \(order.id)'s payment insert stood aside, yet it has none")
             }
-        } catch let error as StorageError where error.isUniqueViolation {
-            // Another replica opened this order's payment between the check
-            // and the insert (its row was not committed when the check ran;
-            // the unique index waited for its commit): that payment is the answer.
-            let opened = try await storage.storedRead { try PaymentStore.payment($0, order: order.id) }
-            guard let opened else { throw error }
-            return opened
+            return existing
         }
     }
 
