@@ -59,7 +59,7 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
     /// The value held for `key`, marked as recently used; never reads storage.
     @inlinable
     public func lookup(_ key: Key) -> Value? {
-        shards.withLock(for: key) { $0.lookup(key)?.value }
+        shards.withLock(for: key) { $0.lookup(key) { $0.value } }
     }
 
     /// The row held for `key` with its version, without marking it used or
@@ -87,9 +87,14 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
     ) async throws -> (value: Value, representation: Representation)? {
         let index = shards.index(of: key)
         let row: Versioned<Key, Value>
-        if let held = shards.withLock(at: index, { $0.lookup(key) }) {
-            if let made = held.representation as? Representation { return (held.value, made) }
-            row = Versioned(key, held.value, version: held.version)
+        // A hit takes the value and the representation out of the entry in
+        // place, not a copy of the whole entry first.
+        let hit = shards.withLock(at: index) { shard in
+            shard.lookup(key) { entry in (entry.value, entry.version, entry.representation as? Representation) }
+        }
+        if let (value, version, made) = hit {
+            if let made { return (value, made) }
+            row = Versioned(key, value, version: version)
         } else {
             guard let read = try await readOnce(key, read) else { return nil }
             row = read
