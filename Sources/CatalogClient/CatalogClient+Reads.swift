@@ -24,16 +24,19 @@ extension CatalogClient {
         try await cache.value(id, readingMiss: readRow)
     }
 
-    /// A product, active or not, with what `make` makes of it (its encoded
-    /// page), made once per version of a product the working set holds and
-    /// kept with it; nil for no such product. Inlinable, down to the working
-    /// set, so that it is specialized for the caller's representation:
-    /// generic, each miss looked up the generic metadata of the set's types.
+    /// What `make` makes of a product (its encoded page), made once per
+    /// version of a product the working set holds and kept with it; nil
+    /// for no such product, or one `include` turns away (the caller's
+    /// rule, asked of the held product in place). Inlinable, down to the
+    /// working set, so that it is specialized for the caller's
+    /// representation: generic, each miss looked up the generic metadata
+    /// of the set's types.
     @inlinable
     public nonisolated func lookup<Representation: Sendable>(
-        _ id: ProductID, representedAs make: (Product) throws -> Representation
-    ) async throws -> (product: Product, representation: Representation)? {
-        try await cache.represented(id, readingMiss: readRow, as: make).map { ($0.value, $0.representation) }
+        _ id: ProductID, representedAs make: (Product) throws -> Representation,
+        where include: (Product) -> Bool
+    ) async throws -> Representation? {
+        try await cache.represented(id, readingMiss: readRow, as: make, where: include)
     }
 
     /// The products among `ids` that exist (active or not), by id: hits from

@@ -155,19 +155,24 @@ struct VersionedWorkingSetTests {
             return "<\(value)>"
         }
         _ = set.applyCommitted([row(1, "a", version: 1)], startedAt: set.start())
+        let all: (String) -> Bool = { _ in true }
         let read: @Sendable (Int) async throws -> Versioned<Int, String>? = { _ in nil }
-        #expect(try await set.represented(1, readingMiss: read, as: page)?.representation == "<a>")
-        #expect(try await set.represented(1, readingMiss: read, as: page)?.representation == "<a>")
+        // A value the caller's rule turns away, held or read, is answered nil and not represented.
+        #expect(try await set.represented(1, readingMiss: read, as: page, where: { $0 != "a" }) == nil)
+        #expect(made.withLock { $0 }.isEmpty)
+        #expect(try await set.represented(1, readingMiss: read, as: page, where: all) == "<a>")
+        #expect(try await set.represented(1, readingMiss: read, as: page, where: all) == "<a>")
         #expect(made.withLock { $0 } == ["a"])
         _ = set.applyCommitted([row(1, "b", version: 2)], startedAt: set.start())
-        #expect(try await set.represented(1, readingMiss: read, as: page)?.representation == "<b>")
+        #expect(try await set.represented(1, readingMiss: read, as: page, where: all) == "<b>")
         #expect(made.withLock { $0 } == ["a", "b"])
         set.forget(1)
-        #expect(try await set.represented(1, readingMiss: read, as: page) == nil)
+        #expect(try await set.represented(1, readingMiss: read, as: page, where: all) == nil)
         // A miss read now is represented, and the representation kept with it.
         let stored: @Sendable (Int) async throws -> Versioned<Int, String>? = { Versioned($0, "c", version: 3) }
-        #expect(try await set.represented(1, readingMiss: stored, as: page)?.representation == "<c>")
-        #expect(try await set.represented(1, readingMiss: read, as: page)?.representation == "<c>")
+        #expect(try await set.represented(1, readingMiss: stored, as: page, where: { $0 != "c" }) == nil)
+        #expect(try await set.represented(1, readingMiss: stored, as: page, where: all) == "<c>")
+        #expect(try await set.represented(1, readingMiss: read, as: page, where: all) == "<c>")
         #expect(made.withLock { $0 } == ["a", "b", "c"])
     }
 }

@@ -735,7 +735,7 @@ struct RouterMatchTests {
         return router
     }
 
-    func found(_ match: Router.Match) -> (method: HTTPMethod, pattern: String, parameters: [String: String])? {
+    func found(_ match: Router.Match) -> (method: HTTPMethod, pattern: String, parameters: RouteParameters)? {
         if case .found(let route, let parameters) = match { return (route.method, route.pattern, parameters) }
         return nil
     }

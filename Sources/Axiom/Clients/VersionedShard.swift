@@ -62,8 +62,12 @@ struct VersionedShard<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         entries = WorkingSet(capacity: capacity)
     }
 
+    /// The held entry, marked as recently used and counted as a lookup,
+    /// read in place (`WorkingSet.lookup(_:reading:)`).
     @inlinable
-    mutating func lookup(_ key: Key) -> Entry? { entries.lookup(key) }
+    mutating func lookup<Result>(_ key: Key, reading read: (Entry) throws -> Result) rethrows -> Result? {
+        try entries.lookup(key, reading: read)
+    }
 
     /// `lookup` for a key whose lookup was already counted.
     @inlinable

@@ -59,7 +59,7 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
     /// The value held for `key`, marked as recently used; never reads storage.
     @inlinable
     public func lookup(_ key: Key) -> Value? {
-        shards.withLock(for: key) { $0.lookup(key)?.value }
+        shards.withLock(for: key) { $0.lookup(key) { $0.value } }
     }
 
     /// The row held for `key` with its version, without marking it used or
@@ -78,25 +78,38 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
         return try await readOnce(key, read)?.value
     }
 
-    /// The value for `key` (as `value(_:readingMiss:)`) with what `make`
-    /// makes of it, made once per version of a held entry and kept with it.
+    /// What `make` makes of the value for `key` (held, or read as
+    /// `value(_:readingMiss:)` does), made once per version of a held entry
+    /// and kept with it; nil when there is no such key or `include` turns
+    /// its value away. A hit reads the entry in place and copies out the
+    /// representation alone: the value is not copied for a caller that
+    /// only asks a question of it (every field retained and released, on
+    /// entries that every event loop reads).
     @inlinable
     public func represented<Representation: Sendable>(
         _ key: Key, readingMiss read: @Sendable (Key) async throws -> Versioned<Key, Value>?,
-        as make: (Value) throws -> Representation
-    ) async throws -> (value: Value, representation: Representation)? {
+        as make: (Value) throws -> Representation, where include: (Value) -> Bool
+    ) async throws -> Representation? {
         let index = shards.index(of: key)
         let row: Versioned<Key, Value>
-        if let held = shards.withLock(at: index, { $0.lookup(key) }) {
-            if let made = held.representation as? Representation { return (held.value, made) }
-            row = Versioned(key, held.value, version: held.version)
+        let hit = shards.withLock(at: index) { shard in
+            shard.lookup(key) { entry -> (made: Representation?, unmade: Versioned<Key, Value>?) in
+                guard include(entry.value) else { return (nil, nil) }
+                if let made = entry.representation as? Representation { return (made, nil) }
+                return (nil, Versioned(key, entry.value, version: entry.version))
+            }
+        }
+        if let hit {
+            if let made = hit.made { return made }
+            guard let unmade = hit.unmade else { return nil }
+            row = unmade
         } else {
-            guard let read = try await readOnce(key, read) else { return nil }
+            guard let read = try await readOnce(key, read), include(read.value) else { return nil }
             row = read
         }
         let made = try make(row.value)
         shards.withLock(at: index) { $0.attach(made, to: key, version: row.version) }
-        return (row.value, made)
+        return made
     }
 
     /// Every value held (a copy, for a client's `state`).

@@ -67,6 +67,21 @@ public struct WorkingSet<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return value
     }
 
+    /// `lookup`, handing the held value to `read` where it lies and
+    /// returning what `read` takes from it: returning the value copied it
+    /// whole (every field retained, then released) for a caller that
+    /// wanted a part of it.
+    @inlinable
+    public mutating func lookup<Result>(_ key: Key, reading read: (Value) throws -> Result) rethrows -> Result? {
+        guard let slot = slots[key] else {
+            missCount &+= 1
+            return nil
+        }
+        hitCount &+= 1
+        entries[slot]?.referenced = true
+        return try entries[slot].map { try read($0.value) }
+    }
+
     /// `lookup` again for a key whose lookup was already counted (the
     /// second look after waiting for the key's turn, or a fill checking
     /// what a concurrent read kept): marks it used, counts nothing.

@@ -22,22 +22,33 @@ final class HTTPRequestMetrics: Sendable {
         var sum = 0.0
     }
 
+    /// One series' requests by status and its latency, under one key: an
+    /// exchange hashes its series once (a table per metric hashed the
+    /// method and route three times a request).
+    struct Counts {
+        var statuses: [Int: UInt64] = [:]
+        var latency = Latency()
+
+        mutating func record(status: Int, bucket: Int, seconds: Double) {
+            statuses[status, default: 0] += 1
+            latency.counts[bucket] += 1
+            latency.sum += seconds
+        }
+
+        mutating func add(_ other: Counts) {
+            statuses.merge(other.statuses, uniquingKeysWith: +)
+            for index in latency.counts.indices { latency.counts[index] += other.latency.counts[index] }
+            latency.sum += other.latency.sum
+        }
+    }
+
     struct Table {
-        var requests: [Series: [Int: UInt64]] = [:]
-        var latency: [Series: Latency] = [:]
+        var series: [Series: Counts] = [:]
         var responseBytes: UInt64 = 0
 
         /// Adds `other`'s counts to these.
         mutating func add(_ other: Table) {
-            for (series, statuses) in other.requests {
-                requests[series, default: [:]].merge(statuses, uniquingKeysWith: +)
-            }
-            for (series, theirs) in other.latency {
-                var mine = latency[series, default: Latency()]
-                for index in mine.counts.indices { mine.counts[index] += theirs.counts[index] }
-                mine.sum += theirs.sum
-                latency[series] = mine
-            }
+            for (series, theirs) in other.series { self.series[series, default: Counts()].add(theirs) }
             responseBytes &+= other.responseBytes
         }
     }
@@ -50,9 +61,7 @@ final class HTTPRequestMetrics: Sendable {
         let seconds = Double(exchange.durationNanoseconds) / 1e9
         let bucket = Self.latencyBounds.firstIndex { seconds <= $0 } ?? Self.latencyBounds.count
         tables.withLock(loop: exchange.eventLoop) { table in
-            table.requests[series, default: [:]][exchange.status.code, default: 0] += 1
-            table.latency[series, default: Latency()].counts[bucket] += 1
-            table.latency[series, default: Latency()].sum += seconds
+            table.series[series, default: Counts()].record(status: exchange.status.code, bucket: bucket, seconds: seconds)
             table.responseBytes &+= UInt64(exchange.bodyBytes)
         }
     }
@@ -71,17 +80,18 @@ final class HTTPRequestMetrics: Sendable {
         let order: (Series, Series) -> Bool = { ($0.route, $0.method) < ($1.route, $1.method) }
         text.family("axiom_http_requests_total", "counter",
                     "Requests answered, by route pattern (\"\" when none matched), method and status.")
-        for (series, statuses) in snapshot.requests.sorted(by: { order($0.key, $1.key) }) {
-            for (status, count) in statuses.sorted(by: { $0.key < $1.key }) {
+        let sorted = snapshot.series.sorted(by: { order($0.key, $1.key) })
+        for (series, counts) in sorted {
+            for (status, count) in counts.statuses.sorted(by: { $0.key < $1.key }) {
                 text.sample("axiom_http_requests_total", [("route", series.route), ("method", series.method),
                                                           ("status", String(status))], Double(count))
             }
         }
         text.family("axiom_http_request_duration_seconds", "histogram",
                     "Time from a complete request head to the response queued, by route pattern and method.")
-        for (series, latency) in snapshot.latency.sorted(by: { order($0.key, $1.key) }) {
+        for (series, counts) in sorted {
             text.histogram("axiom_http_request_duration_seconds", [("route", series.route), ("method", series.method)],
-                           bounds: Self.latencyBounds, counts: latency.counts, sum: latency.sum)
+                           bounds: Self.latencyBounds, counts: counts.latency.counts, sum: counts.latency.sum)
         }
         text.family("axiom_http_response_body_bytes_total", "counter", "Response body bytes sent.")
         text.sample("axiom_http_response_body_bytes_total", [], Double(snapshot.responseBytes))

@@ -27,10 +27,10 @@ public final class StorefrontContext: Context {
     public func product<Representation: Sendable>(
         _ id: ProductID, representedAs make: (Product) throws -> Representation
     ) async throws -> Representation {
-        guard let found = try await catalog.client.lookup(id, representedAs: make), found.product.active else {
+        guard let representation = try await catalog.client.lookup(id, representedAs: make, where: { $0.active }) else {
             throw DomainError.notFound(entity: "product", id: id.description)
         }
-        return found.representation
+        return representation
     }
 
     /// Upkeep of the search this window serves: one round of merging the

@@ -128,7 +128,7 @@ extension HTTPConnection {
         writeFinal(response, version: .http1_1, requestID: requestID, keepAlive: false)
     }
 
-    func dispatch(_ route: Router.Route, parameters: [String: String], target: RequestTarget, head: RequestHead,
+    func dispatch(_ route: Router.Route, parameters: RouteParameters, target: RequestTarget, head: RequestHead,
                           requestID: String, body: [UInt8], trailers: HTTPFields, keepAlive: Bool,
                           terms: ExchangeTerms) {
         var request = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers,

@@ -6,7 +6,7 @@ enum RequestAdmission {
     /// A parsed head and what was decided about it before its body arrived.
     struct PendingRequest {
         enum Action {
-            case dispatch(Router.Route, parameters: [String: String], target: RequestTarget)
+            case dispatch(Router.Route, parameters: RouteParameters, target: RequestTarget)
             /// Answer without calling a handler (404, 405, 417, 501…).
             case answer(HTTPResponse)
         }

@@ -48,11 +48,10 @@ struct RequestTarget: Equatable {
         let pathPart = Substring(utf8[..<(question ?? utf8.endIndex)])
         let queryPart = question.map { Substring(utf8[utf8.index(after: $0)...]) }
         if queryPart == nil, !pathPart.utf8.contains(UInt8(ascii: "%")) {
-            // The common case, a plain path: nothing to decode.
-            let segments = pathPart == "/" ? [] : pathPart.utf8.dropFirst()
-                .split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-                .map { String(Substring($0)) }
-            return RequestTarget(path: String(pathPart), segments: segments, query: [])
+            // The common case, a plain path: nothing to decode, and an
+            // origin-form target is its own path (shared, not copied).
+            let path = utf8.startIndex == target.utf8.startIndex ? target : String(pathPart)
+            return RequestTarget(path: path, segments: plainSegments(pathPart), query: [])
         }
         let rawSegments = pathPart.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         var segments: [String] = []
@@ -62,6 +61,28 @@ struct RequestTarget: Equatable {
         if segments.count == 1 && segments[0].isEmpty { segments = [] }
         let path = try percentDecode(pathPart, plusIsSpace: false)
         return RequestTarget(path: path, segments: segments, query: try queryPart.map(parseQuery) ?? [])
+    }
+
+    /// The segments of a path with nothing to decode, in one array sized
+    /// up front (`/a/b` → `a`, `b`; `/` → none; a trailing slash gives a
+    /// final empty segment): `split` then `map` built two arrays.
+    private static func plainSegments(_ path: Substring) -> [String] {
+        let bytes = path.utf8
+        guard bytes.count > 1 else { return [] }
+        let slash = UInt8(ascii: "/")
+        var segments: [String] = []
+        segments.reserveCapacity(bytes.reduce(0) { $1 == slash ? $0 + 1 : $0 })
+        var start = bytes.index(after: bytes.startIndex)
+        var index = start
+        while index < bytes.endIndex {
+            if bytes[index] == slash {
+                segments.append(String(Substring(bytes[start..<index])))
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        segments.append(String(Substring(bytes[start...])))
+        return segments
     }
 
     private static func parseQuery(_ query: Substring) throws(HTTPParseError) -> [(name: String, value: String)] {

@@ -23,7 +23,7 @@ public struct HTTPRequest: Sendable {
     /// The matched route pattern, e.g. `/users/{id}` (for logs and metrics).
     public internal(set) var route: String = ""
     /// Values of the pattern's `{parameters}`, percent-decoded.
-    public internal(set) var parameters: [String: String] = [:]
+    public internal(set) var parameters = RouteParameters()
 
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1, headers: HTTPFields = HTTPFields(),
                 path: String, pathSegments: [String], query: QueryParameters = QueryParameters(),

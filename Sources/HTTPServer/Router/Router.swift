@@ -105,7 +105,7 @@ public struct Router: Sendable {
     }
 
     public enum Match: Sendable {
-        case found(Route, parameters: [String: String])
+        case found(Route, parameters: RouteParameters)
         /// The path exists; these methods are allowed on it.
         case methodNotAllowed(allowed: [HTTPMethod])
         case notFound
@@ -113,39 +113,56 @@ public struct Router: Sendable {
 
     /// Resolves a request. HEAD falls back to GET (the server drops the body).
     public func match(_ method: HTTPMethod, segments: [String]) -> Match {
-        var parameters: [(String, String)] = []
-        var candidates: [(node: Int, parameters: [(String, String)])] = []
-        collect(node: 0, segments: segments[...], parameters: &parameters, into: &candidates)
-        for candidate in candidates {
-            let routes = nodes[candidate.node].routes
-            if let route = routes[method] ?? (method == .head ? routes[.get] : nil) {
-                return .found(route, parameters: Dictionary(candidate.parameters, uniquingKeysWith: { first, _ in first }))
-            }
+        var parameters: [(name: String, value: String)] = []
+        if let route = firstRoute(for: method, node: 0, segments: segments[...], parameters: &parameters) {
+            return .found(route, parameters: RouteParameters(parameters))
         }
-        // Every candidate with routes is the same path reached another way:
-        // Allow lists the methods any of them would serve.
+        // Every terminal node is the same path reached another way: Allow
+        // lists the methods any of them would serve.
         var routed = Set<HTTPMethod>()
-        for candidate in candidates { routed.formUnion(nodes[candidate.node].routes.keys) }
+        collectMethods(node: 0, segments: segments[...], into: &routed)
         guard !routed.isEmpty else { return .notFound }
         return .methodNotAllowed(allowed: allowedMethods(routed))
     }
 
-    /// Terminal nodes matching `segments`, literal matches before parameter ones.
-    private func collect(node index: Int, segments: ArraySlice<String>, parameters: inout [(String, String)],
-                         into candidates: inout [(node: Int, parameters: [(String, String)])]) {
-        guard let segment = segments.first else {
-            candidates.append((index, parameters))
-            return
-        }
+    /// The route for `method` at the first terminal node matching
+    /// `segments`, literal matches before parameter ones, with the
+    /// parameters on the way to it. Depth first, stopping at the first
+    /// route: collecting every candidate node with a copy of its
+    /// parameters first cost two arrays per request.
+    private func firstRoute(for method: HTTPMethod, node index: Int, segments: ArraySlice<String>,
+                            parameters: inout [(name: String, value: String)]) -> Route? {
         // Read in place: a copy of the node retains and releases each of its
         // tables on every request.
-        if let child = nodes[index].literals[segment] {
-            collect(node: child, segments: segments.dropFirst(), parameters: &parameters, into: &candidates)
+        guard let segment = segments.first else {
+            return nodes[index].routes[method] ?? (method == .head ? nodes[index].routes[.get] : nil)
+        }
+        if let child = nodes[index].literals[segment],
+           let route = firstRoute(for: method, node: child, segments: segments.dropFirst(), parameters: &parameters) {
+            return route
         }
         if let edge = nodes[index].parameter, !segment.isEmpty {
             parameters.append((edge.name, segment))
-            collect(node: edge.child, segments: segments.dropFirst(), parameters: &parameters, into: &candidates)
+            if let route = firstRoute(for: method, node: edge.child, segments: segments.dropFirst(),
+                                      parameters: &parameters) {
+                return route
+            }
             parameters.removeLast()
+        }
+        return nil
+    }
+
+    /// The methods routed at every terminal node matching `segments`.
+    private func collectMethods(node index: Int, segments: ArraySlice<String>, into routed: inout Set<HTTPMethod>) {
+        guard let segment = segments.first else {
+            routed.formUnion(nodes[index].routes.keys)
+            return
+        }
+        if let child = nodes[index].literals[segment] {
+            collectMethods(node: child, segments: segments.dropFirst(), into: &routed)
+        }
+        if let edge = nodes[index].parameter, !segment.isEmpty {
+            collectMethods(node: edge.child, segments: segments.dropFirst(), into: &routed)
         }
     }
 
