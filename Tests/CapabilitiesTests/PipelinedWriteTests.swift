@@ -4,32 +4,33 @@ import Synchronization
 import Testing
 @testable import Capabilities
 
+/// Ten concurrent writes (they share batches); `write(i)` runs in the
+/// i-th. Returns each one's error.
+private func concurrently(_ storage: any StorageCapability,
+                          _ write: @escaping @Sendable (Int, any StorageHandle) throws -> Void) async -> [Int: any Error] {
+    await withTaskGroup(of: (Int, (any Error)?).self) { group in
+        for i in 0..<10 {
+            group.addTask {
+                do {
+                    try await storage.writeTransaction { try write(i, $0) }
+                    return (i, nil)
+                } catch {
+                    return (i, error)
+                }
+            }
+        }
+        return await group.reduce(into: [Int: any Error]()) { failures, outcome in
+            if let error = outcome.1 { failures[outcome.0] = error }
+        }
+    }
+}
+
 /// `enqueue`: a statement whose result the closure does not read. On
 /// PostgreSQL it waits and goes in one pipeline with the next statement
 /// that is read, or with the request's savepoint release; its error must
 /// still fail its own request, and only that one.
 struct PipelinedWriteTests {
     static let migrations = StorageHandleTests.migrations
-
-    /// Ten concurrent writes (they share batches); `write(i)` runs in the i-th.
-    private func concurrently(_ storage: any StorageCapability,
-                              _ write: @escaping @Sendable (Int, any StorageHandle) throws -> Void) async -> [Int: any Error] {
-        await withTaskGroup(of: (Int, (any Error)?).self) { group in
-            for i in 0..<10 {
-                group.addTask {
-                    do {
-                        try await storage.writeTransaction { try write(i, $0) }
-                        return (i, nil)
-                    } catch {
-                        return (i, error)
-                    }
-                }
-            }
-            return await group.reduce(into: [Int: any Error]()) { failures, outcome in
-                if let error = outcome.1 { failures[outcome.0] = error }
-            }
-        }
-    }
 
     private func ids(_ storage: any StorageCapability) async throws -> [String] {
         try await storage.readTransaction { try $0.query("SELECT id FROM items ORDER BY id").map { try $0.get(0, as: String.self) } }
@@ -122,21 +123,7 @@ struct PostgresPipelineTests {
             _ = try handle.query("SELECT pg_sleep(0.5)")
         }
         while !holding.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
-        let failures = await withTaskGroup(of: (Int, (any Error)?).self) { group in
-            for i in 0..<10 {
-                group.addTask {
-                    do {
-                        try await storage.writeTransaction { try write(i, $0) }
-                        return (i, nil)
-                    } catch {
-                        return (i, error)
-                    }
-                }
-            }
-            return await group.reduce(into: [Int: any Error]()) { failures, outcome in
-                if let error = outcome.1 { failures[outcome.0] = error }
-            }
-        }
+        let failures = await concurrently(storage, write)
         try await held
         return failures
     }

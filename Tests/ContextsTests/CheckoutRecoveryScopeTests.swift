@@ -20,6 +20,16 @@ import Testing
         try await access.storedRead { try $0.queryOne("SELECT stock FROM products WHERE id = ?", product.id.description)?.get(0) }
     }
 
+    /// Another replica's catalogue and orders clients on the shop's
+    /// database, under its own one-second lease.
+    func replicaTwo(_ shop: ShopRun, _ backend: StorageBackend) throws -> (StorageAccess, CatalogClient, OrderClient) {
+        let registry = shop.orchestrator.capabilityRegistry
+        let access = backend == .sqlite ? StorageAccess(try registry.handle(SQLiteStorage.self))
+                                        : StorageAccess(try registry.handle(PostgresStorage.self))
+        return (access, CatalogClient(storage: access, lease: CheckoutLease(owner: "replica-2", seconds: 1)),
+                OrderClient(storage: access, clock: shop.clock, owner: "replica-2"))
+    }
+
     @Test("start-up leaves another replica's running checkouts alone; the sweep finishes them once their lease ran out",
           arguments: StorageBackend.all)
     func scopedByLease(backend: StorageBackend) async throws {
@@ -28,11 +38,7 @@ import Testing
             // Replica 2, on the same database, in the middle of two checkouts:
             // one has reserved its stock only, the other has placed its
             // order too, but its payment is not opened yet.
-            let registry = shop.orchestrator.capabilityRegistry
-            let access = backend == .sqlite ? StorageAccess(try registry.handle(SQLiteStorage.self))
-                                            : StorageAccess(try registry.handle(PostgresStorage.self))
-            let catalog = CatalogClient(storage: access, lease: CheckoutLease(owner: "replica-2", seconds: 1))
-            let orders = OrderClient(storage: access, clock: shop.clock, owner: "replica-2")
+            let (access, catalog, orders) = try replicaTwo(shop, backend)
             let reserving = CheckoutID(UUID())
             _ = try await catalog.send(.reserve(reserving, [StockLine(productID: mug.id, quantity: 3)]))
             let placing = CheckoutID(UUID())
@@ -76,11 +82,7 @@ import Testing
             _ = try await carts.setQuantity(2, of: mug.id, for: alice)
             // Replica 2 took Alice's checkout with key k1: reserved, placed,
             // then died before its cart clear (and its answer).
-            let registry = shop.orchestrator.capabilityRegistry
-            let access = backend == .sqlite ? StorageAccess(try registry.handle(SQLiteStorage.self))
-                                            : StorageAccess(try registry.handle(PostgresStorage.self))
-            let catalog = CatalogClient(storage: access, lease: CheckoutLease(owner: "replica-2", seconds: 1))
-            let orders = OrderClient(storage: access, clock: shop.clock, owner: "replica-2")
+            let (access, catalog, orders) = try replicaTwo(shop, backend)
             let checkoutID = CheckoutID(UUID())
             _ = try await catalog.send(.reserve(checkoutID, [StockLine(productID: mug.id, quantity: 2)]))
             let cart = try PricedCart(lines: [PricedLine(productID: mug.id, name: mug.name, quantity: 2,
