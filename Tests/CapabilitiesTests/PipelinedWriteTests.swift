@@ -27,7 +27,7 @@ private func concurrently(_ storage: any StorageCapability,
 
 /// `enqueue`: a statement whose result the closure does not read. On
 /// PostgreSQL it waits and goes in one pipeline with the next statement
-/// that is read, or with the request's savepoint release; its error must
+/// that is read, or with the end of its request or batch; its error must
 /// still fail its own request, and only that one.
 struct PipelinedWriteTests {
     static let migrations = StorageHandleTests.migrations
