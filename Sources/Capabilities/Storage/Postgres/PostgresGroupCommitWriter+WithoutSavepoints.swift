@@ -97,18 +97,7 @@ extension PostgresGroupCommitWriter {
                 return .committed(acknowledged: acknowledged, failed: [], deferred: [])
             }
         }
-        var committing: String?
-        do throws(PostgresError) {
-            if xid == nil {
-                xid = Self.transactionID([try connection.run("SELECT pg_current_xact_id()::text AS xid", [])])
-            }
-            let started = ContinuousClock().now
-            committing = xid
-            try connection.commit(notifying: records.isEmpty ? nil : ChangeOutbox.channel)
-            health.updateMetrics { $0.commitLatency.record((ContinuousClock().now - started).inSeconds) }
-        } catch {
-            if let unsettled = settleLostCommit(committing, connection, error) { return unsettled }
-        }
+        if let unsettled = commitAlone(connection, xid: xid, notifying: !records.isEmpty) { return unsettled }
         return .committed(acknowledged: acknowledged, failed: [], deferred: [])
     }
 

@@ -242,28 +242,43 @@ final class PostgresGroupCommitWriter: @unchecked Sendable {
                 }
             }
         }
-        if !committedInTail {
-            var committing: String?
-            do throws(PostgresError) {
-                if !records.isEmpty {
+        if committedInTail {
+            health.updateMetrics { $0.commitLatency.record(commitLatency) }
+        } else {
+            if !records.isEmpty {
+                do throws(PostgresError) {
                     let placed = try connection.run(
                         ChangeOutbox.postgresInsert,
                         ChangeOutbox.postgresInsertArguments(records, origin: configuration.changeOrigin))
                     Self.hand(placed.rows.compactMap { try? $0.get("position") as Int64 }, to: &acknowledged)
+                } catch {
+                    return abandon(connection, error)
                 }
-                if xid == nil {
-                    xid = Self.transactionID([try connection.run("SELECT pg_current_xact_id()::text AS xid", [])])
-                }
-                let started = ContinuousClock().now
-                committing = xid
-                try connection.commit(notifying: records.isEmpty ? nil : ChangeOutbox.channel)
-                commitLatency = (ContinuousClock().now - started).inSeconds
-            } catch {
-                if let unsettled = settleLostCommit(committing, connection, error) { return unsettled }
             }
+            if let unsettled = commitAlone(connection, xid: xid, notifying: !records.isEmpty) { return unsettled }
         }
-        health.updateMetrics { $0.commitLatency.record(commitLatency) }
         return .committed(acknowledged: acknowledged, failed: failed, deferred: deferred)
+    }
+
+    /// The batch's COMMIT in a round trip of its own, NOTIFY after it when
+    /// the batch recorded changes, once the transaction's id is known
+    /// (asked for here when no statement carried the opening): nil when it
+    /// committed (a lost answer's fate looked up), else how the attempt ends.
+    func commitAlone(_ connection: PostgresConnection, xid known: String?, notifying: Bool) -> Attempt? {
+        var committing: String?
+        do throws(PostgresError) {
+            var xid = known
+            if xid == nil {
+                xid = Self.transactionID([try connection.run("SELECT pg_current_xact_id()::text AS xid", [])])
+            }
+            let started = ContinuousClock().now
+            committing = xid
+            try connection.commit(notifying: notifying ? ChangeOutbox.channel : nil)
+            health.updateMetrics { $0.commitLatency.record((ContinuousClock().now - started).inSeconds) }
+        } catch {
+            return settleLostCommit(committing, connection, error)
+        }
+        return nil
     }
 
     /// The transaction id the opening's `SELECT` answered, if it ran.
