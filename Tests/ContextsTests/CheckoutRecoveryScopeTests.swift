@@ -112,4 +112,37 @@ import Testing
             #expect(try await stock(access, mug) == 6)
         }
     }
+
+    @Test("a key retried after another replica placed its order with the last stock and died before clearing the cart gets that order, not insufficient_stock",
+          arguments: StorageBackend.all)
+    func retriedKeyWhoseOrderHoldsTheLastStock(backend: StorageBackend) async throws {
+        try await ShopRun.with(backend, lease: CheckoutLease(owner: "replica-1", seconds: 60)) { shop in
+            let mug = try await shop.product("MUG", cents: 500, stock: 2)
+            let alice = try await shop.customer("Alice")
+            let carts = try await shop.feature(CartContext.self, of: alice)
+            _ = try await carts.setQuantity(2, of: mug.id, for: alice)
+            let (access, catalog, orders) = try replicaTwo(shop, backend)
+            let checkoutID = CheckoutID(UUID())
+            _ = try await catalog.send(.reserve(checkoutID, [StockLine(productID: mug.id, quantity: 2)]))
+            let cart = try PricedCart(lines: [PricedLine(productID: mug.id, name: mug.name, quantity: 2,
+                                                         unitPrice: mug.price)], currency: .usd)
+            let placed = try await orders.send(.place(checkoutID: checkoutID, userID: alice.user.id, cart: cart,
+                                                      idempotencyKey: "k1",
+                                                      fingerprint: CheckoutFingerprint(lines: [CartLine(productID: mug.id, quantity: 2)])))
+
+            let checkout = try await shop.feature(CheckoutContext.self, of: alice)
+            let (replayed, created) = try await checkout.checkout(for: alice, idempotencyKey: "k1")
+            #expect(replayed.order.id == placed.id && !created)
+            #expect(try await carts.cart(of: alice).lines.isEmpty)
+            #expect(try await stock(access, mug) == 0, "the first order holds the stock, once")
+            let reservations: Int? = try await access.storedRead {
+                try $0.queryOne("SELECT count(*) FROM stock_checkouts WHERE status = 'reserved'")?.get(0)
+            }
+            #expect(reservations == 1, "only the first checkout's reservation stands")
+            await #expect(throws: DomainError.idempotencyKeyReused) {
+                _ = try await carts.setQuantity(1, of: mug.id, for: alice)
+                _ = try await checkout.checkout(for: alice, idempotencyKey: "k1")
+            }
+        }
+    }
 }

@@ -50,7 +50,10 @@ public final class CheckoutContext: Context {
     /// checkout that outlived its lease finds its reservation released by
     /// then: the commit takes the stock again, or the order is cancelled and
     /// the product's refusal answered. A retried request with the same
-    /// `Idempotency-Key` gets the first order back (`created` false).
+    /// `Idempotency-Key` gets the first order back (`created` false): found
+    /// before anything else when the first request emptied the cart, else
+    /// by placement, whose unique key joins the retry to the first order, or
+    /// after a refusal before it (the first order may hold the last stock).
     /// `paymentMethod`: the provider, or a manual method (a bank transfer)
     /// whose payment waits days for an admin to record it. `shippingAddress`
     /// (validated by the caller) goes with the order; without one the order
@@ -59,26 +62,34 @@ public final class CheckoutContext: Context {
                          shippingAddress: ShippingAddress? = nil) async throws -> (order: OrderWithPayment, created: Bool) {
         let user = caller.user
         guard user.canPlaceOrder else { throw DomainError.userSuspended(user.id) }
-        let placedOrders = try await downstream(OrdersContext.self)
         let cart = try await carts.client.cart(for: user.id)
         // A retry after the first request went through finds the cart
-        // emptied of what it ordered: an empty cart matches the key's order;
-        // a cart that is not what the key's order was placed from is refused.
+        // emptied of what it ordered: an empty cart matches the key's order.
+        guard !cart.isEmpty else {
+            if let order = try await retried(by: caller, key: idempotencyKey, matching: nil, method: paymentMethod) {
+                return (order, false)
+            }
+            throw DomainError.emptyCart
+        }
+        // A cart that is not what the key's order was placed from is
+        // refused, by placement or by the look-up after a refusal.
         let fingerprint = CheckoutFingerprint(lines: cart.lines)
-        if let key = idempotencyKey,
-           let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key,
-                                                       matching: cart.isEmpty ? nil : fingerprint) {
-            return (try await replayed(existing, method: paymentMethod), false)
-        }
-        guard !cart.isEmpty else { throw DomainError.emptyCart }
-        let quote = try await downstream(CartContext.self).quote(cart)
-        if let missing = quote.unavailable.first {
-            throw missing.reason == .inactive ? DomainError.productInactive(missing.productID)
-                                              : DomainError.notFound(entity: "product", id: missing.productID.description)
-        }
         let checkoutID = CheckoutID(TimeOrderedUUID.make())
-        _ = try await catalog.send(.reserve(checkoutID,
-                                            quote.lines.map { StockLine(productID: $0.productID, quantity: $0.quantity) }))
+        let quote: CartQuote
+        do {
+            quote = try await downstream(CartContext.self).quote(cart)
+            if let missing = quote.unavailable.first {
+                throw missing.reason == .inactive ? DomainError.productInactive(missing.productID)
+                                                  : DomainError.notFound(entity: "product", id: missing.productID.description)
+            }
+            _ = try await catalog.send(.reserve(checkoutID,
+                                                quote.lines.map { StockLine(productID: $0.productID, quantity: $0.quantity) }))
+        } catch {
+            if let order = try await retried(by: caller, key: idempotencyKey, matching: fingerprint, method: paymentMethod) {
+                return (order, false)
+            }
+            throw error
+        }
         let placed: Order
         do {
             placed = try await orders.send(.place(checkoutID: checkoutID, userID: user.id, cart: quote.priced,
@@ -86,9 +97,8 @@ public final class CheckoutContext: Context {
                                                   shippingAddress: shippingAddress))
         } catch {
             _ = try? await catalog.send(.releaseReservation(checkoutID))
-            if let key = idempotencyKey,
-               let existing = try await placedOrders.order(placedBy: caller, idempotencyKey: key, matching: fingerprint) {
-                return (try await replayed(existing, method: paymentMethod), false)
+            if let order = try await retried(by: caller, key: idempotencyKey, matching: fingerprint, method: paymentMethod) {
+                return (order, false)
             }
             throw error
         }
@@ -128,6 +138,15 @@ public final class CheckoutContext: Context {
         // the settles of concurrent checkouts share one statement.
         _ = try await orders.send(.settleSoon(placed))
         return (OrderWithPayment(order: placed, payment: payment), true)
+    }
+
+    /// The order `key` placed before, if any, answered as `replayed`.
+    private func retried(by caller: Authentication, key: String?, matching fingerprint: CheckoutFingerprint?,
+                         method: PaymentMethod) async throws -> OrderWithPayment? {
+        guard let key,
+              let existing = try await downstream(OrdersContext.self)
+                  .order(placedBy: caller, idempotencyKey: key, matching: fingerprint) else { return nil }
+        return try await replayed(existing, method: method)
     }
 
     /// The order a retried key placed, as its first request would have
