@@ -30,6 +30,25 @@ import Testing
                 OrderClient(storage: access, clock: shop.clock, owner: "replica-2"))
     }
 
+    /// Alice puts two mugs in her cart and replica 2 takes her checkout
+    /// with key k1: reserved, placed, then died before its cart clear (and
+    /// its answer).
+    func twoMugsPlacedOnReplicaTwo(_ shop: ShopRun, _ backend: StorageBackend, _ mug: Product) async throws
+        -> (Authentication, CartContext, StorageAccess, CatalogClient, Order) {
+        let alice = try await shop.customer("Alice")
+        let carts = try await shop.feature(CartContext.self, of: alice)
+        _ = try await carts.setQuantity(2, of: mug.id, for: alice)
+        let (access, catalog, orders) = try replicaTwo(shop, backend)
+        let checkoutID = CheckoutID(UUID())
+        _ = try await catalog.send(.reserve(checkoutID, [StockLine(productID: mug.id, quantity: 2)]))
+        let cart = try PricedCart(lines: [PricedLine(productID: mug.id, name: mug.name, quantity: 2,
+                                                     unitPrice: mug.price)], currency: .usd)
+        let placed = try await orders.send(.place(checkoutID: checkoutID, userID: alice.user.id, cart: cart,
+                                                  idempotencyKey: "k1",
+                                                  fingerprint: CheckoutFingerprint(lines: [CartLine(productID: mug.id, quantity: 2)])))
+        return (alice, carts, access, catalog, placed)
+    }
+
     @Test("start-up leaves another replica's running checkouts alone; the sweep finishes them once their lease ran out",
           arguments: StorageBackend.all)
     func scopedByLease(backend: StorageBackend) async throws {
@@ -77,19 +96,7 @@ import Testing
     func retriedKeyClearsTheCart(backend: StorageBackend) async throws {
         try await ShopRun.with(backend, lease: CheckoutLease(owner: "replica-1", seconds: 1)) { shop in
             let mug = try await shop.product("MUG", cents: 500, stock: 10)
-            let alice = try await shop.customer("Alice")
-            let carts = try await shop.feature(CartContext.self, of: alice)
-            _ = try await carts.setQuantity(2, of: mug.id, for: alice)
-            // Replica 2 took Alice's checkout with key k1: reserved, placed,
-            // then died before its cart clear (and its answer).
-            let (access, catalog, orders) = try replicaTwo(shop, backend)
-            let checkoutID = CheckoutID(UUID())
-            _ = try await catalog.send(.reserve(checkoutID, [StockLine(productID: mug.id, quantity: 2)]))
-            let cart = try PricedCart(lines: [PricedLine(productID: mug.id, name: mug.name, quantity: 2,
-                                                         unitPrice: mug.price)], currency: .usd)
-            let placed = try await orders.send(.place(checkoutID: checkoutID, userID: alice.user.id, cart: cart,
-                                                      idempotencyKey: "k1",
-                                                      fingerprint: CheckoutFingerprint(lines: [CartLine(productID: mug.id, quantity: 2)])))
+            let (alice, carts, access, catalog, placed) = try await twoMugsPlacedOnReplicaTwo(shop, backend, mug)
 
             // Its client retries the key here: the same order, and the cart it was placed from is empty.
             let checkout = try await shop.feature(CheckoutContext.self, of: alice)
@@ -118,17 +125,7 @@ import Testing
     func retriedKeyWhoseOrderHoldsTheLastStock(backend: StorageBackend) async throws {
         try await ShopRun.with(backend, lease: CheckoutLease(owner: "replica-1", seconds: 60)) { shop in
             let mug = try await shop.product("MUG", cents: 500, stock: 2)
-            let alice = try await shop.customer("Alice")
-            let carts = try await shop.feature(CartContext.self, of: alice)
-            _ = try await carts.setQuantity(2, of: mug.id, for: alice)
-            let (access, catalog, orders) = try replicaTwo(shop, backend)
-            let checkoutID = CheckoutID(UUID())
-            _ = try await catalog.send(.reserve(checkoutID, [StockLine(productID: mug.id, quantity: 2)]))
-            let cart = try PricedCart(lines: [PricedLine(productID: mug.id, name: mug.name, quantity: 2,
-                                                         unitPrice: mug.price)], currency: .usd)
-            let placed = try await orders.send(.place(checkoutID: checkoutID, userID: alice.user.id, cart: cart,
-                                                      idempotencyKey: "k1",
-                                                      fingerprint: CheckoutFingerprint(lines: [CartLine(productID: mug.id, quantity: 2)])))
+            let (alice, carts, access, _, placed) = try await twoMugsPlacedOnReplicaTwo(shop, backend, mug)
 
             let checkout = try await shop.feature(CheckoutContext.self, of: alice)
             let (replayed, created) = try await checkout.checkout(for: alice, idempotencyKey: "k1")
