@@ -19,10 +19,13 @@ struct SessionGraphTests {
             #expect(try await shop.feature(CartContext.self, of: alice) === cart)
             _ = try await cart.setQuantity(2, of: mug.id, for: alice)
             let checkout = try await shop.feature(CheckoutContext.self, of: alice)
-            _ = try await checkout.checkout(for: alice, idempotencyKey: nil)
-            // Checkout reached the session's cart (shared, not a second one)
-            // and made the orders context the session's own request then finds.
+            _ = try await checkout.checkout(for: alice, idempotencyKey: "k1")
+            // Checkout reached the session's cart (shared, not a second one).
             #expect(Set(cart.upstreamContexts.map(\.contextID)) == [root.contextID, checkout.contextID])
+            // Its key retried, the cart now empty, checkout asks the orders
+            // context for the key's order: made on that first use, and the
+            // one the session's own request then finds.
+            #expect(try await !checkout.checkout(for: alice, idempotencyKey: "k1").created)
             let orders = try await shop.feature(OrdersContext.self, of: alice)
             #expect(Set(orders.upstreamContexts.map(\.contextID)) == [root.contextID, checkout.contextID])
             #expect(registry.count == before + 4)
