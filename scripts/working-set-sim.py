@@ -61,6 +61,8 @@ def run(capacity, doorkeeper):
     return [sum(read(int(N ** draw.random())) for _ in range(PER)) / PER for _ in range(ROUNDS)]
 
 
+if len(sys.argv) < 2 or not all(arg.isdigit() for arg in sys.argv[1:]):
+    sys.exit(__doc__)
 for bound in map(int, sys.argv[1:]):
     kept = ", ".join(f"{share:.1%}" for share in run(bound, True))
     every = ", ".join(f"{share:.1%}" for share in run(bound, False))
