@@ -59,12 +59,7 @@ public struct WorkingSet<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// The value, marked as recently used.
     @inlinable
     public mutating func lookup(_ key: Key) -> Value? {
-        guard let value = recheck(key) else {
-            missCount &+= 1
-            return nil
-        }
-        hitCount &+= 1
-        return value
+        lookup(key) { $0 }
     }
 
     /// `lookup`, handing the held value to `read` where it lies and
