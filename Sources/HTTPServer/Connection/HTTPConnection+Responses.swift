@@ -167,6 +167,20 @@ extension HTTPConnection {
         }
     }
 
+    /// `flush` when the loop's batch ends (`EventLoop` says why), or now
+    /// outside a batch or with nothing to write.
+    func flushAfterBatch() {
+        guard loop.inBatch, !output.isEmpty, machine.phase != .closed else { return flush() }
+        guard !flushAwaitsBatchEnd else { return }
+        flushAwaitsBatchEnd = true
+        loop.flushAfterBatch(self)
+    }
+
+    func batchEnded() {
+        flushAwaitsBatchEnd = false
+        flush()
+    }
+
     func flush() {
         guard machine.phase != .closed else { return }
         if !output.isEmpty {

@@ -30,6 +30,8 @@ final class HTTPConnection: @unchecked Sendable {
     /// The request whose body is being read, and what to do with it.
     var pending: RequestAdmission.PendingRequest?
     var processing = false
+    /// Queued on the loop to flush when its batch ends.
+    var flushAwaitsBatchEnd = false
     /// The output fell below the watermark while parsing: parse again.
     private var parseAgain = false
     var streamTask: Task<Void, Never>?
@@ -249,7 +251,7 @@ final class HTTPConnection: @unchecked Sendable {
         repeat {
             parseAgain = false
             parseBuffered()
-            flush()
+            flushAfterBatch()
         } while parseAgain && machine.phase != .closed
         processing = false
         perform(machine.inputParsed(readBytes: readBytes, buffered: input.readableCount, outputEmpty: output.isEmpty,
