@@ -102,14 +102,7 @@ mkdir -p "$WORK/seed"
 cp "$SEEDED/axiom.db" "$WORK/seed/axiom.db"
 [ ! -f "$SEEDED/axiom.db-wal" ] || cp "$SEEDED/axiom.db-wal" "$WORK/seed/axiom.db-wal"
 echo "merging the seeded file's search index into one segment..." >&2
-python3 - "$WORK/seed/axiom.db" <<'EOF'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-db.execute("INSERT INTO products_search(products_search) VALUES('optimize')")
-db.commit()
-db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-db.close()
-EOF
+python3 bench/merge_search_index.py "$WORK/seed/axiom.db"
 
 NAMES=() URLS=() SERVER_PIDS=() PREFIXES=() IDS=()
 start_ours() { # name binary

@@ -46,14 +46,7 @@ if [ "$WORKLOAD" != health ]; then
   [ -f "$SEEDED/axiom.db" ] || { echo "bench-switches: no $SEEDED/axiom.db (scripts/seed-scale.sh)" >&2; exit 1; }
   cp "$SEEDED/axiom.db" "$WORK/axiom.db"
   [ ! -f "$SEEDED/axiom.db-wal" ] || cp "$SEEDED/axiom.db-wal" "$WORK/axiom.db-wal"
-  python3 - "$WORK/axiom.db" <<'EOF'
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-db.execute("INSERT INTO products_search(products_search) VALUES('optimize')")
-db.commit()
-db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-db.close()
-EOF
+  python3 bench/merge_search_index.py "$WORK/axiom.db"
   export AXIOM_PRODUCT_IDS=$SEEDED/product_ids.txt AXIOM_PATH_PREFIX=/products/
   if [ "$WORKLOAD" = zipf ]; then WRK_ARGS+=(-s bench/product_popular.lua); else WRK_ARGS+=(-s bench/product.lua); fi
 fi
