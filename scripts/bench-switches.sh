@@ -12,7 +12,8 @@
 #   uniform, zipf   GET /products/{id} over a copy of DIR/axiom.db (default
 #                   /tmp/search-1m, as scripts/seed-scale.sh leaves it, its
 #                   search index merged first as scripts/bench-reads-1m.sh does)
-# AXIOM_EVENT_LOOPS and the other AXIOM_* settings pass through to the server.
+# AXIOM_EVENT_LOOPS and the other AXIOM_* settings pass through to the server;
+# LOG_LEVEL=info turns its access log on (default warning).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DUR=10 WARM=20 CONNS=64 SEEDED=/tmp/search-1m WORKLOAD=
@@ -51,7 +52,7 @@ if [ "$WORKLOAD" != health ]; then
   if [ "$WORKLOAD" = zipf ]; then WRK_ARGS+=(-s bench/product_popular.lua); else WRK_ARGS+=(-s bench/product.lua); fi
 fi
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$AXIOM_BINARY" --host 127.0.0.1 --port "$PORT" --database "$WORK/axiom.db" --log-level warning >"$WORK/log" 2>&1 &
+"$AXIOM_BINARY" --host 127.0.0.1 --port "$PORT" --database "$WORK/axiom.db" --log-level "${LOG_LEVEL:-warning}" >"$WORK/log" 2>&1 &
 PID=$!
 for _ in $(seq 1 300); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/ready" && break; sleep 0.1; done
 URL=http://127.0.0.1:$PORT

@@ -30,10 +30,11 @@ import TestSupport
             var router = Router()
             router.get("/health") { _ in .json(.ok, #"{"status":"ok"}"#) }
             // Blocks the loop's thread (the handler runs there until it
-            // suspends, and this one never does) until the test releases it.
+            // suspends, and this one never does) until the test releases
+            // it, or 30 s at most, so a failing test cannot hang the loop.
             router.get("/hold") { [self] _ in
                 held.signal()
-                release.wait()
+                _ = release.wait(timeout: .now() + 30)
                 return .json(.ok, "{}")
             }
             router.get("/probe/{name}") { [self] request in
@@ -60,12 +61,15 @@ import TestSupport
                 }
                 probe.clientFDs.withLock { $0 = ["first": first.fd, "second": second.fd] }
                 try holder.send("GET /hold HTTP/1.1\r\nHost: t\r\n\r\n")
-                probe.held.wait()
+                guard probe.held.wait(timeout: .now() + 30) == .success else { throw RawClient.ClientError.timedOut }
                 // Both arrive while the loop is held: its next epoll_wait
                 // reports them together.
-                try first.send("GET /probe/first HTTP/1.1\r\nHost: t\r\n\r\n")
-                try second.send("GET /probe/second HTTP/1.1\r\nHost: t\r\n\r\n")
+                let sent = Result {
+                    try first.send("GET /probe/first HTTP/1.1\r\nHost: t\r\n\r\n")
+                    try second.send("GET /probe/second HTTP/1.1\r\nHost: t\r\n\r\n")
+                }
                 probe.release.signal()
+                try sent.get()
                 return try [holder, first, second].map { try $0.readResponse().status }
             } }.get()
             #expect(statuses == [200, 200, 200])
