@@ -136,7 +136,8 @@ final class AxiomService: Sendable {
         for group in groups { try group.bind(to: orchestrator) }
         let lifecycle = Lifecycle()
         let metrics = ServiceMetrics(orchestrator: orchestrator, userLimiter: userLimiter,
-                                     loginDecisions: registration.loginDecisions, changeFeed: feed)
+                                     loginDecisions: registration.loginDecisions,
+                                     paymentAnomalies: { notifications.anomaliesKept }, changeFeed: feed)
         func registerProbes(on router: inout Router) {
             HealthRoutes.register(on: &router)
             ReadinessRoutes.register(on: &router) { [orchestrator] in

@@ -2,6 +2,7 @@ import Axiom
 import Capabilities
 import Domain
 import FoundationEssentials
+import Synchronization
 
 /// The payments: the singleton owner of `PaymentState`. One payment per
 /// order, made at checkout; afterwards its status moves along
@@ -23,6 +24,7 @@ public actor PaymentClient: StatefulClient {
     public nonisolated let stateBroadcaster = StateBroadcaster<PaymentUpdate>(bufferLimit: 256)
     public private(set) var state = PaymentState()
     public nonisolated let settings: PaymentSettings
+    private nonisolated let anomalyCount = Atomic<Int>(0)
     let storage: StorageAccess
     private let authenticator: CapabilityHandle<MessageAuthenticator>
     private let clock: any TimeSource
@@ -35,6 +37,9 @@ public actor PaymentClient: StatefulClient {
         self.clock = clock
         self.settings = settings
     }
+
+    /// Provider events kept as anomalies since start-up (`/metrics`).
+    public nonisolated var anomaliesKept: Int { anomalyCount.load(ordering: .relaxed) }
 
     /// Reads nothing: payments are read when asked for.
     public func activate() async throws {}
@@ -176,10 +181,16 @@ public actor PaymentClient: StatefulClient {
                     throw PaymentError.amountMismatch(expected: stored.amount, got: event.amount)
                 }
                 try PaymentStore.insertEvent(handle, event, at: now)
-                guard let recorded = try Self.record(handle, movement, on: stored, at: now) else {
-                    return (PaymentReceipt(payment: stored, effect: .duplicate), stored.status)
+                do {
+                    guard let recorded = try Self.record(handle, movement, on: stored, at: now) else {
+                        return (PaymentReceipt(payment: stored, effect: .duplicate), stored.status)
+                    }
+                    return (PaymentReceipt(payment: recorded, effect: .applied), stored.status)
+                } catch let refusal as PaymentError where !movement.kind.isIncoming {
+                    let effect = try Self.keepAnomaly(handle, movement, of: event, on: stored, refused: refusal,
+                                                      at: now)
+                    return (PaymentReceipt(payment: stored, effect: effect), stored.status)
                 }
-                return (PaymentReceipt(payment: recorded, effect: .applied), stored.status)
             }
         } catch let error as StorageError where error.isUniqueViolation {
             // The checks above run in the writer's transaction under the
@@ -188,6 +199,7 @@ public actor PaymentClient: StatefulClient {
             return PaymentReceipt(payment: try await payment(event.paymentID), effect: .duplicate)
         }
         if receipt.effect == .applied { published(receipt.payment, from: previous, sequence: sequence) }
+        if receipt.effect == .anomaly { anomalyCount.add(1, ordering: .relaxed) }
         return receipt
     }
 
@@ -214,8 +226,9 @@ public actor PaymentClient: StatefulClient {
            try PaymentStore.hasMovement(handle, payment: stored.id, kind: movement.kind, reference: reference) {
             return nil
         }
-        let (next, exceedsPaid) = try stored.recording(movement)
-        try PaymentStore.insertEntry(handle, movement, of: stored, at: now, exceedsPaid: exceedsPaid)
+        var next = try stored.recording(movement)
+        try PaymentStore.insertEntry(handle, movement, of: stored, at: now, exceedsPaid: false)
+        if movement.kind.isIncoming { next = try applyHeldAnomalies(handle, on: next, at: now) }
         try PaymentStore.update(handle, next, at: now)
         try recordChange(handle, next, from: stored.status)
         return next

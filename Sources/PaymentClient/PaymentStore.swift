@@ -115,6 +115,7 @@ enum PaymentStore {
             );
             \(ledgerIndexesAndBackfill)
             """),
+        anomaliesMigration,
     ]
 
     /// The same text on both backends.

@@ -128,17 +128,20 @@ import TestSupport
         #expect(Shop.paymentStatus(event.object) == "refunded")
         #expect(Shop.paymentStatus(try shop.order(paidID, token: carol)) == "refunded")
         #expect(try shop.stock() == 10)
-        // A provider refund beyond what was paid moved money all the same:
-        // recorded, flagged, never refused (a provider would retry it for days).
+        // A provider refund beyond what was paid is acknowledged (a provider
+        // would retry it for days) and kept as an anomaly, not applied; the
+        // charge arriving after it lets the ledger take it.
         let waiting = try shop.checkout(carol)
         let waitingID = try #require(waiting["id"] as? String)
         let overRefund = try shop.deliver(try shop.sign(waiting, type: "refund.succeeded"))
         #expect(overRefund.status == 200)
-        #expect(api.object(overRefund)["outcome"] as? String == "applied")
-        let entries = api.object(try api.call("GET", "/orders/\(waitingID)/ledger", token: shop.admin))["items"]
-            as? [[String: Any]] ?? []
-        #expect(entries.map { $0["kind"] as? String } == ["refund"])
-        #expect(entries.first?["exceeds_paid"] as? Bool == true)
+        #expect(api.object(overRefund)["outcome"] as? String == "anomaly")
+        let ledger = { api.object(try api.call("GET", "/orders/\(waitingID)/ledger", token: shop.admin))["items"]
+            as? [[String: Any]] ?? [] }
+        #expect(try ledger().isEmpty)
+        #expect(try shop.deliver(try shop.sign(waiting)).status == 200)
+        #expect(try ledger().map { $0["kind"] as? String } == ["charge", "refund"])
+        #expect(try ledger().allSatisfy { $0["exceeds_paid"] as? Bool == false })
     }
 
     @Test func adminsRecordManualPayments() throws {

@@ -7,8 +7,8 @@ import PaymentClient
 import Testing
 
 /// The ledger under the payments client, on both backends: every movement a
-/// row, the payment's sums equal to the rows', refunds by the provider
-/// recorded whatever they exceed, the admin's never beyond what was paid,
+/// row, the payment's sums equal to the rows', no refund beyond what was
+/// paid (the provider's kept as anomalies, the admin's refused),
 /// and the payment deciding between a cancel and a ship.
 @Suite(.serialized) struct PaymentLedgerTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("payment-ledger-\(UUID().uuidString)")
@@ -55,7 +55,7 @@ import Testing
         await run.stop()
     }
 
-    @Test(arguments: StorageBackend.all) func providerRefundsBeyondWhatWasPaidAreRecordedAndFlagged(
+    @Test(arguments: StorageBackend.all) func providerRefundsBeyondWhatWasPaidAreKeptAsAnomaliesNotApplied(
         backend: StorageBackend) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try await PaymentRun.start(try await backend.database(at: path), backend: backend)
@@ -70,18 +70,32 @@ import Testing
         let again = try await run.client.send(.apply(event("evt_r1b", .refundSucceeded, payment, amount: 1000,
                                                            reference: "re_1")))
         #expect(again.effect == .duplicate)
+        // Beyond what is left of what was paid: kept, never applied.
         let chargeback = try await run.client.send(.apply(event("evt_cb", .chargebackCreated, payment, amount: 2500)))
-        #expect(chargeback.effect == .applied)
-        #expect(chargeback.payment.refunded == 3500)
+        #expect(chargeback.effect == .anomaly)
+        #expect(chargeback.payment.refunded == 1000)
+        let near = try await run.client.send(.apply(event("evt_max", .refundSucceeded, payment,
+                                                          amount: 9_223_372_036_854_775_000)))
+        #expect(near.effect == .anomaly)
+        let euros = try await run.client.send(.apply(PaymentEvent(id: "evt_eur", type: .refundSucceeded,
+                                                                  paymentID: payment.id,
+                                                                  amount: Money(amount: 10, currency: .eur))))
+        #expect(euros.effect == .anomaly)
+        let kept = try await run.client.anomalies(after: nil, held: false, limit: 10)
+        #expect(kept.map(\.reason) == [.exceedsPaid, .exceedsPaid, .currencyMismatch])
+        #expect(kept.map(\.refundable.amount) == [payment.amount.amount - 1000, payment.amount.amount - 1000,
+                                                    payment.amount.amount - 1000])
+        #expect(try await run.client.payment(payment.id).refunded == 1000)
         let entries = try await run.client.ledger(ofOrder: placed.id)
-        #expect(entries.map(\.movement.kind) == [.charge, .refund, .chargeback])
-        #expect(entries.map(\.exceedsPaid) == [false, false, true])
-        #expect(entries.map(\.movement.actor) == [.provider, .provider, .provider])
+        #expect(entries.map(\.movement.kind) == [.charge, .refund])
+        #expect(entries.map(\.exceedsPaid) == [false, false])
+        #expect(entries.map(\.movement.actor) == [.provider, .provider])
         #expect(entries.first?.movement.eventID == "evt_paid")
-        // An admin's refund may not go beyond: nothing is left to refund.
-        let refund = MoneyMovement(kind: .manualRefund, amount: Money(amount: 1, currency: .usd), method: .manual,
+        // An admin's refund may not go beyond what is left either.
+        let left = payment.amount.amount - 1000
+        let refund = MoneyMovement(kind: .manualRefund, amount: Money(amount: left + 1, currency: .usd), method: .manual,
                                    reference: "RF-1", eventID: nil, actor: .admin(UserID(UUID())))
-        await #expect(throws: PaymentError.refundExceedsPaid(payment.id, refundable: Money(amount: 0, currency: .usd))) {
+        await #expect(throws: PaymentError.refundExceedsPaid(payment.id, refundable: Money(amount: left, currency: .usd))) {
             _ = try await run.client.send(.record(refund, on: placed.id))
         }
         try await expectSumsMatch(run, placed.id)
@@ -135,14 +149,18 @@ import Testing
         for delivery in [refund, refund, charge, charge] {
             effects.append(try await run.client.send(.apply(delivery)).effect)
         }
-        #expect(effects == [.applied, .duplicate, .applied, .duplicate])
+        #expect(effects == [.anomaly, .duplicate, .applied, .duplicate])
         let now = try #require(try await run.client.payment(forOrder: placed.id))
         #expect(now.status == .succeeded)
         #expect(now.paid == payment.amount.amount)
         #expect(now.refunded == 1200)
         #expect(now.financialStatus == .partiallyRefunded)
-        // The refund was flagged when it came: nothing had been paid yet.
-        #expect(try await run.client.ledger(ofOrder: placed.id).map(\.exceedsPaid) == [true, false])
+        // The refund was held when it came (nothing had been paid yet) and
+        // applied after the charge that it refunds.
+        #expect(try await run.client.ledger(ofOrder: placed.id).map(\.movement.kind) == [.charge, .refund])
+        let held = try await run.client.anomalies(after: nil, held: false, limit: 10)
+        #expect(held.count == 1 && held.first?.appliedAt != nil)
+        #expect(try await run.client.anomalies(after: nil, held: true, limit: 10).isEmpty)
         try await expectSumsMatch(run, placed.id)
         await run.stop()
     }

@@ -20,11 +20,13 @@ final class ServiceMetrics: Sendable {
     private let server = Mutex<HTTPServer?>(nil)
     private let userLimiter: RateLimiter?
     private let loginDecisions: LoginThrottleCounts
+    private let paymentAnomalies: @Sendable () -> Int
 
     private let changeFeed: ChangeFeed
 
     init(orchestrator: AxiomOrchestrator, userLimiter: RateLimiter?, loginDecisions: LoginThrottleCounts,
-         changeFeed: ChangeFeed) {
+         paymentAnomalies: @escaping @Sendable () -> Int, changeFeed: ChangeFeed) {
+        self.paymentAnomalies = paymentAnomalies
         self.changeFeed = changeFeed
         self.orchestrator = orchestrator
         self.userLimiter = userLimiter
@@ -75,6 +77,9 @@ final class ServiceMetrics: Sendable {
         writeRateLimits(to: &text)
 
         writeRuntime(to: &text, sessions: sessions)
+        text.family("axiom_payment_anomalies_total", "counter",
+                    "Provider refunds and chargebacks kept as anomalies, not applied (GET /payments/anomalies).")
+        text.sample("axiom_payment_anomalies_total", [], paymentAnomalies())
         Self.writeWorkingSets(workingSets, to: &text)
         writeStorage(to: &text)
         Self.writeChangeFeed(changeFeed.metrics, to: &text)

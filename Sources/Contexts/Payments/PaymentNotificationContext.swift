@@ -22,6 +22,9 @@ public final class PaymentNotificationContext: Context {
     /// Whether a webhook secret is configured (start-up warns otherwise).
     public var isConfigured: Bool { payments.client.settings.webhookSecret != nil }
 
+    /// Provider events this process kept as anomalies since start-up (`/metrics`).
+    public var anomaliesKept: Int { payments.client.anomaliesKept }
+
     /// One provider delivery: the signature over the raw `body` is checked
     /// first (`payments_not_configured`, `invalid_signature`), then `decode`
     /// reads the event (a type this server does not handle is answered and

@@ -151,6 +151,14 @@ public final class AdminContext: Context {
         return try await payments.client.owingRefunds(after: cursor, limit: limit)
     }
 
+    /// Up to `limit` provider refunds and chargebacks the ledger could not
+    /// take, after `cursor`; `held` keeps those not applied since.
+    public func paymentAnomalies(after cursor: Int64?, held: Bool, limit: Int,
+                                 by caller: Authentication) async throws -> [PaymentAnomaly] {
+        try Self.requireAdmin(caller)
+        return try await payments.client.anomalies(after: cursor, held: held, limit: limit)
+    }
+
     /// Refuses unless the caller is an admin (introspection and other
     /// operator-only reads that involve no domain action).
     public func requireAdministrator(_ caller: Authentication) throws {

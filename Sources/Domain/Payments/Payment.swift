@@ -58,8 +58,13 @@ public struct Payment: Hashable, Sendable, Identifiable {
     /// once it is cancelled.
     public var kept: Int64 { status.orderFollows == .cancelled ? 0 : amount.amount }
 
-    /// Minor units the shop owes back: kept beyond what the order should keep.
-    public var refundOwed: Int64 { max(0, paid - refunded - kept) }
+    /// Minor units the shop owes back: kept beyond what the order should
+    /// keep. Refunds never exceed what was paid (`recording(_:)`); a row
+    /// stored before that rule reads as owing nothing rather than trapping.
+    public var refundOwed: Int64 {
+        guard refunded <= paid else { return 0 }
+        return max(0, paid - refunded - kept)
+    }
 
     /// Minor units the customer still owes: only a payable payment is
     /// due; a refund the shop made on a standing order is not a debt.
@@ -75,13 +80,14 @@ public struct Payment: Hashable, Sendable, Identifiable {
     public func applying(_ change: PaymentChange) throws(PaymentError) -> Payment? {
         switch (change, status) {
         case (.expired, .requiresPayment):
-            return with(status: .expired)
+            return with(status: paid > refunded ? .refundPending : .expired)
         case (.expired, _):
             return nil
         case (.orderCancelled, _) where fulfilled:
             throw .orderShipped(id)
         case (.orderCancelled, .requiresPayment):
-            return with(status: .cancelled)
+            // Part of it may have come in (a first bank transfer): owed back.
+            return with(status: paid > refunded ? .refundPending : .cancelled)
         case (.orderCancelled, .succeeded):
             return with(status: paid > refunded ? .refundPending : .refunded)
         case (.orderCancelled, _):
@@ -104,14 +110,16 @@ public struct Payment: Hashable, Sendable, Identifiable {
 }
 
 extension Payment {
-    /// The payment after `movement`, and whether the refunds now exceed
-    /// what was paid. Money coming in pays a waiting payment; money coming
-    /// in for an order the shop gave up on is owed back (`refund_pending`);
-    /// a refund that settles what was owed makes it `refunded`. Throws for
-    /// another currency (`amount_mismatch`), and for an admin's refund
-    /// beyond what was paid (`refund_exceeds_paid`): a provider's refund or
-    /// chargeback is recorded anyway, because the money already moved.
-    public func recording(_ movement: MoneyMovement) throws(PaymentError) -> (payment: Payment, exceedsPaid: Bool) {
+    /// The payment after `movement`. Money coming in pays a waiting payment
+    /// once it covers the amount (less leaves it waiting, with `amountDue`);
+    /// money coming in for an order the shop gave up on is owed back
+    /// (`refund_pending`); a refund that settles what was owed makes it
+    /// `refunded`. Throws for another currency or a sum beyond Int64
+    /// (`amount_mismatch`), and for a refund or chargeback beyond what was
+    /// paid (`refund_exceeds_paid`), whoever reports it: the ledger never
+    /// gives back more than it took (a provider's such event is kept as an
+    /// anomaly by the payments client instead).
+    public func recording(_ movement: MoneyMovement) throws(PaymentError) -> Payment {
         guard movement.amount.currency == amount.currency, movement.amount.amount > 0 else {
             throw .amountMismatch(expected: amount, got: movement.amount)
         }
@@ -120,21 +128,18 @@ extension Payment {
             let (total, overflow) = paid.addingReportingOverflow(value)
             guard !overflow else { throw .amountMismatch(expected: amount, got: movement.amount) }
             let next: PaymentStatus = switch status {
-            case .requiresPayment, .succeeded: .succeeded
+            case .requiresPayment: total >= amount.amount ? .succeeded : .requiresPayment
+            case .succeeded: .succeeded
             case .failed, .expired, .cancelled, .refundPending, .refunded: .refundPending
             }
-            let firstManual = movement.kind == .manualPayment && status == .requiresPayment
-            return (with(status: next, method: firstManual && method == .provider ? .manual : nil,
-                         reference: firstManual ? movement.reference : nil, paid: total), false)
+            let firstManual = movement.kind == .manualPayment && status == .requiresPayment && paid == 0
+            return with(status: next, method: firstManual && method == .provider ? .manual : nil,
+                        reference: firstManual ? movement.reference : nil, paid: total)
         }
-        let (total, overflow) = refunded.addingReportingOverflow(value)
-        guard !overflow else { throw .amountMismatch(expected: amount, got: movement.amount) }
-        let exceeds = total > paid
-        if exceeds && movement.kind == .manualRefund {
-            throw .refundExceedsPaid(id, refundable: Money(amount: max(0, paid - refunded), currency: amount.currency))
-        }
-        let changed = with(refunded: total)
+        let refundable = Money(amount: max(0, paid - min(paid, refunded)), currency: amount.currency)
+        guard value <= refundable.amount else { throw .refundExceedsPaid(id, refundable: refundable) }
+        let changed = with(refunded: refunded + value)
         let settled = changed.status == .refundPending && changed.refundOwed == 0
-        return (settled ? changed.with(status: .refunded) : changed, exceeds)
+        return settled ? changed.with(status: .refunded) : changed
     }
 }

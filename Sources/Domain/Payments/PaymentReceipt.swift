@@ -8,6 +8,10 @@ public struct PaymentReceipt: Sendable, Hashable {
         /// This event id was applied before, or its movement (by the
         /// provider's reference) was recorded under another; nothing happened again.
         case duplicate
+        /// Its refund or chargeback is more than is left of what was paid,
+        /// or in another currency: kept as a `PaymentAnomaly`, the payment
+        /// unchanged.
+        case anomaly
     }
 
     public let payment: Payment

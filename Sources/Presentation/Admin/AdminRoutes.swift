@@ -8,7 +8,8 @@ import HTTPServer
 /// `PATCH /users/{id}`, `PATCH /orders/{id}` `{"status": …}`, `POST
 /// /orders/{id}/payment` and `POST /orders/{id}/refunds` (money received
 /// or given back outside the provider), and the ledger's reads (`GET
-/// /orders/{id}/ledger`, `GET /payments/ledger`, `GET /payments/refunds-owed`)
+/// /orders/{id}/ledger`, `GET /payments/ledger`, `GET /payments/refunds-owed`,
+/// `GET /payments/anomalies`)
 /// and every customer's orders (`GET /admin/orders`), and CSV exports of
 /// orders and of the ledger for a time range (`GET /admin/exports/…`).
 /// Who is asking comes first: an anonymous caller gets 401, not a verdict on its body.
@@ -121,6 +122,12 @@ public struct AdminRoutes: RouteGroup {
             let owing = try await request.context.refundsOwed(after: try RefundsOwedPage.cursor(page),
                                                               limit: page.limit + 1, by: request.caller)
             return try JSONBody.response(RefundsOwedPage(owing, limit: page.limit))
+        })
+        router.get("/payments/anomalies", policy: .accountData, admin.handler { request in
+            let (held, cursor, page) = try AnomalyPage.query(request.http)
+            let anomalies = try await request.context.paymentAnomalies(after: cursor, held: held,
+                                                                       limit: page.limit + 1, by: request.caller)
+            return try JSONBody.response(AnomalyPage(anomalies, limit: page.limit))
         })
     }
 

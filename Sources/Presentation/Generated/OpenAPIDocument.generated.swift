@@ -1313,7 +1313,11 @@ paths:
         A `manual_payment` ledger entry by this admin with the `reference`
         and `amount` (the payment's when absent). A waiting payment becomes
         `succeeded` (`method` `manual` for a provider payment, with the
-        `reference`) and the order `confirmed`; a payment already paid
+        first `reference`) and the order `confirmed` once what was recorded
+        covers its amount; less leaves both waiting, the rest in
+        `amount_due`, and the order cannot ship (409 `order_not_paid`) until
+        it is paid. Unpaid in full at `expires_at`, the order is cancelled
+        and what came in is owed back (`refund_pending`). A payment already paid
         becomes `overpaid` and the excess is owed back; money for a
         cancelled or expired order is owed back whole (`refund_pending`).
         Recording the same reference again changes nothing.
@@ -1746,6 +1750,64 @@ paths:
           $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
+  /payments/anomalies:
+    get:
+      operationId: listPaymentAnomalies
+      summary: Provider refunds and chargebacks the ledger could not take, oldest first (admins)
+      description: |
+        A `refund.succeeded` or `chargeback.created` for more than is left
+        of what was paid (`exceeds_paid`), in another currency
+        (`currency_mismatch`) or of no positive amount (`invalid_amount`)
+        is acknowledged to the provider and kept here, never applied past
+        the paid amount. `applied_at` is set when money coming in later let
+        the ledger take one beyond what was paid; `held=true` lists only
+        those not applied.
+      security:
+        - bearer: []
+      parameters:
+        - name: held
+          in: query
+          description: "`true`: only anomalies not applied since."
+          schema:
+            type: string
+            enum: ["true", "false"]
+        - $ref: "#/components/parameters/Limit"
+        - name: cursor
+          in: query
+          description: The `next_cursor` of the previous page, as given.
+          schema:
+            type: string
+            maxLength: 20
+      responses:
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: One page of anomalies.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [items, next_cursor]
+                properties:
+                  items:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/PaymentAnomaly"
+                  next_cursor:
+                    type: [string, "null"]
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
   /payments/webhook:
     post:
       operationId: receivePaymentEvent
@@ -1772,15 +1834,18 @@ paths:
         excess owed back. `payment.failed` (a decline) changes nothing:
         the payment stays payable until it expires (`unchanged`).
         `refund.succeeded` and `chargeback.created` are accepted on any
-        payment, shipped orders and partial amounts included; one that
-        takes the refunds beyond what was paid is recorded with
-        `exceeds_paid` true, never refused. A `refund_pending` payment
+        payment, shipped orders and partial amounts included, up to what is
+        left of what was paid. One beyond that (or in another currency, or
+        of no positive amount) is answered 200 with `outcome` `anomaly` and
+        not applied: it is kept for an admin (`GET /payments/anomalies`,
+        counted in `axiom_payment_anomalies_total`), and one beyond what
+        was paid is applied when money coming in later covers it (a refund
+        delivered before its charge). A `refund_pending` payment
         whose refunds reach what it owes becomes `refunded`. A success for
         a payment that expired or was cancelled is kept, not refused: the
         money was taken, so the payment becomes `refund_pending` and the
         order stays cancelled. A success whose amount or currency differs
-        from the payment's, or a movement in another currency, is 422
-        `amount_mismatch`, an unknown payment 404 `payment_not_found`; both
+        from the payment's is 422 `amount_mismatch`, an unknown payment 404 `payment_not_found`; both
         change nothing and the event id is not remembered. Other event
         types are answered 200 with `outcome` `ignored`, whatever their `data`.
       parameters:
@@ -1798,7 +1863,7 @@ paths:
               $ref: "#/components/schemas/PaymentEvent"
       responses:
         "200":
-          description: The event was applied, had nothing left to change, was a duplicate, or was ignored.
+          description: The event was applied, had nothing left to change, was a duplicate, was kept as an anomaly, or was ignored.
           content:
             application/json:
               schema:
@@ -1809,7 +1874,7 @@ paths:
                     type: string
                   outcome:
                     type: string
-                    enum: [applied, unchanged, duplicate, ignored]
+                    enum: [applied, unchanged, duplicate, anomaly, ignored]
                   payment:
                     anyOf:
                       - $ref: "#/components/schemas/Payment"
@@ -2466,7 +2531,43 @@ components:
           format: date-time
         exceeds_paid:
           type: boolean
-          description: This refund or chargeback took the refunds beyond what was paid.
+          description: "This refund or chargeback took the refunds beyond what was paid: only entries recorded before such ones were kept as anomalies (`GET /payments/anomalies`) instead."
+    PaymentAnomaly:
+      description: A provider refund or chargeback the ledger could not take as it came.
+      type: object
+      required: [id, payment_id, order_id, kind, amount, reference, event_id, reason, refundable, recorded_at,
+                 applied_at]
+      properties:
+        id:
+          type: integer
+        payment_id:
+          type: string
+          format: uuid
+        order_id:
+          type: string
+          format: uuid
+        kind:
+          type: string
+          enum: [refund, chargeback]
+        amount:
+          $ref: "#/components/schemas/Money"
+        reference:
+          type: [string, "null"]
+        event_id:
+          type: string
+        reason:
+          type: string
+          enum: [exceeds_paid, currency_mismatch, invalid_amount]
+        refundable:
+          $ref: "#/components/schemas/Money"
+          description: What was left to refund when it came.
+        recorded_at:
+          type: string
+          format: date-time
+        applied_at:
+          type: [string, "null"]
+          format: date-time
+          description: When money coming in later let the ledger take it; null while it is held.
     PaymentEvent:
       type: object
       required: [id, type]

@@ -3,8 +3,9 @@ import Domain
 /// The webhook's answer: `{"event_id", "outcome", "payment"}`; `outcome`
 /// is `applied`, `unchanged` (a decline: the payment stays payable),
 /// `duplicate` (this event id, or this movement's provider reference, was
-/// recorded before) or `ignored` (a type this server does not handle;
-/// `payment` null).
+/// recorded before), `anomaly` (a refund or chargeback the ledger cannot
+/// take, kept for an admin: `GET /payments/anomalies`) or `ignored` (a type
+/// this server does not handle; `payment` null).
 struct WebhookReply: Encodable {
     let eventID: String
     let outcome: String
