@@ -23,7 +23,7 @@ HERE=$PWD
 ROOT=$PWD
 if [ "${1:-}" = "--root" ]; then ROOT=$(cd "$2" && pwd); shift 2; fi
 [ $# -eq 0 ] || { sed -n 2,19p "$0" >&2; exit 2; }
-command -v wrk >/dev/null || scripts/setup.sh
+command -v wrk >/dev/null || scripts/setup.sh --tests
 
 log=$(mktemp)
 (cd "$ROOT" && BENCH_BUYERS=${BENCH_BUYERS:-9000} exec scripts/bench.sh --keep) >"$log" 2>&1 &

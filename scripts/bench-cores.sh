@@ -51,7 +51,7 @@ for arg in "$@"; do case $arg in -t*) args+=("-t$WRK_THREADS") ;; *) args+=("$ar
 if [ -n "$WRK_CPUS" ]; then exec taskset -c "$WRK_CPUS" "$REAL_WRK" "${args[@]}"; else exec "$REAL_WRK" "${args[@]}"; fi
 EOF
 chmod +x "$WORK/bin/wrk"
-REAL_WRK=$(command -v wrk) || { echo "wrk is not installed (scripts/setup.sh)" >&2; exit 2; }
+REAL_WRK=$(command -v wrk) || { echo "wrk is not installed (scripts/setup.sh --tests)" >&2; exit 2; }
 export REAL_WRK
 
 # The command to prefix to pin a process to the cores $1 (none when $1 is

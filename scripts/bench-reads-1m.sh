@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
     *) sed -n 2,25p "$0" >&2; exit 2 ;;
   esac
 done
-command -v wrk >/dev/null || scripts/setup.sh
+command -v wrk >/dev/null || scripts/setup.sh --tests
 
 if [ -z "${AXIOM_BINARY:-}" ]; then
   echo "building axiom-server (release)..." >&2

@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ "$USERS" -ge 16 ] || { echo "bench-scale: needs --users 16 or more (signed-in wrk users)" >&2; exit 2; }
-command -v wrk >/dev/null || scripts/setup.sh
+command -v wrk >/dev/null || scripts/setup.sh --tests
 if [ -z "${AXIOM_BINARY:-}" ]; then
   swift build -c release --product axiom-server >/dev/null
   export AXIOM_BINARY=.build/release/axiom-server

@@ -44,7 +44,7 @@ bench_cleanup() {
 }
 
 bench_server_start() {
-  command -v wrk >/dev/null || scripts/setup.sh
+  command -v wrk >/dev/null || scripts/setup.sh --tests
   [ -n "$BENCH_BINARY" ] || swift build -c release --product axiom-server >/dev/null
   PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   BENCH_URL="http://127.0.0.1:$PORT"

@@ -28,7 +28,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -n "$WORKLOAD" ] || { sed -n 2,16p "$0" >&2; exit 2; }
-command -v wrk >/dev/null || scripts/setup.sh
+command -v wrk >/dev/null || scripts/setup.sh --tests
 if [ -z "${AXIOM_BINARY:-}" ]; then
   swift build -c release --product axiom-server >/dev/null
   AXIOM_BINARY=$(pwd)/.build/release/axiom-server

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
   { echo "usage: $0 DIR [SCRIPT...]  (DIR as scripts/seed-scale.sh --out left it)" >&2; exit 2; }
 DIR=$1; shift
 SCRIPTS=("$@"); [ ${#SCRIPTS[@]} -gt 0 ] || SCRIPTS=(product.lua product_popular.lua)
-command -v wrk >/dev/null || scripts/setup.sh
+command -v wrk >/dev/null || scripts/setup.sh --tests
 if [ -z "${AXIOM_BINARY:-}" ]; then
   swift build -c release --product axiom-server >/dev/null
   AXIOM_BINARY=.build/release/axiom-server

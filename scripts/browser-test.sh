@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A real browser against the API: headless Chromium (Debian chromium +
-# chromium-driver, selenium from PyPI; scripts/setup.sh installs them)
+# chromium-driver, selenium from PyPI; scripts/setup.sh --tests installs them)
 # loads a page from a second loopback origin and calls the server with
 # fetch(): preflighted JSON POSTs, a gzip list, ETag revalidation (304),
 # the cart changed with If-Match, an EventSource opened with a one-use

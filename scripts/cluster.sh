@@ -228,7 +228,7 @@ EOF
 }
 
 up() {
-  command -v haproxy >/dev/null || { echo "cluster.sh: haproxy not installed (scripts/setup.sh installs it)" >&2; exit 1; }
+  command -v haproxy >/dev/null || { echo "cluster.sh: haproxy not installed (scripts/setup.sh --tests installs it)" >&2; exit 1; }
   [ -x "$binary" ] || swift build -c release --product axiom-server
   mkdir -p "$state"
   [ -f "$webhook_secret_file" ] || head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$webhook_secret_file"

@@ -22,7 +22,7 @@ port=${PGPORT:-54329}
 listen=${AXIOM_PG_LISTEN:-127.0.0.1}
 netns=${AXIOM_PG_NETNS:-}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
-[ -x "$bin/initdb" ] || { echo "postgres.sh: PostgreSQL server binaries not found (scripts/setup.sh installs postgresql-15)" >&2; exit 1; }
+[ -x "$bin/initdb" ] || { echo "postgres.sh: PostgreSQL server binaries not found (scripts/setup.sh --tests installs postgresql-15)" >&2; exit 1; }
 
 as_owner() {
   if [ -n "$netns" ]; then

@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
-# Installs the system packages the build and the scripts need (Debian/Ubuntu),
-# skipping the ones already present. Safe to run again. haproxy is the
-# balancer of scripts/cluster.sh; prometheus brings promtool, which checks
-# config/prometheus's rules in scripts/test.sh.
+# Installs the system packages the build needs (Debian/Ubuntu), skipping the
+# ones already present; with --tests, also what the tests and benchmarks use.
+# Safe to run again.
+#   scripts/setup.sh           libsqlite3, libpq, libsodium, zlib: enough to build and run the server
+#   scripts/setup.sh --tests   and PostgreSQL 15, HAProxy (scripts/cluster.sh's balancer), Chromium with
+#                              chromedriver, promtool (prometheus), wrk, curl and the PyPI tools below
 set -euo pipefail
-packages=(libsqlite3-dev libpq-dev postgresql-15 libsodium-dev zlib1g-dev wrk curl python3 chromium chromium-driver haproxy prometheus)
+tests=false
+case "${1:-}" in
+  --tests) tests=true ;;
+  "") ;;
+  *) echo "usage: scripts/setup.sh [--tests]" >&2; exit 2 ;;
+esac
+packages=(libsqlite3-dev libpq-dev libsodium-dev zlib1g-dev python3)
+if $tests; then
+  packages+=(postgresql-15 wrk curl chromium chromium-driver haproxy prometheus)
+fi
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
@@ -15,6 +26,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+$tests || exit 0
 # schemathesis (PyPI) for the API conformance run in scripts/test.sh.
 command -v schemathesis >/dev/null || python3 -m pip install -q schemathesis
 # selenium (PyPI) drives headless Chromium in the browser test (scripts/browser-test.sh).

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-3}
 SHOPPERS=24 DEADLINE=10
-command -v wrk >/dev/null || scripts/setup.sh
+command -v wrk >/dev/null || scripts/setup.sh --tests
 swift build -c release --product axiom-server >/dev/null
 BIN=.build/release/axiom-server
 export AXIOM_ADMIN_EMAIL=admin@example.com AXIOM_ADMIN_PASSWORD='sigterm test admin'

@@ -5,6 +5,9 @@
 # openapi.yaml, then headless Chromium against the server from another origin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# What the tests use (PostgreSQL, HAProxy, Chromium, promtool, schemathesis…),
+# skipping what is installed already.
+scripts/setup.sh --tests
 swift build --build-tests --explicit-target-dependency-import-check error
 # Serially: several suites start real servers and hash real passwords, and on
 # a 2-core machine running them all at once starves the ones that wait on a

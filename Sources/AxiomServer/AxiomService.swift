@@ -264,6 +264,7 @@ final class AxiomService: Sendable {
         let cacheEntries = options.catalogCacheEntries
         let lease = options.checkoutLease
         let keyLifetime = options.idempotencyKeyTTLSeconds
+        let unpaidLimits = options.unpaidOrderLimits
         let database = storage.capability
         try orchestrator.registerClient(CatalogClient.self, dependencies: [database]) { resolver in
             subscribers.adding(CatalogClient(storage: try storage.access(resolver), currency: currency,
@@ -278,7 +279,8 @@ final class AxiomService: Sendable {
                                         dependencies: [database, SystemClockCapability.self]) { resolver in
             subscribers.adding(OrderClient(storage: try storage.access(resolver),
                                            clock: try resolver.handle(SystemClockCapability.self).current,
-                                           owner: lease.owner, idempotencyKeyLifetimeSeconds: keyLifetime))
+                                           owner: lease.owner, idempotencyKeyLifetimeSeconds: keyLifetime,
+                                           unpaidLimits: unpaidLimits))
         }
         let paymentSettings = options.paymentSettings
         try orchestrator.registerClient(PaymentClient.self,

@@ -44,11 +44,13 @@ public actor OrderClient: StatefulClient {
     private let owner: String
     /// How long an idempotency key answers with its order.
     private let keyLifetimeMilliseconds: Int64
+    private let unpaidLimits: UnpaidOrderLimits
 
     /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
     public init(storage: StorageAccess, clock: any TimeSource, owner: String = "local",
-                idempotencyKeyLifetimeSeconds: Int = 86_400) {
+                idempotencyKeyLifetimeSeconds: Int = 86_400, unpaidLimits: UnpaidOrderLimits = .unbounded) {
         self.storage = storage
+        self.unpaidLimits = unpaidLimits
         self.clock = clock
         self.owner = owner
         keyLifetimeMilliseconds = Int64(idempotencyKeyLifetimeSeconds) * 1000
@@ -203,7 +205,18 @@ public actor OrderClient: StatefulClient {
         let document = OrderDocument.text(order)
         let owner = self.owner
         let keptSince = order.createdAt.millisecondsSince1970 - keyLifetimeMilliseconds
+        let limits = unpaidLimits
+        let units = order.lines.reduce(0) { $0 + $1.quantity }
         let ((stored, created), sequence) = try await storage.sequencedWrite { handle -> (Order, Bool) in
+            // In the placement's transaction: on SQLite one writer decides,
+            // on PostgreSQL concurrent checkouts of one customer on
+            // different replicas may each pass once (read committed).
+            // A retried key refused here gets its order from the caller's
+            // look-up after the refusal.
+            if limits.isBounded {
+                let unpaid = try OrderStore.unpaid(handle, user: userID)
+                try limits.check(pending: unpaid.orders, held: unpaid.units, adding: units)
+            }
             func inserted() throws -> Bool {
                 try OrderStore.insert(handle, order, checkoutID: checkoutID, key: idempotencyKey,
                                       fingerprint: fingerprint?.text ?? "", document: document, owner: owner)

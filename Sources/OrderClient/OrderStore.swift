@@ -74,7 +74,7 @@ enum OrderStore {
             """, postgresSQL: """
             ALTER TABLE orders ADD COLUMN request_fingerprint TEXT NOT NULL DEFAULT '';
             """),
-    ] + historyMigrations + listingMigrations + openOrderMigrations
+    ] + historyMigrations + listingMigrations + openOrderMigrations + unpaidMigrations
 
     static func order(_ handle: any StorageHandle, id: OrderID) throws -> Order? {
         try handle.queryOne("SELECT document FROM orders WHERE id = ?", id.description).map(decode)

@@ -80,6 +80,11 @@ struct ServerOptions: Sendable {
     var instanceName: String?
     var checkoutLeaseSeconds = 30
     var idempotencyKeyTTLSeconds = 86_400
+    var unpaidOrdersPerCustomer = 5
+    var unpaidUnitsPerCustomer = 100
+    var unpaidOrderLimits: UnpaidOrderLimits {
+        UnpaidOrderLimits(orders: unpaidOrdersPerCustomer, units: unpaidUnitsPerCustomer)
+    }
     var compression = true
     var compressionMinBytes = 1024
     /// Comma-separated origins (`https://shop.example`) browsers may call from.
@@ -338,6 +343,12 @@ struct ServerOptions: Sendable {
         .integer("idempotency_key_ttl", in: 60...(30 * 86_400),
                  help: "seconds a checkout's Idempotency-Key answers with its order (a new checkout after)",
                  get: \.idempotencyKeyTTLSeconds, set: { $0.idempotencyKeyTTLSeconds = $1 }),
+        .integer("unpaid_orders_per_customer", in: 0...10_000,
+                 help: "orders one customer may have waiting for payment at once (0: no bound)",
+                 get: \.unpaidOrdersPerCustomer, set: { $0.unpaidOrdersPerCustomer = $1 }),
+        .integer("unpaid_units_per_customer", in: 0...1_000_000,
+                 help: "units one customer's orders waiting for payment may hold in all (0: no bound)",
+                 get: \.unpaidUnitsPerCustomer, set: { $0.unpaidUnitsPerCustomer = $1 }),
         .boolean("compression", help: "gzip response bodies of compression_min_bytes or more for clients that accept it",
                  get: \.compression, set: { $0.compression = $1 }),
         .integer("compression_min_bytes", in: 0...(1 << 30), help: "smallest response body sent gzip-encoded",

@@ -1010,7 +1010,17 @@ paths:
         "404":
           $ref: "#/components/responses/NotFound"
         "409":
-          $ref: "#/components/responses/Conflict"
+          description: |
+            The cart cannot be ordered now (an empty cart, too little stock;
+            the `code` says which), or the customer's orders
+            waiting for payment are at their bound: `too_many_unpaid_orders`
+            (`unpaid_orders_per_customer`, 5) or `too_many_unpaid_units`
+            (`unpaid_units_per_customer`, 100 units in all, this order's
+            included). Nothing is reserved or placed; pay or cancel an order first.
+          content:
+            application/problem+json:
+              schema:
+                $ref: "#/components/schemas/Problem"
         "422":
           $ref: "#/components/responses/ValidationFailed"
         "503":
