@@ -53,6 +53,8 @@ export CLUSTER_PORT=${CLUSTER_PORT:-19090}
 export CLUSTER_PG_PORT=${CLUSTER_PG_PORT:-54359}
 export AXIOM_CLUSTER_STATE=${AXIOM_CLUSTER_STATE:-/tmp/axiom-cluster-bench-$(id -u)}
 export AXIOM_BIN=${AXIOM_BIN:-.build/release/axiom-server}
+# Load-test settings: each buyer checks out again and again, unpaid.
+export AXIOM_UNPAID_ORDERS_PER_CUSTOMER=0 AXIOM_UNPAID_UNITS_PER_CUSTOMER=0
 state=$AXIOM_CLUSTER_STATE
 TICK=$(getconf CLK_TCK)
 

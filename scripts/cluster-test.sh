@@ -20,6 +20,8 @@ export AXIOM_ADMIN_PASSWORD="cluster test admin password"
 # Short enough that the stream and storage checks see their effects soon;
 # the sweeps and probes are what a replica's recovery waits on.
 export AXIOM_STORAGE_PROBE_INTERVAL=1
+# Load-test settings: the driver's shoppers leave many orders unpaid.
+export AXIOM_UNPAID_ORDERS_PER_CUSTOMER=0 AXIOM_UNPAID_UNITS_PER_CUSTOMER=0
 export AXIOM_LOG_LEVEL=warning
 trap 'scripts/cluster.sh down' EXIT
 scripts/cluster.sh down

@@ -201,6 +201,7 @@ class Shopper(threading.Thread):
         self.sent = None          # the event id or reference of the request being sent
         self.payment_refusals = 0  # payment writes refused because an expiry came first (409)
         self.refused = 0          # checkouts answered 409 insufficient_stock
+        self.unpaid_refusals = 0  # checkouts answered 409 too_many_unpaid_*: the customer's unpaid orders at their bound
         self.orders = {}          # id → order as acknowledged (status and payment updated by acknowledged writes)
         self.keys = {}            # Idempotency-Key → order id, acknowledged checkouts
         self.last_kind = None     # kind of the last acknowledged write
@@ -261,6 +262,12 @@ class Shopper(threading.Thread):
                 self.orders[payload["id"]] = payload
                 self.keys[op[1]] = payload["id"]
                 self.cart = {}
+            elif kind == "checkout" and status == 409 and (payload or {}).get("code") in (
+                    "too_many_unpaid_orders", "too_many_unpaid_units"):
+                # The customer's unpaid orders are at their bound: refused
+                # before anything was reserved, the cart as it was.
+                self.unpaid_refusals += 1
+                continue
             elif kind == "checkout" and status == 409 and (payload or {}).get("code") == "insufficient_stock":
                 self.refused += 1
                 detail = payload.get("detail", "")
@@ -681,7 +688,8 @@ def run(args):
     print(f"  logouts        acknowledged {logouts:5d}, lost {lost['logout']}")
     print(f"  cart writes    acknowledged {count('cart'):5d}, lost {lost['cart']}")
     print(f"  checkouts      acknowledged {count('checkout'):5d}, lost {lost['checkout']}"
-          f"   (refused insufficient_stock {sum(s.refused for s in shoppers)}; "
+          f"   (refused insufficient_stock {sum(s.refused for s in shoppers)}, "
+          f"too_many_unpaid {sum(s.unpaid_refusals for s in shoppers)}; "
           f"in flight {notes['unknown_checkouts']}, present {notes['unknown_orders']})")
     print(f"  cancellations  acknowledged {count('cancel'):5d}, lost {lost['cancel']}")
     print(f"  payments       succeeded {count('pay'):4d}, failed {count('fail'):4d}, refunds {count('refund'):4d}, "

@@ -15,7 +15,9 @@ import TestSupport
     }
 
     @Test func aLineAddedFromAnotherSessionDuringACheckoutIsOrderedOrKept() async throws {
-        let server = ServerProcess(arguments: ["--port", "0"], environment: AccountFlowTests.adminEnvironment)
+        // 25 rounds of one customer's unpaid orders: past the default bound.
+        let server = ServerProcess(arguments: ["--port", "0", "--unpaid-orders-per-customer", "0"],
+                                   environment: AccountFlowTests.adminEnvironment)
         try server.start()
         defer { server.stop() }
         let api = API(port: server.port)

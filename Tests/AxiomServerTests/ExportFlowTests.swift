@@ -10,7 +10,9 @@ import TestSupport
     typealias Shop = PaymentShop
 
     @Test func ordersAndLedgerOfARangeExportAsCSV() throws {
-        let shop = try Shop.open(stock: 2_000)
+        // 206 unpaid orders of one buyer: past the default bounds.
+        let shop = try Shop.open(stock: 2_000, arguments: ["--unpaid-orders-per-customer", "0",
+                                                           "--unpaid-units-per-customer", "0"])
         defer { shop.server.stop() }
         let api = shop.api
         let buyer = try shop.customer("exporter")

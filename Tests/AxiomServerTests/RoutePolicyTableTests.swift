@@ -29,7 +29,7 @@ import Testing
             "PUT /orders/{id}/shipping_address": accountData, "GET /orders/{id}/history": accountRead,
             "POST /orders/{id}/payment": accountData, "POST /orders/{id}/refunds": accountData,
             "GET /orders/{id}/ledger": accountData, "GET /payments/ledger": accountData,
-            "GET /payments/refunds-owed": accountData, "GET /admin/orders": accountData,
+            "GET /payments/refunds-owed": accountData, "GET /payments/anomalies": accountData, "GET /admin/orders": accountData,
             "GET /admin/exports/orders": accountData, "GET /admin/exports/ledger": accountData,
             "POST /events/tickets": accountData,
             "POST /users": accountData, "POST /sessions": accountData,
