@@ -7,7 +7,9 @@ import Domain
 /// - found and active → a `PricedLine`: the product's name and current
 ///   price, `line_total = unit_price × quantity`; the total sums these;
 /// - absent → `UnavailableLine` with reason `not_found` (name `nil`);
-/// - deactivated → `UnavailableLine` with reason `inactive` (with its name).
+/// - deactivated → `UnavailableLine` with reason `inactive`, name `nil`: a
+///   shopper is not shown what the shop took off sale (`GET /products/{id}`
+///   is 404 for it), only that the line they added can no longer be bought.
 /// Unavailable lines are reported, not priced and not in the total; nothing
 /// about them throws. Stock is not a pricing question (checkout checks it).
 ///
@@ -29,7 +31,7 @@ public actor PricingClient: StatelessClient {
                 continue
             }
             guard product.active else {
-                unavailable.append(UnavailableLine(productID: line.productID, name: product.name,
+                unavailable.append(UnavailableLine(productID: line.productID, name: nil,
                                                    quantity: line.quantity, reason: .inactive))
                 continue
             }

@@ -43,7 +43,7 @@ struct PricingClientTests {
         #expect(quote.total == .zero(.eur))
     }
 
-    @Test("missing and inactive products are reported per line, not priced, not in the total")
+    @Test("missing and inactive products are reported per line, not priced, not in the total, and not named")
     func unavailable() throws {
         let mug = product("Mug", price: 1000)
         let gone = product("Gone", price: 5)
@@ -54,7 +54,7 @@ struct PricingClientTests {
         #expect(quote.total.amount == 1000)
         #expect(quote.unavailable == [
             UnavailableLine(productID: gone.id, name: nil, quantity: 1, reason: .notFound),
-            UnavailableLine(productID: off.id, name: "Off", quantity: 2, reason: .inactive),
+            UnavailableLine(productID: off.id, name: nil, quantity: 2, reason: .inactive),
         ])
         #expect(!quote.isFullyAvailable)
     }

@@ -757,6 +757,9 @@ paths:
     put:
       operationId: setCartItem
       summary: Set a line's quantity (1 to 99)
+      description: |
+        An unknown or deactivated product is 404 `product_not_found`, as
+        `GET /products/{id}` answers it.
       security:
         - bearer: []
       parameters:
@@ -883,10 +886,13 @@ paths:
       operationId: saveWishlistItem
       summary: Save a product (idempotent; no body)
       description: |
-        Any product in the catalogue may be saved, one off sale too. Saving
+        Any product on sale may be saved, one out of stock too. Saving
         a product already saved changes nothing (and sends no event). An
-        unknown product is 404 `product_not_found`; a 101st product is 422
-        `validation_failed` (`items`: `too_long`).
+        unknown or deactivated product is 404 `product_not_found`, as
+        `GET /products/{id}` answers it; a 101st product is 422
+        `validation_failed` (`items`: `too_long`). A product deactivated
+        after it was saved stays in the list as `unavailable`, without
+        name or price.
       security:
         - bearer: []
       responses:
@@ -2209,7 +2215,11 @@ components:
           $ref: "#/components/schemas/Money"
         unavailable_items:
           type: array
-          description: Lines whose product is gone or no longer sold; not in the total.
+          description: |
+            Lines whose product is gone or was deactivated after it was
+            added; not in the total, refused by checkout (409
+            `product_inactive`, 404 `product_not_found`). `name` is null:
+            the product is not shown once it is off sale.
           items:
             type: object
             required: [product_id, quantity, reason]
@@ -2241,7 +2251,7 @@ components:
                 format: uuid
               name:
                 type: [string, "null"]
-                description: Null for a product no longer in the catalogue.
+                description: Null for a product no longer on sale (deactivated or gone), as is `price`.
               price:
                 oneOf:
                   - $ref: "#/components/schemas/Money"
