@@ -13,10 +13,15 @@ extension CatalogStore {
     }
 
     /// One page in (folded name, id) order after `after`, from the index
-    /// `products_active_by_name` (public) or `products_by_name` (admins).
+    /// `products_active_by_name` (public), `products_inactive_by_name`
+    /// (an admin's deactivated products) or `products_by_name` (all).
     static func list(_ handle: any StorageHandle, after: ProductCursor?, limit: Int,
-                     includeInactive: Bool) throws -> (rows: [VersionedProduct], more: Bool) {
-        let filter = includeInactive ? "" : "active = 1 AND "
+                     shown: ProductQuery.Shown) throws -> (rows: [VersionedProduct], more: Bool) {
+        let filter = switch shown {
+        case .active: "active = 1 AND "
+        case .inactive: "active = 0 AND "
+        case .all: ""
+        }
         let rows = try handle.query("""
             SELECT \(columns) FROM products
             WHERE \(filter)(name_folded, id) > (?, ?)
@@ -114,17 +119,17 @@ extension CatalogStore {
     }
 
     /// One page of `ranking` after `after`: each candidate's row read by its
-    /// row number (a primary-key probe), inactive ones skipped unless
-    /// `includeInactive`, until `limit` + 1 are found. Nil when `ranking`
+    /// row number (a primary-key probe), those `shown` does not keep
+    /// skipped, until `limit` + 1 are found. Nil when `ranking`
     /// holds only the best matches and the page runs past them: the caller
     /// ranks the whole again.
     static func page(_ handle: any StorageHandle, _ ranking: SearchRanking, after: SearchCursor?, limit: Int,
-                     includeInactive: Bool) throws -> (rows: [(VersionedProduct, SearchCursor)], more: Bool)? {
+                     shown: ProductQuery.Shown) throws -> (rows: [(VersionedProduct, SearchCursor)], more: Bool)? {
         var rows: [(VersionedProduct, SearchCursor)] = []
         var index = ranking.start(after: after)
         while rows.count <= limit, index < ranking.count {
             let rowid = ranking.rowids[index]
-            if let row = try handle.queryOne(pageRowSQL, rowid).map(decode), includeInactive || row.product.active {
+            if let row = try handle.queryOne(pageRowSQL, rowid).map(decode), shown.keeps(active: row.product.active) {
                 rows.append((row, SearchCursor(rank: ranking.ranks[index], rowid: rowid)))
             }
             index += 1

@@ -1608,6 +1608,100 @@ paths:
           $ref: "#/components/responses/Forbidden"
         "422":
           $ref: "#/components/responses/ValidationFailed"
+  /admin/products:
+    get:
+      operationId: listAllProducts
+      summary: Every product, deactivated ones too, by name; or search them (admins)
+      description: |
+        The public list's order, search and cursors (`GET /products`), over
+        every product: `active=true` keeps the products on sale,
+        `active=false` only the deactivated ones (which `GET /products`
+        and `GET /products/{id}` no longer show), and without `active`
+        every product is listed. No other parameter is taken (422 naming it).
+      security:
+        - bearer: []
+      parameters:
+        - name: active
+          in: query
+          schema:
+            type: string
+            enum: ["true", "false"]
+        - name: q
+          in: query
+          description: Search words, as for `GET /products`.
+          schema:
+            type: string
+            maxLength: 200
+        - $ref: "#/components/parameters/Limit"
+        - $ref: "#/components/parameters/Cursor"
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+            ETag:
+              $ref: "#/components/headers/ETag"
+          description: One page of products.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/ProductPage"
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "414":
+          $ref: "#/components/responses/URITooLong"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+  /admin/products/{id}:
+    get:
+      operationId: getAnyProduct
+      summary: Read a product, active or deactivated (admins)
+      description: |
+        Its `ETag` is the validator `PATCH /products/{id}` takes in
+        `If-Match`.
+      security:
+        - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
+        - $ref: "#/components/parameters/ProductID"
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+            ETag:
+              $ref: "#/components/headers/ETag"
+          description: The product.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Product"
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
   /admin/exports/orders:
     get:
       operationId: exportOrders
@@ -1943,6 +2037,9 @@ paths:
     get:
       operationId: getProduct
       summary: Read an active product
+      description: |
+        A deactivated product is 404 `product_not_found`, as one that never
+        existed; admins read it at `GET /admin/products/{id}`.
       parameters:
         - $ref: "#/components/parameters/IfNoneMatch"
         - $ref: "#/components/parameters/ProductID"
