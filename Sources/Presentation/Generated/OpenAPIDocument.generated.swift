@@ -2293,7 +2293,7 @@ components:
           type: array
           items:
             type: object
-            required: [product_id, name, quantity, unit_price, line_total]
+            required: [product_id, name, quantity, unit_price, line_total, available_quantity]
             properties:
               product_id:
                 type: string
@@ -2308,6 +2308,17 @@ components:
                 $ref: "#/components/schemas/Money"
               line_total:
                 $ref: "#/components/schemas/Money"
+              available_quantity:
+                type: integer
+                minimum: 0
+                maximum: 99
+                description: |
+                  How many of `quantity` the product's stock holds now: 0
+                  when it is out of stock, `quantity` when there is enough.
+                  Less than `quantity` and a checkout now is refused (409
+                  `insufficient_stock`). Capped at `quantity`, so the cart
+                  (and its `ETag`) changes with stock only when stock
+                  decides about this line.
         total:
           $ref: "#/components/schemas/Money"
         unavailable_items:
