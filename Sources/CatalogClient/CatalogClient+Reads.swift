@@ -120,7 +120,7 @@ extension CatalogClient {
     /// `expression`'s ranking from `SearchCache`, or ranked now by one task
     /// that concurrent callers of the same expression share.
     nonisolated func ranking(_ expression: SearchExpression) async throws -> SearchRanking {
-        let key = expression.match
+        let key = expression.cacheKey
         let slot: SearchCache.Slot = searches.withLock { cache in
             if let slot = cache.slot(for: key) { return slot }
             let started = cache.generation

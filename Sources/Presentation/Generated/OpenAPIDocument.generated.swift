@@ -1988,7 +1988,10 @@ paths:
         Without `q`, active products ordered by case-folded name, then id.
         With `q`, the active products whose name, description or SKU contains
         every word of `q` (case- and accent-insensitive; the last word also
-        as a prefix, for search-as-you-type), ordered by relevance (BM25: a
+        as a prefix, for search-as-you-type; a word of letters also as its
+        singular or regular plural: `mugs` finds "Mug", `mug` "Mugs",
+        `candy` "Candies"), a product named exactly `q` (case-insensitive)
+        first, then by relevance (BM25: a
         rarer word weighs more, and a match in the name ranks above one in
         the SKU, above one in the description), then the order products
         were added. Words are plain text: quotes, `*`, `-`, `:`,
