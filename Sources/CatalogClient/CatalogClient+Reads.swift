@@ -80,10 +80,10 @@ extension CatalogClient {
             }
             try errors.throwIfAny()
             let expression = SearchExpression(terms: query.terms)
-            let limit = query.limit, includeInactive = query.includeInactive
+            let limit = query.limit, shown = query.shown
             let kept = try await ranking(expression)
             var found = try await read { [after] in
-                try CatalogStore.page($0, kept, after: after, limit: limit, includeInactive: includeInactive)
+                try CatalogStore.page($0, kept, after: after, limit: limit, shown: shown)
             }
             if found == nil {
                 // Past the best matches the cache keeps: rank the whole
@@ -91,7 +91,7 @@ extension CatalogClient {
                 let known = searches.withLock { $0.documentCounts(of: expression.phrases) }
                 found = try await read { [after] in
                     let whole = try CatalogStore.ranking($0, expression, knownCounts: known).ranking
-                    return try CatalogStore.page($0, whole, after: after, limit: limit, includeInactive: includeInactive)
+                    return try CatalogStore.page($0, whole, after: after, limit: limit, shown: shown)
                 }
             }
             guard let page = found else {
@@ -107,7 +107,7 @@ extension CatalogClient {
         }
         try errors.throwIfAny()
         let page = try await read { [after] in
-            try CatalogStore.list($0, after: after, limit: query.limit, includeInactive: query.includeInactive)
+            try CatalogStore.list($0, after: after, limit: query.limit, shown: query.shown)
         }
         let last = page.rows.last.map { ProductCursor(foldedName: ProductCursor.fold($0.product.name),
                                                       productID: $0.product.id) }
@@ -120,7 +120,7 @@ extension CatalogClient {
     /// `expression`'s ranking from `SearchCache`, or ranked now by one task
     /// that concurrent callers of the same expression share.
     nonisolated func ranking(_ expression: SearchExpression) async throws -> SearchRanking {
-        let key = expression.match
+        let key = expression.cacheKey
         let slot: SearchCache.Slot = searches.withLock { cache in
             if let slot = cache.slot(for: key) { return slot }
             let started = cache.generation

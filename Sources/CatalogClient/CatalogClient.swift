@@ -47,8 +47,8 @@ import Synchronization
 /// `product(_:)` / `lookup(_:)` return a product whatever its `active` flag
 /// (a cart must be able to show that a product it holds is no longer sold;
 /// the presentation decides whether anonymous callers see it).
-/// `products(_:)` lists only active products unless the query sets
-/// `includeInactive` (for admins).
+/// `products(_:)` lists only active products unless the query's `shown`
+/// asks for all or for the inactive ones (for admins).
 ///
 /// ## Checkout support (kill -9 at any moment)
 /// `reserve` takes stock for a checkout in ONE transaction that also records

@@ -32,6 +32,10 @@ import Capabilities
 ///   `INSERT INTO products_search(products_search) VALUES('rebuild')`.
 /// - `products_by_currency` (202): activation checks every price is in the
 ///   deployment's currency with two index probes instead of a table scan.
+/// - `products_inactive_by_name` (204): an admin's list of deactivated
+///   products, keyset-paged in name order like the public list; partial, so
+///   it holds only the (few) deactivated rows instead of the list walking
+///   every active one to find them.
 ///
 /// On PostgreSQL the same tables, with these differences:
 /// - `products.rowid`: an identity column standing in for SQLite's implicit
@@ -186,6 +190,11 @@ enum CatalogSchema {
             ALTER TABLE stock_checkouts ADD COLUMN lease_expires_at TEXT NOT NULL DEFAULT '';
             DROP INDEX stock_checkouts_reserved;
             CREATE INDEX stock_checkouts_lease ON stock_checkouts(lease_expires_at) WHERE status = 'reserved';
+            """),
+        Migration(version: 204, name: "catalog deactivated products by name", sql: """
+            CREATE INDEX products_inactive_by_name ON products(name_folded, id) WHERE active = 0;
+            """, postgresSQL: """
+            CREATE INDEX products_inactive_by_name ON products(name_folded, id) WHERE active = 0;
             """),
     ]
 

@@ -13,10 +13,15 @@ extension CatalogStore {
     }
 
     /// One page in (folded name, id) order after `after`, from the index
-    /// `products_active_by_name` (public) or `products_by_name` (admins).
+    /// `products_active_by_name` (public), `products_inactive_by_name`
+    /// (an admin's deactivated products) or `products_by_name` (all).
     static func list(_ handle: any StorageHandle, after: ProductCursor?, limit: Int,
-                     includeInactive: Bool) throws -> (rows: [VersionedProduct], more: Bool) {
-        let filter = includeInactive ? "" : "active = 1 AND "
+                     shown: ProductQuery.Shown) throws -> (rows: [VersionedProduct], more: Bool) {
+        let filter = switch shown {
+        case .active: "active = 1 AND "
+        case .inactive: "active = 0 AND "
+        case .all: ""
+        }
         let rows = try handle.query("""
             SELECT \(columns) FROM products
             WHERE \(filter)(name_folded, id) > (?, ?)
@@ -36,6 +41,7 @@ extension CatalogStore {
     static let maxRanked = 1_000
 
     /// `expression`'s matches (the newest `maxRanked` if there are more),
+    /// those named exactly as the query first (`exactNameRank`), then
     /// best rank first, ties by row number (sorted here rather than by an
     /// outer `ORDER BY`, which SQLite's sorter made a large share of the
     /// ranking), and the document counts the
@@ -69,6 +75,7 @@ extension CatalogStore {
     static func ranking(_ handle: any StorageHandle, _ expression: SearchExpression,
                         knownCounts: [String: Int]) throws -> (ranking: SearchRanking, counts: [String: Int]) {
         var counts: [String: Int] = [:]
+        guard !expression.groups.isEmpty else { return (SearchRanking(ranks: [], rowids: []), counts) }
         let rows: [StorageRow]
         switch handle.dialect {
         case .sqlite:
@@ -76,16 +83,20 @@ extension CatalogStore {
             for phrase in expression.phrases where counts[phrase] == nil {
                 counts[phrase] = try knownCounts[phrase] ?? (single == nil ? documentCount(handle, phrase) : nil)
             }
-            let matching = single == nil ? expression.phrases.compactMap { counts[$0].flatMap { $0 > 0 ? $0 : nil } }
-                                         : [CountedBM25.rarityLeftOut]
+            // Every phrase kept a token (SearchExpression drops the words
+            // that keep none), so each has its count, 0 for a form nothing
+            // has (it adds nothing to any row's score).
+            let matching = single == nil ? expression.phrases.map { counts[$0] ?? 0 } : [CountedBM25.rarityLeftOut]
             let countParameters = matching.indices.map { ", ?\($0 + 3)" }.joined()
             // Every match is ranked when its rarest word has at most
-            // maxRanked products (the words are ANDed): then FTS5 may walk
-            // oldest first, its doclists' own order; newest first it must
-            // reach the end of each term's doclist in every segment before
-            // the first row. Either walk ranks the same rows then. The
-            // counts are exact for the generation the read began in.
-            let rarest = single.map { counts[$0] ?? Int.max } ?? matching.min() ?? 0
+            // maxRanked products (the words are ANDed, a word's forms ORed,
+            // so a word has at most the sum of its forms' counts): then
+            // FTS5 may walk oldest first, its doclists' own order; newest
+            // first it must reach the end of each term's doclist in every
+            // segment before the first row. Either walk ranks the same rows
+            // then. The counts are exact for the generation the read began in.
+            let rarest = single.map { counts[$0] ?? Int.max }
+                ?? expression.groups.map { $0.reduce(0) { $0 + (counts[$1] ?? 0) } }.min() ?? 0
             let walk = rarest <= maxRanked ? "ASC" : "DESC"
             rows = try handle.query("""
                 SELECT rowid, bm25_with_counts(products_search, 10.0, 1.0, 5.0\(countParameters))
@@ -102,8 +113,30 @@ extension CatalogStore {
                 ) AS newest
                 """, expression.tsquery, maxRanked)
         }
-        let matches = try rows.map { row in (rank: try row.get(1, as: Double.self), rowid: try row.get(0, as: Int64.self)) }
-        return (SearchRanking(sorting: matches), counts)
+        let exact = try exactNameMatches(handle, expression)
+        let matches = try rows.compactMap { row -> (rank: Double, rowid: Int64)? in
+            let rowid = try row.get(0, as: Int64.self)
+            return exact.contains(rowid) ? nil : (rank: try row.get(1, as: Double.self), rowid: rowid)
+        }
+        return (SearchRanking(sorting: matches + exact.map { (rank: exactNameRank, rowid: $0) }), counts)
+    }
+
+    /// The rank of a product whose whole name is the query (case-folded):
+    /// before any score, so "Mug" comes first for `mug` however BM25 or
+    /// ts_rank weigh "Mug 2" beside it. Finite, as the cursor's rank is.
+    static let exactNameRank = -Double.greatestFiniteMagnitude
+
+    /// The most products one exact name brings to the front.
+    static let maxExactNames = 100
+
+    /// The products named exactly `expression`'s text (case-folded), by
+    /// row number: a probe of `products_by_name` (`name_folded` leads it),
+    /// so no scan, whatever the catalogue's size. Such a product matches
+    /// the query by construction (its name holds every word), active or
+    /// not, like every match here: the page filters on fresh rows.
+    static func exactNameMatches(_ handle: any StorageHandle, _ expression: SearchExpression) throws -> Set<Int64> {
+        Set(try handle.query("SELECT rowid FROM products WHERE name_folded = ? LIMIT ?", expression.exactName,
+                             maxExactNames).map { try $0.get(0, as: Int64.self) })
     }
 
     /// How many products `phrase` (one phrase of an FTS5 MATCH expression)
@@ -114,17 +147,17 @@ extension CatalogStore {
     }
 
     /// One page of `ranking` after `after`: each candidate's row read by its
-    /// row number (a primary-key probe), inactive ones skipped unless
-    /// `includeInactive`, until `limit` + 1 are found. Nil when `ranking`
+    /// row number (a primary-key probe), those `shown` does not keep
+    /// skipped, until `limit` + 1 are found. Nil when `ranking`
     /// holds only the best matches and the page runs past them: the caller
     /// ranks the whole again.
     static func page(_ handle: any StorageHandle, _ ranking: SearchRanking, after: SearchCursor?, limit: Int,
-                     includeInactive: Bool) throws -> (rows: [(VersionedProduct, SearchCursor)], more: Bool)? {
+                     shown: ProductQuery.Shown) throws -> (rows: [(VersionedProduct, SearchCursor)], more: Bool)? {
         var rows: [(VersionedProduct, SearchCursor)] = []
         var index = ranking.start(after: after)
         while rows.count <= limit, index < ranking.count {
             let rowid = ranking.rowids[index]
-            if let row = try handle.queryOne(pageRowSQL, rowid).map(decode), includeInactive || row.product.active {
+            if let row = try handle.queryOne(pageRowSQL, rowid).map(decode), shown.keeps(active: row.product.active) {
                 rows.append((row, SearchCursor(rank: ranking.ranks[index], rowid: rowid)))
             }
             index += 1

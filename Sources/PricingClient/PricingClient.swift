@@ -7,9 +7,14 @@ import Domain
 /// - found and active → a `PricedLine`: the product's name and current
 ///   price, `line_total = unit_price × quantity`; the total sums these;
 /// - absent → `UnavailableLine` with reason `not_found` (name `nil`);
-/// - deactivated → `UnavailableLine` with reason `inactive` (with its name).
+/// - deactivated → `UnavailableLine` with reason `inactive`, name `nil`: a
+///   shopper is not shown what the shop took off sale (`GET /products/{id}`
+///   is 404 for it), only that the line they added can no longer be bought.
 /// Unavailable lines are reported, not priced and not in the total; nothing
-/// about them throws. Stock is not a pricing question (checkout checks it).
+/// about them throws. A priced line carries how many of its quantity the
+/// product's stock (as handed in: the catalogue's working set) holds now,
+/// `available_quantity`, so a shopper sees a shortage before checkout; the
+/// checkout's reservation is what decides (against the stored row).
 ///
 /// Throws `DomainError.overflow` when a line total or the total leaves the
 /// `Int64` range, and `DomainError.currencyMismatch` when a product is
@@ -29,7 +34,7 @@ public actor PricingClient: StatelessClient {
                 continue
             }
             guard product.active else {
-                unavailable.append(UnavailableLine(productID: line.productID, name: product.name,
+                unavailable.append(UnavailableLine(productID: line.productID, name: nil,
                                                    quantity: line.quantity, reason: .inactive))
                 continue
             }
@@ -37,7 +42,7 @@ public actor PricingClient: StatelessClient {
                 throw DomainError.currencyMismatch(currency, product.price.currency)
             }
             priced.append(try PricedLine(productID: product.id, name: product.name, quantity: line.quantity,
-                                         unitPrice: product.price))
+                                         unitPrice: product.price, stock: product.stock))
         }
         return CartQuote(priced: try PricedCart(lines: priced, currency: currency), unavailable: unavailable)
     }

@@ -30,6 +30,7 @@ import Testing
             "POST /orders/{id}/payment": accountData, "POST /orders/{id}/refunds": accountData,
             "GET /orders/{id}/ledger": accountData, "GET /payments/ledger": accountData,
             "GET /payments/refunds-owed": accountData, "GET /payments/anomalies": accountData, "GET /admin/orders": accountData,
+            "GET /admin/products": accountRead, "GET /admin/products/{id}": accountRead,
             "GET /admin/exports/orders": accountData, "GET /admin/exports/ledger": accountData,
             "POST /events/tickets": accountData,
             "POST /users": accountData, "POST /sessions": accountData,

@@ -175,6 +175,13 @@ struct CatalogProductTests {
             let adminPage = try await client.products(ProductQuery(limit: 3, includeInactive: true))
             #expect(adminPage.items.map(\.id) == hidden.map(\.id))
             #expect(adminPage.items.allSatisfy { !$0.active })
+            // Only the deactivated ones, paged from their own index, and searched.
+            let first = try await client.products(ProductQuery(limit: 2, shown: .inactive))
+            let rest = try await client.products(ProductQuery(limit: 2, cursor: first.nextCursor, shown: .inactive))
+            #expect((first.items + rest.items).map(\.id) == hidden.map(\.id) && rest.nextCursor == nil)
+            let hiddenGadgets = hidden.filter { $0.name.hasPrefix("Gadget") }.map(\.id)
+            let searched = try await client.products(ProductQuery(text: "gadget", limit: 100, shown: .inactive)).items
+            #expect(Set(searched.map(\.id)) == Set(hiddenGadgets) && searched.allSatisfy { !$0.active })
             // An inactive product is still readable by id.
             #expect(try await client.product(hidden[0].id).active == false)
         }

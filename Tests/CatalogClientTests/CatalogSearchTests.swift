@@ -55,7 +55,9 @@ struct CatalogSearchTests {
             _ = try await client.create(ProductDraft(sku: "Z-3", name: "Zinc", description: "Sheet", price: usd(1)))
             #expect(client.searches.withLock { $0.documentCountsKept } == 0)
             // Two name matches tie (no length normalization): older first.
-            #expect(try await search(client, "zinc") == ["Zinc tray", "Zinc", "Lamp base"])
+            #expect(try await search(client, "zin") == ["Zinc tray", "Zinc", "Lamp base"])
+            // Unless one is named exactly as the query: that one first.
+            #expect(try await search(client, "zinc") == ["Zinc", "Zinc tray", "Lamp base"])
         }
     }
 
@@ -271,16 +273,78 @@ struct CatalogSearchTests {
         }
     }
 
-    @Test("the MATCH expression quotes every word, doubles quotes, and stars only the last")
+    @Test("the MATCH expression quotes every word, doubles quotes, stars only the last, ORs a word's plural forms")
     func expression() {
-        #expect(SearchExpression(terms: ["blue", "wid"]).match == #""blue" "wid"*"#)
-        #expect(SearchExpression(terms: [#"say"#, #""hi""#]).match == #""say" """hi"""*"#)
+        #expect(SearchExpression(terms: ["blue", "wid"]).match == #"("blue" OR "blues") AND "wid"*"#)
+        #expect(SearchExpression(terms: [#"s"ay"#, #""hi""#]).match == #""s""ay" """hi"""*"#)
         #expect(SearchExpression(terms: ["NEAR(a", "b)"]).match == #""NEAR(a" "b)"*"#)
+        // The last word's stem is the prefix; a …y stem adds its …ies plural.
+        #expect(SearchExpression(terms: ["Mugs"]).match == #""mug"*"#)
+        #expect(SearchExpression(terms: ["Mug"]).match == #""Mug"*"#)
+        #expect(SearchExpression(terms: ["candy"]).match == #"("candy"* OR "candies")"#)
+        #expect(SearchExpression(terms: ["candies"]).match == #"("candy"* OR "candies"*)"#)
+        #expect(SearchExpression(terms: ["boxes", "x"]).match == #"("boxes" OR "box") AND "x"*"#)
+        #expect(SearchExpression(terms: ["glass", "x"]).phrases == [#""glass""#, #""glasses""#, #""x"*"#])
+        #expect(SearchExpression(terms: ["a", "-", "b"]).groups == [[#""a""#], [#""b"*"#]])
+        #expect(SearchExpression(terms: ["-", "()"]).groups.isEmpty)
+        #expect(SearchExpression(terms: ["Brass", "-", "Lamp"]).exactName == "brass - lamp")
+    }
+
+    @Test("an exact name ranks first; a word finds its singular and plural, whole or as a prefix", arguments: StorageBackend.all)
+    func exactNamesAndPlurals(backend: StorageBackend) async throws {
+        try await withCatalog(backend: backend) { run in
+            let client = run.client
+            for (index, name) in ["Mug 2", "Mug 3", "Blue mugs", "Mug", "Candies jar", "Glass box", "Boxes of tea",
+                                  "Candy floss"].enumerated() {
+                _ = try await client.create(ProductDraft(sku: "P-\(index)", name: name, description: "", price: usd(1)))
+            }
+            let mugs: Set = ["Mug", "Mug 2", "Mug 3", "Blue mugs"]
+            for text in ["mug", "MUG", "Mug"] {
+                let found = try await search(client, text)
+                #expect(found.first == "Mug" && Set(found) == mugs, "\(text)")
+            }
+            #expect(Set(try await search(client, "mugs")) == mugs)
+            #expect(try await search(client, "blue mug") == ["Blue mugs"])
+            #expect(try await search(client, "blue mugs") == ["Blue mugs"])
+            #expect(try await search(client, "mug 2").first == "Mug 2")
+            #expect(try await search(client, "candie") == ["Candies jar"])  // typing "candies"
+            for text in ["candy", "candies", "cand", "CANDIES"] {
+                #expect(Set(try await search(client, text)) == ["Candies jar", "Candy floss"], "\(text)")
+            }
+            #expect(try await search(client, "candy jar") == ["Candies jar"])
+            #expect(try await search(client, "candy floss") == ["Candy floss"])
+            #expect(Set(try await search(client, "box")) == ["Glass box", "Boxes of tea"])
+            #expect(Set(try await search(client, "boxes")) == ["Glass box", "Boxes of tea"])
+            #expect(try await search(client, "box tea") == ["Boxes of tea"])
+            #expect(try await search(client, "glasses") == ["Glass box"])
+            #expect(try await search(client, "glass boxes") == ["Glass box"])
+            // An exact name is first on every page: page by page, the same order.
+            let first = try await client.products(ProductQuery(text: "mug", limit: 1))
+            let rest = try await client.products(ProductQuery(text: "mug", limit: 10, cursor: first.nextCursor))
+            #expect(first.items.map(\.name) == ["Mug"] && Set(rest.items.map(\.name)) == mugs.subtracting(["Mug"]))
+            // Renamed away, it is no longer first (the kept ranking is dropped).
+            let mug = try #require(first.items.first)
+            _ = try await client.update(mug.id, ProductPatch(name: "Mug 9"))
+            #expect(try await search(client, "mug").first == "Mug 2")
+        }
+    }
+
+    @Test("one stem for a word and its regular plural; no stem taken from -ss, -us, -is or short words")
+    func stems() {
+        for (word, stem) in [("mugs", "mug"), ("mug", "mug"), ("candies", "candy"), ("flies", "fly"), ("boxes", "box"),
+                             ("glasses", "glass"), ("brushes", "brush"), ("kettles", "kettle"), ("pies", "pie"),
+                             ("toys", "toy"), ("glass", "glass"), ("bus", "bus"), ("iris", "iris"), ("as", "as")] {
+            #expect(SearchStem.stem(word) == stem, "\(word)")
+        }
+        for stem in ["mug", "candy", "box", "glass", "brush", "kettle", "toy"] {
+            #expect(SearchStem.stem(SearchStem.plural(stem)) == stem, "\(stem)")
+        }
     }
 
     @Test("the tsquery quotes every word, doubles ' and escapes \\, and prefixes only the last")
     func tsquery() {
-        #expect(SearchExpression(terms: ["blue", "wid"]).tsquery == "'blue' & 'wid':*")
+        #expect(SearchExpression(terms: ["blue", "wid"]).tsquery == "('blue' | 'blues') & 'wid':*")
+        #expect(SearchExpression(terms: ["candy"]).tsquery == "('candy':* | 'candies')")
         #expect(SearchExpression(terms: ["o'neil", #"a\b"#]).tsquery == #"'o''neil' & 'a\\b':*"#)
         #expect(SearchExpression(terms: ["!a", "b|c", "d:*A"]).tsquery == "'!a' & 'b|c' & 'd:*A':*")
         #expect(SearchExpression(terms: []).tsquery.isEmpty)

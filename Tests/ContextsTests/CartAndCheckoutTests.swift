@@ -29,7 +29,8 @@ struct CartAndCheckoutTests {
                                                                                     by: admin)
             let alice = try await shop.customer("Alice")
             let cart = try await shop.feature(CartContext.self, of: alice)
-            await #expect(throws: DomainError.productInactive(mug.id)) {
+            // Deactivated: not found, as the storefront answers it.
+            await #expect(throws: DomainError.notFound(entity: "product", id: mug.id.description)) {
                 _ = try await cart.setQuantity(1, of: mug.id, for: alice)
             }
             let unknown = try #require(ProductID("00000000-0000-4000-8000-000000000001"))

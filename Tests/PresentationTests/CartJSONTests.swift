@@ -11,10 +11,10 @@ import Testing
     }
 
     private static func quote(names: [String], unavailable: [UnavailableLine] = [],
-                              currency: Currency = .usd) throws -> CartQuote {
+                              currency: Currency = .usd, stock: ((Int) -> Int?) = { _ in nil }) throws -> CartQuote {
         let lines = try names.enumerated().map { index, name in
             try PricedLine(productID: id(index), name: name, quantity: index % 99 + 1,
-                           unitPrice: Money(amount: Int64(index) * 1999 + 1, currency: currency))
+                           unitPrice: Money(amount: Int64(index) * 1999 + 1, currency: currency), stock: stock(index))
         }
         return CartQuote(priced: try PricedCart(lines: lines, currency: currency), unavailable: unavailable)
     }
@@ -39,6 +39,13 @@ import Testing
 
     @Test func linesInOrderWithPricesAndTotals() throws {
         try Self.expectSameAsJSONEncoder(try Self.quote(names: (0..<25).map { "Product \($0)" }, currency: .eur))
+    }
+
+    @Test func availableQuantitiesOfEachLine() throws {
+        let quote = try Self.quote(names: ["None", "Short", "Plenty"], stock: { [0, 1, 1_000_000][$0] })
+        try Self.expectSameAsJSONEncoder(quote)
+        let items = try #require(try Self.parsed(CartJSON.bytes(quote))["items"] as? [[String: Any]])
+        #expect(items.map { $0["available_quantity"] as? Int } == [0, 1, 3])
     }
 
     @Test func namesThatNeedEscaping() throws {

@@ -10,9 +10,10 @@ struct PricingClientTests {
     let pricing = PricingClient()
     let user = UserID(UUID())
 
-    func product(_ name: String, price: Int64, currency: Currency = .usd, active: Bool = true) -> Product {
+    func product(_ name: String, price: Int64, currency: Currency = .usd, active: Bool = true,
+                 stock: Int = 5) -> Product {
         Product(id: ProductID(UUID()), sku: name.uppercased(), name: name, price: Money(amount: price, currency: currency),
-                stock: 5, active: active)
+                stock: stock, active: active)
     }
 
     func cart(_ lines: [(Product, Int)]) -> Cart {
@@ -43,7 +44,18 @@ struct PricingClientTests {
         #expect(quote.total == .zero(.eur))
     }
 
-    @Test("missing and inactive products are reported per line, not priced, not in the total")
+    @Test("each priced line says how many of its quantity the stock holds, at most its quantity; still priced")
+    func availableQuantity() throws {
+        let none = product("None", price: 100, stock: 0)
+        let short = product("Short", price: 200, stock: 1)
+        let plenty = product("Plenty", price: 300, stock: 50)
+        let quote = try pricing.price(cart: cart([(none, 2), (short, 3), (plenty, 2)]),
+                                      products: catalogue([none, short, plenty]), currency: .usd)
+        #expect(quote.lines.map(\.availableQuantity) == [0, 1, 2])
+        #expect(quote.total.amount == 200 + 600 + 600 && quote.isFullyAvailable)
+    }
+
+    @Test("missing and inactive products are reported per line, not priced, not in the total, and not named")
     func unavailable() throws {
         let mug = product("Mug", price: 1000)
         let gone = product("Gone", price: 5)
@@ -54,7 +66,7 @@ struct PricingClientTests {
         #expect(quote.total.amount == 1000)
         #expect(quote.unavailable == [
             UnavailableLine(productID: gone.id, name: nil, quantity: 1, reason: .notFound),
-            UnavailableLine(productID: off.id, name: "Off", quantity: 2, reason: .inactive),
+            UnavailableLine(productID: off.id, name: nil, quantity: 2, reason: .inactive),
         ])
         #expect(!quote.isFullyAvailable)
     }
@@ -91,7 +103,8 @@ struct PricingClientTests {
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(Set(object.keys) == ["items", "total", "unavailable_items"])
         let items = try #require(object["items"] as? [[String: Any]])
-        #expect(Set(items[0].keys) == ["product_id", "name", "quantity", "unit_price", "line_total"])
+        #expect(Set(items[0].keys) == ["product_id", "name", "quantity", "unit_price", "line_total",
+                                       "available_quantity"])
         let unavailable = try #require(object["unavailable_items"] as? [[String: Any]])
         #expect(unavailable[0]["reason"] as? String == "not_found")
         #expect(unavailable[0]["name"] is NSNull)

@@ -7,7 +7,8 @@ import UserClient
 
 /// A session's administration feature, admins only (each function checks
 /// the caller's role as of this request): the catalogue (`POST /products`,
-/// `PATCH /products/{id}`), user records (`GET /users`, `PATCH /users/{id}`),
+/// `PATCH /products/{id}`, and every product, deactivated ones too:
+/// `GET /admin/products`, `GET /admin/products/{id}`), user records (`GET /users`, `PATCH /users/{id}`),
 /// order status (`PATCH /orders/{id}`, a cancel through the session's
 /// orders context, its downstream) and the runtime's introspection. Work an
 /// admin does across domains (recording a payment received outside the
@@ -48,6 +49,20 @@ public final class AdminContext: Context {
             seen = current
         }
         return try await catalog.send(.update(id, patch, unchangedFrom: seen))
+    }
+
+    /// A product whatever its `active` flag (`product_not_found` only when
+    /// there is none): what a shopper no longer sees, an admin still finds.
+    public func product(_ id: ProductID, by caller: Authentication) async throws -> Product {
+        try Self.requireAdmin(caller)
+        return try await catalog.client.product(id)
+    }
+
+    /// One page of the catalogue by name, or ranked matches of `q`, with
+    /// the products `query.shown` keeps (active, deactivated, or all).
+    public func products(_ query: ProductQuery, by caller: Authentication) async throws -> ProductPage {
+        try Self.requireAdmin(caller)
+        return try await catalog.client.products(query)
     }
 
     public func users(limit: Int, cursor: String?, by caller: Authentication) async throws -> Page<User> {

@@ -28,7 +28,9 @@ public final class CartContext: Context {
         try await quote(try await carts.client.cart(for: caller.user.id))
     }
 
-    /// Sets a line's quantity (1…99). The product must exist and be on sale.
+    /// Sets a line's quantity (1…99). The product must exist and be on sale:
+    /// a deactivated one is `product_not_found`, as `GET /products/{id}`
+    /// answers it, so a shopper cannot tell it from one that never existed.
     /// Pricing the stored cart cannot fail afterwards: a line total beyond
     /// Int64 would answer 422 yet leave the line stored, and every later
     /// GET /cart and checkout would fail on it. The bounds make it
@@ -42,10 +44,9 @@ public final class CartContext: Context {
     /// user, `precondition_failed` otherwise).
     public func setQuantity(_ quantity: Int, of productID: ProductID, for caller: Authentication,
                                         ifMatch: (@Sendable (CartQuote) -> Bool)? = nil) async throws -> CartQuote {
-        guard let product = try await catalog.client.lookup(productID) else {
+        guard let product = try await catalog.client.lookup(productID), product.active else {
             throw DomainError.notFound(entity: "product", id: productID.description)
         }
-        guard product.active else { throw DomainError.productInactive(productID) }
         let seen = try await cartMatching(ifMatch, of: caller)
         return try await quote(try await carts.send(.setQuantity(caller.user.id, productID, quantity, unchangedFrom: seen)))
     }

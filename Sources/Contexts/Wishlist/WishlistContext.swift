@@ -11,12 +11,14 @@ public struct SavedProduct: Sendable, Equatable {
         case inStock = "in_stock"
         /// On sale, none left now.
         case outOfStock = "out_of_stock"
-        /// Taken off sale (deactivated), or no longer in the catalogue.
+        /// Taken off sale (deactivated), or no longer in the catalogue: shown
+        /// without name or price either way, so a shopper learns nothing of
+        /// a product the shop no longer shows (`GET /products/{id}` is 404).
         case unavailable
     }
 
     public let productID: ProductID
-    /// Nil for a product no longer in the catalogue.
+    /// Nil for a product no longer on sale (deactivated or gone).
     public let name: String?
     public let price: Money?
     public let availability: Availability
@@ -29,11 +31,10 @@ public struct Wishlist: Sendable, Equatable {
     /// `saved` (newest first) with each product as `products` holds it.
     init(items saved: [ProductID], products: [ProductID: Product]) {
         items = saved.map { id in
-            guard let product = products[id] else {
+            guard let product = products[id], product.active else {
                 return SavedProduct(productID: id, name: nil, price: nil, availability: .unavailable)
             }
-            let availability: SavedProduct.Availability =
-                !product.active ? .unavailable : product.stock > 0 ? .inStock : .outOfStock
+            let availability: SavedProduct.Availability = product.stock > 0 ? .inStock : .outOfStock
             return SavedProduct(productID: id, name: product.name, price: product.price, availability: availability)
         }
     }
@@ -57,11 +58,13 @@ public final class WishlistContext: Context {
         try await shown(try await wishlists.client.items(of: caller.user.id))
     }
 
-    /// Saves a product (idempotent). Any product the catalogue holds may be
-    /// saved, one off sale too (a shopper waits for it); an unknown one is
-    /// `product_not_found`, and a full list is refused (`validation_failed`).
+    /// Saves a product (idempotent). A product on sale may be saved, one
+    /// out of stock too (a shopper waits for it); an unknown or deactivated
+    /// one is `product_not_found`, as `GET /products/{id}` answers it, and a
+    /// full list is refused (`validation_failed`). One deactivated after it
+    /// was saved stays in the list, `unavailable`, without name or price.
     public func save(_ productID: ProductID, for caller: Authentication) async throws -> Wishlist {
-        guard try await catalog.client.lookup(productID) != nil else {
+        guard try await catalog.client.lookup(productID)?.active == true else {
             throw DomainError.notFound(entity: "product", id: productID.description)
         }
         return try await shown(try await wishlists.send(.save(caller.user.id, productID)))

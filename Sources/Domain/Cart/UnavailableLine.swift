@@ -1,7 +1,8 @@
 /// A cart line the pricing could not price: its product is gone from the
 /// catalogue or deactivated. It is left out of the total and reported so the
 /// user can remove it; checkout refuses it. Encodes as `{product_id, name,
-/// quantity, reason}` with `name` null when the product is unknown.
+/// quantity, reason}` with `name` null (the pricing client names no product
+/// that is not on sale).
 public struct UnavailableLine: Hashable, Sendable, Codable {
     public enum Reason: String, Hashable, Sendable, Codable {
         /// No product with that id in the catalogue.

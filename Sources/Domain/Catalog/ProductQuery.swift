@@ -8,9 +8,24 @@
 /// - `limit`: 1…100 (default 20).
 /// - `cursor`: the `next_cursor` of the previous page, opaque; at most
 ///   `maxCursorLength` bytes (the catalogue client checks its content).
-/// - `includeInactive`: deactivated products are listed only when true — the
-///   public list shows active products, an admin's list may ask for all.
+/// - `shown`: which products are listed by their `active` flag — the
+///   public list shows active products only, an admin's list may ask for
+///   all, or for the deactivated ones alone (`GET /admin/products?active=false`).
 public struct ProductQuery: Hashable, Sendable, Validatable {
+    /// The products a list shows, by their `active` flag.
+    public enum Shown: Hashable, Sendable {
+        case active, inactive, all
+
+        /// Whether a product with this `active` flag is listed.
+        public func keeps(active: Bool) -> Bool {
+            switch self {
+            case .active: active
+            case .inactive: !active
+            case .all: true
+            }
+        }
+    }
+
     public static let limitRange = 1 ... 100
     public static let defaultLimit = 20
     public static let maxTextBytes = 200
@@ -20,15 +35,18 @@ public struct ProductQuery: Hashable, Sendable, Validatable {
     public let text: String?
     public let limit: Int
     public let cursor: String?
-    public let includeInactive: Bool
+    public let shown: Shown
+    /// Deactivated products may be listed (admins).
+    public var includeInactive: Bool { shown != .active }
 
+    /// `shown` wins over `includeInactive` (all, or active only).
     public init(text: String? = nil, limit: Int = ProductQuery.defaultLimit, cursor: String? = nil,
-                includeInactive: Bool = false) {
+                includeInactive: Bool = false, shown: Shown? = nil) {
         let trimmed = text.map(TextRules.trimmed)
         self.text = trimmed?.isEmpty == true ? nil : trimmed
         self.limit = limit
         self.cursor = cursor?.isEmpty == true ? nil : cursor
-        self.includeInactive = includeInactive
+        self.shown = shown ?? (includeInactive ? .all : .active)
     }
 
     /// The words of `text`, split at white space, in order.

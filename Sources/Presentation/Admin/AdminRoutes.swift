@@ -4,7 +4,10 @@ import Domain
 import HTTPServer
 
 /// What only admins may do, bound to the session's AdminContext (which
-/// checks the role): `POST /products`, `PATCH /products/{id}`, `GET /users`,
+/// checks the role): `POST /products`, `PATCH /products/{id}`, every
+/// product, deactivated ones too (`GET /admin/products`,
+/// `GET /admin/products/{id}`, whose `ETag` is the one `PATCH` takes in
+/// `If-Match`), `GET /users`,
 /// `PATCH /users/{id}`, `PATCH /orders/{id}` `{"status": …}`, `POST
 /// /orders/{id}/payment` and `POST /orders/{id}/refunds` (money received
 /// or given back outside the provider), and the ledger's reads (`GET
@@ -38,6 +41,15 @@ public struct AdminRoutes: RouteGroup {
             let ifMatch = ConditionalWrite.condition(request.http) { (product: Product) in try JSONBody.encode(product) }
             return ConditionalWrite.response(try JSONBody.encode(
                 try await request.context.updateProduct(id, patch, by: request.caller, ifMatch: ifMatch)))
+        })
+        router.get("/admin/products", policy: .accountRead, admin.handler { request in
+            let query = try AdminProductQuery.from(request.http)
+            return .json(.ok, ProductJSON.page(try await request.context.products(query, by: request.caller)))
+        })
+        router.get("/admin/products/{id}", policy: .accountRead, admin.handler { request in
+            try KnownQuery.require(request.http, only: [])
+            let id = try request.http.parameter("id", as: ProductID.self)
+            return ConditionalWrite.response(try JSONBody.encode(try await request.context.product(id, by: request.caller)))
         })
         router.get("/users", policy: .accountData, admin.handler { request in
             let page = try PageRequest.from(request.http)

@@ -757,6 +757,9 @@ paths:
     put:
       operationId: setCartItem
       summary: Set a line's quantity (1 to 99)
+      description: |
+        An unknown or deactivated product is 404 `product_not_found`, as
+        `GET /products/{id}` answers it.
       security:
         - bearer: []
       parameters:
@@ -883,10 +886,13 @@ paths:
       operationId: saveWishlistItem
       summary: Save a product (idempotent; no body)
       description: |
-        Any product in the catalogue may be saved, one off sale too. Saving
+        Any product on sale may be saved, one out of stock too. Saving
         a product already saved changes nothing (and sends no event). An
-        unknown product is 404 `product_not_found`; a 101st product is 422
-        `validation_failed` (`items`: `too_long`).
+        unknown or deactivated product is 404 `product_not_found`, as
+        `GET /products/{id}` answers it; a 101st product is 422
+        `validation_failed` (`items`: `too_long`). A product deactivated
+        after it was saved stays in the list as `unavailable`, without
+        name or price.
       security:
         - bearer: []
       responses:
@@ -1616,6 +1622,100 @@ paths:
           $ref: "#/components/responses/Forbidden"
         "422":
           $ref: "#/components/responses/ValidationFailed"
+  /admin/products:
+    get:
+      operationId: listAllProducts
+      summary: Every product, deactivated ones too, by name; or search them (admins)
+      description: |
+        The public list's order, search and cursors (`GET /products`), over
+        every product: `active=true` keeps the products on sale,
+        `active=false` only the deactivated ones (which `GET /products`
+        and `GET /products/{id}` no longer show), and without `active`
+        every product is listed. No other parameter is taken (422 naming it).
+      security:
+        - bearer: []
+      parameters:
+        - name: active
+          in: query
+          schema:
+            type: string
+            enum: ["true", "false"]
+        - name: q
+          in: query
+          description: Search words, as for `GET /products`.
+          schema:
+            type: string
+            maxLength: 200
+        - $ref: "#/components/parameters/Limit"
+        - $ref: "#/components/parameters/Cursor"
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+            ETag:
+              $ref: "#/components/headers/ETag"
+          description: One page of products.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/ProductPage"
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "414":
+          $ref: "#/components/responses/URITooLong"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+  /admin/products/{id}:
+    get:
+      operationId: getAnyProduct
+      summary: Read a product, active or deactivated (admins)
+      description: |
+        Its `ETag` is the validator `PATCH /products/{id}` takes in
+        `If-Match`.
+      security:
+        - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/IfNoneMatch"
+        - $ref: "#/components/parameters/ProductID"
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+            ETag:
+              $ref: "#/components/headers/ETag"
+          description: The product.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Product"
+        "304":
+          $ref: "#/components/responses/NotModified"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
   /admin/exports/orders:
     get:
       operationId: exportOrders
@@ -1963,7 +2063,10 @@ paths:
         Without `q`, active products ordered by case-folded name, then id.
         With `q`, the active products whose name, description or SKU contains
         every word of `q` (case- and accent-insensitive; the last word also
-        as a prefix, for search-as-you-type), ordered by relevance (BM25: a
+        as a prefix, for search-as-you-type; a word of letters also as its
+        singular or regular plural: `mugs` finds "Mug", `mug` "Mugs",
+        `candy` "Candies"), a product named exactly `q` (case-insensitive)
+        first, then by relevance (BM25: a
         rarer word weighs more, and a match in the name ranks above one in
         the SKU, above one in the description), then the order products
         were added. Words are plain text: quotes, `*`, `-`, `:`,
@@ -2012,6 +2115,9 @@ paths:
     get:
       operationId: getProduct
       summary: Read an active product
+      description: |
+        A deactivated product is 404 `product_not_found`, as one that never
+        existed; admins read it at `GET /admin/products/{id}`.
       parameters:
         - $ref: "#/components/parameters/IfNoneMatch"
         - $ref: "#/components/parameters/ProductID"
@@ -2265,7 +2371,7 @@ components:
           type: array
           items:
             type: object
-            required: [product_id, name, quantity, unit_price, line_total]
+            required: [product_id, name, quantity, unit_price, line_total, available_quantity]
             properties:
               product_id:
                 type: string
@@ -2280,11 +2386,26 @@ components:
                 $ref: "#/components/schemas/Money"
               line_total:
                 $ref: "#/components/schemas/Money"
+              available_quantity:
+                type: integer
+                minimum: 0
+                maximum: 99
+                description: |
+                  How many of `quantity` the product's stock holds now: 0
+                  when it is out of stock, `quantity` when there is enough.
+                  Less than `quantity` and a checkout now is refused (409
+                  `insufficient_stock`). Capped at `quantity`, so the cart
+                  (and its `ETag`) changes with stock only when stock
+                  decides about this line.
         total:
           $ref: "#/components/schemas/Money"
         unavailable_items:
           type: array
-          description: Lines whose product is gone or no longer sold; not in the total.
+          description: |
+            Lines whose product is gone or was deactivated after it was
+            added; not in the total, refused by checkout (409
+            `product_inactive`, 404 `product_not_found`). `name` is null:
+            the product is not shown once it is off sale.
           items:
             type: object
             required: [product_id, quantity, reason]
@@ -2316,7 +2437,7 @@ components:
                 format: uuid
               name:
                 type: [string, "null"]
-                description: Null for a product no longer in the catalogue.
+                description: Null for a product no longer on sale (deactivated or gone), as is `price`.
               price:
                 oneOf:
                   - $ref: "#/components/schemas/Money"

@@ -13,7 +13,7 @@ enum CartJSON {
         for (index, line) in quote.lines.enumerated() {
             if index > 0 { json.raw(",") }
             json.pricedLine(line.productID, name: line.name, quantity: line.quantity, unitPrice: line.unitPrice,
-                            lineTotal: line.lineTotal)
+                            lineTotal: line.lineTotal, availableQuantity: line.availableQuantity)
         }
         json.raw("],\"total\":")
         json.money(quote.total)

@@ -15,8 +15,10 @@ extension JSONBytes {
     }
 
     /// `{"product_id","name","quantity","unit_price","line_total"}`: a
-    /// priced line, as a cart's and an order's lines both encode.
-    mutating func pricedLine(_ productID: ProductID, name: String, quantity: Int, unitPrice: Money, lineTotal: Money) {
+    /// priced line, as a cart's and an order's lines both encode; a cart's
+    /// line adds `"available_quantity"`.
+    mutating func pricedLine(_ productID: ProductID, name: String, quantity: Int, unitPrice: Money, lineTotal: Money,
+                             availableQuantity: Int? = nil) {
         raw("{\"product_id\":")
         rawString(productID.description)
         raw(",\"name\":")
@@ -27,6 +29,10 @@ extension JSONBytes {
         money(unitPrice)
         raw(",\"line_total\":")
         money(lineTotal)
+        if let availableQuantity {
+            raw(",\"available_quantity\":")
+            integer(availableQuantity)
+        }
         raw("}")
     }
 
