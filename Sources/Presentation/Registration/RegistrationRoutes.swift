@@ -25,19 +25,10 @@ public struct RegistrationRoutes: RouteGroup {
             let body = try JSONBody.decode(LoginRequest.self, from: request)
             return try await login.guarding {
                 let session = try await registration.signIn(email: body.email, password: body.password,
-                                                            clientAddress: Self.clientAddress(of: request))
+                                                            clientAddress: request.clientAddress)
                 return try JSONBody.response(SessionBody(session), status: .created, headers: ["Cache-Control": "no-store"])
             }
         })
-    }
-
-    /// The peer's IP without its port: throttling counts per address.
-    static func clientAddress(of request: HTTPRequest) -> String {
-        let address = request.remoteAddress
-        if address.hasPrefix("["), let close = address.firstIndex(of: "]") {
-            return String(address[address.index(after: address.startIndex)..<close])
-        }
-        return address.split(separator: ":").first.map(String.init) ?? address
     }
 
     struct LoginRequest: Decodable {
