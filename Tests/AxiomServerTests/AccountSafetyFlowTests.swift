@@ -25,11 +25,12 @@ import TestSupport
 
     /// Before: 5 failures for an account, from anywhere, answered every
     /// address 429 for 15 min, the owner's too. Ten attacking addresses
-    /// (127.0.0.2–11) here.
-    @Test func attackersAtManyAddressesDoNotHoldTheOwnerAtAnother() throws {
+    /// (127.0.0.2–11) here; the owner signed in from 127.0.0.50 before.
+    @Test func attackersAtManyAddressesDoNotHoldTheOwnerWhereTheySignedInBefore() throws {
         let shop = try EventShop.open(users: 1, sessionsEach: 0)
         defer { shop.server.stop() }
         let port = shop.server.port
+        #expect(try signIn(port: port, from: "127.0.0.50", "live0@example.com", Self.password).status == 201)
         var failures = 0
         var lastRefusal: RawClient.Response?
         for host in 2...11 {
@@ -43,11 +44,11 @@ import TestSupport
         }
         #expect(failures >= 10)
         let retryAfter = try #require(lastRefusal?.header("Retry-After").flatMap { Int($0) })
-        #expect(retryAfter >= 1 && retryAfter <= 30, "Retry-After \(retryAfter)")
+        #expect(retryAfter >= 1 && retryAfter <= 300, "Retry-After \(retryAfter)")
         let started = ContinuousClock.now
         let owner = try signIn(port: port, from: "127.0.0.50", "live0@example.com", Self.password)
         #expect(owner.status == 201)
-        print("after \(failures) failures from 10 addresses: owner at a clean address got \(owner.status) "
+        print("after \(failures) failures from 10 addresses: owner at a familiar address got \(owner.status) "
               + "in \(ContinuousClock.now - started); the last attacking address was told Retry-After \(retryAfter)")
     }
 

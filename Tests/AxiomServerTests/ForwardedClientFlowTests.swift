@@ -50,6 +50,28 @@ import TestSupport
         #expect(owner.status == 201)
     }
 
+    /// Before: 120 wrong passwords for one account, each from another
+    /// address, were 120 × 401. Now the account's failures hold every
+    /// address it has not signed in from, and not the owner's.
+    @Test func guessesFromManyAddressesAreHeldButNotTheOwnerWhereTheySignedInBefore() throws {
+        let shop = try Self.open(users: 1)
+        defer { shop.server.stop() }
+        #expect(try Self.signIn(shop.api, "live0@example.com", Self.password, from: "198.51.100.30").status == 201)
+        var failures = 0
+        var refusal: RawClient.Response?
+        for host in 1...120 where refusal == nil {
+            let response = try Self.signIn(shop.api, "live0@example.com", "not the password", from: "203.0.113.\(host)")
+            if response.status == 429 { refusal = response } else { #expect(response.status == 401); failures += 1 }
+        }
+        let held = try #require(refusal, "120 addresses guessed unheld")
+        #expect(shop.api.object(held)["code"] as? String == "too_many_attempts")
+        // Each address tried once: only the account's run can have held it.
+        #expect(failures >= 10 && failures < 40, "\(failures) failures")
+        let retryAfter = try #require(held.header("Retry-After").flatMap { Int($0) })
+        #expect(retryAfter >= 1 && retryAfter <= 300)
+        #expect(try Self.signIn(shop.api, "live0@example.com", Self.password, from: "198.51.100.30").status == 201)
+    }
+
     /// The access line names the forwarded client, and the socket peer apart.
     @Test func theAccessLogNamesTheForwardedClient() throws {
         let shop = try Self.open(users: 0)

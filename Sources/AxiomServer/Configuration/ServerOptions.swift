@@ -60,6 +60,8 @@ struct ServerOptions: Sendable {
     var loginMaxBackoffSeconds = 30.0
     var loginMaxPairBackoffSeconds = 900.0
     var loginTrustPeriodSeconds = 30 * 86_400.0
+    var loginUnfamiliarFreeFailures = 10
+    var loginMaxUnfamiliarBackoffSeconds = 300.0
 
     var adminEmail: String?
     var adminPassword: String?
@@ -141,7 +143,9 @@ struct ServerOptions: Sendable {
                              accountFreeFailures: loginFailuresPerAccount, addressFreeFailures: loginFailuresPerAddress,
                              maxBackoffSeconds: Int(loginMaxBackoffSeconds.rounded(.up)),
                              maxPairBackoffSeconds: Int(loginMaxPairBackoffSeconds.rounded(.up)),
-                             trustPeriodSeconds: Int(loginTrustPeriodSeconds.rounded(.up)))
+                             trustPeriodSeconds: Int(loginTrustPeriodSeconds.rounded(.up)),
+                             unfamiliarFreeFailures: loginUnfamiliarFreeFailures,
+                             maxUnfamiliarBackoffSeconds: Int(loginMaxUnfamiliarBackoffSeconds.rounded(.up)))
     }
 
     var serverConfiguration: HTTPServerConfiguration {
@@ -302,6 +306,12 @@ struct ServerOptions: Sendable {
         .seconds("login_trust_period", max: 366 * 86_400,
                  help: "seconds a sign-in exempts its account at that address from the address's back-off",
                  get: \.loginTrustPeriodSeconds, set: { $0.loginTrustPeriodSeconds = $1 }),
+        .integer("login_max_failures_per_account_unfamiliar", in: 1...1_000,
+                 help: "failed sign-ins for one account before every address it has not signed in from backs off",
+                 get: \.loginUnfamiliarFreeFailures, set: { $0.loginUnfamiliarFreeFailures = $1 }),
+        .seconds("login_max_unfamiliar_backoff",
+                 help: "longest back-off of an address an account has not signed in from, on the account's failures",
+                 get: \.loginMaxUnfamiliarBackoffSeconds, set: { $0.loginMaxUnfamiliarBackoffSeconds = $1 }),
 
         .optionalText("admin_email", help: "first admin's email, created at start-up if not registered",
                       get: \.adminEmail, set: { $0.adminEmail = $1 }),
