@@ -166,14 +166,20 @@ import TestSupport
         #expect(try api.call("PATCH", "/users/\(danID)", json: #"{"role":"admin"}"#, token: carolToken).status == 403)
         #expect(try api.call("PATCH", "/users/\(danID)", json: #"{"status":"frozen"}"#, token: admin).status == 422)
 
-        // Suspension revokes Carol's token and blocks her sign-in.
+        // Suspension revokes Carol's token and blocks her sign-in, with the
+        // answer a wrong password gets (before: 403 for the right one).
         let suspended = try api.call("PATCH", "/users/\(carolID)", json: #"{"status":"suspended"}"#, token: admin)
         #expect(suspended.status == 200)
         #expect(api.object(suspended)["status"] as? String == "suspended")
         #expect(try api.call("GET", "/users/me", token: carolToken).status == 401)
         let refused = try api.call("POST", "/sessions", json: login)
-        #expect(refused.status == 403)
-        #expect(api.object(refused)["code"] as? String == "account_suspended")
+        let wrong = try api.call("POST", "/sessions", json: login.replacingOccurrences(of: "\"password\":\"", with: "\"password\":\"x"))
+        for answer in [refused, wrong] {
+            #expect(answer.status == 401)
+            #expect(api.object(answer)["code"] as? String == "invalid_credentials")
+            #expect(answer.header("WWW-Authenticate") == refused.header("WWW-Authenticate"))
+        }
+        #expect(api.object(refused)["detail"] as? String == api.object(wrong)["detail"] as? String)
         #expect(try api.call("PATCH", "/users/\(carolID)", json: #"{"status":"active"}"#, token: admin).status == 200)
         #expect(try api.call("POST", "/sessions", json: login).status == 201)
     }

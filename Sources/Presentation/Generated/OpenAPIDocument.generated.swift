@@ -486,8 +486,6 @@ paths:
           $ref: "#/components/responses/UnsupportedMediaType"
         "401":
           $ref: "#/components/responses/Unauthorized"
-        "403":
-          $ref: "#/components/responses/Forbidden"
         "422":
           $ref: "#/components/responses/ValidationFailed"
         "429":
@@ -2663,7 +2661,9 @@ components:
     Unauthorized:
       description: >-
         No, a malformed, or an invalid bearer token (`invalid_token`); or
-        wrong credentials (`invalid_credentials`); on `GET /events`, a
+        wrong credentials (`invalid_credentials`: an unknown email, a wrong
+        password, or a suspended account whatever the password, one answer
+        for all three); on `GET /events`, a
         ticket that is unknown, used, expired or of a session that ended
         (`invalid_ticket`).
       headers:
