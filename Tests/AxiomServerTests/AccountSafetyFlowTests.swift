@@ -112,6 +112,29 @@ import TestSupport
         #expect(try signIn(shop.api, "live0@example.com", "a brand new secret").status == 201)
     }
 
+    /// Before: only a password change signed the other sessions out.
+    @Test func anEmailChangeEndsTheOtherSessionsAndTheirStreams() throws {
+        let shop = try EventShop.open(users: 1, sessionsEach: 3, arguments: ["--events-heartbeat-interval", "0.1"])
+        defer { shop.server.stop() }
+        let (current, other, streaming) = (shop.tokens[0][0], shop.tokens[0][1], shop.tokens[0][2])
+        let stream = try shop.stream(streaming)
+        #expect(try stream.nextBlock() == "retry: 2000")
+        let changed = try shop.api.call("PATCH", "/users/me",
+                                        json: #"{"email":"moved@example.com","current_password":"\#(Self.password)"}"#,
+                                        token: current)
+        #expect(changed.status == 200)
+        let rest = try #require(try stream.blocksUntilEnd())
+        #expect(rest.allSatisfy { $0.hasPrefix(":") })
+        for token in [other, streaming] {
+            #expect(try shop.api.call("GET", "/users/me", token: token).status == 401)
+        }
+        #expect(try shop.get("/users/me", token: current)["email"] as? String == "moved@example.com")
+        // A name change is not a credential change: nobody is signed out.
+        let kept = try EventShop.signIn(shop.api, "moved@example.com", Self.password)
+        #expect(try shop.api.call("PATCH", "/users/me", json: #"{"name":"Renamed"}"#, token: current).status == 200)
+        #expect(try shop.api.call("GET", "/users/me", token: kept).status == 200)
+    }
+
     @Test func anEmailChangeNeedsTheCurrentPassword() throws {
         let shop = try EventShop.open(users: 1, sessionsEach: 1)
         defer { shop.server.stop() }

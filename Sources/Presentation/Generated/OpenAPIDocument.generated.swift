@@ -609,7 +609,7 @@ paths:
         answer is 422 (`validation_failed`, field `current_password`), with a
         wrong one 401 `invalid_credentials`, and nothing is changed; wrong
         current passwords count as failed sign-ins (429 as for
-        `POST /sessions`). A new
+        `POST /sessions`). A new email or a new
         password revokes every other session of the user (their tokens get
         401, their `GET /events` streams end); the request's own session
         stays signed in.
