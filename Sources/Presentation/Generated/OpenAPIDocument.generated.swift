@@ -434,6 +434,15 @@ paths:
     post:
       operationId: registerUser
       summary: Register a customer account
+      description: |
+        One answer, 202, whether the email was new (the account is created)
+        or already registered in any spelling (nothing is created or
+        changed): registration does not tell anyone which addresses have
+        accounts, and both cost the same password hash. Sign in with
+        `POST /sessions` to get the account (and `GET /users/me` for its
+        id). Once the service sends e-mail, the owner of a taken address
+        will be told by e-mail that someone tried to register it; until
+        then the answer is the same 202 and nothing else happens.
       requestBody:
         required: true
         content:
@@ -443,22 +452,23 @@ paths:
       responses:
         "429":
           $ref: "#/components/responses/RateLimited"
-        "201":
-          description: The new user (never carries a password or hash).
-          headers:
-            Location:
-              schema:
-                type: string
+        "202":
+          description: Registered if the email was new; the same answer if it was taken.
           content:
             application/json:
               schema:
-                $ref: "#/components/schemas/User"
+                type: object
+                required: [status, detail]
+                properties:
+                  status:
+                    type: string
+                    enum: [accepted]
+                  detail:
+                    type: string
         "400":
           $ref: "#/components/responses/MalformedJSON"
         "415":
           $ref: "#/components/responses/UnsupportedMediaType"
-        "409":
-          $ref: "#/components/responses/Conflict"
         "422":
           $ref: "#/components/responses/ValidationFailed"
         "503":

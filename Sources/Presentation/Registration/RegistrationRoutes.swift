@@ -18,8 +18,8 @@ public struct RegistrationRoutes: RouteGroup {
 
     public func register(on router: inout Router) {
         router.post("/users", policy: .accountData, registration.handler { request, registration in
-            let user = try await registration.register(try JSONBody.decode(NewUserRequest.self, from: request))
-            return try JSONBody.response(user, status: .created, headers: ["Location": "/users/\(user.id)"])
+            try await registration.register(try JSONBody.decode(NewUserRequest.self, from: request))
+            return try JSONBody.response(RegistrationAccepted(), status: .accepted)
         })
         router.post("/sessions", policy: .accountData, registration.handler { [login] request, registration in
             let body = try JSONBody.decode(LoginRequest.self, from: request)
@@ -29,6 +29,13 @@ public struct RegistrationRoutes: RouteGroup {
                 return try JSONBody.response(SessionBody(session), status: .created, headers: ["Cache-Control": "no-store"])
             }
         })
+    }
+
+    /// The one answer to a registration, whether the email was new or
+    /// taken.
+    struct RegistrationAccepted: Encodable {
+        let status = "accepted"
+        let detail = "If this email address had no account, it has one now: sign in with it (POST /sessions)."
     }
 
     struct LoginRequest: Decodable {
