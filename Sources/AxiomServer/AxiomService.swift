@@ -39,7 +39,7 @@ final class AxiomService: Sendable {
                       accessLog: LogOutput? = nil) async throws -> AxiomService {
         let orchestrator = try AxiomOrchestrator()
         let storage = ServiceStorage(options)
-        try await registerCapabilities(on: orchestrator, storage: storage, logger: logger)
+        try await registerCapabilities(on: orchestrator, storage: storage, options: options, logger: logger)
         let subscribers = ChangeSubscriberList()
         try registerClients(on: orchestrator, storage: storage, options: options, subscribers: subscribers)
         // What `/events` carries: each feature's live events, declared in
@@ -239,7 +239,7 @@ final class AxiomService: Sendable {
     }
 
     private static func registerCapabilities(on orchestrator: AxiomOrchestrator, storage: ServiceStorage,
-                                             logger: ServerLogger) async throws {
+                                             options: ServerOptions, logger: ServerLogger) async throws {
         // Every client owns its tables and its own range of migration
         // versions; applied together, in version order, at start-up.
         let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations + OrderClient.migrations
@@ -249,7 +249,7 @@ final class AxiomService: Sendable {
         try await orchestrator.registerCapability(SystemClockCapability.self) { SystemClockCapability() }
         try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
         try await orchestrator.registerCapability(PasswordHasher.self) {
-            try PasswordHasher(maxConcurrent: UsableCPUs.current.count)
+            try PasswordHasher(maxConcurrent: UsableCPUs.current.count, maxWaiting: options.passwordHashMaxWaiting)
         }
         try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
         logger.log(.info, "storage_opened", storage.logFields,

@@ -225,13 +225,13 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
             let account = before.email.normalized
             try await admitSignIn(account: account, address: clientAddress)
             let stored = try await storage.storedRead { try UserStore.user($0, id: id) }
-            guard await hasher.current.verify(patch.currentPassword ?? "", against: stored?.passwordHash ?? decoyHash) else {
+            guard try await verifyPassword(patch.currentPassword ?? "", against: stored?.passwordHash ?? decoyHash) else {
                 throw AuthenticationError.invalidCredentials
             }
             try await signInSucceeded(account: account, address: clientAddress)
         }
         var newHash: String?
-        if let password = patch.password { newHash = try await hasher.current.hash(password) }
+        if let password = patch.password { newHash = try await hashPassword(password) }
         // The actor ran other work while hashing: start again from the current user.
         let latest = try await self.user(id)
         let user = try patch.applied(to: latest)
@@ -265,7 +265,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         // answered faster than a new one and the timing does not tell anyone
         // which addresses are registered. The unique `email_key`
         // index refuses a taken one (`duplicate_email`).
-        let hash = try await hasher.current.hash(request.password)
+        let hash = try await hashPassword(request.password)
         let user = try request.makeUser(id: UserID(RandomUUID.make()), role: role,
                                         createdAt: Timestamp(millisecondsSince1970: nowMilliseconds()))
         let started = users.start(of: user.id)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -133,6 +134,48 @@ import TestSupport
         let kept = try EventShop.signIn(shop.api, "moved@example.com", Self.password)
         #expect(try shop.api.call("PATCH", "/users/me", json: #"{"name":"Renamed"}"#, token: current).status == 200)
         #expect(try shop.api.call("GET", "/users/me", token: kept).status == 200)
+    }
+
+    /// Before: hashing waiters queued without bound. With no waiting room,
+    /// registrations beyond the hashing slots are 503 with Retry-After, and
+    /// create nothing.
+    @Test func registrationsBeyondTheHashingQueueAre503AndCreateNothing() throws {
+        let server = ServerProcess(arguments: ["--port", "0", "--password-hash-max-waiting", "0"])
+        try server.start()
+        defer { server.stop() }
+        let api = API(port: server.port)
+        struct Answer: Sendable {
+            let email: String
+            let status: Int
+            let retryAfter: String?
+            let code: String?
+        }
+        let answers = Mutex<[Answer]>([])
+        for round in 0..<5 where !answers.withLock({ $0.contains { $0.status == 503 } }) {
+            // A thread each (concurrentPerform would run only a core's worth at once).
+            let done = DispatchGroup()
+            for index in 0..<24 {
+                done.enter()
+                Thread {
+                    defer { done.leave() }
+                    let email = "crowd\(round)-\(index)@example.com"
+                    let body = #"{"name":"C","email":"\#(email)","password":"correct horse battery"}"#
+                    guard let response = try? api.call("POST", "/users", json: body) else { return }
+                    let answer = Answer(email: email, status: response.status, retryAfter: response.header("Retry-After"),
+                                        code: api.object(response)["code"] as? String)
+                    answers.withLock { $0.append(answer) }
+                }.start()
+            }
+            done.wait()
+        }
+        let all = answers.withLock { $0 }
+        let busy = try #require(all.first { $0.status == 503 }, "no registration was turned away")
+        #expect(Set(all.map(\.status)).isSubset(of: [202, 503]))
+        #expect(busy.retryAfter == "1")
+        #expect(busy.code == "password_hashing_busy")
+        let admitted = try #require(all.first { $0.status == 202 })
+        #expect(try signIn(api, admitted.email, Self.password).status == 201)
+        #expect(try signIn(api, busy.email, Self.password).status == 401)
     }
 
     @Test func anEmailChangeNeedsTheCurrentPassword() throws {

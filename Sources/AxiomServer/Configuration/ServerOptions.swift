@@ -41,6 +41,7 @@ struct ServerOptions: Sendable {
     var sessionTTLSeconds = 86_400.0
     var sessionIdleTimeoutSeconds = 1_800.0
     var maxSessions = 100_000
+    var passwordHashMaxWaiting = 64
     var catalogCacheEntries = CatalogClient.defaultCacheEntries
     var cartCacheEntries = 10_000
     var userCacheEntries = 10_000
@@ -263,6 +264,9 @@ struct ServerOptions: Sendable {
                  get: \.sessionTTLSeconds, set: { $0.sessionTTLSeconds = $1 }),
         .seconds("session_idle_timeout", help: "seconds a session's context stays in memory without requests",
                  get: \.sessionIdleTimeoutSeconds, set: { $0.sessionIdleTimeoutSeconds = $1 }),
+        .integer("password_hash_max_waiting", in: 0...100_000,
+                 help: "password hashes and checks that may wait for a hashing slot; beyond, 503 password_hashing_busy",
+                 get: \.passwordHashMaxWaiting, set: { $0.passwordHashMaxWaiting = $1 }),
         .integer("max_sessions", in: 1...10_000_000, help: "session contexts kept in memory (least recently used unloaded beyond)",
                  get: \.maxSessions, set: { $0.maxSessions = $1 }),
         .integer("catalog_cache_entries", in: 1...10_000_000,

@@ -2727,7 +2727,10 @@ components:
         PostgreSQL, the connection broke while this write was committing
         and the server could not learn within a few seconds whether it
         committed; it may have been applied: read it back, or retry with the
-        same `Idempotency-Key`.
+        same `Idempotency-Key`. `password_hashing_busy` (on routes that hash
+        or check a password: `POST /users`, `POST /sessions`,
+        `PATCH /users/me`): every hashing slot is busy and its queue
+        (`password_hash_max_waiting`) is full; nothing was done.
       headers:
         Retry-After:
           schema:
