@@ -102,6 +102,12 @@ struct ServerOptions: Sendable {
     /// connection), so only a deployment's own values ever refuse.
     var rateLimitUserPerSecond = 100_000
     var rateLimitUserBurst = 200_000
+    var rateLimitSignInPerMinute = 20
+    var rateLimitSignInBurst = 20
+    var rateLimitRegistrationPerMinute = 5
+    var rateLimitRegistrationBurst = 10
+    var rateLimitCheckoutPerMinute = 30
+    var rateLimitCheckoutBurst = 30
     /// `cluster`: on PostgreSQL the limits count across every process on the
     /// database (docs/rate-limits.md); a SQLite file has one process.
     var rateLimitScope = "cluster"
@@ -177,6 +183,22 @@ struct ServerOptions: Sendable {
     var userRateLimit: RateLimitPolicy? {
         rateLimit ? RateLimitPolicy(name: "per-user", requestsPerSecond: Double(rateLimitUserPerSecond),
                                     burst: rateLimitUserBurst, maxTrackedClients: rateLimitMaxClients) : nil
+    }
+
+    /// The route classes' limits per client address, on when `rate_limit` is.
+    var signInRateLimit: RateLimitPolicy? {
+        routeClassLimit("sign-in", perMinute: rateLimitSignInPerMinute, burst: rateLimitSignInBurst)
+    }
+    var registrationRateLimit: RateLimitPolicy? {
+        routeClassLimit("registration", perMinute: rateLimitRegistrationPerMinute, burst: rateLimitRegistrationBurst)
+    }
+    var checkoutRateLimit: RateLimitPolicy? {
+        routeClassLimit("checkout", perMinute: rateLimitCheckoutPerMinute, burst: rateLimitCheckoutBurst)
+    }
+
+    private func routeClassLimit(_ name: String, perMinute: Int, burst: Int) -> RateLimitPolicy? {
+        rateLimit ? RateLimitPolicy(name: name, requestsPerSecond: Double(perMinute) / 60, burst: burst,
+                                    maxTrackedClients: rateLimitMaxClients) : nil
     }
 
     /// The origins of a comma-separated list: `scheme://host[:port]`, as a
@@ -380,6 +402,24 @@ struct ServerOptions: Sendable {
         .integer("rate_limit_user_burst", in: 1...10_000_000,
                  help: "requests one signed-in user may make at once above the rate",
                  get: \.rateLimitUserBurst, set: { $0.rateLimitUserBurst = $1 }),
+        .integer("rate_limit_sign_in_per_minute", in: 1...100_000_000,
+                 help: "POST /sessions per minute one client address may sustain (sign-in policy)",
+                 get: \.rateLimitSignInPerMinute, set: { $0.rateLimitSignInPerMinute = $1 }),
+        .integer("rate_limit_sign_in_burst", in: 1...10_000_000,
+                 help: "POST /sessions one client address may make at once above the rate",
+                 get: \.rateLimitSignInBurst, set: { $0.rateLimitSignInBurst = $1 }),
+        .integer("rate_limit_registration_per_minute", in: 1...100_000_000,
+                 help: "POST /users per minute one client address may sustain (registration policy)",
+                 get: \.rateLimitRegistrationPerMinute, set: { $0.rateLimitRegistrationPerMinute = $1 }),
+        .integer("rate_limit_registration_burst", in: 1...10_000_000,
+                 help: "POST /users one client address may make at once above the rate",
+                 get: \.rateLimitRegistrationBurst, set: { $0.rateLimitRegistrationBurst = $1 }),
+        .integer("rate_limit_checkout_per_minute", in: 1...100_000_000,
+                 help: "POST /checkout per minute one client address may sustain (checkout policy)",
+                 get: \.rateLimitCheckoutPerMinute, set: { $0.rateLimitCheckoutPerMinute = $1 }),
+        .integer("rate_limit_checkout_burst", in: 1...10_000_000,
+                 help: "POST /checkout one client address may make at once above the rate",
+                 get: \.rateLimitCheckoutBurst, set: { $0.rateLimitCheckoutBurst = $1 }),
         .text("rate_limit_scope", accepted: "cluster or process",
               help: "cluster: on PostgreSQL the limits count across every process on the database (leases of a shared bucket); process: each process counts alone",
               check: { ["cluster", "process"].contains($0) },

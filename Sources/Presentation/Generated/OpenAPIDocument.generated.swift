@@ -2643,6 +2643,9 @@ components:
         Code `rate_limited`: this client address (behind `trusted_proxies`,
         the nearest untrusted `X-Forwarded-For` hop) or, on a signed-in
         route, this user (all sessions together) spent its token bucket;
+        `POST /sessions`, `POST /users` and `POST /checkout` also have a
+        bucket per client address of their own (policies `sign-in`,
+        `registration`, `checkout`; config/README.md gives the numbers);
         `RateLimit` shows `r=0` for the policy that refused. Retry after
         `Retry-After` seconds. Nothing was done.
       headers:
@@ -2703,10 +2706,15 @@ components:
         1 s doubling up to 900 s after 5), per account (up to 30 s after 5,
         only for addresses that have failed for that account, counted from
         the address's own last failure) and per address (up to 30 s after
-        20, not for accounts that signed in from that address before). An
-        owner at an address that has not been failing is never held by
-        another address's failures. No attempt is checked while refused.
-        This is the `login` rate-limit policy: the fields name it.
+        20, not for accounts that signed in from that address before), and
+        every address the account has not signed in from within 30 days
+        backs off on the account's failures (1 s doubling up to 300 s after
+        10, from the account's last failure). An owner at an address they
+        signed in from, not failing there, is never held by another
+        address's failures. No attempt is checked while refused. This is
+        the `login` rate-limit policy: the fields name it. A `rate_limited`
+        problem instead is the `sign-in` policy's (requests per client
+        address, whatever the password; see RateLimited).
       headers:
         Retry-After:
           schema:
