@@ -22,11 +22,13 @@ final class ServerProcess: @unchecked Sendable {
     /// one (then `nil`).
     let database: ServerDatabase?
 
-    /// config/README.md's load-test settings for the route-class limits:
-    /// tests sign in and register far more often from 127.0.0.1 than a
+    /// config/README.md's load-test settings for the rate limits: tests
+    /// send, sign in and register far more often from 127.0.0.1 than a
     /// real client may. A test's own environment or flags win over them;
     /// `loadTestLimits: false` runs the shipped defaults.
     static let loadTestEnvironment = [
+        "AXIOM_RATE_LIMIT_PER_SECOND": "100000", "AXIOM_RATE_LIMIT_BURST": "200000",
+        "AXIOM_RATE_LIMIT_USER_PER_SECOND": "100000", "AXIOM_RATE_LIMIT_USER_BURST": "200000",
         "AXIOM_RATE_LIMIT_SIGN_IN_PER_MINUTE": "100000000", "AXIOM_RATE_LIMIT_SIGN_IN_BURST": "10000000",
         "AXIOM_RATE_LIMIT_REGISTRATION_PER_MINUTE": "100000000", "AXIOM_RATE_LIMIT_REGISTRATION_BURST": "10000000",
         "AXIOM_RATE_LIMIT_CHECKOUT_PER_MINUTE": "100000000", "AXIOM_RATE_LIMIT_CHECKOUT_BURST": "10000000",

@@ -94,14 +94,14 @@ struct ServerOptions: Sendable {
     /// Far above what one client reaches on the benchmark machine (GET
     /// /health peaks near 85k requests per second over 64 connections), so
     /// benchmarks, tests and the README never meet it; deployments set theirs.
-    var rateLimitPerSecond = 100_000
-    var rateLimitBurst = 200_000
+    var rateLimitPerSecond = 100
+    var rateLimitBurst = 400
     var rateLimitMaxClients = 100_000
     /// Per signed-in user, across their sessions: as far above a benchmark
     /// as the address limit (a wrk run signs in one user for every
     /// connection), so only a deployment's own values ever refuse.
-    var rateLimitUserPerSecond = 100_000
-    var rateLimitUserBurst = 200_000
+    var rateLimitUserPerSecond = 20
+    var rateLimitUserBurst = 100
     var rateLimitSignInPerMinute = 20
     var rateLimitSignInBurst = 20
     var rateLimitRegistrationPerMinute = 5
