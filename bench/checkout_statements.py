@@ -88,7 +88,7 @@ def main():
     shoppers = []
     for n in range(arguments.shoppers):
         email = f"profile-{os.getpid()}-{n}@example.com"
-        admin.must(201, "POST", "/users", {"name": "Profile", "email": email, "password": PASSWORD})
+        admin.must(202, "POST", "/users", {"name": "Profile", "email": email, "password": PASSWORD})
         shoppers.append(admin.must(201, "POST", "/sessions", {"email": email, "password": PASSWORD})["token"])
 
     psql(arguments.database_url, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")

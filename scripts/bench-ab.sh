@@ -7,6 +7,7 @@
 # usage: scripts/bench-ab.sh A_BINARY B_BINARY PATH [ROUNDS=3] [SECONDS=8]
 #   PATH may contain {product}: a product created in each server first.
 set -euo pipefail
+. "$(dirname "$0")/load-test-env.sh"   # config/README.md's load-test settings
 A=$1 B=$2 PATHSPEC=$3 ROUNDS=${4:-3} DUR=${5:-8}
 TICK=$(getconf CLK_TCK)
 start() { # binary dir -> "pid port"

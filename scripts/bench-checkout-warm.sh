@@ -19,6 +19,7 @@
 #   that binary. The machine is shared: alternate two builds (A B B A).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 HERE=$PWD
 ROOT=$PWD
 if [ "${1:-}" = "--root" ]; then ROOT=$(cd "$2" && pwd); shift 2; fi

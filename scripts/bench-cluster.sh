@@ -39,6 +39,7 @@
 # cluster is taken down at exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 DURATION=8 CONNECTIONS=64 PROBE_ROUNDS=200 MODE=configurations
 while [ $# -gt 0 ]; do
   case $1 in

@@ -15,6 +15,7 @@
 #   The peer is found in $AXIOM_PEER_BENCH (default ../shared/bench beside the repository).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 REPO=$PWD
 PEER_BENCH=${AXIOM_PEER_BENCH:-../shared/bench}
 [ -x "$PEER_BENCH/compare.sh" ] || { echo "no $PEER_BENCH/compare.sh (set AXIOM_PEER_BENCH)" >&2; exit 2; }

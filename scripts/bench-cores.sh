@@ -18,6 +18,7 @@
 #   AXIOM_PEER_BENCH=dir  the peer's bench directory (default ../shared/bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 ROUNDS=3 DUR=7 CONNS=64
 while getopts "n:d:c:" option; do
   case $option in n) ROUNDS=$OPTARG ;; d) DUR=$OPTARG ;; c) CONNS=$OPTARG ;; *) exit 2 ;; esac

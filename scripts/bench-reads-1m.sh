@@ -23,6 +23,7 @@
 # AXIOM_BINARY=path measures that binary instead of building the release one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 ROOT=$(pwd)
 SHARED=$ROOT/../shared/bench
 [ -d "$SHARED/peer-hummingbird" ] || SHARED=/work/shared/bench

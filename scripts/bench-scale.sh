@@ -18,6 +18,7 @@
 # Run it on a quiet machine: wrk and the server share its cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 
 PRODUCTS=100000 USERS=100 ORDERS=1000 READS=60 DURATION=20 SEEDED=
 while [ $# -gt 0 ]; do

@@ -16,6 +16,7 @@
 # LOG_LEVEL=info turns its access log on (default warning).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 DUR=10 WARM=20 CONNS=64 SEEDED=/tmp/search-1m WORKLOAD=
 while [ $# -gt 0 ]; do
   case $1 in

@@ -11,6 +11,7 @@
 # Compare two builds by alternating them (A B B A): the machine is shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 
 [ $# -ge 1 ] && [ -f "$1/axiom.db" ] && [ -f "$1/product_ids.txt" ] ||
   { echo "usage: $0 DIR [SCRIPT...]  (DIR as scripts/seed-scale.sh --out left it)" >&2; exit 2; }

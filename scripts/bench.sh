@@ -23,6 +23,7 @@
 # Side by side with the Hummingbird peer: scripts/bench-compare.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 DURATION=10 CONNECTIONS=64 KEEP=false
 ALL=(health product cart cart_put sessions register checkout)
 SCENARIOS=()

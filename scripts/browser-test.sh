@@ -10,6 +10,7 @@
 # server without the page's origin: the test must then fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 BIN=${AXIOM_BIN:-}
 if [ -z "$BIN" ]; then
   swift build --product axiom-server >/dev/null

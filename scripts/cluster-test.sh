@@ -11,6 +11,7 @@
 # test: no release build in CI); AXIOM_BIN picks another binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 export AXIOM_BIN=${AXIOM_BIN:-$(swift build --show-bin-path)/axiom-server}
 export AXIOM_CLUSTER_STATE=${AXIOM_CLUSTER_STATE:-/tmp/axiom-cluster-test-$(id -u)}
 export CLUSTER_PORT=${CLUSTER_PORT:-18090}

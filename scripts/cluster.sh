@@ -47,6 +47,7 @@
 # (ip netns); PostgreSQL itself still runs as the postgres user.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 state=${AXIOM_CLUSTER_STATE:-/tmp/axiom-cluster-$(id -u)}
 balancer_port=${CLUSTER_PORT:-8090}
 pg_port=${CLUSTER_PG_PORT:-54339}

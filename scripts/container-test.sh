@@ -135,11 +135,10 @@ run_container
 wait_ready >/dev/null
 echo "start to ready: $(python3 -c "print(f'{$(date +%s.%N) - $t0:.2f}')") s (podman run to GET /ready 200)"
 echo "GET / names the service: $(curl -sf "$URL/" | json '["service"]')"
-user=$(curl -sf -X POST "$URL/users" -H 'Content-Type: application/json' -d '{"name":"Dana","email":"dana@example.com","password":"container secret 1"}' | json '["id"]')
-echo "registered user $user"
+[ "$(curl -sf -X POST "$URL/users" -H 'Content-Type: application/json' -d '{"name":"Dana","email":"dana@example.com","password":"container secret 1"}' | json '["status"]')" = accepted ]
 token=$(curl -sf -X POST "$URL/sessions" -H 'Content-Type: application/json' -d '{"email":"dana@example.com","password":"container secret 1"}' | json '["token"]')
-[ "$(curl -sf "$URL/users/me" -H "Authorization: Bearer $token" | json '["id"]')" = "$user" ]
-echo "signed in and read /users/me"
+user=$(curl -sf "$URL/users/me" -H "Authorization: Bearer $token" | json '["id"]')
+echo "registered, signed in and read /users/me: user $user"
 podman healthcheck run "$NAME"
 health=$(podman inspect -f '{{.State.Health.Status}}' "$NAME")
 echo "HEALTHCHECK: $health ($(podman inspect -f '{{(index .State.Health.Log 0).Output}}' "$NAME"))"

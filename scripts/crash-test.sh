@@ -17,6 +17,7 @@
 #   CRASH_SHOPPERS / CRASH_REGISTRARS change the number of writer threads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 storage=()
 if [ "${1:-}" = "--database-url" ]; then
   [ -n "${2:-}" ] || { echo "usage: $0 [--database-url URL] [RUNS]" >&2; exit 2; }

@@ -13,6 +13,7 @@
 # stopped at exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 export AXIOM_PG_STATE=${TMPDIR:-/tmp}/axiom-pg-profile-$$ PGPORT=${PROFILE_PG_PORT:-54493}
 BINARY=${AXIOM_BINARY:-.build/release/axiom-server}
 WRITERS=0

@@ -11,6 +11,7 @@
 # usage: scripts/schemathesis.sh [MAX_EXAMPLES]   (default 50 per operation)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 MAX_EXAMPLES=${1:-50}
 command -v schemathesis >/dev/null || python3 -m pip install -q schemathesis
 BIN=${AXIOM_BIN:-}

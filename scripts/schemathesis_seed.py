@@ -22,7 +22,7 @@ BASE, ADMIN_EMAIL, ADMIN_PASSWORD, WORKDIR = sys.argv[1:5]
 CUSTOMER_PASSWORD = "schemathesis-customer-1"
 
 
-def call(method, path, body=None, token=None, expect=(200, 201)):
+def call(method, path, body=None, token=None, expect=(200, 201, 202)):
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(BASE + path, data=data, method=method)
     if data is not None:

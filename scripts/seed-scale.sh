@@ -14,6 +14,7 @@
 # see bench/seed_scale.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 
 usage() { echo "usage: $0 DB --products N [--users N] [--orders N] [--vocabulary zipf|dense] --out DIR" >&2; exit 2; }
 [ $# -ge 1 ] || usage

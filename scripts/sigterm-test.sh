@@ -8,6 +8,7 @@
 # usage: scripts/sigterm-test.sh [RUNS]      (default 3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/load-test-env.sh   # config/README.md's load-test settings
 RUNS=${1:-3}
 SHOPPERS=24 DEADLINE=10
 command -v wrk >/dev/null || scripts/setup.sh --tests

@@ -45,7 +45,7 @@ def setup(url, admin_email, admin_password, state_path, users):
         email = f"shopper{index}@example.com"
         status, body = call(conn, "POST", "/users", {"name": f"S{index}", "email": email,
                                                        "password": "correct horse battery"})
-        assert status == 201, (status, body)
+        assert status == 202, (status, body)
         status, body = call(conn, "POST", "/sessions", {"email": email, "password": "correct horse battery"})
         assert status == 201, (status, body)
         shoppers.append(body["token"])

@@ -39,7 +39,7 @@ final class AxiomService: Sendable {
                       accessLog: LogOutput? = nil) async throws -> AxiomService {
         let orchestrator = try AxiomOrchestrator()
         let storage = ServiceStorage(options)
-        try await registerCapabilities(on: orchestrator, storage: storage, logger: logger)
+        try await registerCapabilities(on: orchestrator, storage: storage, options: options, logger: logger)
         let subscribers = ChangeSubscriberList()
         try registerClients(on: orchestrator, storage: storage, options: options, subscribers: subscribers)
         // What `/events` carries: each feature's live events, declared in
@@ -118,15 +118,19 @@ final class AxiomService: Sendable {
         }
         let userLimiter = options.userRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }
         let gate = SessionGate(registration: registration, sessions: sessions, userLimit: UserRateLimit(userLimiter))
+        let classLimits = RouteClassRateLimits(
+            signIn: RouteClassRateLimit(options.signInRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }),
+            registration: RouteClassRateLimit(options.registrationRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }),
+            checkout: RouteClassRateLimit(options.checkoutRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }))
         // Every route group, each bound to its one context type (RFC-001
         // 2.4): declared to the orchestrator and registered from this list.
         let groups: [any RouteGroup] = [
             CatalogRoutes(storefront, maxAge: options.catalogMaxAgeSeconds),
-            RegistrationRoutes(registration),
+            RegistrationRoutes(registration, limits: classLimits),
             ProfileRoutes(gate: gate),
             CartRoutes(gate: gate),
             OrderRoutes(gate: gate),
-            CheckoutRoutes(gate: gate),
+            CheckoutRoutes(gate: gate, limit: classLimits.checkout),
             AdminRoutes(gate: gate),
             WishlistRoutes(gate: gate),
             EventRoutes(gate: gate, heartbeat: options.eventsHeartbeat),
@@ -135,7 +139,8 @@ final class AxiomService: Sendable {
         ]
         for group in groups { try group.bind(to: orchestrator) }
         let lifecycle = Lifecycle()
-        let metrics = ServiceMetrics(orchestrator: orchestrator, userLimiter: userLimiter,
+        let metrics = ServiceMetrics(orchestrator: orchestrator,
+                                     applicationLimiters: [userLimiter].compactMap { $0 } + classLimits.limiters,
                                      loginDecisions: registration.loginDecisions,
                                      paymentAnomalies: { notifications.anomaliesKept }, changeFeed: feed)
         func registerProbes(on router: inout Router) {
@@ -218,7 +223,9 @@ final class AxiomService: Sendable {
             Task { await recoverCheckouts(recovery: recovery, logger: logger, every: .seconds(5)) },
             Task { await compactSearchIndex(storefront: storefront, logger: logger, every: .seconds(10),
                                            resume: .milliseconds(100)) },
-        ] + [server.rateLimiter, userLimiter].compactMap { $0 }.map { limiter in Task { await limiter.shareTokens() } }
+        ] + ([server.rateLimiter, userLimiter].compactMap { $0 } + classLimits.limiters).map { limiter in
+            Task { await limiter.shareTokens() }
+        }
         let routes = router.routes + (opsRouter?.routes ?? [])
         return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server,
                             opsServer: opsServer, routes: routes, background: background, lifecycle: lifecycle,
@@ -240,7 +247,7 @@ final class AxiomService: Sendable {
     }
 
     private static func registerCapabilities(on orchestrator: AxiomOrchestrator, storage: ServiceStorage,
-                                             logger: ServerLogger) async throws {
+                                             options: ServerOptions, logger: ServerLogger) async throws {
         // Every client owns its tables and its own range of migration
         // versions; applied together, in version order, at start-up.
         let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations + OrderClient.migrations
@@ -250,7 +257,7 @@ final class AxiomService: Sendable {
         try await orchestrator.registerCapability(SystemClockCapability.self) { SystemClockCapability() }
         try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
         try await orchestrator.registerCapability(PasswordHasher.self) {
-            try PasswordHasher(maxConcurrent: UsableCPUs.current.count)
+            try PasswordHasher(maxConcurrent: UsableCPUs.current.count, maxWaiting: options.passwordHashMaxWaiting)
         }
         try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
         logger.log(.info, "storage_opened", storage.logFields,

@@ -21,6 +21,14 @@
 ///   `maxBackoff`, except for accounts that signed in successfully from it
 ///   within `trustPeriod` (people behind one NAT who have signed in there).
 ///
+/// The account's run also holds every *unfamiliar* address, one the
+/// account has not signed in from within `trustPeriod`: after
+/// `unfamiliarFreeFailures` it waits until the account's last failure plus
+/// the back-off (up to `maxUnfamiliarBackoff`), so guessing spread over
+/// many addresses, each failing once, is bounded by the account's total.
+/// Addresses the owner signed in from are not held by it: they keep the
+/// rules above, which no other address can stretch.
+///
 /// An attempt is counted as a failure when admitted and given back when the
 /// password matches, so concurrent guesses see each other: all of them are
 /// admitted before any verification ends otherwise.
@@ -70,6 +78,9 @@ public struct LoginThrottle: Sendable {
             let address = current(keys.address, now: now)
             wait = max(wait, remaining(address.failures, since: address.last, free: policy.addressFreeFailures,
                                        cap: policy.maxBackoff, now: now))
+            let account = current(keys.account, now: now)
+            wait = max(wait, remaining(account.failures, since: account.last, free: policy.unfamiliarFreeFailures,
+                                       cap: policy.maxUnfamiliarBackoff, now: now))
         }
         if wait > 0 { return Int((wait + 999) / 1000) }
         for key in keys.all { count(key, now: now) }

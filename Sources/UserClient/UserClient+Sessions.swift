@@ -17,13 +17,12 @@ extension UserClient {
         // a wrong password costs.
         let stored = try await storage.storedRead { try UserStore.user($0, emailKey: account) }
         let hash = stored?.passwordHash ?? decoyHash
-        let matches = await hasher.current.verify(password, against: hash)
-        // A failure stays counted (it was counted when admitted).
-        guard matches, let user = stored?.user else { throw AuthenticationError.invalidCredentials }
-        guard user.canLogIn else {
-            try await signInSucceeded(account: account, address: clientAddress)
-            throw AuthenticationError.accountSuspended
-        }
+        let matches = try await verifyPassword(password, against: hash)
+        // A failure stays counted (it was counted when admitted). A
+        // suspended account is answered as a wrong password whatever the
+        // password, and counted as one: a distinct answer after the hash
+        // matched would confirm a guessed password to whoever holds it.
+        guard matches, let user = stored?.user, user.canLogIn else { throw AuthenticationError.invalidCredentials }
 
         let token = random.current.token(byteCount: 32, encoding: .base64url)
         let created = nowMilliseconds()
@@ -38,7 +37,7 @@ extension UserClient {
             // other sessions), committed while this sign-in hashed must not
             // be outlived by a session opened with the old state.
             guard let now = try UserStore.user(handle, id: user.id), now.user.canLogIn else {
-                throw AuthenticationError.accountSuspended
+                throw AuthenticationError.invalidCredentials
             }
             guard now.passwordHash == hash else { throw AuthenticationError.invalidCredentials }
             try UserStore.insert(handle, session, createdAt: created)

@@ -209,10 +209,10 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     /// password needs the current password (`invalid_credentials`
     /// otherwise), checked before anything else is looked at; a new email
     /// must be free in any spelling (the unique `email_key` index decides);
-    /// a new password is hashed before anything is written, and revokes
-    /// every other session of the user in the same transaction (their live
-    /// streams end), so a password changed after a token leaked shuts the
-    /// leaked token out. Wrong current passwords count in the sign-in
+    /// a new password is hashed before anything is written. A new password
+    /// or a new email revokes every other session of the user in the same
+    /// transaction (their live streams end), so a credential changed after
+    /// a token leaked shuts the leaked token out. Wrong current passwords count in the sign-in
     /// throttle for this account and `clientAddress`: a leaked token must
     /// not be a way to guess the password unthrottled.
     /// With `unchangedFrom`, `precondition_failed` unless the stored user is
@@ -225,16 +225,18 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
             let account = before.email.normalized
             try await admitSignIn(account: account, address: clientAddress)
             let stored = try await storage.storedRead { try UserStore.user($0, id: id) }
-            guard await hasher.current.verify(patch.currentPassword ?? "", against: stored?.passwordHash ?? decoyHash) else {
+            guard try await verifyPassword(patch.currentPassword ?? "", against: stored?.passwordHash ?? decoyHash) else {
                 throw AuthenticationError.invalidCredentials
             }
             try await signInSucceeded(account: account, address: clientAddress)
         }
         var newHash: String?
-        if let password = patch.password { newHash = try await hasher.current.hash(password) }
+        if let password = patch.password { newHash = try await hashPassword(password) }
         // The actor ran other work while hashing: start again from the current user.
-        let user = try patch.applied(to: try await self.user(id))
+        let latest = try await self.user(id)
+        let user = try patch.applied(to: latest)
         let hash = newHash
+        let revokesOthers = hash != nil || user.email.address != latest.email.address
         let (current, revoked) = try await writeUser(id) { handle -> [UserStore.StoredSession] in
             if let unchangedFrom, try UserStore.user(handle, id: id)?.user != unchangedFrom {
                 throw DomainError.preconditionFailed(entity: "user")
@@ -245,8 +247,11 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
             } catch let error as StorageError where error.isUniqueViolation {
                 throw DomainError.duplicate(field: "email", value: user.email.address)
             }
-            guard let hash else { return [] }
-            try handle.execute("UPDATE users SET password_hash = ?, version = version + 1 WHERE id = ?", hash, id.description)
+            if let hash {
+                try handle.execute("UPDATE users SET password_hash = ?, version = version + 1 WHERE id = ?",
+                                   hash, id.description)
+            }
+            guard revokesOthers else { return [] }
             return try UserStore.deleteSessions(handle, user: id, except: keepingSession)
         }
         forget(revoked)
@@ -260,7 +265,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         // answered faster than a new one and the timing does not tell anyone
         // which addresses are registered. The unique `email_key`
         // index refuses a taken one (`duplicate_email`).
-        let hash = try await hasher.current.hash(request.password)
+        let hash = try await hashPassword(request.password)
         let user = try request.makeUser(id: UserID(RandomUUID.make()), role: role,
                                         createdAt: Timestamp(millisecondsSince1970: nowMilliseconds()))
         let started = users.start(of: user.id)

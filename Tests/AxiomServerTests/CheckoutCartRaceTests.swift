@@ -28,7 +28,7 @@ import TestSupport
             products.append(try #require(api.object(try api.call("POST", "/products", json: body, token: admin))["id"] as? String))
         }
         let (mug, pen) = (products[0], products[1])
-        #expect(try api.call("POST", "/users", json: #"{"name":"Sam","email":"sam@example.com","password":"correct horse battery"}"#).status == 201)
+        #expect(try api.call("POST", "/users", json: #"{"name":"Sam","email":"sam@example.com","password":"correct horse battery"}"#).status == 202)
         let checkingOut = try token(api, "sam@example.com", "correct horse battery")
         let adding = try token(api, "sam@example.com", "correct horse battery")
 

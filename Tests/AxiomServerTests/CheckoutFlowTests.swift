@@ -35,7 +35,7 @@ import TestSupport
         var tokens: [String] = []
         for index in 0..<customers {
             let email = "buyer\(index)@example.com"
-            #expect(try api.call("POST", "/users", json: #"{"name":"Buyer \#(index)","email":"\#(email)","password":"correct horse battery"}"#).status == 201)
+            #expect(try api.call("POST", "/users", json: #"{"name":"Buyer \#(index)","email":"\#(email)","password":"correct horse battery"}"#).status == 202)
             let customer = try token(api, email, "correct horse battery")
             #expect(try api.call("PUT", "/cart/items/\(productID)", json: #"{"quantity":1}"#, token: customer).status == 200)
             tokens.append(customer)

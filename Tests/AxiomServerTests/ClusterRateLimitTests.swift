@@ -86,7 +86,7 @@ import TestSupport
         try b.start()
         defer { b.stop() }
         let apis = [API(port: a.port), API(port: b.port)]
-        #expect(try apis[0].call("POST", "/users", json: #"{"name":"C","email":"c@example.com","password":"correct horse battery"}"#).status == 201)
+        #expect(try apis[0].call("POST", "/users", json: #"{"name":"C","email":"c@example.com","password":"correct horse battery"}"#).status == 202)
         let token = try ReplicaProcessTests.signIn(apis[0], "c@example.com", "correct horse battery")
         let started = Date()
         var admitted = 0

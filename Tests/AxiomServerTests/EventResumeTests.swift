@@ -51,7 +51,7 @@ import TestSupport
         let admin = try EventShop.signIn(apis[0], "root@example.com", "a very long secret")
         let created = try apis[0].call("POST", "/products", json: #"{"sku":"ER-1","name":"Jug","description":"","price":{"amount":900,"currency":"USD"},"stock":100}"#, token: admin)
         let product = try #require(apis[0].object(created)["id"] as? String)
-        #expect(try apis[0].call("POST", "/users", json: #"{"name":"E","email":"e@example.com","password":"\#(password)"}"#).status == 201)
+        #expect(try apis[0].call("POST", "/users", json: #"{"name":"E","email":"e@example.com","password":"\#(password)"}"#).status == 202)
         let tokens = try apis.map { try EventShop.signIn($0, "e@example.com", password) }
         return Shop(servers: servers, apis: apis, product: product, tokens: tokens)
     }

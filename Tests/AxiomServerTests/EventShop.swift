@@ -25,7 +25,7 @@ struct EventShop {
         var tokens: [[String]] = []
         for index in 0..<users {
             let email = "live\(index)@example.com"
-            #expect(try api.call("POST", "/users", json: #"{"name":"L","email":"\#(email)","password":"\#(password)"}"#).status == 201)
+            #expect(try api.call("POST", "/users", json: #"{"name":"L","email":"\#(email)","password":"\#(password)"}"#).status == 202)
             tokens.append(try (0..<sessionsEach).map { _ in try signIn(api, email, password) })
         }
         return EventShop(server: server, api: api, admin: admin, productID: productID, tokens: tokens)

@@ -27,7 +27,7 @@ import TestSupport
         }
         var customers: [String] = []
         for name in ["ann", "bob"] {
-            #expect(try api.call("POST", "/users", json: #"{"name":"\#(name)","email":"\#(name)@example.com","password":"correct horse battery"}"#).status == 201)
+            #expect(try api.call("POST", "/users", json: #"{"name":"\#(name)","email":"\#(name)@example.com","password":"correct horse battery"}"#).status == 202)
             customers.append(try token(api, "\(name)@example.com", "correct horse battery"))
         }
         let (ann, bob) = (customers[0], customers[1])

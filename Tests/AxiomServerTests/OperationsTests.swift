@@ -61,13 +61,13 @@ import TestSupport
         // Two reads of a product that is not there: two misses of the catalogue's working set.
         for _ in 0..<2 { #expect(try api.call("GET", "/products/6f1c2a40-0000-4000-8000-00000000000a").status == 404) }
         #expect(try api.call("GET", "/no/such/route").status == 404)
-        #expect(try register(api, "metrics@example.com").status == 201)
+        #expect(try register(api, "metrics@example.com").status == 202)
         let after = try PythonTool.parsePrometheus(try api.call("GET", "/metrics").text)
 
         let products = #"axiom_http_requests_total{method="GET",route="/products",status="200"}"#
         #expect((after.samples[products] ?? 0) - (before.samples[products] ?? 0) == 3)
         #expect(after.samples[#"axiom_http_requests_total{method="GET",route="",status="404"}"#] == 1)
-        #expect(after.samples[#"axiom_http_requests_total{method="POST",route="/users",status="201"}"#] == 1)
+        #expect(after.samples[#"axiom_http_requests_total{method="POST",route="/users",status="202"}"#] == 1)
         #expect(after.samples[#"axiom_http_request_duration_seconds_count{method="GET",route="/products"}"#] == 3)
         #expect(after.types["axiom_http_request_duration_seconds"] == "histogram")
         #expect(after.types["axiom_storage_batch_size"] == "histogram")
@@ -142,7 +142,7 @@ import TestSupport
         defer { server.stop() }
         let api = API(port: server.port)
         #expect(try api.call("GET", "/axiom/components").status == 401)
-        #expect(try register(api, "customer@example.com").status == 201)
+        #expect(try register(api, "customer@example.com").status == 202)
         let customer = try signIn(api, email: "customer@example.com", password: "correct horse battery")
         let refused = try api.call("GET", "/axiom/components", token: customer)
         #expect(refused.status == 403)
@@ -223,7 +223,7 @@ import TestSupport
             if !readyAgain { usleep(50_000) }
         }
         #expect(readyAgain)
-        #expect(try register(api, "after@example.com").status == 201)
+        #expect(try register(api, "after@example.com").status == 202)
         #expect(server.log.contains { $0.contains(#""event":"capability_unavailable""#) })
         #expect(server.log.contains { $0.contains(#""event":"capability_available""#) })
 
@@ -236,6 +236,6 @@ import TestSupport
         defer { server.stop() }
         api = API(port: server.port)
         _ = try signIn(api, email: "after@example.com", password: "correct horse battery")
-        #expect(try register(api, "during@example.com").status == 201)
+        #expect(try register(api, "during@example.com").status == 202)
     }
 }

@@ -48,7 +48,7 @@ struct PaymentShop {
     /// A new signed-in customer.
     func customer(_ name: String) throws -> String {
         let email = "\(name)@example.com"
-        #expect(try api.call("POST", "/users", json: #"{"name":"\#(name)","email":"\#(email)","password":"\#(Self.password)"}"#).status == 201)
+        #expect(try api.call("POST", "/users", json: #"{"name":"\#(name)","email":"\#(email)","password":"\#(Self.password)"}"#).status == 202)
         return try EventShop.signIn(api, email, Self.password)
     }
 

@@ -45,7 +45,7 @@ import TestSupport
         }
         let plenty = try createProduct("PLENTY", stock: 10)
         let scarce = try createProduct("SCARCE", stock: 1)
-        #expect(try api.call("POST", "/users", json: #"{"name":"Bea","email":"bea@example.com","password":"correct horse battery"}"#).status == 201)
+        #expect(try api.call("POST", "/users", json: #"{"name":"Bea","email":"bea@example.com","password":"correct horse battery"}"#).status == 202)
         let bea = try EventShop.signIn(api, "bea@example.com", "correct horse battery")
         let beaID = try #require(api.object(try api.call("GET", "/users/me", token: bea))["id"] as? String)
         let catalogue = ["/products/\(plenty)", "/products/\(scarce)", "/products?limit=100"]

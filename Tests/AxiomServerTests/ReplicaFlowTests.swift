@@ -34,7 +34,7 @@ import TestSupport
     /// Registers and signs in a customer on `api`; the token.
     private func customer(_ api: API, _ name: String) throws -> String {
         let email = "\(name)@example.com"
-        #expect(try api.call("POST", "/users", json: #"{"name":"\#(name)","email":"\#(email)","password":"\#(Self.password)"}"#).status == 201)
+        #expect(try api.call("POST", "/users", json: #"{"name":"\#(name)","email":"\#(email)","password":"\#(Self.password)"}"#).status == 202)
         return try EventShop.signIn(api, email, Self.password)
     }
 

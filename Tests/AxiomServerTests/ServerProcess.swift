@@ -22,7 +22,20 @@ final class ServerProcess: @unchecked Sendable {
     /// one (then `nil`).
     let database: ServerDatabase?
 
-    init(arguments: [String] = [], environment: [String: String] = [:], database: ServerDatabase? = nil) {
+    /// config/README.md's load-test settings for the rate limits: tests
+    /// send, sign in and register far more often from 127.0.0.1 than a
+    /// real client may. A test's own environment or flags win over them;
+    /// `loadTestLimits: false` runs the shipped defaults.
+    static let loadTestEnvironment = [
+        "AXIOM_RATE_LIMIT_PER_SECOND": "100000", "AXIOM_RATE_LIMIT_BURST": "200000",
+        "AXIOM_RATE_LIMIT_USER_PER_SECOND": "100000", "AXIOM_RATE_LIMIT_USER_BURST": "200000",
+        "AXIOM_RATE_LIMIT_SIGN_IN_PER_MINUTE": "100000000", "AXIOM_RATE_LIMIT_SIGN_IN_BURST": "10000000",
+        "AXIOM_RATE_LIMIT_REGISTRATION_PER_MINUTE": "100000000", "AXIOM_RATE_LIMIT_REGISTRATION_BURST": "10000000",
+        "AXIOM_RATE_LIMIT_CHECKOUT_PER_MINUTE": "100000000", "AXIOM_RATE_LIMIT_CHECKOUT_BURST": "10000000",
+    ]
+
+    init(arguments: [String] = [], environment: [String: String] = [:], database: ServerDatabase? = nil,
+         loadTestLimits: Bool = true) {
         databaseDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("axiom-process-\(UUID().uuidString)")
         process.executableURL = Self.binaryURL
@@ -32,6 +45,7 @@ final class ServerProcess: @unchecked Sendable {
         self.database = namesDatabase ? nil : database ?? ServerDatabase.fresh(in: databaseDirectory)
         process.arguments = arguments + (self.database?.arguments ?? [])
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("AXIOM_") }
+        if loadTestLimits { env.merge(Self.loadTestEnvironment) { _, new in new } }
         env.merge(environment) { _, new in new }
         process.environment = env
         process.standardOutput = output

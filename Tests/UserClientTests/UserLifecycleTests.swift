@@ -32,7 +32,7 @@ import Testing
             await #expect(throws: AuthenticationError.invalidToken) { _ = try await run.client.authenticate(token: token) }
         }
         #expect(try await sessionCount(run) == 0)
-        await #expect(throws: AuthenticationError.accountSuspended) {
+        await #expect(throws: AuthenticationError.invalidCredentials) {
             _ = try await run.client.login(email: "sam@example.com", password: Self.password, clientAddress: "a")
         }
         _ = try await run.client.adminUpdate(user.id, UserAdminPatch(status: UserStatus.active))

@@ -41,6 +41,7 @@ struct ServerOptions: Sendable {
     var sessionTTLSeconds = 86_400.0
     var sessionIdleTimeoutSeconds = 1_800.0
     var maxSessions = 100_000
+    var passwordHashMaxWaiting = 64
     var catalogCacheEntries = CatalogClient.defaultCacheEntries
     var cartCacheEntries = 10_000
     var userCacheEntries = 10_000
@@ -60,6 +61,8 @@ struct ServerOptions: Sendable {
     var loginMaxBackoffSeconds = 30.0
     var loginMaxPairBackoffSeconds = 900.0
     var loginTrustPeriodSeconds = 30 * 86_400.0
+    var loginUnfamiliarFreeFailures = 10
+    var loginMaxUnfamiliarBackoffSeconds = 300.0
 
     var adminEmail: String?
     var adminPassword: String?
@@ -96,14 +99,20 @@ struct ServerOptions: Sendable {
     /// Far above what one client reaches on the benchmark machine (GET
     /// /health peaks near 85k requests per second over 64 connections), so
     /// benchmarks, tests and the README never meet it; deployments set theirs.
-    var rateLimitPerSecond = 100_000
-    var rateLimitBurst = 200_000
+    var rateLimitPerSecond = 100
+    var rateLimitBurst = 400
     var rateLimitMaxClients = 100_000
     /// Per signed-in user, across their sessions: as far above a benchmark
     /// as the address limit (a wrk run signs in one user for every
     /// connection), so only a deployment's own values ever refuse.
-    var rateLimitUserPerSecond = 100_000
-    var rateLimitUserBurst = 200_000
+    var rateLimitUserPerSecond = 20
+    var rateLimitUserBurst = 100
+    var rateLimitSignInPerMinute = 20
+    var rateLimitSignInBurst = 20
+    var rateLimitRegistrationPerMinute = 5
+    var rateLimitRegistrationBurst = 10
+    var rateLimitCheckoutPerMinute = 30
+    var rateLimitCheckoutBurst = 30
     /// `cluster`: on PostgreSQL the limits count across every process on the
     /// database (docs/rate-limits.md); a SQLite file has one process.
     var rateLimitScope = "cluster"
@@ -146,7 +155,9 @@ struct ServerOptions: Sendable {
                              accountFreeFailures: loginFailuresPerAccount, addressFreeFailures: loginFailuresPerAddress,
                              maxBackoffSeconds: Int(loginMaxBackoffSeconds.rounded(.up)),
                              maxPairBackoffSeconds: Int(loginMaxPairBackoffSeconds.rounded(.up)),
-                             trustPeriodSeconds: Int(loginTrustPeriodSeconds.rounded(.up)))
+                             trustPeriodSeconds: Int(loginTrustPeriodSeconds.rounded(.up)),
+                             unfamiliarFreeFailures: loginUnfamiliarFreeFailures,
+                             maxUnfamiliarBackoffSeconds: Int(loginMaxUnfamiliarBackoffSeconds.rounded(.up)))
     }
 
     var serverConfiguration: HTTPServerConfiguration {
@@ -177,6 +188,22 @@ struct ServerOptions: Sendable {
     var userRateLimit: RateLimitPolicy? {
         rateLimit ? RateLimitPolicy(name: "per-user", requestsPerSecond: Double(rateLimitUserPerSecond),
                                     burst: rateLimitUserBurst, maxTrackedClients: rateLimitMaxClients) : nil
+    }
+
+    /// The route classes' limits per client address, on when `rate_limit` is.
+    var signInRateLimit: RateLimitPolicy? {
+        routeClassLimit("sign-in", perMinute: rateLimitSignInPerMinute, burst: rateLimitSignInBurst)
+    }
+    var registrationRateLimit: RateLimitPolicy? {
+        routeClassLimit("registration", perMinute: rateLimitRegistrationPerMinute, burst: rateLimitRegistrationBurst)
+    }
+    var checkoutRateLimit: RateLimitPolicy? {
+        routeClassLimit("checkout", perMinute: rateLimitCheckoutPerMinute, burst: rateLimitCheckoutBurst)
+    }
+
+    private func routeClassLimit(_ name: String, perMinute: Int, burst: Int) -> RateLimitPolicy? {
+        rateLimit ? RateLimitPolicy(name: name, requestsPerSecond: Double(perMinute) / 60, burst: burst,
+                                    maxTrackedClients: rateLimitMaxClients) : nil
     }
 
     /// The origins of a comma-separated list: `scheme://host[:port]`, as a
@@ -264,6 +291,9 @@ struct ServerOptions: Sendable {
                  get: \.sessionTTLSeconds, set: { $0.sessionTTLSeconds = $1 }),
         .seconds("session_idle_timeout", help: "seconds a session's context stays in memory without requests",
                  get: \.sessionIdleTimeoutSeconds, set: { $0.sessionIdleTimeoutSeconds = $1 }),
+        .integer("password_hash_max_waiting", in: 0...100_000,
+                 help: "password hashes and checks that may wait for a hashing slot; beyond, 503 password_hashing_busy",
+                 get: \.passwordHashMaxWaiting, set: { $0.passwordHashMaxWaiting = $1 }),
         .integer("max_sessions", in: 1...10_000_000, help: "session contexts kept in memory (least recently used unloaded beyond)",
                  get: \.maxSessions, set: { $0.maxSessions = $1 }),
         .integer("catalog_cache_entries", in: 1...10_000_000,
@@ -307,6 +337,12 @@ struct ServerOptions: Sendable {
         .seconds("login_trust_period", max: 366 * 86_400,
                  help: "seconds a sign-in exempts its account at that address from the address's back-off",
                  get: \.loginTrustPeriodSeconds, set: { $0.loginTrustPeriodSeconds = $1 }),
+        .integer("login_max_failures_per_account_unfamiliar", in: 1...1_000,
+                 help: "failed sign-ins for one account before every address it has not signed in from backs off",
+                 get: \.loginUnfamiliarFreeFailures, set: { $0.loginUnfamiliarFreeFailures = $1 }),
+        .seconds("login_max_unfamiliar_backoff",
+                 help: "longest back-off of an address an account has not signed in from, on the account's failures",
+                 get: \.loginMaxUnfamiliarBackoffSeconds, set: { $0.loginMaxUnfamiliarBackoffSeconds = $1 }),
 
         .optionalText("admin_email", help: "first admin's email, created at start-up if not registered",
                       get: \.adminEmail, set: { $0.adminEmail = $1 }),
@@ -377,6 +413,24 @@ struct ServerOptions: Sendable {
         .integer("rate_limit_user_burst", in: 1...10_000_000,
                  help: "requests one signed-in user may make at once above the rate",
                  get: \.rateLimitUserBurst, set: { $0.rateLimitUserBurst = $1 }),
+        .integer("rate_limit_sign_in_per_minute", in: 1...100_000_000,
+                 help: "POST /sessions per minute one client address may sustain (sign-in policy)",
+                 get: \.rateLimitSignInPerMinute, set: { $0.rateLimitSignInPerMinute = $1 }),
+        .integer("rate_limit_sign_in_burst", in: 1...10_000_000,
+                 help: "POST /sessions one client address may make at once above the rate",
+                 get: \.rateLimitSignInBurst, set: { $0.rateLimitSignInBurst = $1 }),
+        .integer("rate_limit_registration_per_minute", in: 1...100_000_000,
+                 help: "POST /users per minute one client address may sustain (registration policy)",
+                 get: \.rateLimitRegistrationPerMinute, set: { $0.rateLimitRegistrationPerMinute = $1 }),
+        .integer("rate_limit_registration_burst", in: 1...10_000_000,
+                 help: "POST /users one client address may make at once above the rate",
+                 get: \.rateLimitRegistrationBurst, set: { $0.rateLimitRegistrationBurst = $1 }),
+        .integer("rate_limit_checkout_per_minute", in: 1...100_000_000,
+                 help: "POST /checkout per minute one client address may sustain (checkout policy)",
+                 get: \.rateLimitCheckoutPerMinute, set: { $0.rateLimitCheckoutPerMinute = $1 }),
+        .integer("rate_limit_checkout_burst", in: 1...10_000_000,
+                 help: "POST /checkout one client address may make at once above the rate",
+                 get: \.rateLimitCheckoutBurst, set: { $0.rateLimitCheckoutBurst = $1 }),
         .text("rate_limit_scope", accepted: "cluster or process",
               help: "cluster: on PostgreSQL the limits count across every process on the database (leases of a shared bucket); process: each process counts alone",
               check: { ["cluster", "process"].contains($0) },

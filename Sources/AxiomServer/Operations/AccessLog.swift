@@ -41,6 +41,8 @@ struct AccessLog: Sendable {
         line += #","route":"#.utf8
         Self.appendString(exchange.route, to: &line)
         line += #","client":"#.utf8
+        Self.appendString(exchange.clientAddress, to: &line)
+        line += #","peer":"#.utf8
         Self.appendString(exchange.remoteAddress, to: &line)
         if let session = Self.sessionTag(exchange.requestHeaders["authorization"]) {
             line += #","session":""#.utf8

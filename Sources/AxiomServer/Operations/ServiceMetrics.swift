@@ -18,18 +18,19 @@ final class ServiceMetrics: Sendable {
     private let orchestrator: AxiomOrchestrator
     private let startTime: Double
     private let server = Mutex<HTTPServer?>(nil)
-    private let userLimiter: RateLimiter?
+    /// The `per-user` and route-class limiters.
+    private let applicationLimiters: [RateLimiter]
     private let loginDecisions: LoginThrottleCounts
     private let paymentAnomalies: @Sendable () -> Int
 
     private let changeFeed: ChangeFeed
 
-    init(orchestrator: AxiomOrchestrator, userLimiter: RateLimiter?, loginDecisions: LoginThrottleCounts,
+    init(orchestrator: AxiomOrchestrator, applicationLimiters: [RateLimiter], loginDecisions: LoginThrottleCounts,
          paymentAnomalies: @escaping @Sendable () -> Int, changeFeed: ChangeFeed) {
         self.paymentAnomalies = paymentAnomalies
         self.changeFeed = changeFeed
         self.orchestrator = orchestrator
-        self.userLimiter = userLimiter
+        self.applicationLimiters = applicationLimiters
         self.loginDecisions = loginDecisions
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
@@ -92,7 +93,7 @@ final class ServiceMetrics: Sendable {
     /// `per-address` buckets, the `per-user` ones, and sign-in back-off
     /// (`login`, refusals answered 429 too_many_attempts).
     private func writeRateLimits(to text: inout PrometheusText) {
-        let limiters = [server.withLock { $0?.rateLimiter }, userLimiter].compactMap { $0 }
+        let limiters = [server.withLock { $0?.rateLimiter }].compactMap { $0 } + applicationLimiters
         text.family("axiom_http_rate_limit_requests_total", "counter",
                     "Requests to rate-limited routes, by policy and the limiter's decision (refused: 429).")
         for limiter in limiters {

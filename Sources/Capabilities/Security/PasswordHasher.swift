@@ -59,6 +59,8 @@ public final class PasswordHasher: Sendable {
 
     public let parameters: Parameters
     public let maxConcurrent: Int
+    /// Operations that may wait for a slot; one more is refused (`busy`).
+    public let maxWaiting: Int
     private let limiter: AsyncLimiter
     private let workers = DispatchQueue(label: "axiom.security.pwhash", qos: .userInitiated, attributes: .concurrent)
     private let counters = Mutex(Statistics())
@@ -66,7 +68,10 @@ public final class PasswordHasher: Sendable {
     /// - Parameters:
     ///   - parameters: argon2id costs for new hashes (default INTERACTIVE).
     ///   - maxConcurrent: operations allowed at once (default: active cores).
-    public init(parameters: Parameters = .interactive, maxConcurrent: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+    ///   - maxWaiting: operations that may wait for a slot beyond those;
+    ///     more are refused with `SecurityError.busy`.
+    public init(parameters: Parameters = .interactive, maxConcurrent: Int = ProcessInfo.processInfo.activeProcessorCount,
+                maxWaiting: Int = 64) throws {
         try Sodium.ensureReady()
         let opsRange = UInt64(crypto_pwhash_opslimit_min())...UInt64(crypto_pwhash_opslimit_max())
         let memRange = crypto_pwhash_memlimit_min()...crypto_pwhash_memlimit_max()
@@ -79,9 +84,13 @@ public final class PasswordHasher: Sendable {
         guard maxConcurrent > 0 else {
             throw SecurityError.invalidParameters("maxConcurrent must be positive")
         }
+        guard maxWaiting >= 0 else {
+            throw SecurityError.invalidParameters("maxWaiting must not be negative")
+        }
         self.parameters = parameters
         self.maxConcurrent = maxConcurrent
-        self.limiter = AsyncLimiter(limit: maxConcurrent)
+        self.maxWaiting = maxWaiting
+        self.limiter = AsyncLimiter(limit: maxConcurrent, maxWaiting: maxWaiting)
     }
 
     // MARK: Capability
@@ -98,7 +107,7 @@ public final class PasswordHasher: Sendable {
             throw SecurityError.passwordTooLong(maxBytes: Self.maxPasswordBytes)
         }
         let parameters = self.parameters
-        let result: String? = await runBounded(isVerification: false) {
+        let result: String? = try await runBounded(isVerification: false) {
             // NUL-terminated copy: never empty, so its base address is never
             // nil; zeroed after use. The length given to libsodium excludes the NUL.
             var bytes = Array(password.utf8) + [0]
@@ -120,10 +129,10 @@ public final class PasswordHasher: Sendable {
     }
 
     /// True when `password` matches `hash`; false for a wrong password or a
-    /// malformed hash (never throws: a login just fails).
-    public func verify(_ password: String, against hash: String) async -> Bool {
+    /// malformed hash. Throws only `busy` (the queue is full).
+    public func verify(_ password: String, against hash: String) async throws(SecurityError) -> Bool {
         guard password.utf8.count <= Self.maxPasswordBytes, hash.utf8.count < crypto_pwhash_strbytes() else { return false }
-        return await runBounded(isVerification: true) {
+        return try await runBounded(isVerification: true) {
             var bytes = Array(password.utf8) + [0]
             defer { sodium_memzero(&bytes, bytes.count) }
             return bytes.withUnsafeBufferPointer { password in
@@ -152,8 +161,9 @@ public final class PasswordHasher: Sendable {
 
     // MARK: Pool
 
-    private func runBounded<T: Sendable>(isVerification: Bool, _ work: @escaping @Sendable () -> T) async -> T {
-        await limiter.acquire()
+    private func runBounded<T: Sendable>(isVerification: Bool,
+                                         _ work: @escaping @Sendable () -> T) async throws(SecurityError) -> T {
+        guard await limiter.acquire() else { throw .busy }
         defer { limiter.release() }
         return await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
             workers.async { [self] in

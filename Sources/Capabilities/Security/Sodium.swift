@@ -22,6 +22,9 @@ public enum SecurityError: Error, Sendable, Equatable, CustomStringConvertible {
     case hashingFailed
     /// Cost parameters outside libsodium's accepted range.
     case invalidParameters(String)
+    /// Every hashing slot is busy and `PasswordHasher.maxWaiting` operations
+    /// already wait for one: nothing was hashed.
+    case busy
 
     public var description: String {
         switch self {
@@ -29,6 +32,7 @@ public enum SecurityError: Error, Sendable, Equatable, CustomStringConvertible {
         case .passwordTooLong(let max): "password longer than \(max) bytes"
         case .hashingFailed: "argon2id hashing failed (out of memory?)"
         case .invalidParameters(let why): "invalid password hashing parameters: \(why)"
+        case .busy: "every password hashing slot is busy and its queue is full"
         }
     }
 }

@@ -16,9 +16,16 @@ public final class RegistrationContext: Context {
         users = try creation.client(UserClient.self)
     }
 
-    /// A new customer account.
-    public func register(_ request: NewUserRequest) async throws -> User {
-        try await users.send(.register(request))
+    /// A new customer account, or nothing when the email is taken in any
+    /// spelling: the caller is answered the same either way (the password
+    /// was hashed either way), so registration tells nobody which
+    /// addresses have accounts. Invalid input is still refused.
+    public func register(_ request: NewUserRequest) async throws {
+        do {
+            _ = try await users.send(.register(request))
+        } catch DomainError.duplicate(field: "email", value: _) {
+            return
+        }
     }
 
     /// Signs in; the token is returned once and stored only as a hash.

@@ -21,8 +21,8 @@ public final class ProfileContext: Context {
         return try await users.client.user(id)
     }
 
-    /// The signed-in user's own name, email or password. A new password
-    /// keeps this session and ends every other one of the user.
+    /// The signed-in user's own name, email or password. A new email or
+    /// password keeps this session and ends every other one of the user.
     /// `ifMatch` (the caller's `If-Match`) is asked of the user as it is
     /// now; the change then commits only while the user is still that
     /// value (compared in the write's transaction).

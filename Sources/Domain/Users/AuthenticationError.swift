@@ -1,12 +1,11 @@
 /// Why a sign-in or a bearer token was refused. Stable codes for the API:
-/// the presentation maps them to 401 (with `WWW-Authenticate`), 403 and 429
-/// (with `Retry-After`). Wrong email and wrong password are one error, so a
-/// caller cannot learn which accounts exist.
+/// the presentation maps them to 401 (with `WWW-Authenticate`) and 429
+/// (with `Retry-After`). Wrong email, wrong password and a suspended
+/// account are one error, so a caller can learn neither which accounts
+/// exist nor whether a guessed password was right.
 public enum AuthenticationError: Error, Hashable, Sendable {
-    /// Unknown email or wrong password.
+    /// Unknown email, wrong password, or a suspended account.
     case invalidCredentials
-    /// The account exists but is suspended.
-    case accountSuspended
     /// Too many failed sign-ins for this account or from this address.
     case tooManyAttempts(retryAfterSeconds: Int)
     /// The bearer token is unknown, expired or revoked.
@@ -18,7 +17,6 @@ public enum AuthenticationError: Error, Hashable, Sendable {
     public var code: String {
         switch self {
         case .invalidCredentials: "invalid_credentials"
-        case .accountSuspended: "account_suspended"
         case .tooManyAttempts: "too_many_attempts"
         case .invalidToken: "invalid_token"
         case .invalidTicket: "invalid_ticket"
@@ -28,7 +26,6 @@ public enum AuthenticationError: Error, Hashable, Sendable {
     public var message: String {
         switch self {
         case .invalidCredentials: "The email or the password is wrong."
-        case .accountSuspended: "The account is suspended."
         case .tooManyAttempts(let seconds): "Too many failed sign-ins; retry in \(seconds) seconds."
         case .invalidToken: "The bearer token is unknown, expired or revoked."
         case .invalidTicket: "The ticket is unknown, used or expired, or its session has ended; mint a new one."

@@ -6,6 +6,7 @@ struct ExchangeInProgress {
     let headers: HTTPFields
     let requestID: String
     let trace: TraceContext?
+    let client: String
     let startedAt: Int64
     var status = HTTPStatus.ok
     var bodyBytes = 0

@@ -65,12 +65,12 @@ extension HTTPConnection {
 
     func accept(_ head: RequestHead) {
         let requestID = core.requestIDs.id(from: head.headers["x-request-id"])
-        var terms = core.policies.begin(head, ids: &loop.traceIDs)
+        var terms = core.policies.begin(head, peerHost: peerHost, ids: &loop.traceIDs)
         var action = RequestAdmission.decide(head, router: core.router, requestID: requestID,
                                              cors: core.policies.cors, origin: terms.origin)
         if case .dispatch(let route, _, _) = action,
-           let refusal = core.policies.admit(route, peerHost: peerHost, headers: head.headers, terms: &terms,
-                                             leases: &loop.rateLeases, requestID: requestID) {
+           let refusal = core.policies.admit(route, terms: &terms, leases: &loop.rateLeases,
+                                             requestID: requestID) {
             action = .answer(refusal)
         }
         pending = RequestAdmission.PendingRequest(head: head, requestID: requestID, action: action, terms: terms)
@@ -78,7 +78,7 @@ extension HTTPConnection {
             var route = ""
             if case .dispatch(let matched, _, _) = action { route = matched.pattern }
             exchange = ExchangeInProgress(method: head.method, route: route, headers: head.headers,
-                                          requestID: requestID, trace: terms.trace,
+                                          requestID: requestID, trace: terms.trace, client: terms.client,
                                           startedAt: MonotonicClock.nowNanoseconds())
         }
         guard declaredBodyFits(head) else {
@@ -133,8 +133,8 @@ extension HTTPConnection {
                           terms: ExchangeTerms) {
         var request = HTTPRequest(method: head.method, target: head.target, version: head.version, headers: head.headers,
                                   path: target.path, pathSegments: target.segments, query: QueryParameters(target.query),
-                                  body: body, trailers: trailers, remoteAddress: remoteAddress, id: requestID,
-                                  trace: terms.trace)
+                                  body: body, trailers: trailers, remoteAddress: remoteAddress, clientAddress: terms.client,
+                                  id: requestID, trace: terms.trace)
         request.route = route.pattern
         request.parameters = parameters
         machine.handlerStarted()

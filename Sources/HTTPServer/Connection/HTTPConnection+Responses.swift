@@ -83,14 +83,14 @@ extension HTTPConnection {
         let (response, fields) = if let fields {
             (response, fields)
         } else {
-            core.policies.finish(response, terms: terms ?? core.policies.begin(nil, ids: &loop.traceIDs))
+            core.policies.finish(response, terms: terms ?? core.policies.begin(nil, peerHost: peerHost, ids: &loop.traceIDs))
         }
         ResponseHead.encodeComplete(response, version: version, requestID: requestID, fields: fields,
                                     keepAlive: keepAlive, isHead: isHead, into: &output)
         machine.responseBegan(keepAlive: keepAlive)
         if let observer = core.observer {
             var finished = exchange ?? ExchangeInProgress(method: nil, route: "", headers: HTTPFields(),
-                                                          requestID: requestID, trace: nil,
+                                                          requestID: requestID, trace: nil, client: peerHost,
                                                           startedAt: MonotonicClock.nowNanoseconds())
             finished.status = response.status
             if !isHead, !response.status.forbidsContent, case .bytes(let body) = response.body {
@@ -135,7 +135,8 @@ extension HTTPConnection {
                                    durationNanoseconds: MonotonicClock.nowNanoseconds() - finished.startedAt,
                                    requestID: finished.requestID, trace: finished.trace,
                                    requestHeaders: finished.headers,
-                                   remoteAddress: remoteAddress, eventLoop: loop.index))
+                                   remoteAddress: remoteAddress, clientAddress: finished.client,
+                                   eventLoop: loop.index))
     }
 
     // MARK: Writing

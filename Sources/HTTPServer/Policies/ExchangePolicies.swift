@@ -20,9 +20,13 @@ final class ExchangePolicies: Sendable {
 
     /// Terms for a request whose head arrived (or for an answer without
     /// one, `head` nil: a timeout, a malformed request).
-    func begin(_ head: RequestHead?, ids: inout TraceIDSource) -> ExchangeTerms {
-        guard let head else { return ExchangeTerms(trace: TraceContext.make(from: HTTPFields(), ids: &ids)) }
-        var terms = ExchangeTerms(trace: TraceContext.make(from: head.headers, ids: &ids))
+    func begin(_ head: RequestHead?, peerHost: String, ids: inout TraceIDSource) -> ExchangeTerms {
+        guard let head else {
+            return ExchangeTerms(trace: TraceContext.make(from: HTTPFields(), ids: &ids), client: peerHost)
+        }
+        var terms = ExchangeTerms(trace: TraceContext.make(from: head.headers, ids: &ids),
+                                  client: ClientAddress.resolve(peer: peerHost, headers: head.headers,
+                                                                trustedProxies: trustedProxies))
         terms.method = head.method
         terms.origin = cors?.allowedOrigin(head.headers)
         if compression != nil { terms.acceptsGzip = AcceptEncoding.allowsGzip(head.headers) }
@@ -32,11 +36,11 @@ final class ExchangePolicies: Sendable {
 
     /// Takes a token for a routed request, from the loop's `leases` on the
     /// limiter; a refusal is the 429 to send.
-    func admit(_ route: Router.Route, peerHost: String, headers: HTTPFields, terms: inout ExchangeTerms,
-               leases: inout TokenLeases?, requestID: String) -> HTTPResponse? {
+    func admit(_ route: Router.Route, terms: inout ExchangeTerms, leases: inout TokenLeases?,
+               requestID: String) -> HTTPResponse? {
         terms.policy = route.policy
         guard let rateLimiter, route.policy.rateLimited else { return nil }
-        let client = ClientAddress.resolve(peer: peerHost, headers: headers, trustedProxies: trustedProxies)
+        let client = terms.client
         let now = MonotonicClock.nowNanoseconds()
         let decision = leases?.take(client, now: now) ?? rateLimiter.take(client, now: now)
         terms.rate = decision

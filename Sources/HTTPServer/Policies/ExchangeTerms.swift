@@ -3,6 +3,8 @@
 /// its route's policy and its rate-limit state.
 struct ExchangeTerms: Sendable {
     var trace: TraceContext
+    /// The client's address (`ClientAddress`), the peer's when there was no head.
+    var client: String
     /// The request's `Origin` when it is on the CORS list.
     var origin: String?
     var policy: RoutePolicy?

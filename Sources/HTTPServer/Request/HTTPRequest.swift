@@ -16,6 +16,10 @@ public struct HTTPRequest: Sendable {
     public let trailers: HTTPFields
     /// The peer's address, `ip:port`.
     public let remoteAddress: String
+    /// The client's address without a port: the peer's, or behind a
+    /// trusted proxy the nearest untrusted `X-Forwarded-For` hop. What
+    /// every per-client rule counts by (see `ClientAddress`).
+    public let clientAddress: String
     /// From a sane `X-Request-Id`, or generated; echoed on the response.
     public let id: String
     /// The exchange's W3C trace context (the caller's trace, our span).
@@ -27,7 +31,8 @@ public struct HTTPRequest: Sendable {
 
     public init(method: HTTPMethod, target: String, version: HTTPVersion = .http1_1, headers: HTTPFields = HTTPFields(),
                 path: String, pathSegments: [String], query: QueryParameters = QueryParameters(),
-                body: [UInt8] = [], trailers: HTTPFields = HTTPFields(), remoteAddress: String = "", id: String = "", trace: TraceContext? = nil) {
+                body: [UInt8] = [], trailers: HTTPFields = HTTPFields(), remoteAddress: String = "", clientAddress: String = "", id: String = "",
+                trace: TraceContext? = nil) {
         self.method = method
         self.target = target
         self.version = version
@@ -38,6 +43,7 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.trailers = trailers
         self.remoteAddress = remoteAddress
+        self.clientAddress = clientAddress
         self.id = id
         self.trace = trace
     }

@@ -27,7 +27,10 @@ public struct CompletedExchange: Sendable {
     public var traceID: String { trace?.traceID ?? "" }
     /// The request's header fields (empty when there was no head).
     public let requestHeaders: HTTPFields
+    /// The peer's address, `ip:port`.
     public let remoteAddress: String
+    /// The client's address (`HTTPRequest.clientAddress`).
+    public let clientAddress: String
     /// The index of the event loop that served it (0 up to the server's
     /// loop count). Observers that count or buffer keep one shard of their
     /// state per loop by it: one lock every loop took for every exchange

@@ -9,19 +9,23 @@ public struct CheckoutRoutes: RouteGroup {
     public typealias Bound = CheckoutContext
     public let name = "CheckoutRoutes"
     let checkout: SessionBinding<CheckoutContext>
+    let limit: RouteClassRateLimit
 
-    public init(gate: SessionGate) {
+    public init(gate: SessionGate, limit: RouteClassRateLimit = RouteClassRateLimit(nil)) {
         checkout = SessionBinding(gate: gate)
+        self.limit = limit
     }
 
     public func register(on router: inout Router) {
-        router.on(.post, "/checkout", policy: .accountData, checkout.handler { request in
-            let key = try Self.idempotencyKey(request.http)
-            let (method, address) = try CheckoutBody.decode(request.http)
-            let (order, _) = try await request.context.checkout(for: request.caller, idempotencyKey: key,
-                                                                paymentMethod: method, shippingAddress: address)
-            // A retried key answers exactly as the first time.
-            return .json(.created, OrderJSON.bytes(order), headers: ["Location": "/orders/\(order.order.id)"])
+        router.on(.post, "/checkout", policy: .accountData, checkout.handler { [limit] request in
+            try await limit.guarding(request.http) {
+                let key = try Self.idempotencyKey(request.http)
+                let (method, address) = try CheckoutBody.decode(request.http)
+                let (order, _) = try await request.context.checkout(for: request.caller, idempotencyKey: key,
+                                                                    paymentMethod: method, shippingAddress: address)
+                // A retried key answers exactly as the first time.
+                return .json(.created, OrderJSON.bytes(order), headers: ["Location": "/orders/\(order.order.id)"])
+            }
         })
     }
 

@@ -3,7 +3,7 @@ import HTTPServer
 
 /// A refused credential is a 401 with its `WWW-Authenticate` challenge (a
 /// ticket stands in for the token, so RFC 6750 3.1's error names the
-/// credential's fault); a suspended account 403; a throttled sign-in 429
+/// credential's fault); a throttled sign-in 429
 /// with `Retry-After`.
 extension AuthenticationError: HTTPResponseError {
     public var httpError: HTTPError? {
@@ -12,8 +12,6 @@ extension AuthenticationError: HTTPResponseError {
             var unauthorized = BearerToken.unauthorized(message, error: self == .invalidCredentials ? nil : "invalid_token")
             unauthorized.code = code
             return unauthorized
-        case .accountSuspended:
-            return HTTPError(.forbidden, code: code, detail: message)
         case .tooManyAttempts(let seconds):
             return HTTPError(.tooManyRequests, code: code, detail: message, headers: ["Retry-After": String(seconds)])
         }

@@ -434,6 +434,15 @@ paths:
     post:
       operationId: registerUser
       summary: Register a customer account
+      description: |
+        One answer, 202, whether the email was new (the account is created)
+        or already registered in any spelling (nothing is created or
+        changed): registration does not tell anyone which addresses have
+        accounts, and both cost the same password hash. Sign in with
+        `POST /sessions` to get the account (and `GET /users/me` for its
+        id). Once the service sends e-mail, the owner of a taken address
+        will be told by e-mail that someone tried to register it; until
+        then the answer is the same 202 and nothing else happens.
       requestBody:
         required: true
         content:
@@ -443,22 +452,23 @@ paths:
       responses:
         "429":
           $ref: "#/components/responses/RateLimited"
-        "201":
-          description: The new user (never carries a password or hash).
-          headers:
-            Location:
-              schema:
-                type: string
+        "202":
+          description: Registered if the email was new; the same answer if it was taken.
           content:
             application/json:
               schema:
-                $ref: "#/components/schemas/User"
+                type: object
+                required: [status, detail]
+                properties:
+                  status:
+                    type: string
+                    enum: [accepted]
+                  detail:
+                    type: string
         "400":
           $ref: "#/components/responses/MalformedJSON"
         "415":
           $ref: "#/components/responses/UnsupportedMediaType"
-        "409":
-          $ref: "#/components/responses/Conflict"
         "422":
           $ref: "#/components/responses/ValidationFailed"
         "503":
@@ -486,8 +496,6 @@ paths:
           $ref: "#/components/responses/UnsupportedMediaType"
         "401":
           $ref: "#/components/responses/Unauthorized"
-        "403":
-          $ref: "#/components/responses/Forbidden"
         "422":
           $ref: "#/components/responses/ValidationFailed"
         "429":
@@ -611,7 +619,7 @@ paths:
         answer is 422 (`validation_failed`, field `current_password`), with a
         wrong one 401 `invalid_credentials`, and nothing is changed; wrong
         current passwords count as failed sign-ins (429 as for
-        `POST /sessions`). A new
+        `POST /sessions`). A new email or a new
         password revokes every other session of the user (their tokens get
         401, their `GET /events` streams end); the request's own session
         stays signed in.
@@ -2867,6 +2875,9 @@ components:
         Code `rate_limited`: this client address (behind `trusted_proxies`,
         the nearest untrusted `X-Forwarded-For` hop) or, on a signed-in
         route, this user (all sessions together) spent its token bucket;
+        `POST /sessions`, `POST /users` and `POST /checkout` also have a
+        bucket per client address of their own (policies `sign-in`,
+        `registration`, `checkout`; config/README.md gives the numbers);
         `RateLimit` shows `r=0` for the policy that refused. Retry after
         `Retry-After` seconds. Nothing was done.
       headers:
@@ -2895,7 +2906,9 @@ components:
     Unauthorized:
       description: >-
         No, a malformed, or an invalid bearer token (`invalid_token`); or
-        wrong credentials (`invalid_credentials`); on `GET /events`, a
+        wrong credentials (`invalid_credentials`: an unknown email, a wrong
+        password, or a suspended account whatever the password, one answer
+        for all three); on `GET /events`, a
         ticket that is unknown, used, expired or of a session that ended
         (`invalid_ticket`).
       headers:
@@ -2925,10 +2938,15 @@ components:
         1 s doubling up to 900 s after 5), per account (up to 30 s after 5,
         only for addresses that have failed for that account, counted from
         the address's own last failure) and per address (up to 30 s after
-        20, not for accounts that signed in from that address before). An
-        owner at an address that has not been failing is never held by
-        another address's failures. No attempt is checked while refused.
-        This is the `login` rate-limit policy: the fields name it.
+        20, not for accounts that signed in from that address before), and
+        every address the account has not signed in from within 30 days
+        backs off on the account's failures (1 s doubling up to 300 s after
+        10, from the account's last failure). An owner at an address they
+        signed in from, not failing there, is never held by another
+        address's failures. No attempt is checked while refused. This is
+        the `login` rate-limit policy: the fields name it. A `rate_limited`
+        problem instead is the `sign-in` policy's (requests per client
+        address, whatever the password; see RateLimited).
       headers:
         Retry-After:
           schema:
@@ -2949,7 +2967,10 @@ components:
         PostgreSQL, the connection broke while this write was committing
         and the server could not learn within a few seconds whether it
         committed; it may have been applied: read it back, or retry with the
-        same `Idempotency-Key`.
+        same `Idempotency-Key`. `password_hashing_busy` (on routes that hash
+        or check a password: `POST /users`, `POST /sessions`,
+        `PATCH /users/me`): every hashing slot is busy and its queue
+        (`password_hash_max_waiting`) is full; nothing was done.
       headers:
         Retry-After:
           schema:

@@ -25,7 +25,7 @@ public struct ProfileRoutes: RouteGroup {
             let ifMatch = ConditionalWrite.condition(request.http) { (user: User) in try JSONBody.encode(user) }
             return try await login.guarding {
                 ConditionalWrite.response(try JSONBody.encode(try await request.context.updateProfile(
-                    patch, for: request.caller, clientAddress: RegistrationRoutes.clientAddress(of: request.http),
+                    patch, for: request.caller, clientAddress: request.http.clientAddress,
                     ifMatch: ifMatch)))
             }
         })

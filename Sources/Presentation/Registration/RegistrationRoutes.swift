@@ -10,34 +10,39 @@ public struct RegistrationRoutes: RouteGroup {
     public let name = "RegistrationRoutes"
     let registration: SharedBinding<RegistrationContext>
     let login: LoginRateLimit
+    let limits: RouteClassRateLimits
 
-    public init(_ registration: RegistrationContext) {
+    public init(_ registration: RegistrationContext, limits: RouteClassRateLimits = RouteClassRateLimits()) {
         self.registration = SharedBinding(registration)
+        self.limits = limits
         login = LoginRateLimit(quota: registration.loginPolicy.quota, windowSeconds: registration.loginPolicy.windowSeconds)
     }
 
     public func register(on router: inout Router) {
-        router.post("/users", policy: .accountData, registration.handler { request, registration in
-            let user = try await registration.register(try JSONBody.decode(NewUserRequest.self, from: request))
-            return try JSONBody.response(user, status: .created, headers: ["Location": "/users/\(user.id)"])
+        router.post("/users", policy: .accountData, registration.handler { [limits] request, registration in
+            try await limits.registration.guarding(request) {
+                try await registration.register(try JSONBody.decode(NewUserRequest.self, from: request))
+                return try JSONBody.response(RegistrationAccepted(), status: .accepted)
+            }
         })
-        router.post("/sessions", policy: .accountData, registration.handler { [login] request, registration in
-            let body = try JSONBody.decode(LoginRequest.self, from: request)
-            return try await login.guarding {
-                let session = try await registration.signIn(email: body.email, password: body.password,
-                                                            clientAddress: Self.clientAddress(of: request))
-                return try JSONBody.response(SessionBody(session), status: .created, headers: ["Cache-Control": "no-store"])
+        router.post("/sessions", policy: .accountData, registration.handler { [login, limits] request, registration in
+            try await limits.signIn.guarding(request) {
+                let body = try JSONBody.decode(LoginRequest.self, from: request)
+                return try await login.guarding {
+                    let session = try await registration.signIn(email: body.email, password: body.password,
+                                                                clientAddress: request.clientAddress)
+                    return try JSONBody.response(SessionBody(session), status: .created,
+                                                 headers: ["Cache-Control": "no-store"])
+                }
             }
         })
     }
 
-    /// The peer's IP without its port: throttling counts per address.
-    static func clientAddress(of request: HTTPRequest) -> String {
-        let address = request.remoteAddress
-        if address.hasPrefix("["), let close = address.firstIndex(of: "]") {
-            return String(address[address.index(after: address.startIndex)..<close])
-        }
-        return address.split(separator: ":").first.map(String.init) ?? address
+    /// The one answer to a registration, whether the email was new or
+    /// taken.
+    struct RegistrationAccepted: Encodable {
+        let status = "accepted"
+        let detail = "If this email address had no account, it has one now: sign in with it (POST /sessions)."
     }
 
     struct LoginRequest: Decodable {

@@ -1,0 +1,53 @@
+import HTTPServer
+
+/// A rate limit of one class of routes (`sign-in`, `registration`,
+/// `checkout`) per client address (`HTTPRequest.clientAddress`): a named
+/// policy on the server's limiter, like `per-user`, for the routes whose
+/// every request costs a password hash or a stock reservation, where the
+/// server's `per-address` bucket (sized for browsing) is far too large.
+/// Its fields are appended beside the other policies' on an allowed
+/// response; a refusal is `429 rate_limited` naming it.
+public struct RouteClassRateLimit: Sendable {
+    public let limiter: RateLimiter?
+
+    /// `limiter` nil: no limit for the class (`rate_limit` off).
+    public init(_ limiter: RateLimiter?) {
+        self.limiter = limiter
+    }
+
+    func guarding(_ request: HTTPRequest, _ body: () async throws -> HTTPResponse) async throws -> HTTPResponse {
+        guard let limiter else { return try await body() }
+        let decision = limiter.take(request.clientAddress)
+        if case .refused(let seconds) = decision {
+            var headers = HTTPFields()
+            headers.set("Retry-After", String(seconds))
+            headers.set("RateLimit-Policy", limiter.policyField)
+            headers.set("RateLimit", limiter.stateField(for: decision))
+            throw HTTPError(.tooManyRequests, code: "rate_limited",
+                            detail: "Too many \(limiter.policy.name) requests from this client; retry in \(seconds) s.",
+                            headers: headers)
+        }
+        var response = try await body()
+        response.headers.append("RateLimit-Policy", limiter.policyField)
+        response.headers.append("RateLimit", limiter.stateField(for: decision))
+        return response
+    }
+}
+
+/// The route classes' limits, made by the composition root.
+public struct RouteClassRateLimits: Sendable {
+    public let signIn: RouteClassRateLimit
+    public let registration: RouteClassRateLimit
+    public let checkout: RouteClassRateLimit
+
+    public init(signIn: RouteClassRateLimit = RouteClassRateLimit(nil),
+                registration: RouteClassRateLimit = RouteClassRateLimit(nil),
+                checkout: RouteClassRateLimit = RouteClassRateLimit(nil)) {
+        self.signIn = signIn
+        self.registration = registration
+        self.checkout = checkout
+    }
+
+    /// Every class's limiter, for metrics and cluster-wide counting.
+    public var limiters: [RateLimiter] { [signIn.limiter, registration.limiter, checkout.limiter].compactMap { $0 } }
+}
