@@ -44,6 +44,11 @@ public final class CartContext: Context {
     /// user, `precondition_failed` otherwise).
     public func setQuantity(_ quantity: Int, of productID: ProductID, for caller: Authentication,
                                         ifMatch: (@Sendable (CartQuote) -> Bool)? = nil) async throws -> CartQuote {
+        // A request that would fail without its If-Match fails the same
+        // with it (RFC 9110 13.2.1): the quantity is checked before the cart.
+        if let invalid = CartLine(productID: productID, quantity: quantity).validate() {
+            throw DomainError.validation(invalid)
+        }
         guard let product = try await catalog.client.lookup(productID), product.active else {
             throw DomainError.notFound(entity: "product", id: productID.description)
         }
