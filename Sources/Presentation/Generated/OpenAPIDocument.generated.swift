@@ -1609,7 +1609,14 @@ paths:
       description: |
         Every order created in `[from, to)`, newest first, with its payment's amounts and its shipping address (address lines joined by a line feed in one field). RFC 4180: CRLF after each record, a field with a comma, a
         double quote or a line break enclosed in double quotes (inner ones
-        doubled), a header row first. Amounts are in minor units. Streamed
+        doubled), a header row first. Amounts are in minor units.
+        A text field that begins with `=`, `+`, `-`, `@`, a tab or a CR
+        (names, addresses, emails, phones, references, event ids) is
+        written with a single quote in front and quoted, so a spreadsheet
+        shows it instead of running it as a formula (OWASP CSV Injection);
+        amounts stay bare integers. `from` after `to` is 422
+        (`from`: `inconsistent`). A download: `Content-Disposition:
+        attachment` with the range in the file name. Streamed
         a page at a time; a failure after the first rows cuts the stream
         short (no last chunk), so an incomplete file never looks complete.
         Columns: `id`, `created_at`, `customer_id`, `status`, `total`, `currency`, `payment_status`, `payment_method`, `financial_status`, `paid`, `refunded`, `refund_owed`, `ship_name`, `ship_lines`, `ship_city`, `ship_postal_code`, `ship_country`, `ship_phone`, `ship_email`.
@@ -1641,6 +1648,10 @@ paths:
               $ref: "#/components/headers/RateLimitPolicy"
             RateLimit:
               $ref: "#/components/headers/RateLimit"
+            Content-Disposition:
+              description: '`attachment; filename="orders-20261201T000000Z-20261202T000000Z.csv"` (`ledger-…` for the ledger).'
+              schema:
+                type: string
           description: The CSV file.
           content:
             text/csv:
@@ -1659,7 +1670,14 @@ paths:
       description: |
         Every ledger entry recorded in `[from, to)`, oldest first. RFC 4180: CRLF after each record, a field with a comma, a
         double quote or a line break enclosed in double quotes (inner ones
-        doubled), a header row first. Amounts are in minor units. Streamed
+        doubled), a header row first. Amounts are in minor units.
+        A text field that begins with `=`, `+`, `-`, `@`, a tab or a CR
+        (names, addresses, emails, phones, references, event ids) is
+        written with a single quote in front and quoted, so a spreadsheet
+        shows it instead of running it as a formula (OWASP CSV Injection);
+        amounts stay bare integers. `from` after `to` is 422
+        (`from`: `inconsistent`). A download: `Content-Disposition:
+        attachment` with the range in the file name. Streamed
         a page at a time; a failure after the first rows cuts the stream
         short (no last chunk), so an incomplete file never looks complete.
         Columns: `id`, `recorded_at`, `order_id`, `payment_id`, `kind`, `amount`, `currency`, `method`, `reference`, `event_id`, `actor`, `actor_id`, `exceeds_paid`.
@@ -1691,6 +1709,10 @@ paths:
               $ref: "#/components/headers/RateLimitPolicy"
             RateLimit:
               $ref: "#/components/headers/RateLimit"
+            Content-Disposition:
+              description: '`attachment; filename="orders-20261201T000000Z-20261202T000000Z.csv"` (`ledger-…` for the ledger).'
+              schema:
+                type: string
           description: The CSV file.
           content:
             text/csv:
