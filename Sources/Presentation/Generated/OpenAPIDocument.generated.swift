@@ -2739,7 +2739,10 @@ components:
         PostgreSQL, the connection broke while this write was committing
         and the server could not learn within a few seconds whether it
         committed; it may have been applied: read it back, or retry with the
-        same `Idempotency-Key`.
+        same `Idempotency-Key`. `sessions_exhausted` (every session slot
+        busy), `session_ended` (the session ended while the request was
+        starting) and `shutting_down`: nothing was changed; retry after
+        `Retry-After`.
       headers:
         Retry-After:
           schema:
