@@ -29,7 +29,7 @@ public enum AuthenticationError: Error, Hashable, Sendable {
         switch self {
         case .invalidCredentials: "The email or the password is wrong."
         case .accountSuspended: "The account is suspended."
-        case .tooManyAttempts(let seconds): "Too many failed sign-ins; retry in \(seconds) seconds."
+        case .tooManyAttempts(let seconds): "Too many failed sign-ins; retry in \(Counted.text(seconds, "second"))."
         case .invalidToken: "The bearer token is unknown, expired or revoked."
         case .invalidTicket: "The ticket is unknown, used or expired, or its session has ended; mint a new one."
         }
