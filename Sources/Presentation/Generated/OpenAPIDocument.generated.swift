@@ -20,7 +20,15 @@ info:
     400 `malformed_json`. No field of any request body is fractional: a
     number written with a fraction or exponent (`1.0`, `1e1`) is 422
     `validation_failed` with `invalid_format` on that field, an integer
-    beyond 64 bits 422 with `out_of_range`. Text limits count characters
+    beyond 64 bits 422 with `out_of_range`. A member a body does not take
+    (`additionalProperties: false`; a misspelt `payment_metod`, a `role`
+    on registration) is 422 `validation_failed` with `unknown_field` on
+    it, at any depth; a provider's event (`POST /payments/webhook`) may
+    carry members this server does not read. A string outside an
+    enumeration is 422 `invalid_format` listing the accepted values. Names
+    and address lines refuse the bidirectional embedding, override and
+    isolate controls (U+202A–U+202E, U+2066–U+2069) with `invalid_format`.
+    Text limits count characters
     and UTF-8 bytes (4 per character of the limit), and a character may
     carry at most 30 combining marks; names and descriptions are stored in
     Unicode NFC. Prices are at most 1000000000000 minor units and a cart
@@ -561,6 +569,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               properties:
                 status:
                   type: string
@@ -625,6 +634,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               properties:
                 name:
                   type: string
@@ -767,6 +777,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               required: [quantity]
               properties:
                 quantity:
@@ -962,6 +973,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               properties:
                 payment_method:
                   type: string
@@ -1116,6 +1128,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               required: [status]
               properties:
                 status:
@@ -1325,6 +1338,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               required: [status, reference]
               properties:
                 status:
@@ -1390,6 +1404,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               required: [amount, reference]
               properties:
                 amount:
@@ -2114,6 +2129,7 @@ components:
           type: boolean
     NewUser:
       type: object
+      additionalProperties: false
       required: [name, email, password]
       properties:
         name:
@@ -2129,6 +2145,7 @@ components:
           description: At least 10 characters and at most 1,024 bytes.
     Login:
       type: object
+      additionalProperties: false
       required: [email, password]
       properties:
         email:
@@ -2177,6 +2194,7 @@ components:
           $ref: "#/components/schemas/User"
     ProductDraft:
       type: object
+      additionalProperties: false
       required: [sku, name, price]
       properties:
         sku:
@@ -2193,6 +2211,7 @@ components:
           type: boolean
     ProductPatch:
       type: object
+      additionalProperties: false
       properties:
         name:
           type: string
@@ -2339,6 +2358,7 @@ components:
           type: string
     ShippingAddress:
       type: object
+      additionalProperties: false
       description: |
         Where an order ships and how the carrier reaches the recipient: a
         `phone` (E.164) or an `email`, at least one.
@@ -2516,6 +2536,7 @@ components:
     Price:
       description: A unit price; `amount` at most 1000000000000 minor units, so no cart or order total leaves 64 bits.
       type: object
+      additionalProperties: false
       required: [amount, currency]
       properties:
         amount:
@@ -2597,7 +2618,7 @@ components:
                 type: string
               code:
                 type: string
-                enum: [required, too_short, too_long, invalid_format, out_of_range, inconsistent]
+                enum: [required, too_short, too_long, invalid_format, out_of_range, inconsistent, unknown_field]
               message:
                 type: string
   headers:
