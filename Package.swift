@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain", "Capabilities", "UserClient",
                                                           "CatalogClient", "PricingClient", "CartClient", "OrderClient",
                                                           "PaymentClient", "AxiomTestSupport"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain", "Axiom"]),
         // CLibPQ: a fresh PostgreSQL schema per server when the server
         // tests run on PostgreSQL (ServerDatabase).
         .testTarget(name: "AxiomServerTests", dependencies: ["AxiomServer", "TestSupport", "CLibPQ"]),

@@ -173,6 +173,13 @@ final class AxiomService: Sendable {
             opsRouter = ops
         } else {
             registerOperations(on: &router)
+            // Said once at start-up, not refused: tests, scripts and a
+            // Prometheus on a private network scrape without a token.
+            if options.metricsToken == nil {
+                logger.log(.warning, "metrics_public", [("detail",
+                    "GET /metrics is served on the main listener without metrics_token: anyone who reaches it reads "
+                        + "sign-in, order and session counts; set metrics_token or ops_port")])
+            }
         }
         let beforeGroups = Set(router.routes.map { "\($0.method) \($0.pattern)" })
         for group in groups where group.listener == .main { group.register(on: &router) }

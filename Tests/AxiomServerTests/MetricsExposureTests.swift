@@ -44,6 +44,24 @@ import TestSupport
         #expect(after.utf8.count < before.utf8.count + 1_024)
     }
 
+    /// Without `metrics_token`, on the main listener, /metrics is anyone's:
+    /// start-up says so once as a warning; with the token, or on `ops_port`,
+    /// it does not.
+    @Test func startUpWarnsOnceThatMetricsArePublicWithoutAToken() throws {
+        func warnings(_ environment: [String: String]) throws -> [String] {
+            let server = ServerProcess(arguments: ["--port", "0"], environment: environment)
+            try server.start()
+            defer { server.stop() }
+            if environment.isEmpty { #expect(try API(port: server.port).call("GET", "/metrics").status == 200) }
+            return server.log.filter { $0.contains(#""event":"metrics_public""#) }
+        }
+        let open = try warnings([:])
+        #expect(open.count == 1)
+        #expect(open.first?.contains(#""level":"warning""#) == true)
+        #expect(try warnings(["AXIOM_METRICS_TOKEN": "ops-token-0123456789"]).isEmpty)
+        #expect(try warnings(["AXIOM_OPS_PORT": "0"]).isEmpty)
+    }
+
     @Test func metricsTokenKeepsTheExpositionFromAnonymousReaders() throws {
         let token = "ops-token-0123456789"
         let server = ServerProcess(arguments: ["--port", "0"], environment: ["AXIOM_METRICS_TOKEN": token])

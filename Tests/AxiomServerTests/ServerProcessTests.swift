@@ -107,8 +107,26 @@ import TestSupport
         let closed = try freePort()
         let refused = try ServerProcess(arguments: ["healthcheck", "--port", String(closed)]).runToExit()
         #expect(refused.status == 1)
-        #expect(refused.output.contains("unhealthy"))
+        #expect(refused.output.contains("healthcheck: http://127.0.0.1:\(closed)/ready did not answer: connection refused"),
+                "\(refused.output)")
+        #expect(!refused.output.contains("Failure("))
         #expect(try ServerProcess(arguments: ["healthcheck", "--bogus", "1"]).runToExit().status == 2)
+    }
+
+    /// `healthcheck --help` is its usage, exit 0, not "--help needs a value";
+    /// a non-2xx answer is said as a sentence.
+    @Test func healthcheckHelpPrintsUsageAndANon2xxIsASentence() throws {
+        let help = try ServerProcess(arguments: ["healthcheck", "--help"]).runToExit()
+        #expect(help.status == 0)
+        #expect(help.output.contains("usage: axiom-server healthcheck [--host H] [--port N] [--path /ready]"))
+        #expect(!help.output.contains("needs a value"))
+        let server = ServerProcess(arguments: ["--port", "0"])
+        try server.start()
+        defer { server.stop() }
+        let missing = try ServerProcess(arguments: ["healthcheck", "--port", String(server.port), "--path", "/nope"])
+            .runToExit()
+        #expect(missing.status == 1)
+        #expect(missing.output.contains("healthcheck: http://127.0.0.1:\(server.port)/nope answered HTTP/1.1 404"))
     }
 
     /// A port that was free a moment ago (bound, then released).

@@ -7,7 +7,10 @@ import Testing
 /// What JSONBody refuses that JSONDecoder alone accepted (issue 9): each
 /// body below decoded into `{"quantity": Int}` before this change.
 @Suite struct StrictJSONBodyTests {
-    private struct Body: Decodable { let quantity: Int }
+    private struct Body: Decodable {
+        let quantity: Int
+        let note: String?
+    }
 
     private static func request(_ body: [UInt8], contentType: String? = "application/json") -> HTTPRequest {
         HTTPRequest(method: .put, target: "/", headers: HTTPFields(contentType.map { [("content-type", $0)] } ?? []),

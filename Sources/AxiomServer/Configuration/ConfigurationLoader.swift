@@ -54,6 +54,7 @@ enum ConfigurationLoader {
                 winners[setting.key] = ConfigValue(payload: .text(value), source: "flag \(flag)")
             }
         }
+        try refuseUnknownEnvironmentNames(in: environment)
         for setting in ServerOptions.settings where winners[setting.key] == nil {
             if let value = environment[setting.environmentName] {
                 winners[setting.key] = ConfigValue(payload: .text(value), source: "environment \(setting.environmentName)")
@@ -76,9 +77,7 @@ enum ConfigurationLoader {
         }
         try options.checkConsistency()
         if printOnly { return .printConfiguration(options) }
-        return .run(options, warnings: unknownEnvironmentNames(in: environment).map {
-            "environment variable \($0) is not a setting of axiom-server and was ignored"
-        })
+        return .run(options, warnings: [])
     }
 
     /// Returns the keys the file set.
@@ -110,12 +109,55 @@ enum ConfigurationLoader {
         return Set(members.keys)
     }
 
-    /// `AXIOM_*` variables that name no setting: most likely a typo, which
-    /// would otherwise silently leave a default in place. Warned about, not
-    /// refused, because the environment is shared with other programs.
+    /// `AXIOM_*` variables that name no setting: most likely a typo
+    /// (`AXIOM_PAYMENT_WEBHOOK_SECRT`), which would leave a default in place
+    /// — here an unsigned webhook — so refused like an unknown key in the
+    /// file. The names the repository's own test and benchmark tools read
+    /// (`toolEnvironmentNames`) are not settings but are inherited by a
+    /// server those tools start, so they are let through.
     static func unknownEnvironmentNames(in environment: [String: String]) -> [String] {
         let known = Set(ServerOptions.settings.map(\.environmentName) + [configEnvironment])
-        return environment.keys.filter { $0.hasPrefix("AXIOM_") && !known.contains($0) }.sorted()
+        return environment.keys.filter {
+            $0.hasPrefix("AXIOM_") && !known.contains($0) && !toolEnvironmentNames.contains($0)
+        }.sorted()
+    }
+
+    /// The `AXIOM_*` names scripts/, bench/ and Tests/ read for themselves
+    /// (config/README.md lists them; ConfigurationTests checks that every
+    /// `AXIOM_` name in the repository is a setting or one of these).
+    static let toolEnvironmentNames: Set<String> = [
+        "AXIOM_BIN", "AXIOM_BINARY", "AXIOM_BIN_BEFORE", "AXIOM_URL", "AXIOM_PATH_PREFIX",
+        "AXIOM_TEST_DATABASE_URL", "AXIOM_TEST_SERVER_BACKEND", "AXIOM_FUZZ_SECONDS", "AXIOM_FUZZ_SEED",
+        "AXIOM_PG_STATE", "AXIOM_PG_NETNS", "AXIOM_PG_LISTEN", "AXIOM_CLUSTER_STATE", "AXIOM_PEER_BENCH",
+        "AXIOM_BENCH_PASSWORD", "AXIOM_PRODUCT_IDS", "AXIOM_CART_PRODUCTS", "AXIOM_BUYER_TOKENS",
+        "AXIOM_SHOPPER_TOKENS", "AXIOM_SHOPPER_EMAILS", "AXIOM_SEARCH_TERMS", "AXIOM_SEARCH_QUERIES",
+    ]
+
+    private static func refuseUnknownEnvironmentNames(in environment: [String: String]) throws {
+        let unknown = unknownEnvironmentNames(in: environment)
+        guard !unknown.isEmpty else { return }
+        let names = ServerOptions.settings.map(\.environmentName) + [configEnvironment]
+        let each = unknown.map { name in
+            let closest = names.min { editDistance(name, $0) < editDistance(name, $1) }!
+            return "\(name) (did you mean \(closest)?)"
+        }
+        throw ConfigurationError("environment variable\(unknown.count == 1 ? "" : "s") "
+            + each.joined(separator: ", ") + " \(unknown.count == 1 ? "is not a setting" : "are not settings") "
+            + "of axiom-server; unset \(unknown.count == 1 ? "it" : "them") or correct the name (config/README.md)")
+    }
+
+    /// Levenshtein distance over bytes (the names are ASCII).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     private static func splitFlag(_ argument: String) -> (String, String?) {

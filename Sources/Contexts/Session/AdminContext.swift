@@ -45,6 +45,10 @@ public final class AdminContext: Context {
         var seen: Product?
         if let ifMatch {
             let current = try await catalog.client.product(id)
+            // The request's own faults first (RFC 9110 13.2.1: preconditions
+            // are evaluated after the normal request checks): a patch that
+            // could never apply is 422 whatever the tag, not 412.
+            _ = try patch.applied(to: current)
             guard ifMatch(current) else { throw DomainError.preconditionFailed(entity: "product") }
             seen = current
         }

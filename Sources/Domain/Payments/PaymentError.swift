@@ -36,11 +36,11 @@ public enum PaymentError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidSignature(let why): "the Axiom-Signature header is not valid: \(why)"
         case .notConfigured: "payment notifications are not configured on this server"
         case .amountMismatch(let expected, let got):
-            "the payment is \(expected.amount) \(expected.currency), the event says \(got.amount) \(got.currency)"
+            "the payment is \(expected.decimalText), the event says \(got.decimalText)"
         case .illegalTransition(let id, let from, let to):
             "payment \(id) cannot go from \(from.rawValue) to \(to.rawValue)"
         case .refundExceedsPaid(let id, let refundable):
-            "payment \(id) has \(refundable.amount) \(refundable.currency) left to refund"
+            "payment \(id) has \(refundable.decimalText) left to refund"
         case .orderNotPaid(let id, let status):
             "the order cannot ship: its payment \(id) holds no money for it (status \(status.rawValue))"
         case .orderShipped(let id):

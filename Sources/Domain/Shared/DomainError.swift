@@ -79,7 +79,7 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String {
         switch self {
         case .validation(let error):
-            "\(error.errors.count) field(s) failed validation: \(error.fields.joined(separator: ", "))"
+            "\(Counted.text(error.errors.count, "field")) failed validation: \(error.fields.joined(separator: ", "))"
         case .insufficientStock(let id, let requested, let available):
             "product \(id) has \(available) in stock, \(requested) requested"
         case .productInactive(let id):

@@ -17,6 +17,9 @@ public struct FieldError: Hashable, Sendable, Codable, CustomStringConvertible {
         /// Disagrees with another field (a total with its lines, a currency
         /// with the others).
         case inconsistent
+        /// A member the request body does not take (misspelt, or not
+        /// settable here).
+        case unknownField = "unknown_field"
     }
 
     public let field: String

@@ -26,6 +26,8 @@ enum TextRules {
             errors.add(field, .invalidFormat, "\(field) must not start or end with whitespace")
         } else if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             errors.add(field, .invalidFormat, "\(field) must not contain control characters")
+        } else if text.unicodeScalars.contains(where: isBidiControl) {
+            errors.add(field, .invalidFormat, bidiMessage(field))
         }
     }
 
@@ -36,7 +38,24 @@ enum TextRules {
         let allowed: Set<Unicode.Scalar> = ["\t", "\n", "\r"]
         if text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && !allowed.contains($0) }) {
             errors.add(field, .invalidFormat, "\(field) must not contain control characters")
+        } else if text.unicodeScalars.contains(where: isBidiControl) {
+            errors.add(field, .invalidFormat, bidiMessage(field))
         }
+    }
+
+    /// The bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+    /// U+2066–U+2069; UAX #9): they reorder everything after them until their
+    /// terminator, so "‮gpj.exe" shows as "exe.jpg" in a label, an admin
+    /// screen or an export (the "Trojan Source" trick). The marks (LRM
+    /// U+200E, RLM U+200F, ALM U+061C) stay allowed: they only set the
+    /// direction of the neutral characters next to them, which mixed
+    /// Arabic or Hebrew and Latin text legitimately needs.
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
+    private static func bidiMessage(_ field: String) -> String {
+        "\(field) must not contain bidirectional embedding, override or isolate controls (U+202A–U+202E, U+2066–U+2069)"
     }
 
     /// At most `max` characters, `max × bytesPerCharacter` UTF-8 bytes and

@@ -26,7 +26,7 @@ public enum AuthenticationError: Error, Hashable, Sendable {
     public var message: String {
         switch self {
         case .invalidCredentials: "The email or the password is wrong."
-        case .tooManyAttempts(let seconds): "Too many failed sign-ins; retry in \(seconds) seconds."
+        case .tooManyAttempts(let seconds): "Too many failed sign-ins; retry in \(Counted.text(seconds, "second"))."
         case .invalidToken: "The bearer token is unknown, expired or revoked."
         case .invalidTicket: "The ticket is unknown, used or expired, or its session has ended; mint a new one."
         }

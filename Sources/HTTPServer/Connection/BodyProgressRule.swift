@@ -46,7 +46,7 @@ struct BodyProgressRule: Sendable, Equatable {
         switch shortfall {
         case .stalled: "The request body stopped arriving."
         case .tooSlow: "The request body arrived slower than \(minRate) bytes per second."
-        case .tooLong: "The request body did not arrive within \(totalTimeout.components.seconds) seconds."
+        case .tooLong: "The request body did not arrive within \(totalTimeout.components.seconds) second\(totalTimeout.components.seconds == 1 ? "" : "s")."
         }
     }
 }

@@ -101,7 +101,7 @@ public struct AdminRoutes: RouteGroup {
             try context.requireAdministrator(caller)
             let query = try ExportQuery.from(request.http)
             let filter = OrderFilter(createdFrom: query.from, createdBefore: query.to)
-            return Self.csv(use) { writer in
+            return Self.csv(use, fileName: query.fileName("orders")) { writer in
                 try await writer.write(OrderCSV.header)
                 var cursor: String?
                 repeat {
@@ -116,7 +116,7 @@ public struct AdminRoutes: RouteGroup {
             let context = request.context, caller = request.caller
             try context.requireAdministrator(caller)
             let query = try ExportQuery.from(request.http)
-            return Self.csv(use) { writer in
+            return Self.csv(use, fileName: query.fileName("ledger")) { writer in
                 try await writer.write(LedgerCSV.header)
                 var position: (Timestamp, Int64)?
                 while true {
@@ -149,11 +149,13 @@ public struct AdminRoutes: RouteGroup {
     /// A streamed CSV answer: the rows go out a page at a time, so memory
     /// stays one page whatever the range. A failure after the first bytes
     /// can only cut the stream short (no last chunk), which a client sees
-    /// as an incomplete answer, never as a complete file.
-    static func csv(_ use: SessionUse<SessionContext>,
+    /// as an incomplete answer, never as a complete file. It is a download
+    /// (`Content-Disposition: attachment`, RFC 6266), never shown inline.
+    static func csv(_ use: SessionUse<SessionContext>, fileName: String,
                     _ write: @escaping @Sendable (HTTPBodyWriter) async throws -> Void) -> HTTPResponse {
         var headers = HTTPFields()
         headers.set("Content-Type", CSV.contentType)
+        headers.set("Content-Disposition", "attachment; filename=\"\(fileName)\"")
         headers.set("Cache-Control", "no-store")
         return HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
             defer { use.end() }

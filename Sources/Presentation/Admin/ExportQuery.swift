@@ -3,6 +3,8 @@ import HTTPServer
 
 /// An export's `?from=…&to=…`: both required, RFC 3339, the half-open
 /// range `[from, to)`; every bad parameter is listed; no other is taken.
+/// `from` after `to` is refused (`from`: `inconsistent`) rather than
+/// answered with an empty file that looks like "nothing happened".
 struct ExportQuery {
     let from: Timestamp
     let to: Timestamp
@@ -23,6 +25,21 @@ struct ExportQuery {
         }
         let from = time("from"), to = time("to")
         guard let from, let to, errors.isEmpty else { throw DomainError.validation(ValidationError(errors)) }
+        guard from <= to else {
+            throw DomainError.validation(ValidationError([FieldError(
+                field: "from", code: .inconsistent, message: "from (\(from.rfc3339)) must not be after to (\(to.rfc3339))")]))
+        }
         return ExportQuery(from: from, to: to)
+    }
+
+    /// `orders-20261201T000000Z-20261202T000000Z.csv`: the range in the
+    /// name, without the characters (`:`) a file system may refuse.
+    func fileName(_ export: String) -> String {
+        func compact(_ time: Timestamp) -> String {
+            var text = time.rfc3339
+            if let dot = text.firstIndex(of: ".") { text = String(text[..<dot]) + "Z" }
+            return text.filter { $0 != "-" && $0 != ":" }
+        }
+        return "\(export)-\(compact(from))-\(compact(to)).csv"
     }
 }

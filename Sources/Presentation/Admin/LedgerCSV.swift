@@ -3,7 +3,7 @@ import Domain
 /// `GET /admin/exports/ledger`: one record per money movement, amounts in
 /// minor units.
 enum LedgerCSV {
-    static let header = CSV.record([
+    static let header = CSV.header([
         "id", "recorded_at", "order_id", "payment_id", "kind", "amount", "currency", "method", "reference",
         "event_id", "actor", "actor_id", "exceeds_paid",
     ])
@@ -11,10 +11,11 @@ enum LedgerCSV {
     static func record(_ entry: LedgerEntry) -> String {
         let movement = entry.movement
         return CSV.record([
-            String(entry.id), entry.recordedAt.rfc3339, entry.orderID.description, entry.paymentID.description,
-            movement.kind.rawValue, String(movement.amount.amount), movement.amount.currency.code,
-            movement.method.rawValue, movement.reference, movement.eventID, movement.actor.kind,
-            movement.actor.userID?.description, entry.exceedsPaid ? "true" : "false",
+            .integer(entry.id), .text(entry.recordedAt.rfc3339), .text(entry.orderID.description),
+            .text(entry.paymentID.description), .text(movement.kind.rawValue), .integer(movement.amount.amount),
+            .text(movement.amount.currency.code), .text(movement.method.rawValue), .text(movement.reference),
+            .text(movement.eventID), .text(movement.actor.kind), .text(movement.actor.userID?.description),
+            .text(entry.exceedsPaid ? "true" : "false"),
         ])
     }
 }

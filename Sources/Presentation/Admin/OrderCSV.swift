@@ -4,7 +4,7 @@ import Domain
 /// amounts (minor units) and its shipping address; address lines joined
 /// by a line feed inside the one field.
 enum OrderCSV {
-    static let header = CSV.record([
+    static let header = CSV.header([
         "id", "created_at", "customer_id", "status", "total", "currency", "payment_status", "payment_method",
         "financial_status", "paid", "refunded", "refund_owed", "ship_name", "ship_lines", "ship_city",
         "ship_postal_code", "ship_country", "ship_phone", "ship_email",
@@ -13,11 +13,12 @@ enum OrderCSV {
     static func record(_ item: OrderWithPayment) -> String {
         let order = item.order, payment = item.payment, address = order.shippingAddress
         return CSV.record([
-            order.id.description, order.createdAt.rfc3339, order.userID.description, order.status.rawValue,
-            String(order.total.amount), order.total.currency.code, payment?.status.rawValue, payment?.method.rawValue,
-            payment?.financialStatus.rawValue, payment.map { String($0.paid) }, payment.map { String($0.refunded) },
-            payment.map { String($0.refundOwed) }, address?.name, address?.lines.joined(separator: "\n"), address?.city,
-            address?.postalCode, address?.country, address?.phone, address?.email,
+            .text(order.id.description), .text(order.createdAt.rfc3339), .text(order.userID.description),
+            .text(order.status.rawValue), .integer(order.total.amount), .text(order.total.currency.code),
+            .text(payment?.status.rawValue), .text(payment?.method.rawValue), .text(payment?.financialStatus.rawValue),
+            .integer(payment?.paid), .integer(payment?.refunded), .integer(payment?.refundOwed),
+            .text(address?.name), .text(address?.lines.joined(separator: "\n")), .text(address?.city),
+            .text(address?.postalCode), .text(address?.country), .text(address?.phone), .text(address?.email),
         ])
     }
 }

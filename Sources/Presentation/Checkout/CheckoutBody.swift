@@ -5,7 +5,7 @@ import HTTPServer
 /// "bank_transfer", "shipping_address": {…}}`: no body (or no member) is
 /// the provider and no address.
 struct CheckoutBody: Decodable {
-    enum Method: String, Decodable {
+    enum Method: String, Decodable, CaseIterable {
         case provider
         case bankTransfer = "bank_transfer"
     }

@@ -20,7 +20,15 @@ info:
     400 `malformed_json`. No field of any request body is fractional: a
     number written with a fraction or exponent (`1.0`, `1e1`) is 422
     `validation_failed` with `invalid_format` on that field, an integer
-    beyond 64 bits 422 with `out_of_range`. Text limits count characters
+    beyond 64 bits 422 with `out_of_range`. A member a body does not take
+    (`additionalProperties: false`; a misspelt `payment_metod`, a `role`
+    on registration) is 422 `validation_failed` with `unknown_field` on
+    it, at any depth; a provider's event (`POST /payments/webhook`) may
+    carry members this server does not read. A string outside an
+    enumeration is 422 `invalid_format` listing the accepted values. Names
+    and address lines refuse the bidirectional embedding, override and
+    isolate controls (U+202A–U+202E, U+2066–U+2069) with `invalid_format`.
+    Text limits count characters
     and UTF-8 bytes (4 per character of the limit), and a character may
     carry at most 30 combining marks; names and descriptions are stored in
     Unicode NFC. Prices are at most 1000000000000 minor units and a cart
@@ -569,6 +577,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               properties:
                 status:
                   type: string
@@ -633,6 +642,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               properties:
                 name:
                   type: string
@@ -778,6 +788,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               required: [quantity]
               properties:
                 quantity:
@@ -976,6 +987,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               properties:
                 payment_method:
                   type: string
@@ -1140,6 +1152,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               required: [status]
               properties:
                 status:
@@ -1353,6 +1366,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               required: [status, reference]
               properties:
                 status:
@@ -1418,6 +1432,7 @@ paths:
           application/json:
             schema:
               type: object
+              additionalProperties: false
               required: [amount, reference]
               properties:
                 amount:
@@ -1731,7 +1746,14 @@ paths:
       description: |
         Every order created in `[from, to)`, newest first, with its payment's amounts and its shipping address (address lines joined by a line feed in one field). RFC 4180: CRLF after each record, a field with a comma, a
         double quote or a line break enclosed in double quotes (inner ones
-        doubled), a header row first. Amounts are in minor units. Streamed
+        doubled), a header row first. Amounts are in minor units.
+        A text field that begins with `=`, `+`, `-`, `@`, a tab or a CR
+        (names, addresses, emails, phones, references, event ids) is
+        written with a single quote in front and quoted, so a spreadsheet
+        shows it instead of running it as a formula (OWASP CSV Injection);
+        amounts stay bare integers. `from` after `to` is 422
+        (`from`: `inconsistent`). A download: `Content-Disposition:
+        attachment` with the range in the file name. Streamed
         a page at a time; a failure after the first rows cuts the stream
         short (no last chunk), so an incomplete file never looks complete.
         Columns: `id`, `created_at`, `customer_id`, `status`, `total`, `currency`, `payment_status`, `payment_method`, `financial_status`, `paid`, `refunded`, `refund_owed`, `ship_name`, `ship_lines`, `ship_city`, `ship_postal_code`, `ship_country`, `ship_phone`, `ship_email`.
@@ -1763,6 +1785,10 @@ paths:
               $ref: "#/components/headers/RateLimitPolicy"
             RateLimit:
               $ref: "#/components/headers/RateLimit"
+            Content-Disposition:
+              description: '`attachment; filename="orders-20261201T000000Z-20261202T000000Z.csv"` (`ledger-…` for the ledger).'
+              schema:
+                type: string
           description: The CSV file.
           content:
             text/csv:
@@ -1781,7 +1807,14 @@ paths:
       description: |
         Every ledger entry recorded in `[from, to)`, oldest first. RFC 4180: CRLF after each record, a field with a comma, a
         double quote or a line break enclosed in double quotes (inner ones
-        doubled), a header row first. Amounts are in minor units. Streamed
+        doubled), a header row first. Amounts are in minor units.
+        A text field that begins with `=`, `+`, `-`, `@`, a tab or a CR
+        (names, addresses, emails, phones, references, event ids) is
+        written with a single quote in front and quoted, so a spreadsheet
+        shows it instead of running it as a formula (OWASP CSV Injection);
+        amounts stay bare integers. `from` after `to` is 422
+        (`from`: `inconsistent`). A download: `Content-Disposition:
+        attachment` with the range in the file name. Streamed
         a page at a time; a failure after the first rows cuts the stream
         short (no last chunk), so an incomplete file never looks complete.
         Columns: `id`, `recorded_at`, `order_id`, `payment_id`, `kind`, `amount`, `currency`, `method`, `reference`, `event_id`, `actor`, `actor_id`, `exceeds_paid`.
@@ -1813,6 +1846,10 @@ paths:
               $ref: "#/components/headers/RateLimitPolicy"
             RateLimit:
               $ref: "#/components/headers/RateLimit"
+            Content-Disposition:
+              description: '`attachment; filename="orders-20261201T000000Z-20261202T000000Z.csv"` (`ledger-…` for the ledger).'
+              schema:
+                type: string
           description: The CSV file.
           content:
             text/csv:
@@ -2281,6 +2318,7 @@ components:
           type: boolean
     NewUser:
       type: object
+      additionalProperties: false
       required: [name, email, password]
       properties:
         name:
@@ -2296,6 +2334,7 @@ components:
           description: At least 10 characters and at most 1,024 bytes.
     Login:
       type: object
+      additionalProperties: false
       required: [email, password]
       properties:
         email:
@@ -2344,6 +2383,7 @@ components:
           $ref: "#/components/schemas/User"
     ProductDraft:
       type: object
+      additionalProperties: false
       required: [sku, name, price]
       properties:
         sku:
@@ -2360,6 +2400,7 @@ components:
           type: boolean
     ProductPatch:
       type: object
+      additionalProperties: false
       properties:
         name:
           type: string
@@ -2521,6 +2562,7 @@ components:
           type: string
     ShippingAddress:
       type: object
+      additionalProperties: false
       description: |
         Where an order ships and how the carrier reaches the recipient: a
         `phone` (E.164) or an `email`, at least one.
@@ -2734,6 +2776,7 @@ components:
     Price:
       description: A unit price; `amount` at most 1000000000000 minor units, so no cart or order total leaves 64 bits.
       type: object
+      additionalProperties: false
       required: [amount, currency]
       properties:
         amount:
@@ -2815,7 +2858,7 @@ components:
                 type: string
               code:
                 type: string
-                enum: [required, too_short, too_long, invalid_format, out_of_range, inconsistent]
+                enum: [required, too_short, too_long, invalid_format, out_of_range, inconsistent, unknown_field]
               message:
                 type: string
   headers:
@@ -2971,6 +3014,9 @@ components:
         or check a password: `POST /users`, `POST /sessions`,
         `PATCH /users/me`): every hashing slot is busy and its queue
         (`password_hash_max_waiting`) is full; nothing was done.
+        `sessions_exhausted` (every session slot busy), `session_ended`
+        (the session ended while the request was starting) and
+        `shutting_down`: nothing was changed; retry after `Retry-After`.
       headers:
         Retry-After:
           schema:

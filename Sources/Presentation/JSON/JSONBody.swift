@@ -11,7 +11,10 @@ import HTTPServer
 ///    `malformed_json`; a number with a fraction or exponent, or an integer
 ///    beyond 64 bits, is 422 `validation_failed` naming its field;
 /// 3. JSONDecoder: JSON of the wrong shape (a missing member, a string where
-///    a number belongs) → 422 `validation_failed` naming the field.
+///    a number belongs), a member the body does not take, or a string that
+///    is none of an enumeration's values → 422 `validation_failed` naming
+///    the field (`StrictDecoded`; a provider's event, which may grow
+///    members, is `ProviderJSONObject` and takes any).
 public enum JSONBody {
     public static func decode<T: Decodable>(_ type: T.Type, from request: HTTPRequest) throws -> T {
         try requireJSONMediaType(request)
@@ -29,7 +32,13 @@ public enum JSONBody {
             throw validation(path, .outOfRange, "\(path) is beyond the 64-bit integer range.")
         }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(request.body))
+            if T.self is any ProviderJSONObject.Type { return try JSONDecoder().decode(T.self, from: Data(request.body)) }
+            return try JSONDecoder().decode(StrictDecoded<T>.self, from: Data(request.body)).value
+        } catch let error as UnknownMembers {
+            throw DomainError.validation(ValidationError(error.names.map { name in
+                let field = path(error.path + [AnyMemberKey(stringValue: name)])
+                return FieldError(field: field, code: .unknownField, message: "\(field) is not a member of this request body")
+            })).problem
         } catch let error as DecodingError {
             throw problem(for: error)
         } catch let error as DomainError {

@@ -6,7 +6,7 @@ import HTTPServer
 /// (a bank transfer); `amount` in minor units, the payment's when absent.
 /// Only `succeeded` can be recorded by hand.
 struct ManualPaymentBody: Decodable {
-    enum Status: String, Decodable {
+    enum Status: String, Decodable, CaseIterable {
         case succeeded
     }
 

@@ -8,8 +8,8 @@ import HTTPServer
 /// read first: a type this server does not handle is `unhandled`
 /// (acknowledged and ignored) whatever its `data` holds, because a provider
 /// retries a refused event for days; `data` is read only for the ones it handles.
-struct PaymentEventBody: Decodable {
-    struct Envelope: Decodable {
+struct PaymentEventBody: ProviderJSONObject {
+    struct Envelope: ProviderJSONObject {
         let id: String
         let type: String
     }
