@@ -65,7 +65,7 @@ extension PaymentStore {
             VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, payment.id.description, payment.orderID.description, movement.kind.rawValue,
             movement.amount.amount, movement.amount.currency.code, movement.reference, eventID, reason.rawValue,
-            max(0, payment.paid - min(payment.paid, payment.refunded)), payment.amount.currency.code, now)
+            payment.held, payment.amount.currency.code, now)
     }
 
     /// Whether this payment has an anomaly of `kind` under `reference`.

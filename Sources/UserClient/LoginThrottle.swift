@@ -100,6 +100,19 @@ public struct LoginThrottle: Sendable {
         trusted[keys.pair] = now
     }
 
+    /// No password was checked (the hashing queue was full): the attempt
+    /// admitted for it is given back to every run, and nothing is trusted.
+    /// Otherwise whoever fills the queue turns an owner's right password
+    /// into counted failures.
+    public mutating func withdrawn(account: String, address: String) {
+        let keys = Keys(account: account, address: address)
+        for key in keys.all {
+            guard var run = runs[key] else { continue }
+            run.failures -= 1
+            runs[key] = run.failures > 0 ? run : nil
+        }
+    }
+
     struct Keys {
         let pair: String
         let account: String

@@ -42,6 +42,16 @@ enum LoginThrottleStore {
         try save(handle, throttle, over: before, account: account, address: address)
     }
 
+    /// No password was checked for the attempt: given back (see
+    /// `LoginThrottle.withdrawn`).
+    static func withdrawn(_ handle: any StorageHandle, policy: LoginThrottle.Policy,
+                          account: String, address: String, now: Int64) throws {
+        var throttle = try load(handle, policy: policy, account: account, address: address, now: now)
+        let before = throttle
+        throttle.withdrawn(account: account, address: address)
+        try save(handle, throttle, over: before, account: account, address: address)
+    }
+
     /// Forgets up to `limit` runs whose window passed and up to `limit`
     /// trusts whose period passed: the tables hold what the last window
     /// saw, not every address ever seen. True when either hit the limit

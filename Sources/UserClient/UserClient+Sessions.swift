@@ -17,7 +17,7 @@ extension UserClient {
         // a wrong password costs.
         let stored = try await storage.storedRead { try UserStore.user($0, emailKey: account) }
         let hash = stored?.passwordHash ?? decoyHash
-        let matches = try await verifyPassword(password, against: hash)
+        let matches = try await verifyAdmitted(password, against: hash, account: account, address: clientAddress)
         // A failure stays counted (it was counted when admitted). A
         // suspended account is answered as a wrong password whatever the
         // password, and counted as one: a distinct answer after the hash

@@ -225,7 +225,8 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
             let account = before.email.normalized
             try await admitSignIn(account: account, address: clientAddress)
             let stored = try await storage.storedRead { try UserStore.user($0, id: id) }
-            guard try await verifyPassword(patch.currentPassword ?? "", against: stored?.passwordHash ?? decoyHash) else {
+            guard try await verifyAdmitted(patch.currentPassword ?? "", against: stored?.passwordHash ?? decoyHash,
+                                           account: account, address: clientAddress) else {
                 throw AuthenticationError.invalidCredentials
             }
             try await signInSucceeded(account: account, address: clientAddress)
@@ -321,6 +322,26 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         let now = nowMilliseconds()
         try await storage.durableWrite {
             try LoginThrottleStore.succeeded($0, policy: policy, account: account, address: address, now: now)
+        }
+    }
+
+    /// Gives back an attempt for which no password was checked.
+    func signInWithdrawn(account: String, address: String) async throws {
+        let policy = loginPolicy
+        let now = nowMilliseconds()
+        try await storage.durableWrite {
+            try LoginThrottleStore.withdrawn($0, policy: policy, account: account, address: address, now: now)
+        }
+    }
+
+    /// The password check of an admitted attempt; when the hashing queue is
+    /// full the attempt is given back before the refusal goes out.
+    func verifyAdmitted(_ password: String, against hash: String, account: String, address: String) async throws -> Bool {
+        do {
+            return try await verifyPassword(password, against: hash)
+        } catch let busy as PasswordHashingBusy {
+            try await signInWithdrawn(account: account, address: address)
+            throw busy
         }
     }
 

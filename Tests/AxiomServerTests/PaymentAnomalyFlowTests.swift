@@ -86,11 +86,21 @@ import TestSupport
         #expect(minor(api.object(first), "paid") == 1)
         let ship = try api.call("PATCH", "/orders/\(orderID)", json: #"{"status":"shipped"}"#, token: shop.admin)
         #expect(ship.status == 409)
+        // What came in and went back again does not count towards the total.
+        let returned = try api.call("POST", "/orders/\(orderID)/refunds", json: #"{"amount":1,"reference":"RF-1"}"#,
+                                    token: shop.admin)
+        #expect(minor(api.object(returned), "amount_due") == 4000)
+        let short = try api.call("POST", "/orders/\(orderID)/payment",
+                                 json: #"{"status":"succeeded","reference":"TR-2","amount":3999}"#, token: shop.admin)
+        #expect(Shop.status(api.object(short)) == "pending")
+        #expect(minor(api.object(short), "amount_due") == 1)
+        // Without an amount, the rest is recorded: paid in full, nothing owed back.
         let rest = try api.call("POST", "/orders/\(orderID)/payment",
-                                json: #"{"status":"succeeded","reference":"TR-2","amount":3999}"#, token: shop.admin)
+                                json: #"{"status":"succeeded","reference":"TR-3"}"#, token: shop.admin)
         #expect(Shop.status(api.object(rest)) == "confirmed")
         #expect(Shop.paymentStatus(api.object(rest)) == "succeeded")
-        #expect(minor(api.object(rest), "amount_due") == 0)
+        #expect(minor(api.object(rest), "amount_due") == 0 && minor(api.object(rest), "refund_owed") == 0)
+        #expect(payment(api.object(rest))["financial_status"] as? String == "partially_refunded")
         #expect(try api.call("PATCH", "/orders/\(orderID)", json: #"{"status":"shipped"}"#, token: shop.admin).status
                 == 200)
     }

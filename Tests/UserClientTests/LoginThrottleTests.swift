@@ -55,6 +55,22 @@ import UserClient
 
     /// Before: 120 addresses failing once each were never held (the account
     /// run held only addresses that had failed for it before).
+    /// An attempt whose password was never checked (the hashing queue was
+    /// full) is given back: whoever keeps the queue full cannot turn the
+    /// owner's right passwords into counted failures.
+    @Test func anAttemptWithdrawnUnheardCountsForNothing() {
+        var throttle = LoginThrottle(policy: LoginThrottle.Policy())
+        signedIn(&throttle, Self.victim, from: "owner", at: 0)
+        for attempt in 0..<50 {
+            #expect(throttle.admit(account: Self.victim, address: "owner", now: 1_000) == nil, "attempt \(attempt)")
+            throttle.withdrawn(account: Self.victim, address: "owner")
+        }
+        // Counted, the same attempts are held after the pair's free ones.
+        var held = false
+        for _ in 0..<50 where !held { held = throttle.admit(account: Self.victim, address: "owner", now: 1_000) != nil }
+        #expect(held)
+    }
+
     @Test func guessesSpreadOverManyAddressesAreBoundedByTheAccountsFailures() {
         var throttle = LoginThrottle(policy: LoginThrottle.Policy())
         signedIn(&throttle, Self.victim, from: "owner", at: 0)

@@ -112,14 +112,16 @@ struct CheckoutPayments: Sendable {
     }
 
     /// An admin's record of money received outside the provider (`amount`:
-    /// the payment's when nil): a ledger entry by that admin; a waiting
-    /// payment `succeeded`, its order confirmed; a paid one overpaid, the
+    /// when nil, what a waiting payment still lacks, else the payment's):
+    /// a ledger entry by that admin; a waiting payment `succeeded` once the
+    /// payments cover it, its order confirmed; a paid one overpaid, the
     /// excess owed back; a cancelled order's owed back whole.
     func recordManualPayment(_ order: Order, amount: Int64?, reference: String,
                              by admin: UserID) async throws -> OrderWithPayment {
         try await record(order, reference: reference, by: admin, reason: "manual_payment") { payment in
-            MoneyMovement(kind: .manualPayment, amount: Money(amount: amount ?? payment.amount.amount,
-                                                              currency: payment.amount.currency),
+            let rest = payment.amountDue > 0 ? payment.amountDue : payment.amount.amount
+            return MoneyMovement(kind: .manualPayment, amount: Money(amount: amount ?? rest,
+                                                                     currency: payment.amount.currency),
                           method: payment.method == .bankTransfer ? .bankTransfer : .manual,
                           reference: reference, eventID: nil, actor: .admin(admin))
         }

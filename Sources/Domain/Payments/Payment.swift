@@ -68,7 +68,10 @@ public struct Payment: Hashable, Sendable, Identifiable {
 
     /// Minor units the customer still owes: only a payable payment is
     /// due; a refund the shop made on a standing order is not a debt.
-    public var amountDue: Int64 { status == .requiresPayment ? max(0, amount.amount - paid) : 0 }
+    public var amountDue: Int64 { status == .requiresPayment ? max(0, amount.amount - held) : 0 }
+
+    /// Minor units the shop holds: what came in less what went back.
+    public var held: Int64 { paid - min(paid, refunded) }
 
     /// The payment after `change`; nil when the change has nothing left to
     /// do (it happened already, or it no longer matters: an expiry of a
@@ -111,7 +114,8 @@ public struct Payment: Hashable, Sendable, Identifiable {
 
 extension Payment {
     /// The payment after `movement`. Money coming in pays a waiting payment
-    /// once it covers the amount (less leaves it waiting, with `amountDue`);
+    /// once what the shop holds covers the amount (less leaves it waiting,
+    /// with `amountDue`);
     /// money coming in for an order the shop gave up on is owed back
     /// (`refund_pending`); a refund that settles what was owed makes it
     /// `refunded`. Throws for another currency or a sum beyond Int64
@@ -128,7 +132,7 @@ extension Payment {
             let (total, overflow) = paid.addingReportingOverflow(value)
             guard !overflow else { throw .amountMismatch(expected: amount, got: movement.amount) }
             let next: PaymentStatus = switch status {
-            case .requiresPayment: total >= amount.amount ? .succeeded : .requiresPayment
+            case .requiresPayment: total - min(total, refunded) >= amount.amount ? .succeeded : .requiresPayment
             case .succeeded: .succeeded
             case .failed, .expired, .cancelled, .refundPending, .refunded: .refundPending
             }
@@ -136,7 +140,7 @@ extension Payment {
             return with(status: next, method: firstManual && method == .provider ? .manual : nil,
                         reference: firstManual ? movement.reference : nil, paid: total)
         }
-        let refundable = Money(amount: max(0, paid - min(paid, refunded)), currency: amount.currency)
+        let refundable = Money(amount: held, currency: amount.currency)
         guard value <= refundable.amount else { throw .refundExceedsPaid(id, refundable: refundable) }
         let changed = with(refunded: refunded + value)
         let settled = changed.status == .refundPending && changed.refundOwed == 0
