@@ -48,6 +48,16 @@ import TestSupport
         #expect(nested.status == 422)
         #expect(Self.fields(api, nested).map { $0["field"] } == ["shipping_address.floor"])
 
+        // A misspelt query parameter of a list listed everything before.
+        let products = try api.call("GET", "/products?limt=1")
+        #expect(products.status == 422)
+        #expect(Self.fields(api, products).map { $0["field"] } == ["limt"])
+        let orders = try api.call("GET", "/orders?limit=5&cursr=x", token: buyer)
+        #expect(orders.status == 422)
+        #expect(Self.fields(api, orders).map { $0["field"] } == ["cursr"])
+        #expect(try api.call("GET", "/users?page=2", token: shop.admin).status == 422)
+        #expect(try api.call("GET", "/products?q=kettle&limit=5").status == 200)
+
         // The cart's fast path and its full decoder agree.
         let extra = try api.call("PUT", "/cart/items/\(shop.productID)", json: #"{"quantity":2,"gift":true}"#, token: buyer)
         #expect(extra.status == 422)

@@ -52,6 +52,7 @@ public struct AdminRoutes: RouteGroup {
             return ConditionalWrite.response(try JSONBody.encode(try await request.context.product(id, by: request.caller)))
         })
         router.get("/users", policy: .accountData, admin.handler { request in
+            try KnownQuery.require(request.http, only: ["limit", "cursor"])
             let page = try PageRequest.from(request.http)
             return try JSONBody.response(try await request.context.users(limit: page.limit, cursor: page.cursor,
                                                                          by: request.caller))

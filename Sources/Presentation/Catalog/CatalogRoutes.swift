@@ -18,6 +18,7 @@ public struct CatalogRoutes: RouteGroup {
 
     public func register(on router: inout Router) {
         router.get("/products", policy: policy, storefront.handler { request, storefront in
+            try KnownQuery.require(request, only: ["q", "limit", "cursor"])
             let page = try PageRequest.from(request)
             let query = ProductQuery(text: request.query["q"], limit: page.limit, cursor: page.cursor)
             return .json(.ok, ProductJSON.page(try await storefront.products(query)))

@@ -2105,6 +2105,8 @@ paths:
       operationId: listProducts
       summary: List active products, by name; or search them, best match first
       description: >-
+        Takes `q`, `limit` and `cursor` only: any other query parameter is
+        422 `validation_failed` naming it.
         Without `q`, active products ordered by case-folded name, then id.
         With `q`, the active products whose name, description or SKU contains
         every word of `q` (case- and accent-insensitive; the last word also

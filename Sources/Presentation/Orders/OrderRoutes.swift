@@ -17,6 +17,7 @@ public struct OrderRoutes: RouteGroup {
 
     public func register(on router: inout Router) {
         router.get("/orders", policy: .accountData, orders.handler { request in
+            try KnownQuery.require(request.http, only: ["limit", "cursor"])
             let page = try PageRequest.from(request.http)
             return .json(.ok, OrderJSON.page(try await request.context.orders(of: request.caller, limit: page.limit,
                                                                               cursor: page.cursor)))
