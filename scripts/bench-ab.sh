@@ -2,7 +2,7 @@
 # A/B of two release binaries of axiom-server (e.g. a branch point's and a
 # branch's, side by side), rounds interleaved (A, B, A, B, ...): wrk req/s and
 # server CPU per request (utime+stime from /proc over each run), which is
-# steadier than req/s on a shared 2-core machine. ../shared/bench/compare.sh
+# steadier than req/s on a shared 2-core machine. scripts/bench-compare.sh
 # measures against the Hummingbird peer instead.
 # usage: scripts/bench-ab.sh A_BINARY B_BINARY PATH [ROUNDS=3] [SECONDS=8]
 #   PATH may contain {product}: a product created in each server first.

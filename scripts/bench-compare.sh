@@ -12,7 +12,8 @@
 # Each line also gives both servers' CPU per request (compare.sh).
 #
 # usage: scripts/bench-compare.sh [-n ROUNDS] [-d SECONDS] [-c CONNS] [product] [cart_put] [health] [pipelined]
-#   The peer is found in $AXIOM_PEER_BENCH (default ../shared/bench beside the repository).
+#   The peer kit (README, Benchmarks) is found in $AXIOM_PEER_BENCH; it is not part of this
+#   repository (the default, ../shared/bench, is where the team keeps it beside the checkout).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/load-test-env.sh   # config/README.md's load-test settings

@@ -6,7 +6,7 @@
 #   - server on half the cores (1 on a 2-core machine) with 4x and 8x as many loops
 #   - unpinned, event_loops N and 4N (wrk shares the cores, as compare.sh runs)
 #   - unpinned, event_loops 0, with a busy loop on every core (the hog case)
-# Ours against the peer goes through ../shared/bench/compare.sh (it builds and
+# Ours against the peer goes through $AXIOM_PEER_BENCH/compare.sh (it builds and
 # starts the peer, interleaves the rounds and reads both servers' CPU per
 # request from /proc); the peer inherits the cores compare.sh is pinned to and
 # sizes its threads by them. limit-c gets one wrk run per round on the same
@@ -15,7 +15,7 @@
 # usage: scripts/bench-cores.sh [-n ROUNDS] [-d SECONDS] [-c CONNS]
 #   BINARY=path   our release binary (default: .build/release/axiom-server, built if missing)
 #   LOG_LEVEL=info  our log level (info, the default, writes an access line per request)
-#   AXIOM_PEER_BENCH=dir  the peer's bench directory (default ../shared/bench)
+#   AXIOM_PEER_BENCH=dir  the peer kit (README, Benchmarks; default ../shared/bench, the team's copy beside the checkout)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/load-test-env.sh   # config/README.md's load-test settings

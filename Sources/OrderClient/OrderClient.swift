@@ -146,8 +146,7 @@ public actor OrderClient: StatefulClient {
             throw DomainError.validation(ValidationError([FieldError(field: "cursor", code: .invalidFormat,
                                                                      message: "cursor is not one this service issued")]))
         }
-        let items = Array(page.prefix(count))
-        return Page(items: items, nextCursor: page.count > count ? items.last?.id.description : nil)
+        return Page(readAhead: page, limit: count) { $0.id.description }
     }
 
     /// The oldest `limit` orders whose checkout or cancellation may not have

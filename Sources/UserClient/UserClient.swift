@@ -174,8 +174,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
             throw DomainError.validation(ValidationError([FieldError(field: "cursor", code: .invalidFormat,
                                                                      message: "cursor is not one this service issued")]))
         }
-        let items = Array(page.prefix(limit))
-        return Page(items: items, nextCursor: page.count > limit ? items.last?.id.description : nil)
+        return Page(readAhead: page, limit: limit) { $0.id.description }
     }
 
     /// Status and role, by an admin. A suspended user's sessions are revoked

@@ -1,7 +1,7 @@
 /// One page of a list: the items in list order and the cursor of the next
 /// page, `nil` on the last one. Every list the API serves has this shape:
 /// `{"items": [...], "next_cursor": "…" | null}`.
-public struct Page<Item: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
+public struct Page<Item: Hashable & Sendable>: Hashable, Sendable {
     public let items: [Item]
     public let nextCursor: String?
 
@@ -10,17 +10,30 @@ public struct Page<Item: Hashable & Sendable & Codable>: Hashable, Sendable, Cod
         self.nextCursor = nextCursor
     }
 
+    /// The first `limit` of `read`, a read of up to `limit + 1` in list
+    /// order: one more than the page says another follows, after the last
+    /// item's `cursorOf`.
+    public init(readAhead read: [Item], limit: Int, cursorOf: (Item) -> String) {
+        let items = Array(read.prefix(Swift.max(0, limit)))
+        self.init(items: items, nextCursor: read.count > items.count ? items.last.map(cursorOf) : nil)
+    }
+
     enum CodingKeys: String, CodingKey {
         case items
         case nextCursor = "next_cursor"
     }
+}
 
+extension Page: Decodable where Item: Decodable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         items = try container.decode([Item].self, forKey: .items)
         nextCursor = try container.decodeIfPresent(String.self, forKey: .nextCursor)
     }
 
+}
+
+extension Page: Encodable where Item: Encodable {
     /// Writes `next_cursor` as `null` on the last page rather than leaving it
     /// out: clients test for it.
     public func encode(to encoder: any Encoder) throws {

@@ -132,15 +132,15 @@ public struct AdminRoutes: RouteGroup {
         router.get("/payments/refunds-owed", policy: .accountData, admin.handler { request in
             try KnownQuery.require(request.http, only: ["limit", "cursor"])
             let page = try PageRequest.from(request.http)
-            let owing = try await request.context.refundsOwed(after: try RefundsOwedPage.cursor(page),
+            let owing = try await request.context.refundsOwed(after: try RefundsOwedQuery.cursor(page),
                                                               limit: page.limit + 1, by: request.caller)
-            return try JSONBody.response(RefundsOwedPage(owing, limit: page.limit))
+            return try JSONBody.response(Page(readAhead: owing, limit: page.limit) { $0.id.description })
         })
         router.get("/payments/anomalies", policy: .accountData, admin.handler { request in
-            let (held, cursor, page) = try AnomalyPage.query(request.http)
+            let (held, cursor, page) = try AnomalyQuery.from(request.http)
             let anomalies = try await request.context.paymentAnomalies(after: cursor, held: held,
                                                                        limit: page.limit + 1, by: request.caller)
-            return try JSONBody.response(AnomalyPage(anomalies, limit: page.limit))
+            return try JSONBody.response(Page(readAhead: anomalies, limit: page.limit) { String($0.id) })
         })
     }
 

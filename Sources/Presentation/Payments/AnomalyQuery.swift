@@ -1,28 +1,14 @@
 import Domain
 import HTTPServer
 
-/// `GET /payments/anomalies?held=…&limit=…&cursor=…`: `{items, next_cursor}`
-/// of the provider refunds and chargebacks the ledger could not take, oldest
+/// `GET /payments/anomalies?held=…&limit=…&cursor=…`: a `Page` of the
+/// provider refunds and chargebacks the ledger could not take, oldest
 /// first; `held=true` keeps those not applied since. The cursor is the last
 /// anomaly's id.
-struct AnomalyPage: Encodable {
-    let items: [PaymentAnomaly]
-    let nextCursor: String?
-
-    enum CodingKeys: String, CodingKey {
-        case items
-        case nextCursor = "next_cursor"
-    }
-
-    /// A page of `limit` from up to `limit + 1` anomalies read.
-    init(_ anomalies: [PaymentAnomaly], limit: Int) {
-        items = Array(anomalies.prefix(limit))
-        nextCursor = anomalies.count > limit ? items.last.map { String($0.id) } : nil
-    }
-
+enum AnomalyQuery {
     /// The query's `held` (false when absent) and cursor; every bad one is
     /// `validation_failed` naming it.
-    static func query(_ request: HTTPRequest) throws -> (held: Bool, cursor: Int64?, page: PageRequest) {
+    static func from(_ request: HTTPRequest) throws -> (held: Bool, cursor: Int64?, page: PageRequest) {
         try KnownQuery.require(request, only: ["held", "limit", "cursor"])
         let page = try PageRequest.from(request)
         var errors: [FieldError] = []
@@ -41,11 +27,5 @@ struct AnomalyPage: Encodable {
         }
         guard errors.isEmpty else { throw DomainError.validation(ValidationError(errors)) }
         return (held, cursor, page)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(items, forKey: .items)
-        try container.encode(nextCursor, forKey: .nextCursor)
     }
 }
