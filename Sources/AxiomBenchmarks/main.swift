@@ -33,12 +33,6 @@ actor CounterClient: StatefulClient {
     func deactivate() async { stateBroadcaster.finish() }
 }
 
-/// Adds to the counter; answers the new count.
-struct Add: ClientAction {
-    let amount: Int
-    func run(on counter: isolated CounterClient) async throws -> Int { try counter.add(amount) }
-}
-
 actor CounterContext: Context {
     nonisolated let identity: ContextIdentity
     let counter: ClientHandle<CounterClient>
@@ -48,7 +42,7 @@ actor CounterContext: Context {
         counter = try creation.client(CounterClient.self)
     }
 
-    func send(_ amount: Int) async throws -> Int { try await counter.send(Add(amount: amount)) }
+    func send(_ amount: Int) async throws -> Int { try await counter.call { try await $0.add(amount) } }
 }
 
 /// The process's monotonic clock as the sessions' time source.
@@ -120,7 +114,7 @@ nonisolated func runBenchmarks() async throws {
     // 2. One state update fanned out to 100 observers that are waiting for it:
     //    the publisher's side (the action plus 100 yields, each waking a reader)
     //    and until the last of the 100 has read it.
-    let broadcaster = context.counter.client.stateBroadcaster
+    let broadcaster = context.counter.updates
     var publishRounds: [Duration] = []
     try await bench("state update delivered to all 100 waiting observers (action included)", count: updates) {
         let streams = (0..<100).map { _ in broadcaster.subscribe() }

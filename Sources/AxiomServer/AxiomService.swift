@@ -44,6 +44,12 @@ final class AxiomService: Sendable {
         try registerClients(on: orchestrator, storage: storage, options: options, subscribers: subscribers)
         // What `/events` carries: each feature's live events, declared in
         // its own files; the live-updates context follows this list.
+        // The sessions the registration context opens and enters.
+        let sessions = SessionRegistry<SessionContext>(
+            orchestrator: orchestrator,
+            configuration: .init(idleTimeout: options.sessionIdleTimeout, maxSessions: options.maxSessions),
+            clock: try orchestrator.capabilityRegistry.resolve(SystemClockCapability.self))
+        try orchestrator.compose(RegistrationContext.self, with: sessions)
         try orchestrator.compose(LiveUpdatesContext.self, with: LiveFeatures([
             CartLiveFeature.self,
             OrderLiveFeature.self,
@@ -67,7 +73,6 @@ final class AxiomService: Sendable {
         let registration: RegistrationContext
         let notifications: PaymentNotificationContext
         let recovery: CheckoutRecoveryContext
-        let sessions: SessionRegistry<SessionContext>
         let feed: ChangeFeed
         let tokenStore: StorageTokenStore?
         do {
@@ -108,16 +113,12 @@ final class AxiomService: Sendable {
                                 ("status", admin.status.rawValue)])
                 }
             }
-            sessions = SessionRegistry(orchestrator: orchestrator,
-                                       configuration: .init(idleTimeout: options.sessionIdleTimeout,
-                                                            maxSessions: options.maxSessions),
-                                       clock: try orchestrator.capabilityRegistry.resolve(SystemClockCapability.self))
         } catch {
             await orchestrator.shutdown()
             throw error
         }
         let userLimiter = options.userRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }
-        let gate = SessionGate(registration: registration, sessions: sessions, userLimit: UserRateLimit(userLimiter))
+        let gate = SessionGate(registration: registration, userLimit: UserRateLimit(userLimiter))
         let classLimits = RouteClassRateLimits(
             signIn: RouteClassRateLimit(options.signInRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }),
             registration: RouteClassRateLimit(options.registrationRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }),

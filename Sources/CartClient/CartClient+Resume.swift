@@ -9,7 +9,7 @@ extension CartClient {
     /// The stored cart, not the working set: the follower may not have
     /// evicted another replica's change yet. It may be newer than
     /// `through`; a change after it also comes live, showing the same cart.
-    public func cartChange(of user: UserID, after: Int64, through: Int64) async throws -> CartChangeSince? {
+    public nonisolated func cartChange(of user: UserID, after: Int64, through: Int64) async throws -> CartChangeSince? {
         let (latest, lines) = try await storage.storedRead { handle -> (Int64?, [CartLine]?) in
             let latest = try OutboxUserIndex.latest(handle, user: user.description, kind: .cart,
                                                   after: after, through: through)[user.description]

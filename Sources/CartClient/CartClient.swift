@@ -112,26 +112,6 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
         stateBroadcaster.finish()
     }
 
-    func write(_ change: CartChange) async throws -> Cart {
-        let user = change.user
-        // One user's changes are made one after another, each from the cart
-        // the previous one left; different users' changes still run at once
-        // (and are committed together).
-        await enterTurn(for: user)
-        defer { leaveTurn(for: user) }
-        let started = cache.start(of: user)
-        let kept = cache.held(user)
-        let ((cart, applied, version), sequence) = try await storage.sequencedWrite { handle in
-            let (cart, applied, version) = try CartWrite.run(change, handle, kept: kept)
-            // Other replicas' working sets and /events follow this row.
-            if applied { try handle.recordChange(ChangeRecord(kind: .cart, key: user.description, userID: user.description)) }
-            return (cart, applied, version)
-        }
-        _ = cache.applyCommitted([KeptCart(user, cart, version: version)], startedAt: started)
-        if applied, let sequence { stateBroadcaster.publish(.changed(cart, sequence: sequence), key: user) }
-        return cart
-    }
-
     /// The user's cart: from the working set, or read from storage and kept
     /// (concurrent misses of one cart share one read).
     public nonisolated func cart(for user: UserID) async throws -> Cart {
@@ -141,7 +121,7 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
     /// The checkouts among `checkoutIDs` whose cart was not cleared yet
     /// (`clearAfterCheckout` never committed for them): start-up
     /// reconciliation finishes those. One primary-key probe each.
-    public func unclearedCheckouts(among checkoutIDs: [CheckoutID]) async throws -> [CheckoutID] {
+    public nonisolated func unclearedCheckouts(among checkoutIDs: [CheckoutID]) async throws -> [CheckoutID] {
         let cleared = try await storage.storedRead { handle in
             try checkoutIDs.filter { try CartStore.isCleared(handle, $0) }
         }

@@ -17,13 +17,13 @@ import Domain
 /// compare `If-Match` with a cart the database no longer holds. The version
 /// tells the two cases apart.
 enum CartWrite {
-    /// The cart after `action`, whether it changed storage (a checkout's
+    /// The cart after `change`, whether it changed storage (a checkout's
     /// clear that already ran changes nothing) and the cart's version now.
     /// `kept`: the working set's copy; when the bump shows no write came
     /// after it, it is the stored cart and the lines are not read (a read
     /// less on the single writer, for every cart write).
-    static func run(_ action: CartChange, _ handle: any StorageHandle, kept: KeptCart?) throws -> (Cart, Bool, Int64) {
-        let user = action.user
+    static func run(_ user: UserID, unchangedFrom: Cart?, _ handle: any StorageHandle, kept: KeptCart?,
+                    _ change: (Cart, any StorageHandle) throws -> (Cart, Bool)) throws -> (Cart, Bool, Int64) {
         let version: Int64 = try handle.queryOne("""
             INSERT INTO cart_versions(user_id, version) VALUES(?, 1)
             ON CONFLICT(user_id) DO UPDATE SET version = cart_versions.version + 1
@@ -35,47 +35,52 @@ enum CartWrite {
         } else {
             cart = try Cart(userID: user, lines: try CartStore.lines(handle, user: user)).validated()
         }
-        let (after, applied) = try change(cart, by: action, handle)
+        // If-Match, under the lock: no other change of this cart can commit
+        // between this comparison and the change, on any replica, so of two
+        // requests that saw the same cart one wins and one is refused.
+        if let unchangedFrom, cart != unchangedFrom {
+            throw DomainError.preconditionFailed(entity: "cart")
+        }
+        let (after, applied) = try change(cart, handle)
         return (after, applied, version)
     }
 
-    /// `action` applied to `cart`, the stored cart, as just that change.
-    private static func change(_ cart: Cart, by action: CartChange, _ handle: any StorageHandle) throws -> (Cart, Bool) {
-        let user = action.user
-        // If-Match, under the lock: no other change of this cart can commit
-        // between this comparison and the change below, on any replica, so
-        // of two requests that saw the same cart one wins and one is refused.
-        if let unchangedFrom = action.unchangedFrom, cart != unchangedFrom {
-            throw DomainError.preconditionFailed(entity: "cart")
+    static func setQuantity(_ quantity: Int, of product: ProductID, in cart: Cart,
+                            _ handle: any StorageHandle) throws -> Cart {
+        let changed = try cart.settingQuantity(quantity, for: product).validated()
+        let owner = cart.userID.description
+        if cart.quantity(of: product) == nil {
+            try addLine(handle, user: owner, product: product, quantity: quantity)
+        } else {
+            try handle.enqueue("UPDATE cart_lines SET quantity = ? WHERE user_id = ? AND product_id = ?",
+                               quantity, owner, product.description)
         }
-        let owner = user.description
-        switch action {
-        case .setQuantity(_, let product, let quantity, _):
-            let changed = try cart.settingQuantity(quantity, for: product).validated()
-            if cart.quantity(of: product) == nil {
-                try addLine(handle, user: owner, product: product, quantity: quantity)
-            } else {
-                try handle.enqueue("UPDATE cart_lines SET quantity = ? WHERE user_id = ? AND product_id = ?",
-                                   quantity, owner, product.description)
-            }
-            return (changed, true)
-        case .remove(_, let product, _):
-            try handle.enqueue("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?", owner, product.description)
-            return (try cart.removing(product).validated(), true)
-        case .clear:
-            try handle.enqueue("DELETE FROM cart_lines WHERE user_id = ?", owner)
-            return (try cart.cleared().validated(), true)
-        case .clearAfterCheckout(_, let checkoutID, let ordered):
-            // Once per checkout: the record is written with the clear.
-            guard try CartStore.claimClear(handle, checkoutID, user: owner) else { return (cart, false) }
-            let remaining = cart.removingOrdered(ordered)
-            let kept = Set(remaining.lines.map(\.productID))
-            for line in cart.lines where !kept.contains(line.productID) {
-                try handle.enqueue("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?",
-                                   owner, line.productID.description)
-            }
-            return (try remaining.validated(), true)
+        return changed
+    }
+
+    static func remove(_ product: ProductID, from cart: Cart, _ handle: any StorageHandle) throws -> Cart {
+        try handle.enqueue("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?",
+                           cart.userID.description, product.description)
+        return try cart.removing(product).validated()
+    }
+
+    static func clear(_ cart: Cart, _ handle: any StorageHandle) throws -> Cart {
+        try handle.enqueue("DELETE FROM cart_lines WHERE user_id = ?", cart.userID.description)
+        return try cart.cleared().validated()
+    }
+
+    /// Once per checkout: the record is written with the clear.
+    static func clearAfterCheckout(_ checkoutID: CheckoutID, ordered: [CartLine], from cart: Cart,
+                                   _ handle: any StorageHandle) throws -> (Cart, Bool) {
+        let owner = cart.userID.description
+        guard try CartStore.claimClear(handle, checkoutID, user: owner) else { return (cart, false) }
+        let remaining = cart.removingOrdered(ordered)
+        let kept = Set(remaining.lines.map(\.productID))
+        for line in cart.lines where !kept.contains(line.productID) {
+            try handle.enqueue("DELETE FROM cart_lines WHERE user_id = ? AND product_id = ?",
+                               owner, line.productID.description)
         }
+        return (try remaining.validated(), true)
     }
 
     /// Inserts the line after the user's highest position, so the order

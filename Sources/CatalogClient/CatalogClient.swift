@@ -118,28 +118,28 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
 
     /// Checkouts that still hold reserved stock, oldest first (read from
     /// storage: this is the start-up reconciliation list).
-    public func pendingReservations() async throws -> [CheckoutID] {
+    public nonisolated func pendingReservations() async throws -> [CheckoutID] {
         try await read { try CatalogStore.pending($0) }
     }
 
     /// Up to `limit` reserved checkouts whose lease ran out and, when
     /// `includingOwn`, those this process's lease owner holds (what a
     /// previous life of this process left), soonest expired first.
-    public func expiredReservations(includingOwn: Bool, limit: Int) async throws -> [CheckoutID] {
+    public nonisolated func expiredReservations(includingOwn: Bool, limit: Int) async throws -> [CheckoutID] {
         let owner = includingOwn ? lease.owner : nil
         return try await read { try CatalogStore.expiredReservations($0, owner: owner, limit: limit) }
     }
 
     /// The lines a checkout holds now; empty unless it is pending.
-    public func reservation(_ checkoutID: CheckoutID) async throws -> [StockLine] {
+    public nonisolated func reservation(_ checkoutID: CheckoutID) async throws -> [StockLine] {
         try await read { try CatalogStore.reservation($0, checkoutID) }
     }
 
-    // MARK: Actions
+    // MARK: Writes
 
     /// A new product with a fresh id. `validation_failed` (every field, the
     /// price's currency included), `duplicate_sku`.
-    func create(_ draft: ProductDraft) async throws -> Product {
+    public func create(_ draft: ProductDraft) async throws -> Product {
         let product = try CatalogRules.product(from: draft, id: ProductID(RandomUUID.make()), currency: currency)
         let started = cache.start(of: product.id)
         let row = try await write { try Self.recorded(.product, $0, [CatalogStore.insert($0, product)])[0] }
@@ -154,7 +154,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// `precondition_failed` unless the product is that value when the
     /// change commits: compared inside the write's transaction, so of two
     /// writers that read the same product one wins and one is refused.
-    func update(_ id: ProductID, _ patch: ProductPatch, unchangedFrom: Product? = nil) async throws -> Product {
+    public func update(_ id: ProductID, _ patch: ProductPatch, unchangedFrom: Product? = nil) async throws -> Product {
         let current = try await product(id)
         if let unchangedFrom, current != unchangedFrom { throw DomainError.preconditionFailed(entity: "product") }
         let expected = try CatalogRules.patched(current, with: patch, currency: currency)
@@ -178,7 +178,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// `product_inactive` or `insufficient_stock` and nothing is taken.
     /// `validation_failed` for malformed lines; `duplicate_checkout_id` when
     /// that checkout already reserved.
-    func reserve(checkoutID: CheckoutID, lines: [StockLine]) async throws -> [Product] {
+    public func reserve(_ checkoutID: CheckoutID, _ lines: [StockLine]) async throws -> [Product] {
         if let errors = StockLine.validate(lines) { throw DomainError.validation(errors) }
         let started = cache.start()
         let lease = self.lease
@@ -194,7 +194,8 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// (`insufficient_stock`, `product_inactive`, `product_not_found`);
     /// `reservation_not_found` for an unknown checkout, or a released one
     /// without `ordered`.
-    func commitReservation(_ checkoutID: CheckoutID, ordered: [StockLine] = [], returnKey: String? = nil) async throws -> Int {
+    public func commitReservation(_ checkoutID: CheckoutID, ordered: [StockLine] = [],
+                                  unlessReturned returnKey: String? = nil) async throws -> Int {
         if let errors = StockLine.validate(ordered), !ordered.isEmpty { throw DomainError.validation(errors) }
         let started = cache.start()
         let done = try await write { handle in
@@ -208,7 +209,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// Gives a pending reservation's units back and deletes it. Idempotent:
     /// an unknown, released or committed checkout is a no-op (`[]`).
     /// Returns the restocked products.
-    func releaseReservation(_ checkoutID: CheckoutID) async throws -> [Product] {
+    public func releaseReservation(_ checkoutID: CheckoutID) async throws -> [Product] {
         let started = cache.start()
         let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.release($0, checkoutID)) }
         apply(rows, startedAt: started, created: false)
@@ -221,7 +222,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// back (`CatalogStore.returnStock`). `validation_failed` (key, lines),
     /// `product_not_found`, `stock_limit_exceeded` (beyond the maximum
     /// stock, 1 000 000); nothing applied on an error.
-    func returnStock(key: String, lines: [StockLine], checkout: CheckoutID? = nil) async throws -> [Product] {
+    public func returnStock(key: String, lines: [StockLine], checkout: CheckoutID? = nil) async throws -> [Product] {
         var errors = CatalogRules.validateReturnKey(key) ?? ValidationError()
         errors.merge(StockLine.validate(lines))
         try errors.throwIfAny()

@@ -67,7 +67,7 @@ public actor OrderClient: StatefulClient {
     // MARK: Reads (storage, by index)
 
     /// `order_not_found`.
-    public func order(_ id: OrderID) async throws -> Order {
+    public nonisolated func order(_ id: OrderID) async throws -> Order {
         guard let order = try await storage.storedRead({ try OrderStore.order($0, id: id) }) else {
             throw DomainError.notFound(entity: "order", id: id.description)
         }
@@ -75,18 +75,18 @@ public actor OrderClient: StatefulClient {
     }
 
     /// The order's status changes, oldest first.
-    public func history(of id: OrderID) async throws -> [OrderHistoryEntry] {
+    public nonisolated func history(of id: OrderID) async throws -> [OrderHistoryEntry] {
         try await storage.storedRead { try OrderStore.history($0, order: id) }
     }
 
-    public func order(forCheckout checkoutID: CheckoutID) async throws -> Order? {
+    public nonisolated func order(forCheckout checkoutID: CheckoutID) async throws -> Order? {
         try await storage.storedRead { try OrderStore.order($0, checkout: checkoutID) }
     }
 
     /// The user's order placed with `idempotencyKey` while the key is kept
     /// (`idempotency_key_ttl`); with `fingerprint`, `idempotency_key_reused`
     /// when that order was placed for another request.
-    public func order(userID: UserID, idempotencyKey: String,
+    public nonisolated func order(userID: UserID, idempotencyKey: String,
                       matching fingerprint: CheckoutFingerprint?) async throws -> Order? {
         let keptSince = clock.millisecondsSince1970() - keyLifetimeMilliseconds
         return try await storage.storedRead {
@@ -111,7 +111,7 @@ public actor OrderClient: StatefulClient {
     /// `limit` at a time after `cursor` (the last
     /// order id of the previous page). A cursor that names no order of this
     /// user is `validation_failed` on `cursor`, as `Page.slice` answers.
-    public func orders(for userID: UserID, limit: Int, after cursor: String?) async throws -> Page<Order> {
+    public nonisolated func orders(for userID: UserID, limit: Int, after cursor: String?) async throws -> Page<Order> {
         try await page(limit: limit) { handle, count in
             var position: (Int64, String)?
             if let cursor {
@@ -125,7 +125,7 @@ public actor OrderClient: StatefulClient {
     /// Every customer's orders that `filter` keeps, newest first, `limit`
     /// at a time after `cursor` (the last order id of the previous page;
     /// one that names no order is `validation_failed` on `cursor`).
-    public func orders(matching filter: OrderFilter, limit: Int, after cursor: String?) async throws -> Page<Order> {
+    public nonisolated func orders(matching filter: OrderFilter, limit: Int, after cursor: String?) async throws -> Page<Order> {
         try await page(limit: limit) { handle, count in
             var position: (Int64, String)?
             if let cursor {
@@ -139,7 +139,7 @@ public actor OrderClient: StatefulClient {
     /// A keyset page of at most `limit` orders: `read` returns up to
     /// `count + 1` of them in one snapshot (one more says another page
     /// follows), or nil when the cursor names no order.
-    private func page(limit: Int, _ read: @escaping @Sendable (any StorageHandle, Int) throws -> [Order]?)
+    private nonisolated func page(limit: Int, _ read: @escaping @Sendable (any StorageHandle, Int) throws -> [Order]?)
         async throws -> Page<Order> {
         let count = max(0, limit)
         guard let page = try await storage.storedRead({ try read($0, count) }) else {
@@ -156,7 +156,7 @@ public actor OrderClient: StatefulClient {
     /// (the previous batch's last, in created_at and id order): recovery
     /// finishes and settles them. Read from the table of open orders, so it costs
     /// what is unfinished, not what was ever ordered.
-    public func openOrders(limit: Int = 500, olderThanSeconds: Int = 0, includingOwn: Bool = false,
+    public nonisolated func openOrders(limit: Int = 500, olderThanSeconds: Int = 0, includingOwn: Bool = false,
                            after last: Order? = nil) async throws -> [Order] {
         let cutoff = clock.millisecondsSince1970() - Int64(olderThanSeconds) * 1000
         let owner = includingOwn ? self.owner : nil
@@ -168,8 +168,11 @@ public actor OrderClient: StatefulClient {
 
     // MARK: Writes
 
-    func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?,
-               fingerprint: CheckoutFingerprint?, shippingAddress: ShippingAddress?) async throws -> Order {
+    /// A pending order for a checkout; idempotent by checkout id and by the
+    /// user's idempotency key (the existing order is answered).
+    public func place(checkoutID: CheckoutID, userID: UserID, cart: PricedCart, idempotencyKey: String?,
+                      fingerprint: CheckoutFingerprint? = nil,
+                      shippingAddress: ShippingAddress? = nil) async throws -> Order {
         let checkoutSlot = "checkout|\(checkoutID)"
         let keySlot = idempotencyKey.map { "key|\(userID)|\($0)" }
         if let running = placing[checkoutSlot] ?? keySlot.flatMap({ placing[$0] }) {
@@ -246,8 +249,11 @@ public actor OrderClient: StatefulClient {
         return try keyed(handle, userID, key, fingerprint, keptSince: keptSince, forgetting: true)
     }
 
-    func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor,
-                    cause: OrderChangeCause) async throws -> Order {
+    /// Moves the order along the transition table as `actor`, recording
+    /// the change and its `cause` in the order's history in the same
+    /// transaction.
+    public func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor,
+                           cause: OrderChangeCause) async throws -> Order {
         let at = Timestamp(millisecondsSince1970: clock.millisecondsSince1970())
         let (changed, sequence) = try await write { handle in
             let changed = try OrderStore.transition(handle, id: id, to: status, by: actor, cause: cause, at: at)
@@ -258,7 +264,9 @@ public actor OrderClient: StatefulClient {
         return changed
     }
 
-    func address(_ id: OrderID, to address: ShippingAddress) async throws -> Order {
+    /// Gives or replaces the order's shipping address, while it has not
+    /// shipped or been cancelled (`shipping_address_locked`).
+    public func address(_ id: OrderID, to address: ShippingAddress) async throws -> Order {
         let (changed, sequence) = try await write { handle in
             let changed = try OrderStore.address(handle, id: id, to: address)
             try handle.recordChange(Self.change(of: changed))
@@ -268,21 +276,29 @@ public actor OrderClient: StatefulClient {
         return changed
     }
 
-    /// Only an order's status and shipping address move after it is
-    /// placed; the order given is answered unless its status moved (then it
-    /// is read again), since settling is about the status alone.
-    func settle(_ order: Order) async throws -> Order {
+    /// The order's checkout or cancellation finished its work in the other
+    /// clients (stock committed or returned, cart cleared): start-up
+    /// reconciliation no longer looks at it. Answers the order as stored
+    /// now: the one given unless its status moved (then it is read again),
+    /// since only an order's status and shipping address move after it is
+    /// placed and settling is about the status alone.
+    public func settle(_ order: Order) async throws -> Order {
         guard let status = try await write({ try OrderStore.settle($0, id: order.id) }).0 else {
             throw DomainError.notFound(entity: "order", id: order.id.description)
         }
         return status == order.status.rawValue ? order : try await self.order(order.id)
     }
 
-    /// Queues the settle; one task writes the queue, whatever it holds each
-    /// time it gets the writer, until it is empty. Under load a checkout's
-    /// settle was one write per checkout and one more group commit before
-    /// its answer.
-    func settleSoon(_ order: Order) -> Order {
+    /// A finished checkout's `settle`, queued: answers the order at once,
+    /// and one task writes the queue, whatever it holds each time it gets
+    /// the writer (one statement for up to 32), until it is empty. Nothing
+    /// a caller was told depends on it (the order, the stock, the payment
+    /// and the cart are already durable); one lost to a kill leaves the
+    /// order open, and start-up reconciliation finishes and settles it. An
+    /// order cancelled before its settle lands stays open for its
+    /// cancellation to finish. `deactivate` waits for the queue, so a
+    /// graceful stop leaves none.
+    public func settleSoon(_ order: Order) -> Order {
         settlesDue.append(order.id)
         if settling == nil { settling = Task { await self.writeDueSettles() } }
         return order

@@ -8,7 +8,7 @@ import Domain
 extension PaymentClient {
     /// Up to `limit` anomalies after `cursor`, oldest first; `held` keeps
     /// only those not applied.
-    public func anomalies(after cursor: Int64?, held: Bool, limit: Int) async throws -> [PaymentAnomaly] {
+    public nonisolated func anomalies(after cursor: Int64?, held: Bool, limit: Int) async throws -> [PaymentAnomaly] {
         try await storage.storedRead { try PaymentStore.anomalies($0, after: cursor, held: held, limit: limit) }
     }
 

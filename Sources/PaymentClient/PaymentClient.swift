@@ -77,19 +77,19 @@ public actor PaymentClient: StatefulClient {
     // MARK: Reads (storage, by index)
 
     /// `payment_not_found`.
-    public func payment(_ id: PaymentID) async throws -> Payment {
+    public nonisolated func payment(_ id: PaymentID) async throws -> Payment {
         guard let payment = try await storage.storedRead({ try PaymentStore.payment($0, id: id) }) else {
             throw DomainError.notFound(entity: "payment", id: id.description)
         }
         return payment
     }
 
-    public func payment(forOrder orderID: OrderID) async throws -> Payment? {
+    public nonisolated func payment(forOrder orderID: OrderID) async throws -> Payment? {
         try await storage.storedRead { try PaymentStore.payment($0, order: orderID) }
     }
 
     /// The payments of these orders (one read transaction, one probe each).
-    public func payments(forOrders orderIDs: [OrderID]) async throws -> [OrderID: Payment] {
+    public nonisolated func payments(forOrders orderIDs: [OrderID]) async throws -> [OrderID: Payment] {
         try await storage.storedRead { handle in
             var found: [OrderID: Payment] = [:]
             for id in orderIDs {
@@ -103,13 +103,13 @@ public actor PaymentClient: StatefulClient {
     /// order and stock (through the partial index `payments_open`), changed
     /// at least `quietSeconds` ago by this client's clock: a younger one is
     /// usually a change whose request is still moving its order.
-    public func openPayments(limit: Int = 256, quietSeconds: Int = 0) async throws -> [Payment] {
+    public nonisolated func openPayments(limit: Int = 256, quietSeconds: Int = 0) async throws -> [Payment] {
         let changedBy = quietSeconds > 0 ? nowMilliseconds - Int64(quietSeconds) * 1000 : Int64.max
         return try await storage.storedRead { try PaymentStore.open($0, changedBy: changedBy, limit: limit) }
     }
 
     /// Every money movement of the order's payment, oldest first.
-    public func ledger(ofOrder orderID: OrderID) async throws -> [LedgerEntry] {
+    public nonisolated func ledger(ofOrder orderID: OrderID) async throws -> [LedgerEntry] {
         try await storage.storedRead { handle in
             guard let payment = try PaymentStore.payment(handle, order: orderID) else { return [] }
             return try PaymentStore.entries(handle, payment: payment.id)
@@ -118,7 +118,7 @@ public actor PaymentClient: StatefulClient {
 
     /// Up to `limit` movements recorded in `[from, to)`, oldest first,
     /// after `position` (the last entry of the previous page).
-    public func ledger(from: Timestamp, to: Timestamp, after position: (Timestamp, Int64)?,
+    public nonisolated func ledger(from: Timestamp, to: Timestamp, after position: (Timestamp, Int64)?,
                        limit: Int) async throws -> [LedgerEntry] {
         try await storage.storedRead { handle in
             try PaymentStore.entries(handle, from: from.millisecondsSince1970, to: to.millisecondsSince1970,
@@ -128,20 +128,24 @@ public actor PaymentClient: StatefulClient {
 
     /// Up to `limit` payments that owe money back (a cancelled paid order,
     /// a second payment), by id after `cursor`.
-    public func owingRefunds(after cursor: PaymentID?, limit: Int) async throws -> [Payment] {
+    public nonisolated func owingRefunds(after cursor: PaymentID?, limit: Int) async throws -> [Payment] {
         try await storage.storedRead { try PaymentStore.owing($0, after: cursor?.description, limit: limit) }
     }
 
     /// The earliest deadline of an unpaid payment, if any.
-    public func nextDeadline() async throws -> Timestamp? {
+    public nonisolated func nextDeadline() async throws -> Timestamp? {
         try await storage.storedRead { try PaymentStore.nextDeadline($0) }.map(Timestamp.init(millisecondsSince1970:))
     }
 
     // MARK: Writes
 
-    private var nowMilliseconds: Int64 { clock.millisecondsSince1970() }
+    private nonisolated var nowMilliseconds: Int64 { clock.millisecondsSince1970() }
 
-    func open(_ order: Order, method: PaymentMethod) async throws -> Payment {
+    /// The payment for a newly placed order: waiting, its amount the
+    /// order's total, due `payment_timeout` from now (`manual_payment_timeout`
+    /// days for a manual method). Idempotent by order id (the existing
+    /// payment is answered, a cancelled one included).
+    public func open(_ order: Order, method: PaymentMethod) async throws -> Payment {
         let now = nowMilliseconds
         let timeout = method.isManual ? settings.manualTimeoutDays * 86_400 : settings.timeoutSeconds
         let candidate = Payment.open(id: PaymentID(TimeOrderedUUID.make()), for: order, method: method,
@@ -157,7 +161,9 @@ public actor PaymentClient: StatefulClient {
         }
     }
 
-    func apply(_ event: PaymentEvent) async throws -> PaymentReceipt {
+    /// A provider event whose signature was checked (`verify`). Applied
+    /// once per event id.
+    public func apply(_ event: PaymentEvent) async throws -> PaymentReceipt {
         let now = nowMilliseconds
         let (receipt, previous): (PaymentReceipt, PaymentStatus)
         let sequence: Int64?
@@ -203,10 +209,11 @@ public actor PaymentClient: StatefulClient {
         return receipt
     }
 
-    /// Records an admin's movement (a manual payment or refund) on the
-    /// order's payment; nil when the order has none. The same reference
-    /// again answers the payment unchanged.
-    func record(_ orderID: OrderID, _ movement: MoneyMovement) async throws -> Payment? {
+    /// Records an admin's movement (money received or given back outside
+    /// the provider) on the order's payment: a ledger entry with the admin
+    /// as its actor; nil when the order has none. The same reference again
+    /// answers the payment unchanged.
+    public func record(_ movement: MoneyMovement, on orderID: OrderID) async throws -> Payment? {
         let now = nowMilliseconds
         let ((payment, previous), sequence) = try await storage.sequencedWrite { handle -> (Payment?, PaymentStatus?) in
             guard let stored = try PaymentStore.payment(handle, order: orderID, locked: true) else { return (nil, nil) }
@@ -234,8 +241,12 @@ public actor PaymentClient: StatefulClient {
         return next
     }
 
-    /// Applies `change` to the order's payment; nil when the order has none.
-    func change(_ orderID: OrderID, _ change: PaymentChange) async throws -> Payment? {
+    /// The order is about to ship: refused unless its payment is paid
+    /// (`order_not_paid`), decided under the payment's row lock, so a
+    /// cancel of the same order either comes first (and this refuses) or
+    /// after (and is refused). Nil for an order without a payment.
+    public func fulfil(_ orderID: OrderID) async throws -> Payment? {
+        let change = PaymentChange.fulfilling
         let now = nowMilliseconds
         let ((payment, previous), sequence) = try await storage.sequencedWrite { handle -> (Payment?, PaymentStatus?) in
             guard let stored = try PaymentStore.payment(handle, order: orderID, locked: true) else { return (nil, nil) }
@@ -251,7 +262,8 @@ public actor PaymentClient: StatefulClient {
     /// Cancels the order's payment; an order whose payment is not open yet
     /// (its checkout a step behind the cancel) gets one, cancelled, so the
     /// checkout's open finds it and a success arriving later is owed back.
-    func cancel(_ order: Order) async throws -> Payment {
+    /// A paid one owes a refund, a shipping one refuses (`order_shipped`).
+    public func orderCancelled(_ order: Order) async throws -> Payment {
         let now = nowMilliseconds
         let tombstone = Payment(id: PaymentID(TimeOrderedUUID.make()), orderID: order.id, userID: order.userID,
                                 status: .cancelled, amount: order.total, method: .provider,
@@ -276,7 +288,8 @@ public actor PaymentClient: StatefulClient {
         return payment
     }
 
-    func expireDue(limit: Int) async throws -> [Payment] {
+    /// Expires up to `limit` unpaid payments whose deadline has passed.
+    public func expireDue(limit: Int) async throws -> [Payment] {
         let now = nowMilliseconds
         let expired = try await storage.durableWrite { handle in
             try PaymentStore.due(handle, now: now, limit: limit).compactMap { due -> Payment? in
@@ -290,7 +303,10 @@ public actor PaymentClient: StatefulClient {
         return expired
     }
 
-    func settle(_ id: PaymentID, at status: PaymentStatus) async throws -> Payment {
+    /// The payment's change to this status finished its work in the other
+    /// clients. A newer change (another status) stays open for its own
+    /// caller or reconciliation.
+    public func settle(_ id: PaymentID, _ status: PaymentStatus) async throws -> Payment {
         try await storage.durableWrite { handle in
             try PaymentStore.settle(handle, id: id, status: status)
             guard let payment = try PaymentStore.payment(handle, id: id) else {

@@ -14,7 +14,7 @@ extension UserClient {
 
     /// A ticket for the session of `token` (`invalid_token` when that
     /// session is not valid now).
-    func issueEventTicket(token: String) async throws -> EventTicket {
+    public func issueEventTicket(token: String) async throws -> EventTicket {
         let tokenHash = TokenDigest.sha256Hex(token)
         let caller = try await authenticate(tokenHash: tokenHash)
         let ticket = random.current.token(byteCount: 32, encoding: .base64url)
@@ -32,7 +32,7 @@ extension UserClient {
     /// would be now (a session signed out, revoked or expired since is
     /// refused). `invalid_ticket` for an unknown, used or expired ticket
     /// and for one whose session is no longer valid.
-    func redeemEventTicket(_ ticket: String) async throws -> Authentication {
+    public func redeemEventTicket(_ ticket: String) async throws -> Authentication {
         let ticketHash = TokenDigest.sha256Hex(ticket)
         let now = nowMilliseconds()
         guard let entry = try await storage.durableWrite({
@@ -50,7 +50,7 @@ extension UserClient {
     }
 
     /// Unused tickets in the database now (expired ones until the sweep).
-    public func heldEventTickets() async throws -> Int {
+    public nonisolated func heldEventTickets() async throws -> Int {
         try await storage.storedRead { try EventTicketStore.count($0) }
     }
 }

@@ -10,7 +10,7 @@ extension UserClient {
     /// is negative, pruned, too far behind, or from the outbox's future).
     /// Every feature's replay reads its changes in `(sequence, head]`; the
     /// live stream carries those after the head.
-    public func resumableHead(after sequence: Int64) async throws -> Int64? {
+    public nonisolated func resumableHead(after sequence: Int64) async throws -> Int64? {
         let window = try await storage.storedRead { try OutboxUserIndex.window($0) }
         return window.canResume(after: sequence) ? window.head : nil
     }

@@ -10,7 +10,7 @@ import FoundationEssentials
 /// forgets what the working set holds, and a miss read that overlapped a
 /// revocation is not kept.
 extension UserClient {
-    func login(email: String, password: String, clientAddress: String) async throws -> AuthenticatedSession {
+    public func login(email: String, password: String, clientAddress: String) async throws -> AuthenticatedSession {
         let account = Email.normalizedKey(email)
         try await admitSignIn(account: account, address: clientAddress)
         // An unknown email is verified against the decoy, so it costs what
@@ -54,14 +54,17 @@ extension UserClient {
     }
 
     /// Who `token` belongs to. `invalid_token` when unknown, expired,
-    /// revoked, or its user is suspended.
-    public func authenticate(token: String) async throws -> Authentication {
-        try await authenticate(tokenHash: TokenDigest.sha256Hex(token))
+    /// revoked, or its user is suspended. A token verified recently is
+    /// answered from the verified working set, without a read.
+    public nonisolated func authenticate(token: String) async throws -> Authentication {
+        let tokenHash = TokenDigest.sha256Hex(token)
+        if let verified = verifiedAuthentication(tokenHash: tokenHash) { return verified }
+        return try await authenticate(tokenHash: tokenHash)
     }
 
     /// `authenticate(token:)` by the token's hash (an event ticket holds
     /// the hash of the token that minted it, never the token).
-    func authenticate(tokenHash: String) async throws -> Authentication {
+    nonisolated func authenticate(tokenHash: String) async throws -> Authentication {
         let now = nowMilliseconds()
         let started = verified.start(of: tokenHash)
         let session: UserStore.StoredSession
@@ -109,12 +112,11 @@ extension UserClient {
         return authentication
     }
 
-    /// `authenticate`'s answer for `token` when it gave one recently and
+    /// `authenticate`'s answer for the token when it gave one recently and
     /// nothing revoked the session or changed its user since; nil means
-    /// "ask `authenticate`". No actor hop: the answers sit in a `VersionedWorkingSet` whose entries
+    /// "read it". The answers sit in a `VersionedWorkingSet` whose entries
     /// every revocation and every change of their user forgets.
-    public nonisolated func verifiedAuthentication(token: String) -> Authentication? {
-        let tokenHash = TokenDigest.sha256Hex(token)
+    nonisolated func verifiedAuthentication(tokenHash: String) -> Authentication? {
         guard let answer = verified.lookup(tokenHash) else { return nil }
         guard answer.expiresAt.millisecondsSince1970 > clock.millisecondsSince1970() else {
             verified.forget(tokenHash)
@@ -124,7 +126,7 @@ extension UserClient {
     }
 
     /// Revokes the session; revoking twice is harmless.
-    func logout(sessionID: String) async throws {
+    public func logout(sessionID: String) async throws {
         // Forgotten before the delete (no check passes once sign-out has
         // begun) and after it (an answer kept while it was committed).
         verified.forget { $0.sessionID == sessionID }
@@ -143,7 +145,8 @@ extension UserClient {
     /// the working set from holding tokens nobody presents again. Returns
     /// how many were removed from memory. Expired event tickets and
     /// sign-in throttle runs past their window go in the same sweep.
-    func removeExpiredSessions() async throws -> Int {
+    /// Deletes every session whose token has expired; answers how many were held.
+    public func removeExpiredSessions() async throws -> Int {
         let now = nowMilliseconds()
         let policy = loginPolicy
         let step = Self.sweepStep

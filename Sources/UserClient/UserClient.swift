@@ -124,13 +124,13 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     // MARK: Users
 
     /// A new customer. `validation_failed` (every field), `duplicate_email`.
-    func register(_ request: NewUserRequest) async throws -> User {
+    public func register(_ request: NewUserRequest) async throws -> User {
         try await create(request, role: .customer)
     }
 
     /// The first admin, from configuration: created if the email is not yet
     /// registered, left as it is otherwise.
-    func ensureAdmin(name: String, email: String, password: String) async throws -> User {
+    public func ensureAdmin(name: String, email: String, password: String) async throws -> User {
         let key = Email.normalizedKey(email)
         if let existing = try await storage.storedRead({ try UserStore.user($0, emailKey: key) }) {
             return existing.user
@@ -157,7 +157,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
 
     /// Every user in creation order, `limit` at a time after `cursor` (the
     /// last id of the previous page): a keyset range on `users_by_creation`.
-    public func users(limit: Int, after cursor: String?) async throws -> Page<User> {
+    public nonisolated func users(limit: Int, after cursor: String?) async throws -> Page<User> {
         guard (1...100).contains(limit) else {
             throw DomainError.validation(ValidationError([FieldError(field: "limit", code: .outOfRange,
                                                                      message: "limit must be between 1 and 100")]))
@@ -183,7 +183,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     /// (`last_admin`, also when admins act on each other at once, on any
     /// replica): the admins' rows are locked and counted inside the write
     /// transaction, and a refusal rolls the change back.
-    func adminUpdate(_ id: UserID, _ patch: UserAdminPatch) async throws -> User {
+    public func adminUpdate(_ id: UserID, _ patch: UserAdminPatch) async throws -> User {
         let changed = try patch.applied(to: try await user(id))
         let revoke = changed.status == .suspended
         // Only the columns the patch sets, so a concurrent change to the
@@ -216,7 +216,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     /// not be a way to guess the password unthrottled.
     /// With `unchangedFrom`, `precondition_failed` unless the stored user is
     /// that value inside the write's transaction (and the user's turn).
-    func updateProfile(_ id: UserID, _ patch: UserProfilePatch, keepingSession: String? = nil,
+    public func updateProfile(_ id: UserID, _ patch: UserProfilePatch, keepingSession: String? = nil,
                               clientAddress: String = "local", unchangedFrom: User? = nil) async throws -> User {
         let before = try await user(id)
         _ = try patch.applied(to: before)
@@ -350,7 +350,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
 
     /// Wall time from the clock capability (tests move it past a
     /// session's expiry instead of sleeping).
-    func nowMilliseconds() -> Int64 {
+    nonisolated func nowMilliseconds() -> Int64 {
         clock.millisecondsSince1970()
     }
 }

@@ -28,7 +28,7 @@ extension ChangeKind {
 extension WishlistClient {
     /// The newest change of `user`'s wishlist in `(after, through]` and the
     /// list as stored, in one snapshot; nil when it did not change.
-    public func wishlistChange(of user: UserID, after: Int64, through: Int64) async throws
+    public nonisolated func wishlistChange(of user: UserID, after: Int64, through: Int64) async throws
         -> (sequence: Int64, items: [ProductID])? {
         let found = try await storage.storedRead { handle -> (Int64, [ProductID])? in
             guard let latest = try OutboxUserIndex.latest(handle, user: user.description, kind: .wishlist,

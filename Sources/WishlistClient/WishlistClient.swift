@@ -60,25 +60,35 @@ public actor WishlistClient: StatefulClient {
     }
 
     /// The user's saved products, newest first.
-    public func items(of user: UserID) async throws -> [ProductID] {
+    public nonisolated func items(of user: UserID) async throws -> [ProductID] {
         try await storage.storedRead { try WishlistStore.items($0, user: user) }
     }
 
-    /// Saves or removes `product`; a change that changes nothing (saved
-    /// twice, removed when absent) writes nothing and publishes nothing.
-    /// Answers the list after it.
-    func write(_ change: WishlistChange) async throws -> [ProductID] {
+    /// Saves a product; saving one already saved changes nothing. Answers
+    /// the saved products after, newest first.
+    public func save(_ user: UserID, _ product: ProductID) async throws -> [ProductID] {
+        try await write(user) { try WishlistStore.save(product, for: user, $0) }
+    }
+
+    /// Takes a product out; one not saved changes nothing.
+    public func unsave(_ user: UserID, _ product: ProductID) async throws -> [ProductID] {
+        try await write(user) { try WishlistStore.remove(product, for: user, $0) }
+    }
+
+    /// One change of `user`'s list (`change` answers whether it changed a
+    /// row); one that changes nothing writes nothing and publishes nothing.
+    private func write(_ user: UserID,
+                       _ change: @escaping @Sendable (any StorageHandle) throws -> Bool) async throws -> [ProductID] {
         let ((items, changed), sequence) = try await storage.sequencedWrite { handle in
-            let changed = try WishlistStore.apply(change, handle)
+            let changed = try change(handle)
             if changed {
                 // Other replicas' /events streams follow this row.
-                try handle.recordChange(ChangeRecord(kind: .wishlist, key: change.user.description,
-                                                     userID: change.user.description))
+                try handle.recordChange(ChangeRecord(kind: .wishlist, key: user.description, userID: user.description))
             }
-            return (try WishlistStore.items(handle, user: change.user), changed)
+            return (try WishlistStore.items(handle, user: user), changed)
         }
         if changed, let sequence {
-            stateBroadcaster.publish(.changed(change.user, items, sequence: sequence), key: change.user)
+            stateBroadcaster.publish(.changed(user, items, sequence: sequence), key: user)
         }
         return items
     }

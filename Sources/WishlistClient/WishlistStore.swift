@@ -15,48 +15,37 @@ enum WishlistStore {
         }
     }
 
-    /// Applies `change` in the write's transaction; whether it changed a
-    /// row. The count and the insert share the transaction, and write
-    /// transactions take turns (SQLite's one writer; on PostgreSQL the
-    /// outbox lock every writing batch begins with), so two saves at once,
-    /// on two replicas too, cannot pass `maxItems` together.
-    static func apply(_ change: WishlistChange, _ handle: any StorageHandle) throws -> Bool {
-        switch change {
-        case .save(let user, let product):
-            let owner = user.description
-            if try handle.queryOne("SELECT 1 FROM wishlist_items WHERE user_id = ? AND product_id = ?",
-                                   owner, product.description) != nil {
-                return false
-            }
-            let row = try handle.queryOne("""
-                SELECT COUNT(*) AS saved, COALESCE(MAX(position), 0) AS newest FROM wishlist_items WHERE user_id = ?
-                """, owner)
-            let saved: Int64 = try row?.get("saved") ?? 0
-            let newest: Int64 = try row?.get("newest") ?? 0
-            guard saved < WishlistClient.maxItems else {
-                throw DomainError.validation(ValidationError([FieldError(
-                    field: "items", code: .tooLong,
-                    message: "a wishlist holds at most \(WishlistClient.maxItems) products")]))
-            }
-            _ = try handle.execute("INSERT INTO wishlist_items(user_id, product_id, position) VALUES(?, ?, ?)",
-                                   owner, product.description, newest + 1)
-            return true
-        case .remove(let user, let product):
-            return try handle.execute("DELETE FROM wishlist_items WHERE user_id = ? AND product_id = ?",
-                                      user.description, product.description) > 0
+    /// Saves `product` in the write's transaction; whether it changed a
+    /// row (one saved already does not). The count and the insert share the
+    /// transaction, and write transactions take turns (SQLite's one writer;
+    /// on PostgreSQL the outbox lock every writing batch begins with), so
+    /// two saves at once, on two replicas too, cannot pass `maxItems`
+    /// together.
+    static func save(_ product: ProductID, for user: UserID, _ handle: any StorageHandle) throws -> Bool {
+        let owner = user.description
+        if try handle.queryOne("SELECT 1 FROM wishlist_items WHERE user_id = ? AND product_id = ?",
+                               owner, product.description) != nil {
+            return false
         }
+        let row = try handle.queryOne("""
+            SELECT COUNT(*) AS saved, COALESCE(MAX(position), 0) AS newest FROM wishlist_items WHERE user_id = ?
+            """, owner)
+        let saved: Int64 = try row?.get("saved") ?? 0
+        let newest: Int64 = try row?.get("newest") ?? 0
+        guard saved < WishlistClient.maxItems else {
+            throw DomainError.validation(ValidationError([FieldError(
+                field: "items", code: .tooLong,
+                message: "a wishlist holds at most \(WishlistClient.maxItems) products")]))
+        }
+        _ = try handle.execute("INSERT INTO wishlist_items(user_id, product_id, position) VALUES(?, ?, ?)",
+                               owner, product.description, newest + 1)
+        return true
     }
-}
 
-/// One change of a user's wishlist, as an action asks for it.
-enum WishlistChange: Sendable {
-    case save(UserID, ProductID)
-    case remove(UserID, ProductID)
-
-    var user: UserID {
-        switch self {
-        case .save(let user, _), .remove(let user, _): user
-        }
+    /// Takes `product` out; whether it was saved.
+    static func remove(_ product: ProductID, for user: UserID, _ handle: any StorageHandle) throws -> Bool {
+        try handle.execute("DELETE FROM wishlist_items WHERE user_id = ? AND product_id = ?",
+                           user.description, product.description) > 0
     }
 }
 

@@ -38,7 +38,7 @@ struct CapabilityRegistryTests {
             let second = try await context.send(3)
             #expect(second !== first)
             #expect(second.serial > first.serial)
-            #expect(await context.ledger.state.entries == [1, 3])
+            #expect(await (try await context.ledger.call { await $0.state }).entries == [1, 3])
             let descriptor = try #require(orchestrator.components.descriptor(of: String(reflecting: ToggleCapability.self)))
             #expect(descriptor.lifetime == .transient)
             #expect(descriptor.instancesCreated == 2)

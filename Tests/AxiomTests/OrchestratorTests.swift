@@ -45,7 +45,7 @@ struct OrchestratorTests {
             try await orchestrator.start()
             var clients: [LedgerClient] = []
             for _ in 0..<50 {
-                clients.append(try await orchestrator.createContext(LedgerContext.self, parent: nil).ledger.client)
+                clients.append(try await orchestrator.createContext(LedgerContext.self, parent: nil).ledger.call { $0 })
             }
             #expect(made.value == 1)
             #expect(clients.allSatisfy { $0 === clients[0] })
@@ -70,8 +70,8 @@ struct OrchestratorTests {
             let b = try await orchestrator.createContext(LedgerContext.self, parent: nil)
             _ = try await a.send(1)
             _ = try await b.send(2)
-            #expect(await a.ledger.state == b.ledger.state)
-            #expect(await a.ledger.state.entries == [1, 2])
+            #expect(await (try await a.ledger.call { await $0.state }) == (try await b.ledger.call { await $0.state }))
+            #expect(await (try await a.ledger.call { await $0.state }).entries == [1, 2])
             let state = try #require(orchestrator.components.descriptor(of: String(reflecting: LedgerState.self)))
             #expect(state.kind == .ownedState && state.lifetime == .singleton)
             #expect(state.owners == [String(reflecting: LedgerClient.self)])

@@ -35,7 +35,7 @@ struct SessionRegistryTests {
             try await startStandardRuntime(orchestrator)
             let sessions = Self.registry(orchestrator, clock: ManualClock())
             let context = try await sessions.context(for: SessionID("alpha"))
-            let ledger = context.ledger.client
+            let ledger = context.ledger.call { $0 }
             #expect(ledger.liveObserverCount == 1)
             #expect(await sessions.end(SessionID("alpha")))
             #expect(await sessions.end(SessionID("alpha")) == false)
@@ -233,7 +233,7 @@ struct SessionRegistryTests {
             try await startStandardRuntime(orchestrator)
             let clock = ManualClock()
             let sessions = Self.registry(orchestrator, clock: clock, ttl: .seconds(30), max: 1_000)
-            let ledger = try await sessions.context(for: SessionID("warm-up")).ledger.client
+            let ledger = try await sessions.context(for: SessionID("warm-up")).ledger.call { $0 }
             await sessions.end(SessionID("warm-up"))
 
             func churn(_ range: Range<Int>) async throws {

@@ -28,7 +28,7 @@ import Testing
         let mug = ProductID(UUID())
         for round in 1...40 {
             _ = try await cartsB.cart(for: user) // B holds the cart it read
-            let written = try await cartsA.send(.setQuantity(user, mug, round % 99 + 1))
+            let written = try await cartsA.setQuantity(user, mug, round % 99 + 1)
             try await b.feed.barrier()
             #expect(try await cartsB.cart(for: user) == written, "round \(round)")
         }
@@ -51,7 +51,7 @@ import Testing
         let user = UserID(UUID())
         let updates = cartsB.stateBroadcaster.subscribe(key: user)
         let local = cartsA.stateBroadcaster.subscribe(key: user)
-        let written = try await cartsA.send(.setQuantity(user, ProductID(UUID()), 3))
+        let written = try await cartsA.setQuantity(user, ProductID(UUID()), 3)
         // The same outbox sequence on both replicas: an /events id that
         // means the same change wherever the stream is.
         guard case .changed(_, let sequence) = try #require(await firstElement(of: local)) else { return }

@@ -30,9 +30,9 @@ extension ClientRun where C == CartClient {
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try await backend.database(at: path)
         var run = try await CartRun.start(database, backend: backend)
-        _ = try await run.client.send(.setQuantity(user, mug, 2))
-        _ = try await run.client.send(.setQuantity(user, pen, 1))
-        let updated = try await run.client.send(.setQuantity(user, mug, 5))
+        _ = try await run.client.setQuantity(user, mug, 2)
+        _ = try await run.client.setQuantity(user, pen, 1)
+        let updated = try await run.client.setQuantity(user, mug, 5)
         #expect(updated.lines.map(\.productID) == [mug, pen])
         #expect(updated.quantity(of: mug) == 5)
         await run.stop()
@@ -40,9 +40,9 @@ extension ClientRun where C == CartClient {
         run = try await CartRun.start(database, backend: backend)
         let reloaded = try await run.client.cart(for: user)
         #expect(reloaded == updated)
-        let removed = try await run.client.send(.remove(user, mug))
+        let removed = try await run.client.remove(user, mug)
         #expect(removed.lines.map(\.productID) == [pen])
-        #expect(try await run.client.send(.clear(user)).isEmpty)
+        #expect(try await run.client.clear(user).isEmpty)
         await run.stop()
 
         run = try await CartRun.start(database, backend: backend)
@@ -61,7 +61,7 @@ extension ClientRun where C == CartClient {
         // left, or a later write stores a cart without an earlier line.
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, product) in products.enumerated() {
-                group.addTask { _ = try await client.send(.setQuantity(user, product, index % 99 + 1)) }
+                group.addTask { _ = try await client.setQuantity(user, product, index % 99 + 1) }
             }
             try await group.waitForAll()
         }
@@ -79,11 +79,11 @@ extension ClientRun where C == CartClient {
         let database = try await backend.database(at: path)
         let cup = ProductID(UUID())
         var run = try await CartRun.start(database, backend: backend)
-        _ = try await run.client.send(.setQuantity(user, mug, 1))
-        _ = try await run.client.send(.setQuantity(user, pen, 2))
-        _ = try await run.client.send(.remove(user, mug))
-        _ = try await run.client.send(.setQuantity(user, cup, 3))
-        let cart = try await run.client.send(.setQuantity(user, mug, 4))
+        _ = try await run.client.setQuantity(user, mug, 1)
+        _ = try await run.client.setQuantity(user, pen, 2)
+        _ = try await run.client.remove(user, mug)
+        _ = try await run.client.setQuantity(user, cup, 3)
+        let cart = try await run.client.setQuantity(user, mug, 4)
         #expect(cart.lines.map(\.productID) == [pen, cup, mug])
         await run.stop()
 
@@ -98,20 +98,20 @@ extension ClientRun where C == CartClient {
         var run = try await CartRun.start(database, backend: backend)
         let checkout = CheckoutID(UUID()), unfinished = CheckoutID(UUID())
         let ordered = [CartLine(productID: mug, quantity: 2)]
-        _ = try await run.client.send(.setQuantity(user, mug, 2))
+        _ = try await run.client.setQuantity(user, mug, 2)
         #expect(try await run.client.unclearedCheckouts(among: [checkout, unfinished]) == [checkout, unfinished])
-        #expect(try await run.client.send(.clearAfterCheckout(user, checkout, ordered: ordered)).isEmpty)
+        #expect(try await run.client.clearAfterCheckout(user, checkout, ordered: ordered).isEmpty)
         #expect(try await run.client.unclearedCheckouts(among: [checkout, unfinished]) == [unfinished])
-        _ = try await run.client.send(.setQuantity(user, pen, 1))
-        let again = try await run.client.send(.clearAfterCheckout(user, checkout, ordered: ordered))
+        _ = try await run.client.setQuantity(user, pen, 1)
+        let again = try await run.client.clearAfterCheckout(user, checkout, ordered: ordered)
         #expect(again.lines.map(\.productID) == [pen])
         await run.stop()
 
         run = try await CartRun.start(database, backend: backend)
         #expect(try await run.client.unclearedCheckouts(among: [checkout, unfinished]) == [unfinished])
-        let afterRestart = try await run.client.send(.clearAfterCheckout(user, checkout, ordered: ordered))
+        let afterRestart = try await run.client.clearAfterCheckout(user, checkout, ordered: ordered)
         #expect(afterRestart.lines.map(\.productID) == [pen])
-        #expect(try await run.client.send(.clearAfterCheckout(user, CheckoutID(UUID()), ordered: [CartLine(productID: pen, quantity: 1)])).isEmpty)
+        #expect(try await run.client.clearAfterCheckout(user, CheckoutID(UUID()), ordered: [CartLine(productID: pen, quantity: 1)]).isEmpty)
         await run.stop()
     }
 
@@ -120,13 +120,13 @@ extension ClientRun where C == CartClient {
         let database = try await backend.database(at: path)
         let run = try await CartRun.start(database, backend: backend)
         let cup = ProductID(UUID())
-        _ = try await run.client.send(.setQuantity(user, mug, 2))
-        _ = try await run.client.send(.setQuantity(user, pen, 1))
-        _ = try await run.client.send(.setQuantity(user, cup, 4))
+        _ = try await run.client.setQuantity(user, mug, 2)
+        _ = try await run.client.setQuantity(user, pen, 1)
+        _ = try await run.client.setQuantity(user, cup, 4)
         // The order holds the mugs and one cup; the pen and the cup's new
         // quantity came after the checkout read the cart.
         let ordered = [CartLine(productID: mug, quantity: 2), CartLine(productID: cup, quantity: 1)]
-        let after = try await run.client.send(.clearAfterCheckout(user, CheckoutID(UUID()), ordered: ordered))
+        let after = try await run.client.clearAfterCheckout(user, CheckoutID(UUID()), ordered: ordered)
         #expect(after.lines == [CartLine(productID: pen, quantity: 1), CartLine(productID: cup, quantity: 4)])
         await run.stop()
         let again = try await CartRun.start(database, backend: backend)
@@ -139,7 +139,7 @@ extension ClientRun where C == CartClient {
         let database = try await backend.database(at: path)
         let run = try await CartRun.start(database, backend: backend)
         for quantity in [0, -1, 100] {
-            await #expect(throws: DomainError.self) { _ = try await run.client.send(.setQuantity(user, mug, quantity)) }
+            await #expect(throws: DomainError.self) { _ = try await run.client.setQuantity(user, mug, quantity) }
         }
         #expect(try await run.client.cart(for: user).isEmpty)
         await run.stop()
@@ -151,7 +151,7 @@ extension ClientRun where C == CartClient {
         let run = try await CartRun.start(database, backend: backend)
         let first = run.client.stateUpdates
         let second = run.client.stateUpdates
-        let cart = try await run.client.send(.setQuantity(user, mug, 3))
+        let cart = try await run.client.setQuantity(user, mug, 3)
         var firstIterator = first.makeAsyncIterator()
         var secondIterator = second.makeAsyncIterator()
         let heard = await firstIterator.next()

@@ -17,7 +17,7 @@ import Testing
         let outcomes = await withTaskGroup(of: Result<Cart, any Error>.self) { group in
             for quantity in 1...8 {
                 group.addTask { [user, mug] in
-                    do { return .success(try await run.client.send(.setQuantity(user, mug, quantity, unchangedFrom: seen))) }
+                    do { return .success(try await run.client.setQuantity(user, mug, quantity, unchangedFrom: seen)) }
                     catch { return .failure(error) }
                 }
             }
@@ -33,7 +33,7 @@ import Testing
         #expect(try await run.client.cart(for: user) == winners.first)
         // A removal from the cart as it was before is refused, and leaves the line.
         await #expect(throws: DomainError.preconditionFailed(entity: "cart")) {
-            _ = try await run.client.send(.remove(user, mug, unchangedFrom: seen))
+            _ = try await run.client.remove(user, mug, unchangedFrom: seen)
         }
         #expect(try await run.client.cart(for: user).lines.count == 1)
         await run.stop()

@@ -22,7 +22,7 @@ import Testing
             let pair = [ProductID(UUID()), ProductID(UUID())]
             let carts = try await withThrowingTaskGroup(of: Cart.self) { group in
                 for (client, product) in zip(clients, pair) {
-                    group.addTask { [user] in try await client.send(.setQuantity(user, product, 1)) }
+                    group.addTask { [user] in try await client.setQuantity(user, product, 1) }
                 }
                 return try await group.reduce(into: [Cart]()) { $0.append($1) }
             }
@@ -49,7 +49,7 @@ import Testing
         let replicas = try await Replicas.open(3, backend: backend, migrations: CartClient.migrations)
         let clients = replicas.accesses.map { CartClient(storage: $0) }
         let mug = ProductID(UUID())
-        _ = try await clients[0].send(.setQuantity(user, mug, 1))
+        _ = try await clients[0].setQuantity(user, mug, 1)
         for round in 0..<10 {
             // Every replica holds the same cart, then all change it at once.
             var seen: [Cart] = []
@@ -60,7 +60,7 @@ import Testing
                     group.addTask { [user, seen] in
                         do {
                             let quantity = 2 + (round * 3 + index) % 90
-                            return .success(try await client.send(.setQuantity(user, mug, quantity, unchangedFrom: seen[index])))
+                            return .success(try await client.setQuantity(user, mug, quantity, unchangedFrom: seen[index]))
                         } catch { return .failure(error) }
                     }
                 }
@@ -76,7 +76,7 @@ import Testing
             // database, so the next round begins from the winner's cart:
             // a no-op write on each replica brings its working set up to date.
             for client in clients {
-                _ = try await client.send(.remove(user, ProductID(UUID())))
+                _ = try await client.remove(user, ProductID(UUID()))
             }
             #expect(try await clients[round % 3].cart(for: user) == winners.first)
         }

@@ -23,12 +23,12 @@ extension CartClientTests {
             for session in 0..<2 {
                 group.addTask {
                     for (index, product) in products.enumerated() where index % 2 == session {
-                        _ = try await client.send(.setQuantity(user, product, index + 1))
+                        _ = try await client.setQuantity(user, product, index + 1)
                     }
                 }
             }
             group.addTask {
-                for product in products { _ = try await client.send(.setQuantity(other, product, 1)) }
+                for product in products { _ = try await client.setQuantity(other, product, 1) }
             }
             group.addTask {
                 for _ in products { _ = try await client.cart(for: other) }
@@ -52,7 +52,7 @@ extension CartClientTests {
         let database = try await backend.database(at: path)
         var run = try await CartRun.start(database, backend: backend)
         let users = (0..<200).map { _ in UserID(UUID()) }
-        for user in users { _ = try await run.client.send(.setQuantity(user, mug, 3)) }
+        for user in users { _ = try await run.client.setQuantity(user, mug, 3) }
         #expect(await run.client.cachedCount == 200)
         await run.stop()
 

@@ -21,9 +21,9 @@ struct CatalogLeaseTests {
             let second = CatalogClient(storage: access, lease: CheckoutLease(owner: "replica-2", seconds: 600))
             let mug = try await first.client.create(draft("MUG", stock: 5))
             let short = CheckoutID(UUID())
-            _ = try await first.client.reserve(checkoutID: short, lines: [StockLine(productID: mug.id, quantity: 1)])
+            _ = try await first.client.reserve(short, [StockLine(productID: mug.id, quantity: 1)])
             let long = CheckoutID(UUID())
-            _ = try await second.reserve(checkoutID: long, lines: [StockLine(productID: mug.id, quantity: 1)])
+            _ = try await second.reserve(long, [StockLine(productID: mug.id, quantity: 1)])
             #expect(try await second.expiredReservations(includingOwn: false, limit: 10).isEmpty,
                     "a running checkout of another process is not recovery's")
             #expect(try await second.expiredReservations(includingOwn: true, limit: 10) == [long])
@@ -46,22 +46,22 @@ struct CatalogLeaseTests {
             let mug = try await client.create(draft("MUG", stock: 5))
             let paused = CheckoutID(UUID())
             let ordered = [StockLine(productID: mug.id, quantity: 3)]
-            _ = try await client.reserve(checkoutID: paused, lines: ordered)
+            _ = try await client.reserve(paused, ordered)
             // Recovery released it (its lease ran out) before the order was placed.
             #expect(try await client.releaseReservation(paused).map(\.stock) == [5])
             // Another buyer takes four meanwhile: the paused checkout's three are gone.
             let other = CheckoutID(UUID())
-            _ = try await client.reserve(checkoutID: other, lines: [StockLine(productID: mug.id, quantity: 4)])
+            _ = try await client.reserve(other, [StockLine(productID: mug.id, quantity: 4)])
             let refused = await domainError {
-                _ = try await client.commitReservation(paused, ordered: ordered, returnKey: "cancel-paused")
+                _ = try await client.commitReservation(paused, ordered: ordered, unlessReturned: "cancel-paused")
             }
             #expect(refused?.code == "insufficient_stock")
             #expect(try await client.lookup(mug.id)?.stock == 1, "a refused commit takes nothing")
             // With the stock there again, the commit takes it, once.
             _ = try await client.releaseReservation(other)
-            #expect(try await client.commitReservation(paused, ordered: ordered, returnKey: "cancel-paused") == 1)
+            #expect(try await client.commitReservation(paused, ordered: ordered, unlessReturned: "cancel-paused") == 1)
             #expect(try await client.lookup(mug.id)?.stock == 2)
-            #expect(try await client.commitReservation(paused, ordered: ordered, returnKey: "cancel-paused") == 0)
+            #expect(try await client.commitReservation(paused, ordered: ordered, unlessReturned: "cancel-paused") == 0)
             #expect(try await client.lookup(mug.id)?.stock == 2)
             // Its order cancelled now: the stock it took again comes back, once.
             #expect(try await client.returnStock(key: "cancel-paused", lines: ordered, checkout: paused).map(\.stock) == [5])
@@ -78,18 +78,18 @@ struct CatalogLeaseTests {
             let lines = [StockLine(productID: mug.id, quantity: 6)]
             // Released by recovery, then its order expired: the six came back once, at the release.
             let released = CheckoutID(UUID())
-            _ = try await client.reserve(checkoutID: released, lines: lines)
+            _ = try await client.reserve(released, lines)
             _ = try await client.releaseReservation(released)
             #expect(try await client.returnStock(key: "cancel-1", lines: lines, checkout: released).isEmpty)
             #expect(try await client.lookup(mug.id)?.stock == 10, "no phantom stock")
             // ... and the checkout, resuming, does not take it again for the cancelled order.
-            #expect(try await client.commitReservation(released, ordered: lines, returnKey: "cancel-1") == 0)
+            #expect(try await client.commitReservation(released, ordered: lines, unlessReturned: "cancel-1") == 0)
             #expect(try await client.lookup(mug.id)?.stock == 10)
             // Cancelled before its checkout committed: the reservation goes back, and a late commit takes nothing.
             let reserved = CheckoutID(UUID())
-            _ = try await client.reserve(checkoutID: reserved, lines: lines)
+            _ = try await client.reserve(reserved, lines)
             #expect(try await client.returnStock(key: "cancel-2", lines: lines, checkout: reserved).map(\.stock) == [10])
-            #expect(try await client.commitReservation(reserved, ordered: lines, returnKey: "cancel-2") == 0)
+            #expect(try await client.commitReservation(reserved, ordered: lines, unlessReturned: "cancel-2") == 0)
             #expect(try await client.lookup(mug.id)?.stock == 10)
             #expect(try await client.pendingReservations().isEmpty)
         }
@@ -102,7 +102,7 @@ struct CatalogLeaseTests {
             let maximum = Product.stockRange.upperBound
             let mug = try await client.create(draft("MUG", stock: maximum - 10))
             let checkout = CheckoutID(UUID())
-            _ = try await client.reserve(checkoutID: checkout, lines: [StockLine(productID: mug.id, quantity: 10)])
+            _ = try await client.reserve(checkout, [StockLine(productID: mug.id, quantity: 10)])
             // An admin sets the stock to the maximum while the ten are held.
             _ = try await client.update(mug.id, ProductPatch(stock: maximum))
             let release = await domainError { _ = try await client.releaseReservation(checkout) }

@@ -15,7 +15,7 @@ struct CatalogReservationTests {
             let mug = try await client.create(draft("MUG", stock: 5))
             let pen = try await client.create(draft("PEN", stock: 2))
             let checkout = CheckoutID(UUID())
-            let after = try await client.reserve(checkoutID: checkout, lines: [
+            let after = try await client.reserve(checkout, [
                 StockLine(productID: mug.id, quantity: 3), StockLine(productID: pen.id, quantity: 2),
             ])
             #expect(after.map(\.stock) == [2, 0])
@@ -37,7 +37,7 @@ struct CatalogReservationTests {
             #expect(try await client.lookup(pen.id)?.stock == 0)
             // The same checkout cannot reserve twice.
             let again = await domainError {
-                _ = try await client.reserve(checkoutID: checkout, lines: [StockLine(productID: mug.id, quantity: 1)])
+                _ = try await client.reserve(checkout, [StockLine(productID: mug.id, quantity: 1)])
             }
             #expect(again?.code == "duplicate_checkout_id")
             #expect(try await client.lookup(mug.id)?.stock == 2)
@@ -50,7 +50,7 @@ struct CatalogReservationTests {
             let client = run.client
             let mug = try await client.create(draft("MUG", stock: 5))
             let checkout = CheckoutID(UUID())
-            _ = try await client.reserve(checkoutID: checkout, lines: [StockLine(productID: mug.id, quantity: 4)])
+            _ = try await client.reserve(checkout, [StockLine(productID: mug.id, quantity: 4)])
             #expect(try await client.lookup(mug.id)?.stock == 1)
             let released = try await client.releaseReservation(checkout)
             #expect(released.map(\.stock) == [5])
@@ -82,16 +82,16 @@ struct CatalogReservationTests {
             for (line, code) in cases {
                 let checkout = CheckoutID(UUID())
                 let error = await domainError {
-                    _ = try await client.reserve(checkoutID: checkout, lines: [StockLine(productID: mug.id, quantity: 3), line])
+                    _ = try await client.reserve(checkout, [StockLine(productID: mug.id, quantity: 3), line])
                 }
                 #expect(error?.code == code)
                 // Nothing of the failed checkout remains: it may even be retried.
                 #expect(try await client.reservation(checkout).isEmpty)
-                _ = try await client.reserve(checkoutID: checkout, lines: [StockLine(productID: mug.id, quantity: 1)])
+                _ = try await client.reserve(checkout, [StockLine(productID: mug.id, quantity: 1)])
                 _ = try await client.releaseReservation(checkout)
             }
             let insufficient = await domainError {
-                _ = try await client.reserve(checkoutID: CheckoutID(UUID()), lines: [StockLine(productID: pen.id, quantity: 2)])
+                _ = try await client.reserve(CheckoutID(UUID()), [StockLine(productID: pen.id, quantity: 2)])
             }
             #expect(insufficient == .insufficientStock(productID: pen.id, requested: 2, available: 1))
             #expect(try await client.lookup(mug.id)?.stock == 5)
@@ -109,16 +109,16 @@ struct CatalogReservationTests {
         try await withCatalog(backend: backend) { run in
             let client = run.client
             let mug = try await client.create(draft("MUG"))
-            let empty = await domainError { _ = try await client.reserve(checkoutID: CheckoutID(UUID()), lines: []) }
+            let empty = await domainError { _ = try await client.reserve(CheckoutID(UUID()), []) }
             #expect(fields(empty) == ["lines"])
             let bad = await domainError {
-                _ = try await client.reserve(checkoutID: CheckoutID(UUID()), lines: [
+                _ = try await client.reserve(CheckoutID(UUID()), [
                     StockLine(productID: mug.id, quantity: 0), StockLine(productID: mug.id, quantity: 1),
                 ])
             }
             #expect(fields(bad) == ["lines[0].quantity", "lines[1].product_id"])
             let tooMany = (0 ... StockLine.maxLines).map { _ in StockLine(productID: ProductID(UUID()), quantity: 1) }
-            #expect(fields(await domainError { _ = try await client.reserve(checkoutID: CheckoutID(UUID()), lines: tooMany) })
+            #expect(fields(await domainError { _ = try await client.reserve(CheckoutID(UUID()), tooMany) })
                 == ["lines"])
             #expect(try await client.lookup(mug.id)?.stock == 10)
         }
@@ -134,8 +134,8 @@ struct CatalogReservationTests {
                 for _ in 0 ..< 100 {
                     group.addTask {
                         await attempt {
-                            try await client.reserve(checkoutID: CheckoutID(UUID()),
-                                                     lines: [StockLine(productID: product.id, quantity: 1)])
+                            try await client.reserve(CheckoutID(UUID()),
+                                                     [StockLine(productID: product.id, quantity: 1)])
                         }
                     }
                 }
@@ -222,9 +222,9 @@ struct CatalogReservationTests {
             var products: [Product] = []
             for index in 0 ..< 20 { products.append(try await client.create(draft("R-\(index)", stock: 10))) }
             let pending = CheckoutID(UUID())
-            _ = try await client.reserve(checkoutID: pending, lines: [StockLine(productID: products[0].id, quantity: 4)])
+            _ = try await client.reserve(pending, [StockLine(productID: products[0].id, quantity: 4)])
             let committed = CheckoutID(UUID())
-            _ = try await client.reserve(checkoutID: committed, lines: [StockLine(productID: products[1].id, quantity: 3)])
+            _ = try await client.reserve(committed, [StockLine(productID: products[1].id, quantity: 3)])
             _ = try await client.commitReservation(committed)
             _ = try await client.update(products[2].id, ProductPatch(name: "Renamed", active: false))
             return (client.state.products, pending, committed)
@@ -257,7 +257,7 @@ struct CatalogReservationTests {
             await #expect(throws: expected) { _ = try await client.create(draft("NEW")) }
             await #expect(throws: expected) { _ = try await client.update(mug.id, ProductPatch(stock: 1)) }
             await #expect(throws: expected) {
-                _ = try await client.reserve(checkoutID: CheckoutID(UUID()), lines: [StockLine(productID: mug.id, quantity: 1)])
+                _ = try await client.reserve(CheckoutID(UUID()), [StockLine(productID: mug.id, quantity: 1)])
             }
             await #expect(throws: expected) { _ = try await client.pendingReservations() }
             // Validation still comes first, without storage.
@@ -284,14 +284,14 @@ struct CatalogReservationTests {
     func sendOutcomes(backend: StorageBackend) async throws {
         try await withCatalog(backend: backend) { run in
             let client = run.client
-            let mug = try await client.send(.create(draft("MUG", stock: 3)))
-            #expect(try await client.send(.update(mug.id, ProductPatch(price: usd(1)))) == (try await client.product(mug.id)))
+            let mug = try await client.create(draft("MUG", stock: 3))
+            #expect(try await client.update(mug.id, ProductPatch(price: usd(1))) == (try await client.product(mug.id)))
             let checkout = CheckoutID(UUID())
-            let reserved = try await client.send(.reserve(checkout, [StockLine(productID: mug.id, quantity: 1)]))
+            let reserved = try await client.reserve(checkout, [StockLine(productID: mug.id, quantity: 1)])
             #expect(reserved == [try await client.product(mug.id)])
-            #expect(try await client.send(.commitReservation(checkout)) == 1)
-            #expect(try await client.send(.releaseReservation(checkout)) == [])
-            #expect(try await client.send(.returnStock(key: "k", lines: [StockLine(productID: mug.id, quantity: 1)]))
+            #expect(try await client.commitReservation(checkout) == 1)
+            #expect(try await client.releaseReservation(checkout) == [])
+            #expect(try await client.returnStock(key: "k", lines: [StockLine(productID: mug.id, quantity: 1)])
                 == [try await client.product(mug.id)])
             #expect(try await client.lookup(mug.id)?.stock == 3)
         }
@@ -309,8 +309,8 @@ struct CatalogConcurrencyTests {
                 for index in 0 ..< 40 {
                     group.addTask {
                         if index % 2 == 0 {
-                            _ = try await client.reserve(checkoutID: CheckoutID(UUID()),
-                                                         lines: [StockLine(productID: product.id, quantity: 1)])
+                            _ = try await client.reserve(CheckoutID(UUID()),
+                                                         [StockLine(productID: product.id, quantity: 1)])
                         } else {
                             _ = try await client.update(product.id, ProductPatch(name: "Name \(index)", price: usd(Int64(index))))
                         }
@@ -336,8 +336,8 @@ struct CatalogConcurrencyTests {
             async let reservations: Void = withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0 ..< 60 {
                     group.addTask {
-                        _ = try await client.reserve(checkoutID: CheckoutID(UUID()),
-                                                     lines: [StockLine(productID: product.id, quantity: 1)])
+                        _ = try await client.reserve(CheckoutID(UUID()),
+                                                     [StockLine(productID: product.id, quantity: 1)])
                     }
                 }
                 try await group.waitForAll()

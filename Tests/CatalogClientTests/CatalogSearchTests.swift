@@ -163,7 +163,7 @@ struct CatalogSearchTests {
             _ = try await client.update(lamp.id, ProductPatch(name: "Copper teapot"))
             #expect(try await search(client, "kettle").isEmpty)
             #expect(try await search(client, "teapot") == ["Copper teapot"])
-            _ = try await client.reserve(checkoutID: CheckoutID(UUID()), lines: [StockLine(productID: lamp.id, quantity: 1)])
+            _ = try await client.reserve(CheckoutID(UUID()), [StockLine(productID: lamp.id, quantity: 1)])
             #expect(try await search(client, "teapot") == ["Copper teapot"])
             _ = try await client.update(lamp.id, ProductPatch(active: false))
             #expect(try await search(client, "teapot").isEmpty)

@@ -51,7 +51,7 @@ struct CatalogWorkingSetTests {
             }
             #expect(try await client.product(first.id).stock == 7)
             // Writes after an outside change still apply on the stored row.
-            _ = try await client.reserve(checkoutID: CheckoutID(UUID()), lines: [StockLine(productID: first.id, quantity: 2)])
+            _ = try await client.reserve(CheckoutID(UUID()), [StockLine(productID: first.id, quantity: 2)])
             #expect(try await client.product(first.id).stock == 5)
         }
     }
@@ -111,8 +111,8 @@ struct CatalogWorkingSetTests {
                 for index in 0 ..< 80 {
                     group.addTask {
                         await attempt {
-                            try await client.reserve(checkoutID: CheckoutID(UUID()),
-                                                     lines: [StockLine(productID: targets[index % 4], quantity: 1)])
+                            try await client.reserve(CheckoutID(UUID()),
+                                                     [StockLine(productID: targets[index % 4], quantity: 1)])
                         }
                     }
                 }

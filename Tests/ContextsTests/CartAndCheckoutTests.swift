@@ -11,12 +11,12 @@ struct CartAndCheckoutTests {
         try await ShopRun.with(backend) { shop in
             let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
             let alice = try await shop.customer("Alice")
-            let quote = try await shop.feature(CartContext.self, of: alice).setQuantity(3, of: mug.id, for: alice)
+            let quote = try await shop.feature(CartContext.self, of: alice).setQuantity(3, of: mug.id)
             #expect(quote.lines.map(\.quantity) == [3])
             #expect(quote.total == Money(amount: 3_750, currency: .usd))
             let otherSession = try await shop.signIn("alice@example.com")
             #expect(otherSession.sessionID != alice.sessionID)
-            #expect(try await shop.feature(CartContext.self, of: otherSession).cart(of: otherSession) == quote)
+            #expect(try await shop.feature(CartContext.self, of: otherSession).cart() == quote)
         }
     }
 
@@ -25,19 +25,18 @@ struct CartAndCheckoutTests {
         try await ShopRun.with(backend) { shop in
             let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
             let admin = try await shop.admin()
-            _ = try await shop.feature(AdminContext.self, of: admin).updateProduct(mug.id, ProductPatch(active: false),
-                                                                                    by: admin)
+            _ = try await shop.feature(AdminContext.self, of: admin).updateProduct(mug.id, ProductPatch(active: false))
             let alice = try await shop.customer("Alice")
             let cart = try await shop.feature(CartContext.self, of: alice)
             // Deactivated: not found, as the storefront answers it.
             await #expect(throws: DomainError.notFound(entity: "product", id: mug.id.description)) {
-                _ = try await cart.setQuantity(1, of: mug.id, for: alice)
+                _ = try await cart.setQuantity(1, of: mug.id)
             }
             let unknown = try #require(ProductID("00000000-0000-4000-8000-000000000001"))
             await #expect(throws: DomainError.notFound(entity: "product", id: unknown.description)) {
-                _ = try await cart.setQuantity(1, of: unknown, for: alice)
+                _ = try await cart.setQuantity(1, of: unknown)
             }
-            #expect(try await cart.cart(of: alice).lines.isEmpty)
+            #expect(try await cart.cart().lines.isEmpty)
         }
     }
 
@@ -47,17 +46,17 @@ struct CartAndCheckoutTests {
             let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
             let alice = try await shop.customer("Alice")
             let checkout = try await shop.feature(CheckoutContext.self, of: alice)
-            await #expect(throws: DomainError.emptyCart) { _ = try await checkout.checkout(for: alice, idempotencyKey: "k1") }
-            _ = try await shop.feature(CartContext.self, of: alice).setQuantity(2, of: mug.id, for: alice)
-            let (order, created) = try await checkout.checkout(for: alice, idempotencyKey: "k1")
+            await #expect(throws: DomainError.emptyCart) { _ = try await checkout.checkout(idempotencyKey: "k1") }
+            _ = try await shop.feature(CartContext.self, of: alice).setQuantity(2, of: mug.id)
+            let (order, created) = try await checkout.checkout(idempotencyKey: "k1")
             #expect(created)
             #expect(order.order.status == .pending)
             #expect(order.payment?.status == .requiresPayment)
             #expect(order.payment?.amount == order.order.total)
             #expect(order.order.lines.map(\.quantity) == [2])
             #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 3)
-            #expect(try await shop.feature(CartContext.self, of: alice).cart(of: alice).lines.isEmpty)
-            let (again, createdAgain) = try await checkout.checkout(for: alice, idempotencyKey: "k1")
+            #expect(try await shop.feature(CartContext.self, of: alice).cart().lines.isEmpty)
+            let (again, createdAgain) = try await checkout.checkout(idempotencyKey: "k1")
             #expect(again.order.id == order.order.id && again.payment?.id == order.payment?.id && !createdAgain)
             #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 3)
         }
@@ -69,24 +68,24 @@ struct CartAndCheckoutTests {
             let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
             let alice = try await shop.customer("Alice")
             let bob = try await shop.customer("Bob")
-            _ = try await shop.feature(CartContext.self, of: alice).setQuantity(4, of: mug.id, for: alice)
-            let (placed, _) = try await shop.feature(CheckoutContext.self, of: alice).checkout(for: alice, idempotencyKey: nil)
+            _ = try await shop.feature(CartContext.self, of: alice).setQuantity(4, of: mug.id)
+            let (placed, _) = try await shop.feature(CheckoutContext.self, of: alice).checkout(idempotencyKey: nil)
             let order = placed.order
             let bobsView = try await shop.feature(OrdersContext.self, of: bob)
             await #expect(throws: DomainError.notFound(entity: "order", id: order.id.description)) {
-                _ = try await bobsView.order(order.id, for: bob)
+                _ = try await bobsView.order(order.id)
             }
-            await #expect(throws: DomainError.self) { _ = try await bobsView.cancelOrder(order.id, for: bob) }
+            await #expect(throws: DomainError.self) { _ = try await bobsView.cancelOrder(order.id) }
             #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 1)
             let admin = try await shop.admin()
-            let cancelled = try await shop.feature(AdminContext.self, of: admin).moveOrder(order.id, to: .cancelled, by: admin)
+            let cancelled = try await shop.feature(AdminContext.self, of: admin).moveOrder(order.id, to: .cancelled)
             #expect(cancelled.order.status == .cancelled && cancelled.payment?.status == .cancelled)
             #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 5)
             await #expect(throws: DomainError.self) {
-                _ = try await shop.feature(OrdersContext.self, of: alice).cancelOrder(order.id, for: alice)
+                _ = try await shop.feature(OrdersContext.self, of: alice).cancelOrder(order.id)
             }
             #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 5)
-            #expect(try await shop.feature(OrdersContext.self, of: alice).orders(of: alice, limit: 10, cursor: nil)
+            #expect(try await shop.feature(OrdersContext.self, of: alice).orders(limit: 10, cursor: nil)
                 .items.map(\.order.id) == [order.id])
         }
     }
@@ -99,11 +98,16 @@ struct CartAndCheckoutTests {
             await #expect(throws: AccessDenied.adminOnly) { _ = try await shop.feature(AdminContext.self, of: alice) }
             // The root was made for the request; no admin context below it.
             #expect(shop.orchestrator.contextRegistry.count == before + 1)
+            // The role is checked as each request enters: promoted, Alice's
+            // same session reaches the admin feature; demoted, it no longer does.
             let admin = try await shop.admin()
-            let adminContext = try await shop.feature(AdminContext.self, of: admin)
-            let draft = ProductDraft(sku: "MUG", name: "Mug", price: Money(amount: 100, currency: .usd), stock: 1)
-            // The role is checked as of each call, too.
-            await #expect(throws: AccessDenied.adminOnly) { _ = try await adminContext.createProduct(draft, by: alice) }
+            let users = try await shop.feature(AdminContext.self, of: admin)
+            _ = try await users.updateUser(alice.user.id, UserAdminPatch(role: .admin))
+            let promoted = try await shop.authenticate(try #require(shop.tokens.token(of: alice.sessionID)))
+            _ = try await shop.feature(AdminContext.self, of: promoted)
+            _ = try await users.updateUser(alice.user.id, UserAdminPatch(role: .customer))
+            let demoted = try await shop.authenticate(try #require(shop.tokens.token(of: alice.sessionID)))
+            await #expect(throws: AccessDenied.adminOnly) { _ = try await shop.feature(AdminContext.self, of: demoted) }
             #expect(try await shop.storefront.products(ProductQuery(text: nil, limit: 10, cursor: nil)).items.isEmpty)
         }
     }

@@ -37,15 +37,15 @@ import Testing
         -> (Authentication, CartContext, StorageAccess, CatalogClient, Order) {
         let alice = try await shop.customer("Alice")
         let carts = try await shop.feature(CartContext.self, of: alice)
-        _ = try await carts.setQuantity(2, of: mug.id, for: alice)
+        _ = try await carts.setQuantity(2, of: mug.id)
         let (access, catalog, orders) = try replicaTwo(shop, backend)
         let checkoutID = CheckoutID(UUID())
-        _ = try await catalog.send(.reserve(checkoutID, [StockLine(productID: mug.id, quantity: 2)]))
+        _ = try await catalog.reserve(checkoutID, [StockLine(productID: mug.id, quantity: 2)])
         let cart = try PricedCart(lines: [PricedLine(productID: mug.id, name: mug.name, quantity: 2,
                                                      unitPrice: mug.price)], currency: .usd)
-        let placed = try await orders.send(.place(checkoutID: checkoutID, userID: alice.user.id, cart: cart,
+        let placed = try await orders.place(checkoutID: checkoutID, userID: alice.user.id, cart: cart,
                                                   idempotencyKey: "k1",
-                                                  fingerprint: CheckoutFingerprint(lines: [CartLine(productID: mug.id, quantity: 2)])))
+                                                  fingerprint: CheckoutFingerprint(lines: [CartLine(productID: mug.id, quantity: 2)]))
         return (alice, carts, access, catalog, placed)
     }
 
@@ -59,13 +59,13 @@ import Testing
             // order too, but its payment is not opened yet.
             let (access, catalog, orders) = try replicaTwo(shop, backend)
             let reserving = CheckoutID(UUID())
-            _ = try await catalog.send(.reserve(reserving, [StockLine(productID: mug.id, quantity: 3)]))
+            _ = try await catalog.reserve(reserving, [StockLine(productID: mug.id, quantity: 3)])
             let placing = CheckoutID(UUID())
-            _ = try await catalog.send(.reserve(placing, [StockLine(productID: mug.id, quantity: 2)]))
+            _ = try await catalog.reserve(placing, [StockLine(productID: mug.id, quantity: 2)])
             let cart = try PricedCart(lines: [PricedLine(productID: mug.id, name: mug.name, quantity: 2,
                                                          unitPrice: mug.price)], currency: .usd)
-            let order = try await orders.send(.place(checkoutID: placing, userID: UserID(UUID()), cart: cart,
-                                                     idempotencyKey: nil))
+            let order = try await orders.place(checkoutID: placing, userID: UserID(UUID()), cart: cart,
+                                                     idempotencyKey: nil)
 
             let recovery = try await shop.orchestrator.createContext(CheckoutRecoveryContext.self, parent: nil)
             let atStart = try await recovery.recover(.ownOrExpired)
@@ -100,12 +100,12 @@ import Testing
 
             // Its client retries the key here: the same order, and the cart it was placed from is empty.
             let checkout = try await shop.feature(CheckoutContext.self, of: alice)
-            let (replayed, created) = try await checkout.checkout(for: alice, idempotencyKey: "k1")
+            let (replayed, created) = try await checkout.checkout(idempotencyKey: "k1")
             #expect(replayed.order.id == placed.id && !created)
-            #expect(try await carts.cart(of: alice).lines.isEmpty, "the retried key's answer leaves the ordered lines in the cart")
+            #expect(try await carts.cart().lines.isEmpty, "the retried key's answer leaves the ordered lines in the cart")
 
             // Alice fills the same line again; replica 2's lease runs out and the sweep finishes its order.
-            _ = try await carts.setQuantity(2, of: mug.id, for: alice)
+            _ = try await carts.setQuantity(2, of: mug.id)
             let recovery = try await shop.orchestrator.createContext(CheckoutRecoveryContext.self, parent: nil)
             for _ in 0..<50 where try await catalog.expiredReservations(includingOwn: false, limit: 10).isEmpty {
                 try await Task.sleep(for: .milliseconds(100))
@@ -113,8 +113,8 @@ import Testing
             shop.clock.advance(by: .seconds(2))
             let swept = try await recovery.recover(.expired)
             #expect(swept.committed == 1 && swept.cartsCleared == 0 && swept.settled == 1 && swept.failed == 0, "\(swept)")
-            #expect(try await carts.cart(of: alice).lines.map(\.quantity) == [2], "the sweep took the refilled line")
-            let (next, createdNext) = try await checkout.checkout(for: alice, idempotencyKey: "k2")
+            #expect(try await carts.cart().lines.map(\.quantity) == [2], "the sweep took the refilled line")
+            let (next, createdNext) = try await checkout.checkout(idempotencyKey: "k2")
             #expect(createdNext && next.order.id != placed.id)
             #expect(try await stock(access, mug) == 6)
         }
@@ -128,17 +128,17 @@ import Testing
             let (alice, carts, access, _, placed) = try await twoMugsPlacedOnReplicaTwo(shop, backend, mug)
 
             let checkout = try await shop.feature(CheckoutContext.self, of: alice)
-            let (replayed, created) = try await checkout.checkout(for: alice, idempotencyKey: "k1")
+            let (replayed, created) = try await checkout.checkout(idempotencyKey: "k1")
             #expect(replayed.order.id == placed.id && !created)
-            #expect(try await carts.cart(of: alice).lines.isEmpty)
+            #expect(try await carts.cart().lines.isEmpty)
             #expect(try await stock(access, mug) == 0, "the first order holds the stock, once")
             let reservations: Int? = try await access.storedRead {
                 try $0.queryOne("SELECT count(*) FROM stock_checkouts WHERE status = 'reserved'")?.get(0)
             }
             #expect(reservations == 1, "only the first checkout's reservation stands")
             await #expect(throws: DomainError.idempotencyKeyReused) {
-                _ = try await carts.setQuantity(1, of: mug.id, for: alice)
-                _ = try await checkout.checkout(for: alice, idempotencyKey: "k1")
+                _ = try await carts.setQuantity(1, of: mug.id)
+                _ = try await checkout.checkout(idempotencyKey: "k1")
             }
         }
     }

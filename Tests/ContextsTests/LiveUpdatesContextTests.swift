@@ -12,20 +12,20 @@ struct LiveUpdatesContextTests {
             let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
             let alice = try await shop.customer("Alice")
             let live = try await shop.feature(LiveUpdatesContext.self, of: alice)
-            let subscription = try await live.liveUpdates(for: alice, after: nil)
+            let subscription = try await live.liveUpdates(after: nil)
             #expect(subscription.replay.isEmpty && !subscription.mustRefetch)
             let phone = try await shop.signIn("alice@example.com")
-            _ = try await shop.feature(CartContext.self, of: phone).setQuantity(2, of: mug.id, for: phone)
+            _ = try await shop.feature(CartContext.self, of: phone).setQuantity(2, of: mug.id)
             let event = try #require(await firstElement(of: subscription.events))
             guard event.update.kind == CartLiveFeature.kind, let quote = event.update.payload as? CartQuote else {
                 Issue.record("expected a cart change, got \(event.update)")
                 return
             }
             #expect(quote.total == Money(amount: 2_500, currency: .usd))
-            try await shop.feature(ProfileContext.self, of: alice).signOut(alice)
+            try await shop.feature(ProfileContext.self, of: alice).signOut()
             #expect(await Self.ends(subscription.events))
             await #expect(throws: AuthenticationError.invalidToken) {
-                _ = try await live.liveUpdates(for: alice, after: nil)
+                _ = try await live.liveUpdates(after: nil)
             }
         }
     }

@@ -44,14 +44,14 @@ import Testing
         /// final, the order placed, its payment opened.
         func place(_ product: Product, quantity: Int) async throws -> (Order, Payment) {
             let checkout = CheckoutID(UUID())
-            _ = try await catalog.send(.reserve(checkout, [StockLine(productID: product.id, quantity: quantity)]))
+            _ = try await catalog.reserve(checkout, [StockLine(productID: product.id, quantity: quantity)])
             let cart = try PricedCart(lines: [PricedLine(productID: product.id, name: product.name, quantity: quantity,
                                                          unitPrice: product.price)], currency: .usd)
-            let order = try await orders.send(.place(checkoutID: checkout, userID: UserID(UUID()), cart: cart,
-                                                     idempotencyKey: nil))
-            _ = try await catalog.send(.commitReservation(checkout))
-            _ = try await orders.send(.settle(order))
-            let payment = try await payments.send(.open(order, method: .provider))
+            let order = try await orders.place(checkoutID: checkout, userID: UserID(UUID()), cart: cart,
+                                                     idempotencyKey: nil)
+            _ = try await catalog.commitReservation(checkout)
+            _ = try await orders.settle(order)
+            let payment = try await payments.open(order, method: .provider)
             return (order, payment)
         }
 
@@ -94,9 +94,9 @@ import Testing
     }
 
     func lamp(_ shop: Shop, stock: Int) async throws -> Product {
-        try await shop.catalog.send(.create(ProductDraft(
+        try await shop.catalog.create(ProductDraft(
             sku: "LAMP-\(UUID().uuidString.prefix(8))", name: "Lamp", price: Money(amount: 2500, currency: .usd),
-            stock: stock)))
+            stock: stock))
     }
 
     @Test(arguments: StorageBackend.all) func unpaidOrdersExpireWhenTheClockPassesTheirDeadline(backend: StorageBackend) async throws {
@@ -154,9 +154,9 @@ import Testing
         let product = try await lamp(shop, stock: 10)
         let (paidOrder, paid) = try await shop.place(product, quantity: 1)
         let (cancelledOrder, _) = try await shop.place(product, quantity: 3)
-        _ = try await shop.payments.send(.apply(PaymentEvent(id: "evt-\(paid.id)", type: .paymentSucceeded,
-                                                             paymentID: paid.id, amount: paid.amount)))
-        _ = try await shop.payments.send(.orderCancelled(cancelledOrder))
+        _ = try await shop.payments.apply(PaymentEvent(id: "evt-\(paid.id)", type: .paymentSucceeded,
+                                                             paymentID: paid.id, amount: paid.amount))
+        _ = try await shop.payments.orderCancelled(cancelledOrder)
         #expect(try await shop.orders.order(paidOrder.id).status == .pending)
         #expect(try await shop.payments.openPayments().count == 2)
         #expect(try await shop.stock(product.id) == 6)

@@ -43,12 +43,12 @@ struct RoundTripTests {
             let cart = try await shop.feature(CartContext.self, of: alice)
             let checkout = try await shop.feature(CheckoutContext.self, of: alice)
             // Once first, so every statement is prepared on the writer's connection.
-            _ = try await cart.setQuantity(1, of: mug.id, for: alice)
-            _ = try await checkout.checkout(for: alice, idempotencyKey: nil)
+            _ = try await cart.setQuantity(1, of: mug.id)
+            _ = try await checkout.checkout(idempotencyKey: nil)
 
-            let cartWrite = try await cost(storage) { _ = try await cart.setQuantity(2, of: mug.id, for: alice) }
-            let cartChange = try await cost(storage) { _ = try await cart.setQuantity(3, of: mug.id, for: alice) }
-            let placed = try await cost(storage) { _ = try await checkout.checkout(for: alice, idempotencyKey: nil) }
+            let cartWrite = try await cost(storage) { _ = try await cart.setQuantity(2, of: mug.id) }
+            let cartChange = try await cost(storage) { _ = try await cart.setQuantity(3, of: mug.id) }
+            let placed = try await cost(storage) { _ = try await checkout.checkout(idempotencyKey: nil) }
             print("round trips: cart write \(cartWrite), \(cartChange); checkout \(placed)")
             #expect(cartWrite.writes == 1 && cartChange.writes == 1)
             // The version bump (with BEGIN); the line with the outbox row; NOTIFY and COMMIT.

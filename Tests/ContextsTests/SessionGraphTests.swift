@@ -17,21 +17,21 @@ struct SessionGraphTests {
             #expect(registry.count == before + 1)
             let cart = try await shop.feature(CartContext.self, of: alice)
             #expect(try await shop.feature(CartContext.self, of: alice) === cart)
-            _ = try await cart.setQuantity(2, of: mug.id, for: alice)
+            _ = try await cart.setQuantity(2, of: mug.id)
             let checkout = try await shop.feature(CheckoutContext.self, of: alice)
-            _ = try await checkout.checkout(for: alice, idempotencyKey: "k1")
+            _ = try await checkout.checkout(idempotencyKey: "k1")
             // Checkout reached the session's cart (shared, not a second one).
             #expect(Set(cart.upstreamContexts.map(\.contextID)) == [root.contextID, checkout.contextID])
             // Its key retried, the cart now empty, checkout asks the orders
             // context for the key's order: made on that first use, and the
             // one the session's own request then finds.
-            #expect(try await !checkout.checkout(for: alice, idempotencyKey: "k1").created)
+            #expect(try await !checkout.checkout(idempotencyKey: "k1").created)
             let orders = try await shop.feature(OrdersContext.self, of: alice)
             #expect(Set(orders.upstreamContexts.map(\.contextID)) == [root.contextID, checkout.contextID])
             #expect(registry.count == before + 4)
             #expect(shop.orchestrator.validate().passed)
 
-            try await shop.feature(ProfileContext.self, of: alice).signOut(alice)
+            try await shop.feature(ProfileContext.self, of: alice).signOut()
             await shop.sessions.end(SessionID(alice.sessionID))
             #expect(registry.count == before)
             #expect(shop.orchestrator.validate().passed)

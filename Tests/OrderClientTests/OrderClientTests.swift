@@ -35,8 +35,8 @@ extension ClientRun where C == OrderClient {
                                          postalCode: "28013", country: "ES", email: "ana@example.com")
 
     func place(_ run: OrderRun, idempotencyKey: String? = nil) async throws -> Order {
-        try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
-                                         idempotencyKey: idempotencyKey))
+        try await run.client.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                         idempotencyKey: idempotencyKey)
     }
 
     /// The order of a user's pages: created_at, ties by id, descending.
@@ -49,10 +49,10 @@ extension ClientRun where C == OrderClient {
         let database = try await backend.database(at: path)
         let run = try await OrderRun.start(database, backend: backend)
         let checkout = CheckoutID(UUID())
-        let placed = try await run.client.send(.place(checkoutID: checkout, userID: user, cart: try cart(), idempotencyKey: "k"))
+        let placed = try await run.client.place(checkoutID: checkout, userID: user, cart: try cart(), idempotencyKey: "k")
         #expect(placed.status == .pending)
         #expect(placed.total == Money(amount: 3000, currency: .usd))
-        let sameCheckout = try await run.client.send(.place(checkoutID: checkout, userID: user, cart: try cart(), idempotencyKey: nil))
+        let sameCheckout = try await run.client.place(checkoutID: checkout, userID: user, cart: try cart(), idempotencyKey: nil)
         #expect(sameCheckout == placed)
         let sameKey = try await place(run, idempotencyKey: "k")
         #expect(sameKey == placed)
@@ -68,22 +68,22 @@ extension ClientRun where C == OrderClient {
         let asked = CheckoutFingerprint(lines: lines)
         let other = CheckoutFingerprint(lines: [CartLine(productID: lines[0].productID, quantity: 3)])
         #expect(asked == CheckoutFingerprint(lines: lines) && asked != other)
-        let placed = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
-                                                      idempotencyKey: "k", fingerprint: asked))
+        let placed = try await run.client.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                      idempotencyKey: "k", fingerprint: asked)
         #expect(try await run.client.order(userID: user, idempotencyKey: "k", matching: asked) == placed)
         #expect(try await run.client.order(userID: user, idempotencyKey: "k", matching: nil) == placed)
         await #expect(throws: DomainError.idempotencyKeyReused) {
             _ = try await run.client.order(userID: user, idempotencyKey: "k", matching: other)
         }
         await #expect(throws: DomainError.idempotencyKeyReused) {
-            _ = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
-                                                 idempotencyKey: "k", fingerprint: other))
+            _ = try await run.client.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                 idempotencyKey: "k", fingerprint: other)
         }
         // A day later (the default time) the key is free: it starts a new order.
         run.clock.advance(by: .seconds(86_401))
         #expect(try await run.client.order(userID: user, idempotencyKey: "k", matching: other) == nil)
-        let again = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
-                                                     idempotencyKey: "k", fingerprint: other))
+        let again = try await run.client.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                     idempotencyKey: "k", fingerprint: other)
         #expect(again.id != placed.id)
         #expect(try await run.client.order(userID: user, idempotencyKey: "k", matching: other) == again)
         await run.stop()
@@ -99,7 +99,7 @@ extension ClientRun where C == OrderClient {
         let ids = try await withThrowingTaskGroup(of: OrderID.self) { group in
             for _ in 0..<20 {
                 group.addTask {
-                    try await client.send(.place(checkoutID: CheckoutID(UUID()), userID: buyer, cart: priced, idempotencyKey: "retry")).id
+                    try await client.place(checkoutID: CheckoutID(UUID()), userID: buyer, cart: priced, idempotencyKey: "retry").id
                 }
             }
             var ids: Set<OrderID> = []
@@ -120,24 +120,24 @@ extension ClientRun where C == OrderClient {
         let database = try await backend.database(at: path)
         var run = try await OrderRun.start(database, backend: backend)
         let order = try await place(run)
-        await #expect(throws: DomainError.self) { _ = try await run.client.send(.transition(order.id, to: .shipped, by: .admin, cause: testCause)) }
+        await #expect(throws: DomainError.self) { _ = try await run.client.transition(order.id, to: .shipped, by: .admin, cause: testCause) }
         let paid = OrderChangeCause(.provider, reason: "payment.succeeded")
-        _ = try await run.client.send(.transition(order.id, to: .confirmed, by: .system, cause: paid))
-        await #expect(throws: DomainError.self) { _ = try await run.client.send(.transition(order.id, to: .shipped, by: .customer, cause: testCause)) }
+        _ = try await run.client.transition(order.id, to: .confirmed, by: .system, cause: paid)
+        await #expect(throws: DomainError.self) { _ = try await run.client.transition(order.id, to: .shipped, by: .customer, cause: testCause) }
         await #expect(throws: DomainError.shippingAddressRequired(order.id)) {
-            _ = try await run.client.send(.transition(order.id, to: .shipped, by: .admin, cause: testCause))
+            _ = try await run.client.transition(order.id, to: .shipped, by: .admin, cause: testCause)
         }
-        let addressed = try await run.client.send(.address(order.id, to: Self.address))
+        let addressed = try await run.client.address(order.id, to: Self.address)
         #expect(addressed.shippingAddress == Self.address && addressed.status == .confirmed)
         await run.stop()
 
         run = try await OrderRun.start(database, backend: backend)
         #expect(try await run.client.order(order.id) == addressed)
         let admin = UserID(UUID())
-        let shipped = try await run.client.send(.transition(order.id, to: .shipped, by: .admin,
-                                                             cause: OrderChangeCause(.admin(admin), reason: "shipped")))
+        let shipped = try await run.client.transition(order.id, to: .shipped, by: .admin,
+                                                             cause: OrderChangeCause(.admin(admin), reason: "shipped"))
         await #expect(throws: DomainError.shippingAddressLocked(order.id, status: .shipped)) {
-            _ = try await run.client.send(.address(order.id, to: Self.address))
+            _ = try await run.client.address(order.id, to: Self.address)
         }
         await run.stop()
 
@@ -152,7 +152,7 @@ extension ClientRun where C == OrderClient {
                                          OrderChangeCause(.admin(admin), reason: "shipped")])
         #expect(history.first?.at == order.createdAt)
         #expect(try await run.client.openOrders().map(\.status) == [.shipped], "placed, not yet settled: open")
-        _ = try await run.client.send(.settle(order))
+        _ = try await run.client.settle(order)
         #expect(try await run.client.openOrders().isEmpty)
         await run.stop()
     }
@@ -166,15 +166,15 @@ extension ClientRun where C == OrderClient {
         let run = try await OrderRun.start(database, backend: backend)
         let kept = try await place(run)
         let moved = try await place(run)
-        let confirmed = try await run.client.send(.transition(moved.id, to: .confirmed, by: .system, cause: testCause))
+        let confirmed = try await run.client.transition(moved.id, to: .confirmed, by: .system, cause: testCause)
 
-        #expect(try await run.client.send(.settle(kept)) == kept)
+        #expect(try await run.client.settle(kept) == kept)
         // `moved` is the pending value read before the confirmation.
-        #expect(try await run.client.send(.settle(moved)) == confirmed)
+        #expect(try await run.client.settle(moved) == confirmed)
         let stranger = try Order.place(id: OrderID(UUID()), userID: user, cart: try cart(),
                                        createdAt: Timestamp(millisecondsSince1970: 0), checkoutID: CheckoutID(UUID()))
         await #expect(throws: DomainError.notFound(entity: "order", id: stranger.id.description)) {
-            _ = try await run.client.send(.settle(stranger))
+            _ = try await run.client.settle(stranger)
         }
         #expect(try await run.client.openOrders().isEmpty)
         await run.stop()
@@ -192,7 +192,7 @@ extension ClientRun where C == OrderClient {
         }
         #expect(try await run.client.openOrders(limit: 100).count == 70)
         for order in placed {
-            #expect(try await run.client.send(.settleSoon(order)) == order)
+            #expect(try await run.client.settleSoon(order) == order)
         }
         await run.stop()
 
@@ -209,8 +209,8 @@ extension ClientRun where C == OrderClient {
         let database = try await backend.database(at: path)
         var run = try await OrderRun.start(database, backend: backend)
         let placed = try await place(run)
-        let cancelled = try await run.client.send(.transition(placed.id, to: .cancelled, by: .customer, cause: testCause))
-        _ = try await run.client.send(.settleSoon(placed))
+        let cancelled = try await run.client.transition(placed.id, to: .cancelled, by: .customer, cause: testCause)
+        _ = try await run.client.settleSoon(placed)
         await run.stop()
 
         run = try await OrderRun.start(database, backend: backend)

@@ -30,8 +30,8 @@ import Testing
             let ids = try await withThrowingTaskGroup(of: OrderID.self) { [user] group in
                 for client in clients {
                     group.addTask {
-                        try await client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: priced,
-                                                     idempotencyKey: key)).id
+                        try await client.place(checkoutID: CheckoutID(UUID()), userID: user, cart: priced,
+                                                     idempotencyKey: key).id
                     }
                 }
                 return try await group.reduce(into: Set<OrderID>()) { $0.insert($1) }
@@ -54,12 +54,12 @@ import Testing
         let replicas = try await Replicas.open(2, backend: backend, migrations: OrderClient.migrations)
         let clients = replicas.accesses.map { OrderClient(storage: $0, clock: ManualClock()) }
         for _ in 0..<10 {
-            let order = try await clients[0].send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
-                                                          idempotencyKey: nil))
+            let order = try await clients[0].place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
+                                                          idempotencyKey: nil)
             let outcomes = await withTaskGroup(of: Result<Order, DomainError>.self) { group in
                 for (client, status) in zip(clients, [OrderStatus.confirmed, .cancelled]) {
                     group.addTask {
-                        do { return .success(try await client.send(.transition(order.id, to: status, by: .system, cause: testCause))) }
+                        do { return .success(try await client.transition(order.id, to: status, by: .system, cause: testCause)) }
                         catch { return .failure(error as? DomainError ?? .emptyCart) }
                     }
                 }

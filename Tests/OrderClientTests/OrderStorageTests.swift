@@ -16,7 +16,7 @@ extension OrderClientTests {
         let first = try await place(run, idempotencyKey: "once")
         for _ in 0..<40 {
             let order = try await place(run)
-            _ = try await run.client.send(.settle(order))
+            _ = try await run.client.settle(order)
         }
         await run.stop()
 
@@ -24,13 +24,13 @@ extension OrderClientTests {
         #expect(await run.client.state == OrderState())
         // Only the unsettled order is open: reconciliation reads one row, not 41.
         #expect(try await run.client.openOrders().map(\.id) == [first.id])
-        let retried = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(9_999),
-                                                       idempotencyKey: "once"))
+        let retried = try await run.client.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(9_999),
+                                                       idempotencyKey: "once")
         #expect(retried == first)
         #expect(try await run.client.order(forCheckout: try #require(first.checkoutID)) == first)
         // Another user's same key is theirs.
-        let other = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: UserID(UUID()),
-                                                     cart: try cart(), idempotencyKey: "once"))
+        let other = try await run.client.place(checkoutID: CheckoutID(UUID()), userID: UserID(UUID()),
+                                                     cart: try cart(), idempotencyKey: "once")
         #expect(other.id != first.id)
         await run.stop()
     }
@@ -46,8 +46,8 @@ extension OrderClientTests {
         for _ in 0..<25 {
             placed.append(try await place(run))
         }
-        _ = try await run.client.send(.place(checkoutID: CheckoutID(UUID()), userID: UserID(UUID()), cart: try cart(),
-                                             idempotencyKey: nil))
+        _ = try await run.client.place(checkoutID: CheckoutID(UUID()), userID: UserID(UUID()), cart: try cart(),
+                                             idempotencyKey: nil)
         let all = placed.filter { $0.userID == user }.sorted(by: Self.newestFirst)
         for limit in [1, 4, 7, 25, 100] {
             var cursor: String?
@@ -92,7 +92,7 @@ extension OrderClientTests {
             #expect(try await run.client.order(placed.id) == placed)
             #expect(try await run.client.orders(for: user, limit: 10, after: nil).items == [placed])
         }
-        let cancelled = try await run.client.send(.transition(placed.id, to: .cancelled, by: .customer, cause: testCause))
+        let cancelled = try await run.client.transition(placed.id, to: .cancelled, by: .customer, cause: testCause)
         let rewritten = try await run.database.readTransaction { handle -> String? in
             try handle.queryOne("SELECT document FROM orders WHERE id = ?", placed.id.description)?.get("document")
         }
@@ -129,7 +129,7 @@ extension OrderClientTests {
 
         run = try await OrderRun.start(database, backend: backend)
         #expect(try await run.client.openOrders().map(\.id) == [orders[0].id, orders[2].id])
-        _ = try await run.client.send(.settle(orders[0]))
+        _ = try await run.client.settle(orders[0])
         #expect(try await run.client.openOrders().map(\.id) == [orders[2].id])
         await run.stop()
     }

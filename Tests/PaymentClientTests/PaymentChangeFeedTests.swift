@@ -31,14 +31,14 @@ import Testing
             let order = try Order.place(id: OrderID(UUID()), userID: UserID(UUID()), cart: cart, createdAt: Timestamp(Date()))
             let heardOnB = paymentsB.stateBroadcaster.subscribe(key: order.userID)
             let heardOnA = paymentsA.stateBroadcaster.subscribe(key: order.userID)
-            let opened = try await paymentsA.send(.open(order, method: .provider))
+            let opened = try await paymentsA.open(order, method: .provider)
             // Paid, then cancelled (owes a refund): the order follows both.
-            _ = try await paymentsA.send(.apply(PaymentEvent(id: "evt_paid", type: .paymentSucceeded,
-                                                             paymentID: opened.id, amount: opened.amount)))
-            _ = try await paymentsA.send(.orderCancelled(order))
+            _ = try await paymentsA.apply(PaymentEvent(id: "evt_paid", type: .paymentSucceeded,
+                                                             paymentID: opened.id, amount: opened.amount))
+            _ = try await paymentsA.orderCancelled(order)
             // The refund completes: the order stays cancelled.
-            _ = try await paymentsA.send(.apply(PaymentEvent(id: "evt_refund", type: .refundSucceeded,
-                                                             paymentID: opened.id, amount: opened.amount)))
+            _ = try await paymentsA.apply(PaymentEvent(id: "evt_refund", type: .refundSucceeded,
+                                                             paymentID: opened.id, amount: opened.amount))
             var sequences: [Int64?] = []
             var iterator = heardOnA.makeAsyncIterator()
             for _ in 0..<3 {

@@ -21,12 +21,12 @@ import Testing
     }
 
     func open(_ run: PaymentRun, _ order: Order) async throws -> Payment {
-        let payment = try await run.client.send(.open(order, method: .provider))
+        let payment = try await run.client.open(order, method: .provider)
         return payment
     }
 
     func apply(_ run: PaymentRun, _ event: PaymentEvent) async throws -> PaymentReceipt {
-        let receipt = try await run.client.send(.apply(event))
+        let receipt = try await run.client.apply(event)
         return receipt
     }
 
@@ -146,14 +146,14 @@ import Testing
         _ = try await apply(run, event("evt_paid", .paymentSucceeded, paid))
 
         run.clock.advance(by: .seconds(889))
-        let none = try await run.client.send(.expireDue(limit: 10))
+        let none = try await run.client.expireDue(limit: 10)
         #expect(none.isEmpty)
         run.clock.advance(by: .seconds(1))
-        let due = try await run.client.send(.expireDue(limit: 10))
+        let due = try await run.client.expireDue(limit: 10)
         #expect(due.map(\.id) == [first.id])
         #expect(due.first?.status == .expired)
         run.clock.advance(by: .seconds(10))
-        let later = try await run.client.send(.expireDue(limit: 10))
+        let later = try await run.client.expireDue(limit: 10)
         #expect(later.map(\.id) == [second.id])
         #expect(try await run.client.payment(paid.id).status == .succeeded)
 
@@ -172,19 +172,19 @@ import Testing
         let waiting = try await open(run, waitingOrder)
         let paid = try await open(run, paidOrder)
         _ = try await apply(run, event("evt_paid", .paymentSucceeded, paid))
-        let cancelled = try await run.client.send(.orderCancelled(waitingOrder))
-        let refunding = try await run.client.send(.orderCancelled(paidOrder))
+        let cancelled = try await run.client.orderCancelled(waitingOrder)
+        let refunding = try await run.client.orderCancelled(paidOrder)
         #expect(cancelled.status == .cancelled)
         #expect(refunding.status == .refundPending)
         #expect(refunding.refundOwed == paid.amount.amount)
         #expect(Set(try await run.client.openPayments().map(\.id)) == [waiting.id, paid.id])
         // Settling the status it no longer has leaves it open.
-        _ = try await run.client.send(.settle(paid.id, .succeeded))
-        _ = try await run.client.send(.settle(waiting.id, .cancelled))
+        _ = try await run.client.settle(paid.id, .succeeded)
+        _ = try await run.client.settle(waiting.id, .cancelled)
         #expect(try await run.client.openPayments().map(\.id) == [paid.id])
         let refunded = try await apply(run, event("evt_r1", .refundSucceeded, paid))
         #expect(refunded.payment.status == .refunded)
-        _ = try await run.client.send(.settle(paid.id, .refunded))
+        _ = try await run.client.settle(paid.id, .refunded)
         #expect(try await run.client.openPayments().isEmpty)
         await run.stop()
     }
@@ -195,17 +195,18 @@ import Testing
         let run = try await PaymentRun.start(database, backend: backend)
         let waiting = try await open(run, try order())
         let admin = UserID(UUID())
-        func manual(_ payment: Payment, _ reference: String) -> PaymentClient.Record {
-            .record(MoneyMovement(kind: .manualPayment, amount: payment.amount, method: .manual, reference: reference,
-                                  eventID: nil, actor: .admin(admin)), on: payment.orderID)
+        func manual(_ payment: Payment, _ reference: String) async throws -> Payment? {
+            try await run.client.record(MoneyMovement(kind: .manualPayment, amount: payment.amount, method: .manual,
+                                                      reference: reference, eventID: nil, actor: .admin(admin)),
+                                        on: payment.orderID)
         }
-        guard let recorded = try await run.client.send(manual(waiting, "TR-1")) else { throw CancellationError() }
+        guard let recorded = try await manual(waiting, "TR-1") else { throw CancellationError() }
         #expect(recorded.status == .succeeded)
         #expect(recorded.method == .manual)
         #expect(recorded.reference == "TR-1")
         #expect(recorded.financialStatus == .paid)
         // Recorded again with the same reference: nothing changes.
-        guard let again = try await run.client.send(manual(waiting, "TR-1")) else { throw CancellationError() }
+        guard let again = try await manual(waiting, "TR-1") else { throw CancellationError() }
         #expect(again == recorded)
         let entries = try await run.client.ledger(ofOrder: waiting.orderID)
         #expect(entries.map(\.movement.kind) == [.manualPayment])
@@ -213,8 +214,8 @@ import Testing
         // Money that arrives for a cancelled order is recorded and owed back.
         let goneOrder = try order()
         let gone = try await open(run, goneOrder)
-        _ = try await run.client.send(.orderCancelled(goneOrder))
-        guard let late = try await run.client.send(manual(gone, "TR-2")) else { throw CancellationError() }
+        _ = try await run.client.orderCancelled(goneOrder)
+        guard let late = try await manual(gone, "TR-2") else { throw CancellationError() }
         #expect(late.status == .refundPending)
         #expect(late.refundOwed == gone.amount.amount)
         await run.stop()

@@ -41,12 +41,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try await PaymentRun.start(try await backend.database(at: path), backend: backend)
         let placed = try order()
-        let cancelled = try await run.client.send(.orderCancelled(placed))
+        let cancelled = try await run.client.orderCancelled(placed)
         #expect(cancelled.status == .cancelled)
         // The checkout, a step behind, opens its payment: it finds the cancelled one.
-        let opened = try await run.client.send(.open(placed, method: .provider))
+        let opened = try await run.client.open(placed, method: .provider)
         #expect(opened == cancelled)
-        let late = try await run.client.send(.apply(event("evt_late", .paymentSucceeded, opened)))
+        let late = try await run.client.apply(event("evt_late", .paymentSucceeded, opened))
         #expect(late.effect == .applied)
         #expect(late.payment.status == .refundPending)
         #expect(late.payment.refundOwed == placed.total.amount)
@@ -60,26 +60,26 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try await PaymentRun.start(try await backend.database(at: path), backend: backend)
         let placed = try order()
-        let payment = try await run.client.send(.open(placed, method: .provider))
-        _ = try await run.client.send(.apply(event("evt_paid", .paymentSucceeded, payment)))
-        let partial = try await run.client.send(.apply(event("evt_r1", .refundSucceeded, payment, amount: 1000,
-                                                             reference: "re_1")))
+        let payment = try await run.client.open(placed, method: .provider)
+        _ = try await run.client.apply(event("evt_paid", .paymentSucceeded, payment))
+        let partial = try await run.client.apply(event("evt_r1", .refundSucceeded, payment, amount: 1000,
+                                                             reference: "re_1"))
         #expect(partial.payment.financialStatus == .partiallyRefunded)
         #expect(partial.payment.status == .succeeded)
         // The same refund under another event id: recorded once.
-        let again = try await run.client.send(.apply(event("evt_r1b", .refundSucceeded, payment, amount: 1000,
-                                                           reference: "re_1")))
+        let again = try await run.client.apply(event("evt_r1b", .refundSucceeded, payment, amount: 1000,
+                                                           reference: "re_1"))
         #expect(again.effect == .duplicate)
         // Beyond what is left of what was paid: kept, never applied.
-        let chargeback = try await run.client.send(.apply(event("evt_cb", .chargebackCreated, payment, amount: 2500)))
+        let chargeback = try await run.client.apply(event("evt_cb", .chargebackCreated, payment, amount: 2500))
         #expect(chargeback.effect == .anomaly)
         #expect(chargeback.payment.refunded == 1000)
-        let near = try await run.client.send(.apply(event("evt_max", .refundSucceeded, payment,
-                                                          amount: 9_223_372_036_854_775_000)))
+        let near = try await run.client.apply(event("evt_max", .refundSucceeded, payment,
+                                                          amount: 9_223_372_036_854_775_000))
         #expect(near.effect == .anomaly)
-        let euros = try await run.client.send(.apply(PaymentEvent(id: "evt_eur", type: .refundSucceeded,
+        let euros = try await run.client.apply(PaymentEvent(id: "evt_eur", type: .refundSucceeded,
                                                                   paymentID: payment.id,
-                                                                  amount: Money(amount: 10, currency: .eur))))
+                                                                  amount: Money(amount: 10, currency: .eur)))
         #expect(euros.effect == .anomaly)
         let kept = try await run.client.anomalies(after: nil, held: false, limit: 10)
         #expect(kept.map(\.reason) == [.exceedsPaid, .exceedsPaid, .currencyMismatch])
@@ -96,7 +96,7 @@ import Testing
         let refund = MoneyMovement(kind: .manualRefund, amount: Money(amount: left + 1, currency: .usd), method: .manual,
                                    reference: "RF-1", eventID: nil, actor: .admin(UserID(UUID())))
         await #expect(throws: PaymentError.refundExceedsPaid(payment.id, refundable: Money(amount: left, currency: .usd))) {
-            _ = try await run.client.send(.record(refund, on: placed.id))
+            _ = try await run.client.record(refund, on: placed.id)
         }
         try await expectSumsMatch(run, placed.id)
         await run.stop()
@@ -108,27 +108,27 @@ import Testing
         let run = try await PaymentRun.start(try await backend.database(at: path), backend: backend)
         let shipped = try order(), cancelled = try order()
         for placed in [shipped, cancelled] {
-            let payment = try await run.client.send(.open(placed, method: .provider))
-            let declined = try await run.client.send(.apply(event("evt_no_\(placed.id)", .paymentFailed, payment)))
+            let payment = try await run.client.open(placed, method: .provider)
+            let declined = try await run.client.apply(event("evt_no_\(placed.id)", .paymentFailed, payment))
             #expect(declined.effect == .unchanged)
             #expect(declined.payment.status == .requiresPayment)
-            _ = try await run.client.send(.apply(event("evt_yes_\(placed.id)", .paymentSucceeded, payment)))
+            _ = try await run.client.apply(event("evt_yes_\(placed.id)", .paymentSucceeded, payment))
         }
-        _ = try await run.client.send(.fulfil(shipped.id))
-        await #expect(throws: PaymentError.self) { _ = try await run.client.send(.orderCancelled(shipped)) }
-        let refunding = try await run.client.send(.orderCancelled(cancelled))
+        _ = try await run.client.fulfil(shipped.id)
+        await #expect(throws: PaymentError.self) { _ = try await run.client.orderCancelled(shipped) }
+        let refunding = try await run.client.orderCancelled(cancelled)
         #expect(refunding.status == .refundPending)
-        await #expect(throws: PaymentError.self) { _ = try await run.client.send(.fulfil(cancelled.id)) }
+        await #expect(throws: PaymentError.self) { _ = try await run.client.fulfil(cancelled.id) }
         #expect(try await run.client.payment(forOrder: shipped.id)?.status == .succeeded)
         // Paid, then all of it given back by an admin: nothing left to ship for.
         let returned = try order()
-        let payment = try await run.client.send(.open(returned, method: .provider))
-        _ = try await run.client.send(.apply(event("evt_ret", .paymentSucceeded, payment)))
+        let payment = try await run.client.open(returned, method: .provider)
+        _ = try await run.client.apply(event("evt_ret", .paymentSucceeded, payment))
         let refund = MoneyMovement(kind: .manualRefund, amount: payment.amount, method: .manual, reference: "RF-ALL",
                                    eventID: nil, actor: .admin(UserID(UUID())))
-        _ = try await run.client.send(.record(refund, on: returned.id))
+        _ = try await run.client.record(refund, on: returned.id)
         await #expect(throws: PaymentError.orderNotPaid(payment.id, status: .succeeded)) {
-            _ = try await run.client.send(.fulfil(returned.id))
+            _ = try await run.client.fulfil(returned.id)
         }
         await run.stop()
     }
@@ -142,12 +142,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try await PaymentRun.start(try await backend.database(at: path), backend: backend)
         let placed = try order()
-        let payment = try await run.client.send(.open(placed, method: .provider))
+        let payment = try await run.client.open(placed, method: .provider)
         let refund = event("evt_refund", .refundSucceeded, payment, amount: 1200, reference: "re_9")
         let charge = event("evt_charge", .paymentSucceeded, payment, reference: "ch_9")
         var effects: [PaymentReceipt.Effect] = []
         for delivery in [refund, refund, charge, charge] {
-            effects.append(try await run.client.send(.apply(delivery)).effect)
+            effects.append(try await run.client.apply(delivery).effect)
         }
         #expect(effects == [.anomaly, .duplicate, .applied, .duplicate])
         let now = try #require(try await run.client.payment(forOrder: placed.id))

@@ -31,7 +31,7 @@ import Testing
                 let opened = try await withThrowingTaskGroup(of: PaymentID.self) { group in
                     for attempt in 0..<6 {
                         let client = clients[attempt % 2]
-                        group.addTask { try await client.send(.open(order, method: .provider)).id }
+                        group.addTask { try await client.open(order, method: .provider).id }
                     }
                     return try await group.reduce(into: Set<PaymentID>()) { $0.insert($1) }
                 }

@@ -38,7 +38,7 @@ import Testing
     }
 
     private func open(_ client: PaymentClient, _ order: Order) async throws -> Payment {
-        let payment = try await client.send(.open(order, method: .provider))
+        let payment = try await client.open(order, method: .provider)
         return payment
     }
 
@@ -52,7 +52,7 @@ import Testing
                 let effects = try await withThrowingTaskGroup(of: PaymentReceipt.Effect.self) { group in
                     for client in clients {
                         group.addTask {
-                            let receipt = try await client.send(.apply(event))
+                            let receipt = try await client.apply(event)
                             return receipt.effect
                         }
                     }
@@ -79,8 +79,8 @@ import Testing
                 let payment = try await open(clients[0], order)
                 let event = PaymentEvent(id: "evt_\(round)", type: .paymentSucceeded, paymentID: payment.id,
                                          amount: payment.amount)
-                async let paid = clients[1].send(.apply(event))
-                async let cancelled = clients[2].send(.orderCancelled(order))
+                async let paid = clients[1].apply(event)
+                async let cancelled = clients[2].orderCancelled(order)
                 _ = try await (paid, cancelled)
                 #expect(try await clients[0].payment(payment.id).status == .refundPending)
             }

@@ -109,7 +109,7 @@ import Testing
         await #expect(throws: AuthenticationError.invalidToken) {
             _ = try await run.client.authenticate(token: expiring.token)
         }
-        #expect(run.client.verifiedAuthentication(token: expiring.token) == nil)
+        #expect(run.client.verifiedAuthentication(tokenHash: TokenDigest.sha256Hex(expiring.token)) == nil)
         _ = try await run.client.removeExpiredSessions()
         #expect(try await sessionCount(run) == 0)
         #expect(await run.client.liveSessionCount == 0)

@@ -20,6 +20,7 @@ public final class ClientMetrics: Sendable {
         self.client = client
     }
 
+    @usableFromInline
     func record(duration: Duration, failed: Bool) {
         let (seconds, attoseconds) = duration.components
         let nanos = UInt64(max(0, seconds)) &* 1_000_000_000 &+ UInt64(max(0, attoseconds) / 1_000_000_000)

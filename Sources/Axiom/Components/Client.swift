@@ -5,21 +5,14 @@
 /// instance of a client is serialised by the actor, which is what makes
 /// "1,000 concurrent actions each applied exactly once" hold without locks.
 ///
-/// A context changes a client only by sending it a ``ClientAction``, whose
-/// outcome type the compiler knows; it reads through the client's query
-/// functions. Both are plain typed calls.
+/// A context calls a client only through its ``ClientHandle``
+/// (`handle.call { … }`): writes are the actor's isolated functions, reads
+/// its `nonisolated` ones, every one a plain typed call.
 public protocol Client: Actor {
     /// Called once by the orchestrator at start-up, after the client is made.
     func activate() async throws
     /// Called once by the orchestrator at shutdown.
     func deactivate() async
-}
-
-extension Client {
-    /// Runs `action` in this client's isolation and answers its outcome.
-    public func send<A: ClientAction>(_ action: A) async throws -> A.Outcome where A.Target == Self {
-        try await action.run(on: self)
-    }
 }
 
 /// RFC-001 1.3: a client that owns exactly one ``State`` (2.7, 2.13) and

@@ -21,14 +21,20 @@ public final class ContextCreation: Sendable {
 
     let contextID: ContextID
     let typeName: String
+    /// The context this one is made downstream of (nil for a root): what a
+    /// feature context reads its upstream's state from, such as who is
+    /// calling in the session it belongs to.
+    public let upstream: (any Context)?
     private let contextType: ObjectIdentifier
     private let orchestrator: AxiomOrchestrator
     private let status = Mutex(Status())
 
-    init(contextID: ContextID, typeName: String, contextType: ObjectIdentifier, orchestrator: AxiomOrchestrator) {
+    init(contextID: ContextID, typeName: String, contextType: ObjectIdentifier, upstream: (any Context)?,
+         orchestrator: AxiomOrchestrator) {
         self.contextID = contextID
         self.typeName = typeName
         self.contextType = contextType
+        self.upstream = upstream
         self.orchestrator = orchestrator
     }
 

@@ -198,7 +198,7 @@ public final class AxiomOrchestrator: Orchestrator {
     public func createContext<T: Context>(_ type: T.Type, parent: (any Context)?) async throws -> T {
         try requireRunning()
         if let parent { try requireDeclared(type, by: parent) }
-        let made = try make(type)
+        let made = try make(type, upstream: parent)
         do {
             try contextRegistry.insert(made.context, typeName: made.typeName, upstream: parent?.contextID)
         } catch {
@@ -228,7 +228,7 @@ public final class AxiomOrchestrator: Orchestrator {
                 of: parent.contextID, typeKey: ObjectIdentifier(type),
                 admit: { try requireDeclared(type, by: parent) },
                 make: {
-                    let made = try make(type)
+                    let made = try make(type, upstream: parent)
                     clients = made.clients
                     return (made.context, made.typeName)
                 })
@@ -271,11 +271,12 @@ public final class AxiomOrchestrator: Orchestrator {
     /// with the names of the clients its `init` resolved. The caller records
     /// them with the context once it is in the DAG; a context that fails to
     /// be made has them recorded here, as they were resolved all the same.
-    private func make<T: Context>(_ type: T.Type) throws -> (context: T, typeName: String, clients: [String]) {
+    private func make<T: Context>(_ type: T.Type,
+                                  upstream: (any Context)?) throws -> (context: T, typeName: String, clients: [String]) {
         let typeName = contextTypes.name(of: type)
         let id = ContextID(rawValue: nextContextID.add(1, ordering: .relaxed).newValue)
         let creation = ContextCreation(contextID: id, typeName: typeName, contextType: ObjectIdentifier(type),
-                                       orchestrator: self)
+                                       upstream: upstream, orchestrator: self)
         let context: T
         do {
             context = try T(creation)

@@ -27,7 +27,7 @@ public final class StorefrontContext: Context {
     public func product<Representation: Sendable>(
         _ id: ProductID, representedAs make: (Product) throws -> Representation
     ) async throws -> Representation {
-        guard let representation = try await catalog.client.lookup(id, representedAs: make, where: { $0.active }) else {
+        guard let representation = try await catalog.call({ try await $0.lookup(id, representedAs: make, where: { $0.active }) }) else {
             throw DomainError.notFound(entity: "product", id: id.description)
         }
         return representation
@@ -37,12 +37,12 @@ public final class StorefrontContext: Context {
     /// catalogue's search index (`CatalogClient.compactSearchIndex`), nil
     /// when there was nothing to do.
     public func compactSearchIndex() async throws -> CatalogClient.SearchIndexCompaction? {
-        try await catalog.client.compactSearchIndex()
+        try await catalog.call { try await $0.compactSearchIndex() }
     }
 
     /// One page of active products: by name, or ranked matches of `q`.
     public func products(_ query: ProductQuery) async throws -> ProductPage {
-        try await catalog.client.products(ProductQuery(text: query.text, limit: query.limit, cursor: query.cursor,
-                                                 includeInactive: false))
+        try await catalog.call { try await $0.products(ProductQuery(text: query.text, limit: query.limit, cursor: query.cursor,
+                                                 includeInactive: false)) }
     }
 }

@@ -8,7 +8,7 @@ extension LiveUpdatesContext {
     /// storage up to one outbox head, taken once for every feature; nil when
     /// the outbox cannot tell (the id is pruned or from its future).
     func replay(for user: UserID, after sequence: Int64) async throws -> LiveReplay? {
-        guard let head = try await users.client.resumableHead(after: sequence) else { return nil }
+        guard let head = try await users.call({ try await $0.resumableHead(after: sequence) }) else { return nil }
         var events: [LiveEvent] = []
         for feature in features {
             events += try await feature.replay(of: user, after: sequence, through: head)

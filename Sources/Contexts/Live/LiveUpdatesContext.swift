@@ -11,11 +11,12 @@ import UserClient
 /// restart: the outbox says what changed after the id. The observation
 /// stops when the session ends (sign-out, or its token revoked or expired
 /// anywhere) or the context is released with its session.
-public actor LiveUpdatesContext: Context {
+public actor LiveUpdatesContext: SessionFeature {
     /// Events a stream may hold unsent before it ends (the client resumes).
     public static let streamCapacity = 256
 
     public nonisolated let identity: ContextIdentity
+    public nonisolated let caller: SessionCaller
     nonisolated let users: ClientHandle<UserClient>
     nonisolated let features: [any LiveFeature]
     private var journal = LiveUpdateJournal(capacity: LiveUpdatesContext.streamCapacity)
@@ -25,6 +26,7 @@ public actor LiveUpdatesContext: Context {
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
+        caller = try SessionCaller.of(creation)
         users = try creation.client(UserClient.self)
         features = try (creation.composition(LiveFeatures.self)?.types ?? []).map { try $0.init(creation) }
     }
@@ -32,8 +34,9 @@ public actor LiveUpdatesContext: Context {
     /// The caller's changes after what `lastEventID` (an outbox sequence)
     /// saw, then live. The first call starts observing every feature and
     /// the session's end. Storage unavailable for the replay: 503.
-    public func liveUpdates(for caller: Authentication, after lastEventID: String?) async throws -> LiveSubscription {
+    public func liveUpdates(after lastEventID: String?) async throws -> LiveSubscription {
         guard !ended else { throw AuthenticationError.invalidToken }
+        let caller = try self.caller.current
         if observations.isEmpty { observe(caller.user.id, sessionID: caller.sessionID) }
         // Subscribed before the outbox is read: a change committed after the
         // read's head is in the stream, one at or below it in the replay.
@@ -83,7 +86,7 @@ public actor LiveUpdatesContext: Context {
         observations = features.map { $0.observe(userID, into: sink) }
         // Sign-out here, a token revoked elsewhere (the user suspended) or
         // swept at its expiry must not keep a stream of this user's data open.
-        let userUpdates = users.client.stateBroadcaster.subscribe(key: sessionID)
+        let userUpdates = users.updates.subscribe(key: sessionID)
         observations.append(Task { [weak self] in
             for await case .sessionEnded(sessionID) in userUpdates {
                 await self?.sessionEnded()

@@ -32,14 +32,14 @@ struct CheckoutPayments: Sendable {
     /// The placed order's payment (the existing one when retried), by
     /// the method the customer chose.
     func openPayment(for order: Order, method: PaymentMethod = .provider) async throws -> Payment {
-        try await payments.send(.open(order, method: method))
+        try await payments.call { try await $0.open(order, method: method) }
     }
 
     /// `order`'s payment, opened now if it has none; `opened` says which
     /// (start-up reconciliation counts only the payments it opened).
     func payment(openingIfMissing order: Order,
                  method: PaymentMethod = .provider) async throws -> (payment: Payment, opened: Bool) {
-        if let payment = try await payments.client.payment(forOrder: order.id) { return (payment, false) }
+        if let payment = try await payments.call({ try await $0.payment(forOrder: order.id) }) { return (payment, false) }
         return (try await openPayment(for: order, method: method), true)
     }
 
@@ -57,27 +57,27 @@ struct CheckoutPayments: Sendable {
 
     /// The order with its payment, as read now.
     func withPayment(_ order: Order) async throws -> OrderWithPayment {
-        OrderWithPayment(order: order, payment: try await payments.client.payment(forOrder: order.id))
+        OrderWithPayment(order: order, payment: try await payments.call { try await $0.payment(forOrder: order.id) })
     }
 
     /// The payment's order with the payment as it changed (a live update).
     func withPayment(_ payment: Payment) async throws -> OrderWithPayment {
-        OrderWithPayment(order: try await orders.client.order(payment.orderID), payment: payment)
+        OrderWithPayment(order: try await orders.call { try await $0.order(payment.orderID) }, payment: payment)
     }
 
     /// The order's money movements, oldest first.
     func ledger(of order: Order) async throws -> [LedgerEntry] {
-        try await payments.client.ledger(ofOrder: order.id)
+        try await payments.call { try await $0.ledger(ofOrder: order.id) }
     }
 
     /// A user's payment changes as they commit.
     func updates(of userID: UserID) -> AsyncStream<PaymentUpdate> {
-        payments.client.stateBroadcaster.subscribe(key: userID)
+        payments.updates.subscribe(key: userID)
     }
 
     /// A page of orders, each with its payment.
     func withPayments(_ page: Page<Order>) async throws -> Page<OrderWithPayment> {
-        let found = try await payments.client.payments(forOrders: page.items.map(\.id))
+        let found = try await payments.call { try await $0.payments(forOrders: page.items.map(\.id)) }
         return Page(items: page.items.map { OrderWithPayment(order: $0, payment: found[$0.id]) },
                     nextCursor: page.nextCursor)
     }
@@ -91,7 +91,7 @@ struct CheckoutPayments: Sendable {
     /// gets a cancelled one, so a success that follows is owed back.
     func cancel(_ order: Order, by actor: OrderActor, cause: OrderChangeCause) async throws -> OrderWithPayment {
         guard order.isCancellable else { throw DomainError.illegalTransition(from: order.status, to: .cancelled) }
-        return try await converge(try await payments.send(.orderCancelled(order)), cancelledBy: actor, cause: cause)
+        return try await converge(try await payments.call { try await $0.orderCancelled(order) }, cancelledBy: actor, cause: cause)
     }
 
     /// Ships a confirmed order: its payment must be paid, checked and
@@ -104,11 +104,11 @@ struct CheckoutPayments: Sendable {
             throw DomainError.illegalTransition(from: order.status, to: .shipped)
         }
         guard order.shippingAddress != nil else { throw DomainError.shippingAddressRequired(order.id) }
-        let payment = try await payments.send(.fulfil(order.id))
-        let shipped = try await orders.send(.transition(order.id, to: .shipped, by: .admin,
-                                                        cause: OrderChangeCause(.admin(admin), reason: "shipped")))
+        let payment = try await payments.call { try await $0.fulfil(order.id) }
+        let shipped = try await orders.call { try await $0.transition(order.id, to: .shipped, by: .admin,
+                                                        cause: OrderChangeCause(.admin(admin), reason: "shipped")) }
         guard let payment else { return OrderWithPayment(order: shipped, payment: nil) }
-        return OrderWithPayment(order: shipped, payment: try await payments.send(.settle(payment.id, payment.status)))
+        return OrderWithPayment(order: shipped, payment: try await payments.call { try await $0.settle(payment.id, payment.status) })
     }
 
     /// An admin's record of money received outside the provider (`amount`:
@@ -142,8 +142,8 @@ struct CheckoutPayments: Sendable {
 
     private func record(_ order: Order, reference: String, by admin: UserID, reason: String,
                         _ movement: (Payment) -> MoneyMovement) async throws -> OrderWithPayment {
-        guard let current = try await payments.client.payment(forOrder: order.id),
-              let payment = try await payments.send(.record(movement(current), on: order.id)) else {
+        guard let current = try await payments.call({ try await $0.payment(forOrder: order.id) }),
+              let payment = try await payments.call({ try await $0.record(movement(current), on: order.id) }) else {
             throw DomainError.notFound(entity: "payment", id: order.id.description)
         }
         return try await converge(payment, cause: OrderChangeCause(.admin(admin), reason: reason))
@@ -161,19 +161,19 @@ struct CheckoutPayments: Sendable {
                   cause: OrderChangeCause) async throws -> OrderWithPayment {
         // As stored now: a cancel, an expiry or an event may have moved it
         // since `changed` was read, and the newest status is the one to follow.
-        let payment = try await payments.client.payment(changed.id)
+        let payment = try await payments.call { try await $0.payment(changed.id) }
         let target = payment.status.orderFollows
-        var order = try await orders.client.order(payment.orderID)
+        var order = try await orders.call { try await $0.order(payment.orderID) }
         for _ in 0..<Self.maxAttempts {
             guard order.status != target, let by = Self.mover(from: order.status, to: target, asking: actor) else { break }
             do {
-                order = try await orders.send(.transition(order.id, to: target, by: by, cause: cause))
+                order = try await orders.call { try await $0.transition(order.id, to: target, by: by, cause: cause) }
             } catch DomainError.illegalTransition {
-                order = try await orders.client.order(payment.orderID)
+                order = try await orders.call { try await $0.order(payment.orderID) }
             }
         }
         if order.status == .cancelled { try await returnStock(of: order) }
-        let settled = try await payments.send(.settle(payment.id, payment.status))
+        let settled = try await payments.call { try await $0.settle(payment.id, payment.status) }
         return OrderWithPayment(order: order, payment: settled)
     }
 
@@ -195,8 +195,8 @@ struct CheckoutPayments: Sendable {
     func reconcileOpenPayments(quietSeconds: Int) async throws -> Int {
         var repaired = 0
         while true {
-            let batch = try await payments.client.openPayments(limit: Self.reconciliationBatch,
-                                                               quietSeconds: quietSeconds)
+            let batch = try await payments.call { try await $0.openPayments(limit: Self.reconciliationBatch,
+                                                               quietSeconds: quietSeconds) }
             if batch.isEmpty { return repaired }
             try await convergeAll(batch, cancelledBy: .admin, cause: OrderChangeCause(.system, reason: "reconciliation"))
             repaired += batch.count
@@ -209,7 +209,7 @@ struct CheckoutPayments: Sendable {
     func expireDue() async throws -> Int {
         var expired = 0
         while true {
-            let batch = try await payments.send(.expireDue(limit: Self.reconciliationBatch))
+            let batch = try await payments.call { try await $0.expireDue(limit: Self.reconciliationBatch) }
             try await convergeAll(batch, cancelledBy: .system, cause: OrderChangeCause(.system, reason: "payment_expired"))
             expired += batch.count
             if batch.count < Self.reconciliationBatch { return expired }
@@ -236,9 +236,9 @@ struct CheckoutPayments: Sendable {
 
     /// Returns a cancelled (once per order) and settles the order.
     private func returnStock(of order: Order) async throws {
-        _ = try await catalog.send(.returnStock(key: OrdersContext.returnKey(order.id), lines: OrdersContext.stockLines(of: order),
-                                                checkout: order.checkoutID))
-        _ = try await orders.send(.settle(order))
+        _ = try await catalog.call { try await $0.returnStock(key: OrdersContext.returnKey(order.id), lines: OrdersContext.stockLines(of: order),
+                                                checkout: order.checkoutID) }
+        _ = try await orders.call { try await $0.settle(order) }
     }
 
     /// Transitions tried while other requests move the same order.

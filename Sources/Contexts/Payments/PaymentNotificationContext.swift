@@ -20,10 +20,10 @@ public final class PaymentNotificationContext: Context {
     }
 
     /// Whether a webhook secret is configured (start-up warns otherwise).
-    public var isConfigured: Bool { payments.client.settings.webhookSecret != nil }
+    public var isConfigured: Bool { payments.call { $0.settings.webhookSecret } != nil }
 
     /// Provider events this process kept as anomalies since start-up (`/metrics`).
-    public var anomaliesKept: Int { payments.client.anomaliesKept }
+    public var anomaliesKept: Int { payments.call { $0.anomaliesKept } }
 
     /// One provider delivery: the signature over the raw `body` is checked
     /// first (`payments_not_configured`, `invalid_signature`), then `decode`
@@ -35,10 +35,10 @@ public final class PaymentNotificationContext: Context {
     public func receive(signature: String?, body: [UInt8],
                                     decode: @Sendable ([UInt8]) throws -> PaymentNotice)
         async throws -> (notice: PaymentNotice, receipt: PaymentReceipt?) {
-        try payments.client.verify(signature: signature, body: body)
+        try payments.call { try $0.verify(signature: signature, body: body) }
         let notice = try decode(body)
         guard case .event(let event) = notice else { return (notice, nil) }
-        let receipt = try await payments.send(.apply(event))
+        let receipt = try await payments.call { try await $0.apply(event) }
         // Also for a duplicate: a redelivery after a failed first attempt
         // (storage gone between the payment's commit and the order's) must
         // finish the work. Every step is idempotent, so concurrent

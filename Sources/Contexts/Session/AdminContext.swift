@@ -5,8 +5,8 @@ import OrderClient
 import PaymentClient
 import UserClient
 
-/// A session's administration feature, admins only (each function checks
-/// the caller's role as of this request): the catalogue (`POST /products`,
+/// A session's administration feature, admins only (the rule is
+/// `refusal(of:)`, asked as each request enters): the catalogue (`POST /products`,
 /// `PATCH /products/{id}`, and every product, deactivated ones too:
 /// `GET /admin/products`, `GET /admin/products/{id}`), user records (`GET /users`, `PATCH /users/{id}`),
 /// order status (`PATCH /orders/{id}`, a cancel through the session's
@@ -14,10 +14,11 @@ import UserClient
 /// admin does across domains (recording a payment received outside the
 /// provider) belongs here too, reaching other domains through its clients
 /// or declared downstream contexts. It holds no state (see `CartContext`).
-public final class AdminContext: Context {
+public final class AdminContext: SessionFeature {
     public static var downstreamTypes: [any Context.Type] { [OrdersContext.self] }
 
     public let identity: ContextIdentity
+    public let caller: SessionCaller
     private let catalog: ClientHandle<CatalogClient>
     private let users: ClientHandle<UserClient>
     private let orders: ClientHandle<OrderClient>
@@ -25,26 +26,25 @@ public final class AdminContext: Context {
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
+        caller = try SessionCaller.of(creation)
         catalog = try creation.client(CatalogClient.self)
         users = try creation.client(UserClient.self)
         orders = try creation.client(OrderClient.self)
         payments = try creation.client(PaymentClient.self)
     }
 
-    public func createProduct(_ draft: ProductDraft, by caller: Authentication) async throws -> Product {
-        try Self.requireAdmin(caller)
-        return try await catalog.send(.create(draft))
+    public func createProduct(_ draft: ProductDraft) async throws -> Product {
+        try await catalog.call { try await $0.create(draft) }
     }
 
     /// `ifMatch` (the caller's `If-Match`) is asked of the product as it
     /// is now; the change then commits only while the product is still
     /// that value (compared in the write's transaction).
-    public func updateProduct(_ id: ProductID, _ patch: ProductPatch, by caller: Authentication,
+    public func updateProduct(_ id: ProductID, _ patch: ProductPatch,
                                           ifMatch: (@Sendable (Product) -> Bool)? = nil) async throws -> Product {
-        try Self.requireAdmin(caller)
         var seen: Product?
         if let ifMatch {
-            let current = try await catalog.client.product(id)
+            let current = try await catalog.call { try await $0.product(id) }
             // The request's own faults first (RFC 9110 13.2.1: preconditions
             // are evaluated after the normal request checks): a patch that
             // could never apply is 422 whatever the tag, not 412.
@@ -52,76 +52,61 @@ public final class AdminContext: Context {
             guard ifMatch(current) else { throw DomainError.preconditionFailed(entity: "product") }
             seen = current
         }
-        return try await catalog.send(.update(id, patch, unchangedFrom: seen))
+        return try await catalog.call { try await $0.update(id, patch, unchangedFrom: seen) }
     }
 
     /// A product whatever its `active` flag (`product_not_found` only when
     /// there is none): what a shopper no longer sees, an admin still finds.
-    public func product(_ id: ProductID, by caller: Authentication) async throws -> Product {
-        try Self.requireAdmin(caller)
-        return try await catalog.client.product(id)
+    public func product(_ id: ProductID) async throws -> Product {
+        try await catalog.call { try await $0.product(id) }
     }
 
     /// One page of the catalogue by name, or ranked matches of `q`, with
     /// the products `query.shown` keeps (active, deactivated, or all).
-    public func products(_ query: ProductQuery, by caller: Authentication) async throws -> ProductPage {
-        try Self.requireAdmin(caller)
-        return try await catalog.client.products(query)
+    public func products(_ query: ProductQuery) async throws -> ProductPage {
+        try await catalog.call { try await $0.products(query) }
     }
 
-    public func users(limit: Int, cursor: String?, by caller: Authentication) async throws -> Page<User> {
-        try Self.requireAdmin(caller)
-        return try await users.client.users(limit: limit, after: cursor)
+    public func users(limit: Int, cursor: String?) async throws -> Page<User> {
+        try await users.call { try await $0.users(limit: limit, after: cursor) }
     }
 
-    public func updateUser(_ id: UserID, _ patch: UserAdminPatch, by caller: Authentication) async throws -> User {
-        try Self.requireAdmin(caller)
-        return try await users.send(.adminUpdate(id, patch))
+    public func updateUser(_ id: UserID, _ patch: UserAdminPatch) async throws -> User {
+        try await users.call { try await $0.adminUpdate(id, patch) }
     }
 
     /// Admins move orders confirmed → shipped (paid only) → delivered (409
     /// otherwise); a cancel is the customer's cancel, stock returned.
-    public func moveOrder(_ id: OrderID, to status: OrderStatus,
-                                      by caller: Authentication) async throws -> OrderWithPayment {
-        try Self.requireAdmin(caller)
+    public func moveOrder(_ id: OrderID, to status: OrderStatus) async throws -> OrderWithPayment {
         let placedOrders = try await downstream(OrdersContext.self)
-        if status == .cancelled { return try await placedOrders.cancelOrder(id, for: caller) }
-        if status == .shipped { return try await placedOrders.ship(id, for: caller) }
-        let cause = OrderChangeCause(.admin(caller.user.id), reason: "status_set_by_admin")
-        return try await placedOrders.withPayment(try await orders.send(.transition(id, to: status, by: .admin,
-                                                                                    cause: cause)))
+        if status == .cancelled { return try await placedOrders.cancelOrder(id) }
+        if status == .shipped { return try await placedOrders.ship(id) }
+        let cause = OrderChangeCause(.admin(try caller.current.user.id), reason: "status_set_by_admin")
+        return try await placedOrders.withPayment(try await orders.call { try await $0.transition(id, to: status, by: .admin,
+                                                                                    cause: cause) })
     }
 
     /// Records a payment received outside the provider (a bank transfer),
     /// by this admin: a waiting order is paid, a paid one overpaid.
-    public func recordManualPayment(_ id: OrderID, amount: Int64?, reference: String,
-                                    by caller: Authentication) async throws -> OrderWithPayment {
-        try Self.requireAdmin(caller)
-        return try await downstream(OrdersContext.self).recordManualPayment(id, amount: amount, reference: reference,
-                                                                            for: caller)
+    public func recordManualPayment(_ id: OrderID, amount: Int64?, reference: String) async throws -> OrderWithPayment {
+        try await downstream(OrdersContext.self).recordManualPayment(id, amount: amount, reference: reference)
     }
 
     /// Records a refund made outside the provider, by this admin: never
     /// beyond what was paid (`refund_exceeds_paid`).
-    public func recordManualRefund(_ id: OrderID, amount: Int64, reference: String,
-                                   by caller: Authentication) async throws -> OrderWithPayment {
-        try Self.requireAdmin(caller)
-        return try await downstream(OrdersContext.self).recordManualRefund(id, amount: amount, reference: reference,
-                                                                           for: caller)
+    public func recordManualRefund(_ id: OrderID, amount: Int64, reference: String) async throws -> OrderWithPayment {
+        try await downstream(OrdersContext.self).recordManualRefund(id, amount: amount, reference: reference)
     }
 
     /// The money movements of one order, oldest first.
-    public func ledger(ofOrder id: OrderID, by caller: Authentication) async throws -> [LedgerEntry] {
-        try Self.requireAdmin(caller)
-        return try await downstream(OrdersContext.self).ledger(id, for: caller)
+    public func ledger(ofOrder id: OrderID) async throws -> [LedgerEntry] {
+        try await downstream(OrdersContext.self).ledger(id)
     }
 
     /// Up to `limit` money movements recorded in `[from, to)`, oldest first,
     /// after `position` (the last entry of the previous page).
-    public func ledger(from: Timestamp, to: Timestamp, after position: (Timestamp, Int64)?, limit: Int,
-                       by caller: Authentication) async throws -> [LedgerEntry] {
-        try Self.requireAdmin(caller)
-        return try await payments.client.ledger(from: from, to: to, after: position, limit: limit)
+    public func ledger(from: Timestamp, to: Timestamp, after position: (Timestamp, Int64)?, limit: Int) async throws -> [LedgerEntry] {
+        try await payments.call { try await $0.ledger(from: from, to: to, after: position, limit: limit) }
     }
 
     /// Every customer's orders that `filter` keeps, newest first, each with
@@ -132,8 +117,7 @@ public final class AdminContext: Context {
     /// `paymentFilterBudget` orders read, so it may hold fewer than
     /// `limit` (none even) with a `nextCursor` to go on from.
     public func orders(_ filter: OrderFilter, financialStatus: FinancialStatus?, refundOwed: Bool?, limit: Int,
-                       cursor: String?, by caller: Authentication) async throws -> Page<OrderWithPayment> {
-        try Self.requireAdmin(caller)
+                       cursor: String?) async throws -> Page<OrderWithPayment> {
         let count = max(0, limit)
         func keeps(_ payment: Payment?) -> Bool {
             if let financialStatus, payment?.financialStatus != financialStatus { return false }
@@ -144,8 +128,8 @@ public final class AdminContext: Context {
         var after = cursor
         var read = 0
         while true {
-            let page = try await orders.client.orders(matching: filter, limit: count, after: after)
-            let found = try await payments.client.payments(forOrders: page.items.map(\.id))
+            let page = try await orders.call { try await $0.orders(matching: filter, limit: count, after: after) }
+            let found = try await payments.call { try await $0.payments(forOrders: page.items.map(\.id)) }
             read += page.items.count
             for (index, order) in page.items.enumerated() where keeps(found[order.id]) {
                 kept.append(OrderWithPayment(order: order, payment: found[order.id]))
@@ -165,26 +149,20 @@ public final class AdminContext: Context {
     static let paymentFilterBudget = 1_000
 
     /// Up to `limit` payments that owe money back, after `cursor`.
-    public func refundsOwed(after cursor: PaymentID?, limit: Int, by caller: Authentication) async throws -> [Payment] {
-        try Self.requireAdmin(caller)
-        return try await payments.client.owingRefunds(after: cursor, limit: limit)
+    public func refundsOwed(after cursor: PaymentID?, limit: Int) async throws -> [Payment] {
+        try await payments.call { try await $0.owingRefunds(after: cursor, limit: limit) }
     }
 
     /// Up to `limit` provider refunds and chargebacks the ledger could not
     /// take, after `cursor`; `held` keeps those not applied since.
-    public func paymentAnomalies(after cursor: Int64?, held: Bool, limit: Int,
-                                 by caller: Authentication) async throws -> [PaymentAnomaly] {
-        try Self.requireAdmin(caller)
-        return try await payments.client.anomalies(after: cursor, held: held, limit: limit)
+    public func paymentAnomalies(after cursor: Int64?, held: Bool, limit: Int) async throws -> [PaymentAnomaly] {
+        try await payments.call { try await $0.anomalies(after: cursor, held: held, limit: limit) }
     }
 
-    /// Refuses unless the caller is an admin (introspection and other
-    /// operator-only reads that involve no domain action).
-    public func requireAdministrator(_ caller: Authentication) throws {
-        try Self.requireAdmin(caller)
-    }
-
-    private static func requireAdmin(_ caller: Authentication) throws {
-        guard caller.user.isAdmin else { throw AccessDenied.adminOnly }
+    /// Admins only, as of each request (`SessionContext.enter` asks), so
+    /// no function here checks again; introspection binds here for the
+    /// same rule.
+    public static func refusal(of caller: Authentication) -> (any Error)? {
+        caller.user.isAdmin ? nil : AccessDenied.adminOnly
     }
 }

@@ -9,14 +9,16 @@ import Domain
 ///
 /// It holds no state of its own, so it is a plain immutable class, not an
 /// actor: a cart write costs no hop here, only the cart client's own turn.
-public final class CartContext: Context {
+public final class CartContext: SessionFeature {
     public let identity: ContextIdentity
+    public let caller: SessionCaller
     private let catalog: ClientHandle<CatalogClient>
     private let carts: ClientHandle<CartClient>
     private let pricing: CartPricing
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
+        caller = try SessionCaller.of(creation)
         catalog = try creation.client(CatalogClient.self)
         carts = try creation.client(CartClient.self)
         pricing = try CartPricing(creation)
@@ -24,8 +26,9 @@ public final class CartContext: Context {
 
     /// The cart priced from the catalogue as it is now; lines whose product
     /// is gone or deactivated are listed apart and left out of the total.
-    public func cart(of caller: Authentication) async throws -> CartQuote {
-        try await quote(try await carts.client.cart(for: caller.user.id))
+    public func cart() async throws -> CartQuote {
+        let user = try caller.current.user.id
+        return try await quote(try await carts.call { try await $0.cart(for: user) })
     }
 
     /// Sets a line's quantity (1…99). The product must exist and be on sale:
@@ -42,39 +45,41 @@ public final class CartContext: Context {
     /// now; the change then commits only while the cart's lines are still
     /// those it was asked of (compared in the cart client's turn for the
     /// user, `precondition_failed` otherwise).
-    public func setQuantity(_ quantity: Int, of productID: ProductID, for caller: Authentication,
-                                        ifMatch: (@Sendable (CartQuote) -> Bool)? = nil) async throws -> CartQuote {
+    public func setQuantity(_ quantity: Int, of productID: ProductID,
+                            ifMatch: (@Sendable (CartQuote) -> Bool)? = nil) async throws -> CartQuote {
         // A request that would fail without its If-Match fails the same
         // with it (RFC 9110 13.2.1): the quantity is checked before the cart.
         if let invalid = CartLine(productID: productID, quantity: quantity).validate() {
             throw DomainError.validation(invalid)
         }
-        guard let product = try await catalog.client.lookup(productID), product.active else {
+        guard let product = try await catalog.call({ try await $0.lookup(productID) }), product.active else {
             throw DomainError.notFound(entity: "product", id: productID.description)
         }
-        let seen = try await cartMatching(ifMatch, of: caller)
-        return try await quote(try await carts.send(.setQuantity(caller.user.id, productID, quantity, unchangedFrom: seen)))
+        let user = try caller.current.user.id
+        let seen = try await cartMatching(ifMatch, of: user)
+        return try await quote(try await carts.call { try await $0.setQuantity(user, productID, quantity, unchangedFrom: seen) })
     }
 
     /// Takes a product's line out; `ifMatch` as for `setQuantity`.
-    public func removeLine(_ productID: ProductID, for caller: Authentication,
-                                       ifMatch: (@Sendable (CartQuote) -> Bool)? = nil) async throws -> CartQuote {
-        let seen = try await cartMatching(ifMatch, of: caller)
-        return try await quote(try await carts.send(.remove(caller.user.id, productID, unchangedFrom: seen)))
+    public func removeLine(_ productID: ProductID,
+                           ifMatch: (@Sendable (CartQuote) -> Bool)? = nil) async throws -> CartQuote {
+        let user = try caller.current.user.id
+        let seen = try await cartMatching(ifMatch, of: user)
+        return try await quote(try await carts.call { try await $0.remove(user, productID, unchangedFrom: seen) })
     }
 
     /// The cart `ifMatch` holds for (nil without a condition), or
     /// `precondition_failed`.
-    private func cartMatching(_ ifMatch: (@Sendable (CartQuote) -> Bool)?,
-                                          of caller: Authentication) async throws -> Cart? {
+    private func cartMatching(_ ifMatch: (@Sendable (CartQuote) -> Bool)?, of user: UserID) async throws -> Cart? {
         guard let ifMatch else { return nil }
-        let cart = try await carts.client.cart(for: caller.user.id)
+        let cart = try await carts.call { try await $0.cart(for: user) }
         guard ifMatch(try await quote(cart)) else { throw DomainError.preconditionFailed(entity: "cart") }
         return cart
     }
 
-    public func clear(for caller: Authentication) async throws {
-        _ = try await carts.send(.clear(caller.user.id))
+    public func clear() async throws {
+        let user = try caller.current.user.id
+        _ = try await carts.call { try await $0.clear(user) }
     }
 
     /// Prices `cart` from the catalogue as it is now.

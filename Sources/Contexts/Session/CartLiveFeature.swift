@@ -16,7 +16,7 @@ public struct CartLiveFeature: LiveFeature {
     }
 
     public func observe(_ user: UserID, into sink: LiveSink) -> Task<Void, Never> {
-        let changes = sink.subscribe(carts.client.stateBroadcaster, of: user, what: "cart")
+        let changes = sink.subscribe(carts.updates, of: user, what: "cart")
         return Task { [pricing] in
             await changes.run { update in
                 guard case .changed(let cart, let sequence) = update, cart.userID == user else { return }
@@ -30,7 +30,7 @@ public struct CartLiveFeature: LiveFeature {
     }
 
     public func replay(of user: UserID, after: Int64, through: Int64) async throws -> [LiveEvent] {
-        guard let change = try await carts.client.cartChange(of: user, after: after, through: through) else { return [] }
+        guard let change = try await carts.call({ try await $0.cartChange(of: user, after: after, through: through) }) else { return [] }
         guard let event = await Self.update(change.cart, pricing) else {
             return [LiveEvent(id: nil, update: Self.unpriced, sequence: nil)]
         }

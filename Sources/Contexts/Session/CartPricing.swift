@@ -16,7 +16,8 @@ struct CartPricing: Sendable {
     }
 
     func quote(_ cart: Cart) async throws -> CartQuote {
-        let products = try await catalog.client.lookup(cart.lines.map(\.productID))
-        return try pricing.client.price(cart: cart, products: products, currency: catalog.client.currency)
+        let ids = cart.lines.map(\.productID)
+        let (products, currency) = try await catalog.call { (try await $0.lookup(ids), $0.currency) }
+        return try pricing.call { try $0.price(cart: cart, products: products, currency: currency) }
     }
 }

@@ -12,23 +12,17 @@ import PaymentClient
 /// (which finds an order already placed with the same key); when the
 /// session made them first, they are shared, not made again.
 /// It holds no state (see `CartContext`).
-public final class CheckoutContext: Context {
+public final class CheckoutContext: SessionFeature {
     public static var downstreamTypes: [any Context.Type] { [CartContext.self, OrdersContext.self] }
 
     public let identity: ContextIdentity
-    private let catalog: ClientHandle<CatalogClient>
-    private let carts: ClientHandle<CartClient>
-    private let orders: ClientHandle<OrderClient>
-    private let payments: CheckoutPayments
-    private let stock: CheckoutStock
+    public let caller: SessionCaller
+    private let clients: CheckoutClients
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
-        catalog = try creation.client(CatalogClient.self)
-        carts = try creation.client(CartClient.self)
-        orders = try creation.client(OrderClient.self)
-        payments = try CheckoutPayments(creation)
-        stock = try CheckoutStock(creation)
+        caller = try SessionCaller.of(creation)
+        clients = try CheckoutClients(creation)
     }
 
     /// Cart → stock → order, all or nothing (seed 004, pattern 4):
@@ -58,15 +52,15 @@ public final class CheckoutContext: Context {
     /// whose payment waits days for an admin to record it. `shippingAddress`
     /// (validated by the caller) goes with the order; without one the order
     /// can be paid but not shipped until one is given.
-    public func checkout(for caller: Authentication, idempotencyKey: String?, paymentMethod: PaymentMethod = .provider,
+    public func checkout(idempotencyKey: String?, paymentMethod: PaymentMethod = .provider,
                          shippingAddress: ShippingAddress? = nil) async throws -> (order: OrderWithPayment, created: Bool) {
-        let user = caller.user
+        let user = try caller.current.user
         guard user.canPlaceOrder else { throw DomainError.userSuspended(user.id) }
-        let cart = try await carts.client.cart(for: user.id)
+        let cart = try await clients.carts.call { try await $0.cart(for: user.id) }
         // A retry after the first request went through finds the cart
         // emptied of what it ordered: an empty cart matches the key's order.
         guard !cart.isEmpty else {
-            if let order = try await retried(by: caller, key: idempotencyKey, matching: nil, method: paymentMethod) {
+            if let order = try await retried(key: idempotencyKey, matching: nil, method: paymentMethod) {
                 return (order, false)
             }
             throw DomainError.emptyCart
@@ -82,29 +76,29 @@ public final class CheckoutContext: Context {
                 throw missing.reason == .inactive ? DomainError.productInactive(missing.productID)
                                                   : DomainError.notFound(entity: "product", id: missing.productID.description)
             }
-            _ = try await catalog.send(.reserve(checkoutID,
-                                                quote.lines.map { StockLine(productID: $0.productID, quantity: $0.quantity) }))
+            _ = try await clients.catalog.call { try await $0.reserve(checkoutID,
+                                                quote.lines.map { StockLine(productID: $0.productID, quantity: $0.quantity) }) }
         } catch {
-            if let order = try await retried(by: caller, key: idempotencyKey, matching: fingerprint, method: paymentMethod) {
+            if let order = try await retried(key: idempotencyKey, matching: fingerprint, method: paymentMethod) {
                 return (order, false)
             }
             throw error
         }
         let placed: Order
         do {
-            placed = try await orders.send(.place(checkoutID: checkoutID, userID: user.id, cart: quote.priced,
+            placed = try await clients.orders.call { try await $0.place(checkoutID: checkoutID, userID: user.id, cart: quote.priced,
                                                   idempotencyKey: idempotencyKey, fingerprint: fingerprint,
-                                                  shippingAddress: shippingAddress))
+                                                  shippingAddress: shippingAddress) }
         } catch {
-            _ = try? await catalog.send(.releaseReservation(checkoutID))
-            if let order = try await retried(by: caller, key: idempotencyKey, matching: fingerprint, method: paymentMethod) {
+            _ = try? await clients.catalog.call { try await $0.releaseReservation(checkoutID) }
+            if let order = try await retried(key: idempotencyKey, matching: fingerprint, method: paymentMethod) {
                 return (order, false)
             }
             throw error
         }
         guard placed.checkoutID == checkoutID else {
             // The same checkout was placed before (a retried key raced this one).
-            _ = try? await catalog.send(.releaseReservation(checkoutID))
+            _ = try? await clients.catalog.call { try await $0.releaseReservation(checkoutID) }
             return (try await replayed(placed, method: paymentMethod), false)
         }
         // Step 4 at once: each durable write waits for a group commit, and
@@ -113,20 +107,20 @@ public final class CheckoutContext: Context {
         // another's result, and reconciliation repairs each of them on its
         // own (see above), so any subset committed before a crash is
         // finished at start-up.
-        async let refused = stock.commit(placed)
-        async let opened = payments.openPayment(for: placed, method: paymentMethod)
+        async let refused = clients.stock.commit(placed)
+        async let opened = clients.payments.openPayment(for: placed, method: paymentMethod)
         // Recorded with the checkout id, so reconciliation can repeat it
         // safely. Only the ordered lines go: another session of this user
         // may have changed the cart while this checkout ran, and that
         // acknowledged change is not the order's to clear.
-        async let cleared = carts.send(.clearAfterCheckout(user.id, checkoutID, ordered: Self.cartLines(of: placed)))
+        async let cleared = clients.carts.call { try await $0.clearAfterCheckout(user.id, checkoutID, ordered: Self.cartLines(of: placed)) }
         if let refusal = try await refused {
             // The stock was sold after recovery released this checkout's
             // expired lease: the order goes (nothing to return, its stock
             // was released).
             _ = try? await opened
             _ = try? await cleared
-            _ = try await payments.cancel(placed, by: .system,
+            _ = try await clients.payments.cancel(placed, by: .system,
                                            cause: OrderChangeCause(.system, reason: "stock_sold_out"))
             throw refusal
         }
@@ -136,16 +130,16 @@ public final class CheckoutContext: Context {
         // finds the order through the open-orders index. Queued, not
         // awaited: everything this answer reports is durable already, and
         // the settles of concurrent checkouts share one statement.
-        _ = try await orders.send(.settleSoon(placed))
+        _ = try await clients.orders.call { try await $0.settleSoon(placed) }
         return (OrderWithPayment(order: placed, payment: payment), true)
     }
 
     /// The order `key` placed before, if any, answered as `replayed`.
-    private func retried(by caller: Authentication, key: String?, matching fingerprint: CheckoutFingerprint?,
+    private func retried(key: String?, matching fingerprint: CheckoutFingerprint?,
                          method: PaymentMethod) async throws -> OrderWithPayment? {
         guard let key,
               let existing = try await downstream(OrdersContext.self)
-                  .order(placedBy: caller, idempotencyKey: key, matching: fingerprint) else { return nil }
+                  .order(idempotencyKey: key, matching: fingerprint) else { return nil }
         return try await replayed(existing, method: method)
     }
 
@@ -157,10 +151,10 @@ public final class CheckoutContext: Context {
     /// checkout, recovery finds nothing left to clear.
     private func replayed(_ order: Order, method: PaymentMethod) async throws -> OrderWithPayment {
         if let checkoutID = order.checkoutID,
-           try await !carts.client.unclearedCheckouts(among: [checkoutID]).isEmpty {
-            _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID, ordered: Self.cartLines(of: order)))
+           try await !clients.carts.call({ try await $0.unclearedCheckouts(among: [checkoutID]) }).isEmpty {
+            _ = try await clients.carts.call { try await $0.clearAfterCheckout(order.userID, checkoutID, ordered: Self.cartLines(of: order)) }
         }
-        return try await payments.joined(order, method: method)
+        return try await clients.payments.joined(order, method: method)
     }
 
     /// The cart lines an order was placed from.

@@ -21,8 +21,8 @@ struct CheckoutStock: Sendable {
     func commit(_ order: Order) async throws -> DomainError? {
         guard let checkoutID = order.checkoutID else { return nil }
         do {
-            _ = try await catalog.send(.commitReservation(checkoutID, ordered: OrdersContext.stockLines(of: order),
-                                                          unlessReturned: OrdersContext.returnKey(order.id)))
+            _ = try await catalog.call { try await $0.commitReservation(checkoutID, ordered: OrdersContext.stockLines(of: order),
+                                                          unlessReturned: OrdersContext.returnKey(order.id)) }
             return nil
         } catch let refusal as DomainError {
             switch refusal {

@@ -19,7 +19,7 @@ public struct OrderLiveFeature: LiveFeature {
     }
 
     public func observe(_ user: UserID, into sink: LiveSink) -> Task<Void, Never> {
-        let changes = sink.subscribe(orders.client.stateBroadcaster, of: user, what: "order")
+        let changes = sink.subscribe(orders.updates, of: user, what: "order")
         let paymentUpdates = payments.updates(of: user)
         return Task { [payments] in
             await withTaskGroup(of: Void.self) { group in
@@ -63,12 +63,12 @@ public struct OrderLiveFeature: LiveFeature {
     /// Each order changed in the range once, `order.updated` with its
     /// payment, whether the order or only its payment changed.
     public func replay(of user: UserID, after: Int64, through: Int64) async throws -> [LiveEvent] {
-        var changed = try await orders.client.orderChanges(of: user, after: after, through: through)
-        let paid = try await payments.payments.client.paymentChanges(of: user, after: after, through: through)
+        var changed = try await orders.call { try await $0.orderChanges(of: user, after: after, through: through) }
+        let paid = try await payments.payments.call { try await $0.paymentChanges(of: user, after: after, through: through) }
         changed.merge(paid) { max($0, $1) }
         var events: [LiveEvent] = []
         for (id, sequence) in changed.sorted(by: { $0.value < $1.value }) {
-            let order = try await payments.withPayment(try await orders.client.order(id))
+            let order = try await payments.withPayment(try await orders.call { try await $0.order(id) })
             events.append(LiveEvent(id: sequence, update: LiveUpdate(kind: Self.updated, payload: order),
                                     sequence: sequence))
         }

@@ -4,21 +4,28 @@ import UserClient
 
 /// A session's profile feature: `/users/me`, a user record a customer may
 /// read (their own), and sign-out. It holds no state (see `CartContext`).
-public final class ProfileContext: Context {
+public final class ProfileContext: SessionFeature {
     public let identity: ContextIdentity
+    public let caller: SessionCaller
     private let users: ClientHandle<UserClient>
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
+        caller = try SessionCaller.of(creation)
         users = try creation.client(UserClient.self)
     }
 
     /// A user record: any for an admin, only your own otherwise (another
     /// user's id is "not found", as for orders).
-    public func user(_ id: UserID, for caller: Authentication) async throws -> User {
-        let me = caller.user
+    /// The signed-in user, as of this request.
+    public func me() throws -> User {
+        try caller.current.user
+    }
+
+    public func user(_ id: UserID) async throws -> User {
+        let me = try caller.current.user
         guard me.isAdmin || me.id == id else { throw DomainError.notFound(entity: "user", id: id.description) }
-        return try await users.client.user(id)
+        return try await users.call { try await $0.user(id) }
     }
 
     /// The signed-in user's own name, email or password. A new email or
@@ -26,21 +33,25 @@ public final class ProfileContext: Context {
     /// `ifMatch` (the caller's `If-Match`) is asked of the user as it is
     /// now; the change then commits only while the user is still that
     /// value (compared in the write's transaction).
-    public func updateProfile(_ patch: UserProfilePatch, for caller: Authentication, clientAddress: String,
-                                          ifMatch: (@Sendable (User) -> Bool)? = nil) async throws -> User {
+    public func updateProfile(_ patch: UserProfilePatch, clientAddress: String,
+                              ifMatch: (@Sendable (User) -> Bool)? = nil) async throws -> User {
+        let caller = try self.caller.current
         var seen: User?
         if let ifMatch {
-            let current = try await users.client.user(caller.user.id)
+            let current = try await users.call { try await $0.user(caller.user.id) }
             guard ifMatch(current) else { throw DomainError.preconditionFailed(entity: "user") }
             seen = current
         }
-        return try await users.send(.updateProfile(caller.user.id, patch, keepingSession: caller.sessionID,
-                                                   clientAddress: clientAddress, unchangedFrom: seen))
+        return try await users.call { try await $0.updateProfile(caller.user.id, patch, keepingSession: caller.sessionID,
+                                                   clientAddress: clientAddress, unchangedFrom: seen) }
     }
 
     /// Revokes this session's token; its live streams end (the users client
-    /// announces the session's end), and the caller releases the session.
-    public func signOut(_ caller: Authentication) async throws {
-        try await users.send(.logout(sessionID: caller.sessionID))
+    /// announces the session's end). Answers the session's id, for the
+    /// caller to release the session.
+    public func signOut() async throws -> String {
+        let session = try caller.current.sessionID
+        try await users.call { try await $0.logout(sessionID: session) }
+        return session
     }
 }

@@ -19,19 +19,11 @@ import PaymentClient
 /// restart costs what that replica left, never what the others are doing.
 public final class CheckoutRecoveryContext: Context {
     public let identity: ContextIdentity
-    private let catalog: ClientHandle<CatalogClient>
-    private let orders: ClientHandle<OrderClient>
-    private let carts: ClientHandle<CartClient>
-    private let payments: CheckoutPayments
-    private let stock: CheckoutStock
+    private let clients: CheckoutClients
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
-        catalog = try creation.client(CatalogClient.self)
-        orders = try creation.client(OrderClient.self)
-        carts = try creation.client(CartClient.self)
-        payments = try CheckoutPayments(creation)
-        stock = try CheckoutStock(creation)
+        clients = try CheckoutClients(creation)
     }
 
     /// What one round of recovery did; `failed` counts the checkouts and
@@ -80,8 +72,8 @@ public final class CheckoutRecoveryContext: Context {
         var seen = Set<CheckoutID>()
         while true {
             let listed = scope == .everything
-                ? try await catalog.client.pendingReservations()
-                : try await catalog.client.expiredReservations(includingOwn: scope == .ownOrExpired, limit: Self.batch)
+                ? try await clients.catalog.call { try await $0.pendingReservations() }
+                : try await clients.catalog.call { try await $0.expiredReservations(includingOwn: scope == .ownOrExpired, limit: Self.batch) }
             let batch = listed.filter { !seen.contains($0) }
             if batch.isEmpty { break }
             seen.formUnion(batch)
@@ -94,9 +86,9 @@ public final class CheckoutRecoveryContext: Context {
         }
         var last: Order?
         while true {
-            let batch = try await orders.client.openOrders(
-                limit: Self.batch, olderThanSeconds: scope == .everything ? 0 : catalog.client.lease.seconds,
-                includingOwn: scope == .ownOrExpired, after: last)
+            let batch = try await clients.orders.call { try await $0.openOrders(
+                limit: Self.batch, olderThanSeconds: scope == .everything ? 0 : clients.catalog.call { $0.lease.seconds },
+                includingOwn: scope == .ownOrExpired, after: last) }
             guard let final = batch.last else { break }
             last = final
             // Not only the orders confirmed just now: a crash after a
@@ -104,7 +96,7 @@ public final class CheckoutRecoveryContext: Context {
             // leaves a confirmed order and a full cart, which only the clear
             // record tells apart. What the user changed in the cart after the
             // checkout read it (from another session, before the crash) stays.
-            let uncleared = Set(try await carts.client.unclearedCheckouts(among: batch.compactMap(\.checkoutID)))
+            let uncleared = Set(try await clients.carts.call { try await $0.unclearedCheckouts(among: batch.compactMap(\.checkoutID)) })
             await withTaskGroup(of: Result<Outcome, any Error>.self) { group in
                 for order in batch {
                     let clear = order.checkoutID.map(uncleared.contains) ?? false
@@ -130,11 +122,11 @@ public final class CheckoutRecoveryContext: Context {
     /// placement racing the release finds it released when it commits, and
     /// takes the stock again or is refused (`CheckoutStock`).
     private func resolve(_ checkoutID: CheckoutID) async throws -> Outcome {
-        guard let order = try await orders.client.order(forCheckout: checkoutID) else {
-            _ = try await catalog.send(.releaseReservation(checkoutID))
+        guard let order = try await clients.orders.call({ try await $0.order(forCheckout: checkoutID) }) else {
+            _ = try await clients.catalog.call { try await $0.releaseReservation(checkoutID) }
             return Outcome(released: true)
         }
-        if try await stock.commit(order) != nil {
+        if try await clients.stock.commit(order) != nil {
             try await refuse(order)
             return Outcome(refused: true)
         }
@@ -146,26 +138,26 @@ public final class CheckoutRecoveryContext: Context {
         var outcome = Outcome()
         if order.status == .pending {
             // Its stock first: a payment opens only for an order that holds it.
-            if try await stock.commit(order) != nil {
+            if try await clients.stock.commit(order) != nil {
                 try await refuse(order)
                 return Outcome(refused: true)
             }
             // As stored now: a cancel may have landed since the batch was read.
-            let current = try await orders.client.order(order.id)
+            let current = try await clients.orders.call { try await $0.order(order.id) }
             if current.status == .pending {
-                outcome.paymentOpened = try await payments.payment(openingIfMissing: current).opened
+                outcome.paymentOpened = try await clients.payments.payment(openingIfMissing: current).opened
             }
         }
         if clearingCart, let checkoutID = order.checkoutID {
-            _ = try await carts.send(.clearAfterCheckout(order.userID, checkoutID,
-                                                         ordered: CheckoutContext.cartLines(of: order)))
+            _ = try await clients.carts.call { try await $0.clearAfterCheckout(order.userID, checkoutID,
+                                                         ordered: CheckoutContext.cartLines(of: order)) }
             outcome.cartCleared = true
         }
         if order.status == .cancelled {
-            _ = try await catalog.send(.returnStock(key: OrdersContext.returnKey(order.id),
-                                                    lines: OrdersContext.stockLines(of: order), checkout: order.checkoutID))
+            _ = try await clients.catalog.call { try await $0.returnStock(key: OrdersContext.returnKey(order.id),
+                                                    lines: OrdersContext.stockLines(of: order), checkout: order.checkoutID) }
         }
-        _ = try await orders.send(.settle(order))
+        _ = try await clients.orders.call { try await $0.settle(order) }
         outcome.settled = true
         return outcome
     }
@@ -178,7 +170,7 @@ public final class CheckoutRecoveryContext: Context {
     /// reservation was released, so nothing comes back).
     private func refuse(_ order: Order) async throws {
         do {
-            _ = try await payments.cancel(order, by: .system,
+            _ = try await clients.payments.cancel(order, by: .system,
                                            cause: OrderChangeCause(.system, reason: "stock_sold_out"))
         } catch DomainError.illegalTransition {
             // Cancelled (or moved) meanwhile by someone else.

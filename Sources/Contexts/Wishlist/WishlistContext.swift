@@ -43,19 +43,22 @@ public struct Wishlist: Sendable, Equatable {
 /// A session's wishlist feature (`/wishlist`): one list per user, shared by
 /// every session of the user. It holds no state of its own, so it is a
 /// plain immutable class: a request costs only the clients' turns.
-public final class WishlistContext: Context {
+public final class WishlistContext: SessionFeature {
     public let identity: ContextIdentity
+    public let caller: SessionCaller
     private let catalog: ClientHandle<CatalogClient>
     private let wishlists: ClientHandle<WishlistClient>
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
+        caller = try SessionCaller.of(creation)
         catalog = try creation.client(CatalogClient.self)
         wishlists = try creation.client(WishlistClient.self)
     }
 
-    public func wishlist(of caller: Authentication) async throws -> Wishlist {
-        try await shown(try await wishlists.client.items(of: caller.user.id))
+    public func wishlist() async throws -> Wishlist {
+        let user = try caller.current.user.id
+        return try await shown(try await wishlists.call { try await $0.items(of: user) })
     }
 
     /// Saves a product (idempotent). A product on sale may be saved, one
@@ -63,20 +66,22 @@ public final class WishlistContext: Context {
     /// one is `product_not_found`, as `GET /products/{id}` answers it, and a
     /// full list is refused (`validation_failed`). One deactivated after it
     /// was saved stays in the list, `unavailable`, without name or price.
-    public func save(_ productID: ProductID, for caller: Authentication) async throws -> Wishlist {
-        guard try await catalog.client.lookup(productID)?.active == true else {
+    public func save(_ productID: ProductID) async throws -> Wishlist {
+        let user = try caller.current.user.id
+        guard try await catalog.call({ try await $0.lookup(productID) })?.active == true else {
             throw DomainError.notFound(entity: "product", id: productID.description)
         }
-        return try await shown(try await wishlists.send(.save(caller.user.id, productID)))
+        return try await shown(try await wishlists.call { try await $0.save(user, productID) })
     }
 
     /// Takes a product out; one not saved changes nothing.
-    public func remove(_ productID: ProductID, for caller: Authentication) async throws -> Wishlist {
-        try await shown(try await wishlists.send(.unsave(caller.user.id, productID)))
+    public func remove(_ productID: ProductID) async throws -> Wishlist {
+        let user = try caller.current.user.id
+        return try await shown(try await wishlists.call { try await $0.unsave(user, productID) })
     }
 
     /// The products as the catalogue holds them now, in the list's order.
     private func shown(_ items: [ProductID]) async throws -> Wishlist {
-        Wishlist(items: items, products: try await catalog.client.lookup(items))
+        Wishlist(items: items, products: try await catalog.call { try await $0.lookup(items) })
     }
 }

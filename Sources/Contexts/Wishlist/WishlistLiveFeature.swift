@@ -17,7 +17,7 @@ public struct WishlistLiveFeature: LiveFeature {
     }
 
     public func observe(_ user: UserID, into sink: LiveSink) -> Task<Void, Never> {
-        let changes = sink.subscribe(wishlists.client.stateBroadcaster, of: user, what: "wishlist")
+        let changes = sink.subscribe(wishlists.updates, of: user, what: "wishlist")
         return Task { [self] in
             await changes.run { update in
                 guard case .changed(let owner, let items, let sequence) = update, owner == user else { return }
@@ -31,7 +31,7 @@ public struct WishlistLiveFeature: LiveFeature {
     }
 
     public func replay(of user: UserID, after: Int64, through: Int64) async throws -> [LiveEvent] {
-        guard let change = try await wishlists.client.wishlistChange(of: user, after: after, through: through) else {
+        guard let change = try await wishlists.call({ try await $0.wishlistChange(of: user, after: after, through: through) }) else {
             return []
         }
         guard let shown = await update(change.items) else { return [LiveEvent(id: nil, update: Self.unread, sequence: nil)] }
@@ -41,7 +41,7 @@ public struct WishlistLiveFeature: LiveFeature {
     /// With each product as the catalogue holds it now; nil when the
     /// catalogue cannot be read (storage away): a reset, never a stale list.
     private func update(_ items: [ProductID]) async -> LiveUpdate? {
-        guard let products = try? await catalog.client.lookup(items) else { return nil }
+        guard let products = try? await catalog.call({ try await $0.lookup(items) }) else { return nil }
         return LiveUpdate(kind: Self.kind, payload: Wishlist(items: items, products: products))
     }
 

@@ -1,27 +1,22 @@
 /// The fields the exchange policies add to every response of a route:
-/// `traceparent` / `tracestate`, the policy's `Cache-Control`, and the
-/// server's `RateLimit-Policy` / `RateLimit`. ``ResponseHead`` writes them
+/// `traceparent` / `tracestate`, the policy's `Cache-Control`, and every
+/// rate-limit policy's `RateLimit-Policy` / `RateLimit` (the handler's, then
+/// the server's). ``ResponseHead`` writes them
 /// straight into the head's bytes after the handler's own fields, instead
 /// of their being added to the response's field list: the handler's list
 /// is often shared (a cached representation's, the common JSON one), so
 /// adding to it copied it, and the `RateLimit` value was a string of its
 /// own; two allocations a response on `GET /products/{id}`
-/// (scripts/alloc-count.sh). Field lines of one name keep their order, so a
-/// handler's `RateLimit` items (per-user) stay before the server's
-/// (RFC 9110 5.3).
+/// (scripts/alloc-count.sh). Field lines of one name are one list (RFC 9110
+/// 5.3): a policy per item.
 struct ExchangeFields: Sendable {
     var trace: TraceContext?
     /// The route policy's, when the handler set none (a static string of the policy).
     var cacheControl: String?
+    /// The application's policies' states (`HTTPResponse.rateLimits`),
+    /// written before the server's own.
+    var applicationRateLimits: [RateLimitState] = []
     var rateLimit: RateLimitState?
-
-    /// One policy's state after a request took a token (or was refused).
-    struct RateLimitState: Sendable {
-        /// `RateLimit-Policy`'s value, made once per limiter.
-        let policyField: String
-        let name: String
-        let decision: TokenBucket.Decision
-    }
 
     func write(into head: inout [UInt8]) {
         if let trace {
@@ -31,21 +26,20 @@ struct ExchangeFields: Sendable {
             if let state = trace.traceState { Self.appendField("tracestate", state, to: &head) }
         }
         if let cacheControl { Self.appendField("Cache-Control", cacheControl, to: &head) }
-        if let rateLimit {
-            Self.appendField("RateLimit-Policy", rateLimit.policyField, to: &head)
-            let (remaining, reset) = switch rateLimit.decision {
-            case .allowed(let remaining, let reset): (remaining, reset)
-            case .refused(let retryAfter): (0, retryAfter)
-            }
-            // draft-ietf-httpapi-ratelimit-headers-11, 5: `"name";r=<remaining>;t=<seconds to full>`.
-            head.append(contentsOf: "RateLimit: \"".utf8)
-            head.append(contentsOf: rateLimit.name.utf8)
-            head.append(contentsOf: "\";r=".utf8)
-            ResponseHead.appendDecimal(max(0, remaining), to: &head)
-            head.append(contentsOf: ";t=".utf8)
-            ResponseHead.appendDecimal(max(0, reset), to: &head)
-            head.append(contentsOf: "\r\n".utf8)
-        }
+        for state in applicationRateLimits { Self.append(state, to: &head) }
+        if let rateLimit { Self.append(rateLimit, to: &head) }
+    }
+
+    /// `RateLimit-Policy` and `RateLimit` (`"name";r=<remaining>;t=<seconds to full>`).
+    private static func append(_ state: RateLimitState, to head: inout [UInt8]) {
+        appendField("RateLimit-Policy", state.policyField, to: &head)
+        head.append(contentsOf: "RateLimit: \"".utf8)
+        head.append(contentsOf: state.name.utf8)
+        head.append(contentsOf: "\";r=".utf8)
+        ResponseHead.appendDecimal(state.remaining, to: &head)
+        head.append(contentsOf: ";t=".utf8)
+        ResponseHead.appendDecimal(state.resetSeconds, to: &head)
+        head.append(contentsOf: "\r\n".utf8)
     }
 
     /// Bytes these fields take in a head, at most (for reserving its buffer).
@@ -53,7 +47,8 @@ struct ExchangeFields: Sendable {
         var total = 0
         if let trace { total += 15 + TraceContext.length + (trace.traceState.map { $0.utf8.count + 14 } ?? 0) }
         if let cacheControl { total += 17 + cacheControl.utf8.count }
-        if let rateLimit { total += 20 + rateLimit.policyField.utf8.count + 60 + rateLimit.name.utf8.count }
+        for state in applicationRateLimits { total += state.capacity }
+        if let rateLimit { total += rateLimit.capacity }
         return total
     }
 

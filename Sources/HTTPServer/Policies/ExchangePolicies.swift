@@ -57,7 +57,8 @@ final class ExchangePolicies: Sendable {
     /// list. On the common path (no gzip, no CORS, no 304) the handler's
     /// fields are not copied.
     func finish(_ response: HTTPResponse, terms: ExchangeTerms) -> (response: HTTPResponse, fields: ExchangeFields) {
-        var exit = ResponseExit(response: response, fields: ExchangeFields(trace: terms.trace))
+        var exit = ResponseExit(response: response,
+                                fields: ExchangeFields(trace: terms.trace, applicationRateLimits: response.rateLimits))
         for stage in stages { stage.apply(to: &exit, terms: terms) }
         return (exit.response, exit.fields)
     }

@@ -81,15 +81,6 @@ public final class RateLimiter: Sendable {
         shards.reduce(0) { $0 + $1.buckets.withLock { $0.count } } + (cluster?.trackedClients ?? 0)
     }
 
-    /// The `RateLimit` field for `decision` (a refusal has 0 remaining
-    /// until its retry).
-    public func stateField(for decision: TokenBucket.Decision) -> String {
-        switch decision {
-        case .allowed(let remaining, let reset): policy.stateField(remaining: remaining, resetSeconds: reset)
-        case .refused(let retryAfter): policy.stateField(remaining: 0, resetSeconds: retryAfter)
-        }
-    }
-
     /// `take(_:now:)` on the server's monotonic clock.
     public func take(_ key: String) -> TokenBucket.Decision {
         take(key, now: MonotonicClock.nowNanoseconds())

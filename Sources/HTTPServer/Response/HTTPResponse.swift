@@ -15,6 +15,9 @@ public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPFields
     public var body: Body
+    /// The application's rate-limit policies this request took a token
+    /// from (`per-user`, …): their fields are written with the server's.
+    public var rateLimits: [RateLimitState] = []
 
     public init(status: HTTPStatus, headers: HTTPFields = HTTPFields(), body: Body = .empty) {
         self.status = status

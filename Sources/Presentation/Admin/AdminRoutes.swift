@@ -18,7 +18,6 @@ import HTTPServer
 /// Who is asking comes first: an anonymous caller gets 401, not a verdict on its body.
 public struct AdminRoutes: RouteGroup {
     public typealias Bound = AdminContext
-    public let name = "AdminRoutes"
     let admin: SessionBinding<AdminContext>
 
     public init(gate: SessionGate) {
@@ -32,7 +31,7 @@ public struct AdminRoutes: RouteGroup {
     public func register(on router: inout Router) {
         router.post("/products", admin.handler { request in
             let draft = try JSONBody.decode(ProductDraft.self, from: request.http)
-            let product = try await request.context.createProduct(draft, by: request.caller)
+            let product = try await request.context.createProduct(draft)
             return try JSONBody.response(product, status: .created, headers: ["Location": "/products/\(product.id)"])
         })
         router.patch("/products/{id}", admin.handler { request in
@@ -40,66 +39,64 @@ public struct AdminRoutes: RouteGroup {
             let id = try request.http.parameter("id", as: ProductID.self)
             let ifMatch = ConditionalWrite.condition(request.http) { (product: Product) in try JSONBody.encode(product) }
             return ConditionalWrite.response(try JSONBody.encode(
-                try await request.context.updateProduct(id, patch, by: request.caller, ifMatch: ifMatch)))
+                try await request.context.updateProduct(id, patch, ifMatch: ifMatch)))
         })
         router.get("/admin/products", policy: .accountRead, admin.handler { request in
             let query = try AdminProductQuery.from(request.http)
-            return .json(.ok, ProductJSON.page(try await request.context.products(query, by: request.caller)))
+            return .json(.ok, ProductJSON.page(try await request.context.products(query)))
         })
         router.get("/admin/products/{id}", policy: .accountRead, admin.handler { request in
             try KnownQuery.require(request.http, only: [])
             let id = try request.http.parameter("id", as: ProductID.self)
-            return ConditionalWrite.response(try JSONBody.encode(try await request.context.product(id, by: request.caller)))
+            return ConditionalWrite.response(try JSONBody.encode(try await request.context.product(id)))
         })
         router.get("/users", policy: .accountData, admin.handler { request in
             try KnownQuery.require(request.http, only: ["limit", "cursor"])
             let page = try PageRequest.from(request.http)
-            return try JSONBody.response(try await request.context.users(limit: page.limit, cursor: page.cursor,
-                                                                         by: request.caller))
+            return try JSONBody.response(try await request.context.users(limit: page.limit, cursor: page.cursor))
         })
         router.patch("/users/{id}", policy: .accountData, admin.handler { request in
             let patch = try JSONBody.decode(UserAdminPatch.self, from: request.http)
             let id = try request.http.parameter("id", as: UserID.self)
-            return try JSONBody.response(try await request.context.updateUser(id, patch, by: request.caller))
+            return try JSONBody.response(try await request.context.updateUser(id, patch))
         })
         router.patch("/orders/{id}", policy: .accountData, admin.handler { request in
             let body = try JSONBody.decode(StatusBody.self, from: request.http)
             let id = try request.http.parameter("id", as: OrderID.self)
-            return .json(.ok, OrderJSON.bytes(try await request.context.moveOrder(id, to: body.status, by: request.caller)))
+            return .json(.ok, OrderJSON.bytes(try await request.context.moveOrder(id, to: body.status)))
         })
         router.post("/orders/{id}/payment", policy: .accountData, admin.handler { request in
             let body = try ManualPaymentBody.decode(from: request.http)
             let id = try request.http.parameter("id", as: OrderID.self)
             return .json(.ok, OrderJSON.bytes(try await request.context.recordManualPayment(
-                id, amount: body.amount, reference: body.reference, by: request.caller)))
+                id, amount: body.amount, reference: body.reference)))
         })
         router.post("/orders/{id}/refunds", policy: .accountData, admin.handler { request in
             let body = try ManualRefundBody.decode(from: request.http)
             let id = try request.http.parameter("id", as: OrderID.self)
             return .json(.ok, OrderJSON.bytes(try await request.context.recordManualRefund(
-                id, amount: body.amount, reference: body.reference, by: request.caller)))
+                id, amount: body.amount, reference: body.reference)))
         })
         router.get("/orders/{id}/ledger", policy: .accountData, admin.handler { request in
             try KnownQuery.require(request.http, only: [])
             let id = try request.http.parameter("id", as: OrderID.self)
-            return try JSONBody.response(LedgerPage(items: try await request.context.ledger(ofOrder: id, by: request.caller),
+            return try JSONBody.response(LedgerPage(items: try await request.context.ledger(ofOrder: id),
                                                     nextCursor: nil))
         })
         router.get("/payments/ledger", policy: .accountData, admin.handler { request in
             let query = try LedgerQuery.from(request.http)
             let entries = try await request.context.ledger(from: query.from, to: query.to, after: query.position,
-                                                           limit: query.page.limit + 1, by: request.caller)
+                                                           limit: query.page.limit + 1)
             return try JSONBody.response(LedgerPage(entries, limit: query.page.limit))
         })
         router.get("/admin/orders", policy: .accountData, admin.handler { request in
             let query = try AdminOrderQuery.from(request.http)
             return .json(.ok, OrderJSON.page(try await request.context.orders(
                 query.filter, financialStatus: query.financialStatus, refundOwed: query.refundOwed,
-                limit: query.page.limit, cursor: query.page.cursor, by: request.caller)))
+                limit: query.page.limit, cursor: query.page.cursor)))
         })
         router.get("/admin/exports/orders", policy: .accountData, admin.streamHandler { request, use in
-            let context = request.context, caller = request.caller
-            try context.requireAdministrator(caller)
+            let context = request.context
             let query = try ExportQuery.from(request.http)
             let filter = OrderFilter(createdFrom: query.from, createdBefore: query.to)
             return Self.csv(use, fileName: query.fileName("orders")) { writer in
@@ -107,22 +104,21 @@ public struct AdminRoutes: RouteGroup {
                 var cursor: String?
                 repeat {
                     let page = try await context.orders(filter, financialStatus: nil, refundOwed: nil,
-                                                        limit: Self.exportPage, cursor: cursor, by: caller)
+                                                        limit: Self.exportPage, cursor: cursor)
                     if !page.items.isEmpty { try await writer.write(page.items.map(OrderCSV.record).joined()) }
                     cursor = page.nextCursor
                 } while cursor != nil
             }
         })
         router.get("/admin/exports/ledger", policy: .accountData, admin.streamHandler { request, use in
-            let context = request.context, caller = request.caller
-            try context.requireAdministrator(caller)
+            let context = request.context
             let query = try ExportQuery.from(request.http)
             return Self.csv(use, fileName: query.fileName("ledger")) { writer in
                 try await writer.write(LedgerCSV.header)
                 var position: (Timestamp, Int64)?
                 while true {
                     let entries = try await context.ledger(from: query.from, to: query.to, after: position,
-                                                           limit: Self.exportPage, by: caller)
+                                                           limit: Self.exportPage)
                     if !entries.isEmpty { try await writer.write(entries.map(LedgerCSV.record).joined()) }
                     guard entries.count == Self.exportPage, let last = entries.last else { break }
                     position = (last.recordedAt, last.id)
@@ -133,13 +129,13 @@ public struct AdminRoutes: RouteGroup {
             try KnownQuery.require(request.http, only: ["limit", "cursor"])
             let page = try PageRequest.from(request.http)
             let owing = try await request.context.refundsOwed(after: try RefundsOwedQuery.cursor(page),
-                                                              limit: page.limit + 1, by: request.caller)
+                                                              limit: page.limit + 1)
             return try JSONBody.response(Page(readAhead: owing, limit: page.limit) { $0.id.description })
         })
         router.get("/payments/anomalies", policy: .accountData, admin.handler { request in
             let (held, cursor, page) = try AnomalyQuery.from(request.http)
             let anomalies = try await request.context.paymentAnomalies(after: cursor, held: held,
-                                                                       limit: page.limit + 1, by: request.caller)
+                                                                       limit: page.limit + 1)
             return try JSONBody.response(Page(readAhead: anomalies, limit: page.limit) { String($0.id) })
         })
     }

@@ -21,11 +21,8 @@ public struct LoginRateLimit: Sendable {
             return try await body()
         } catch AuthenticationError.tooManyAttempts(let seconds) {
             let error = AuthenticationError.tooManyAttempts(retryAfterSeconds: seconds)
-            var headers = HTTPFields()
-            headers.set("Retry-After", String(seconds))
-            headers.set("RateLimit-Policy", policyField)
-            headers.set("RateLimit", RateLimitPolicy.stateField(name: "login", remaining: 0, resetSeconds: seconds))
-            throw HTTPError(.tooManyRequests, code: error.code, detail: error.message, headers: headers)
+            let state = RateLimitState(policyField: policyField, name: "login", remaining: 0, resetSeconds: seconds)
+            throw state.refusal(code: error.code, detail: error.message)
         }
     }
 }

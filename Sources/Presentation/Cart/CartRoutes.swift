@@ -7,7 +7,6 @@ import HTTPServer
 /// `DELETE /cart/items/{product_id}`, `DELETE /cart`.
 public struct CartRoutes: RouteGroup {
     public typealias Bound = CartContext
-    public let name = "CartRoutes"
     let cart: SessionBinding<CartContext>
 
     public init(gate: SessionGate) {
@@ -31,23 +30,23 @@ public struct CartRoutes: RouteGroup {
 
     public func register(on router: inout Router) {
         router.get("/cart", policy: .accountRead, cart.handler { request in
-            .json(.ok, CartJSON.bytes(try await request.context.cart(of: request.caller)))
+            .json(.ok, CartJSON.bytes(try await request.context.cart()))
         })
         router.put("/cart/items/{product_id}", policy: .accountData, cart.handler { request in
             let body = try QuantityBody.from(request.http)
             let productID = try request.http.parameter("product_id", as: ProductID.self)
             let ifMatch = ConditionalWrite.condition(request.http) { (quote: CartQuote) in CartJSON.bytes(quote) }
             return ConditionalWrite.response(CartJSON.bytes(try await request.context.setQuantity(
-                body.quantity, of: productID, for: request.caller, ifMatch: ifMatch)))
+                body.quantity, of: productID, ifMatch: ifMatch)))
         })
         router.delete("/cart/items/{product_id}", policy: .accountData, cart.handler { request in
             let productID = try request.http.parameter("product_id", as: ProductID.self)
             let ifMatch = ConditionalWrite.condition(request.http) { (quote: CartQuote) in CartJSON.bytes(quote) }
             return ConditionalWrite.response(CartJSON.bytes(try await request.context.removeLine(
-                productID, for: request.caller, ifMatch: ifMatch)))
+                productID, ifMatch: ifMatch)))
         })
         router.delete("/cart", policy: .accountData, cart.handler { request in
-            try await request.context.clear(for: request.caller)
+            try await request.context.clear()
             return HTTPResponse(status: .noContent)
         })
     }

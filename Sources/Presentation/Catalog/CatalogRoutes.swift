@@ -6,7 +6,6 @@ import HTTPServer
 /// the StorefrontContext. Only turns its answers into JSON.
 public struct CatalogRoutes: RouteGroup {
     public typealias Bound = StorefrontContext
-    public let name = "CatalogRoutes"
     let storefront: SharedBinding<StorefrontContext>
     /// Both routes' caching: `no-cache`, or `max-age` from `catalog_max_age`.
     let policy: RoutePolicy

@@ -7,7 +7,6 @@ import HTTPServer
 /// bound to the session's CheckoutContext.
 public struct CheckoutRoutes: RouteGroup {
     public typealias Bound = CheckoutContext
-    public let name = "CheckoutRoutes"
     let checkout: SessionBinding<CheckoutContext>
     let limit: RouteClassRateLimit
 
@@ -21,7 +20,7 @@ public struct CheckoutRoutes: RouteGroup {
             try await limit.guarding(request.http) {
                 let key = try Self.idempotencyKey(request.http)
                 let (method, address) = try CheckoutBody.decode(request.http)
-                let (order, _) = try await request.context.checkout(for: request.caller, idempotencyKey: key,
+                let (order, _) = try await request.context.checkout(idempotencyKey: key,
                                                                     paymentMethod: method, shippingAddress: address)
                 // A retried key answers exactly as the first time.
                 return .json(.created, OrderJSON.bytes(order), headers: ["Location": "/orders/\(order.order.id)"])

@@ -24,7 +24,6 @@ import HTTPServer
 /// ticket is not logged.
 public struct EventRoutes: RouteGroup {
     public typealias Bound = LiveUpdatesContext
-    public let name = "EventRoutes"
     let live: SessionBinding<LiveUpdatesContext>
     let heartbeat: Duration
 
@@ -43,7 +42,7 @@ public struct EventRoutes: RouteGroup {
         })
         router.get("/events", live.streamHandler { [heartbeat] request, use in
             let resumeAfter = request.http.headers["last-event-id"] ?? request.http.query["last_event_id"]
-            let subscription = try await request.context.liveUpdates(for: request.caller, after: resumeAfter)
+            let subscription = try await request.context.liveUpdates(after: resumeAfter)
             var headers = HTTPFields()
             headers.set("Content-Type", "text/event-stream; charset=utf-8")
             headers.set("Cache-Control", "no-store")

@@ -8,7 +8,6 @@ import HTTPServer
 /// the body is checked before it is parsed, never re-encoded.
 public struct PaymentWebhookRoutes: RouteGroup {
     public typealias Bound = PaymentNotificationContext
-    public let name = "PaymentWebhookRoutes"
     let notifications: SharedBinding<PaymentNotificationContext>
 
     public init(_ notifications: PaymentNotificationContext) {

@@ -7,7 +7,6 @@ import HTTPServer
 /// ProfileContext.
 public struct ProfileRoutes: RouteGroup {
     public typealias Bound = ProfileContext
-    public let name = "ProfileRoutes"
     let profile: SessionBinding<ProfileContext>
 
     public init(gate: SessionGate) {
@@ -16,7 +15,7 @@ public struct ProfileRoutes: RouteGroup {
 
     public func register(on router: inout Router) {
         router.get("/users/me", policy: .accountRead, profile.handler { request in
-            try JSONBody.response(request.caller.user)
+            try JSONBody.response(try request.context.me())
         })
         // Wrong current passwords count in the sign-in throttle: its
         // refusals are the `login` policy's 429 here too.
@@ -25,17 +24,14 @@ public struct ProfileRoutes: RouteGroup {
             let ifMatch = ConditionalWrite.condition(request.http) { (user: User) in try JSONBody.encode(user) }
             return try await login.guarding {
                 ConditionalWrite.response(try JSONBody.encode(try await request.context.updateProfile(
-                    patch, for: request.caller, clientAddress: request.http.clientAddress,
-                    ifMatch: ifMatch)))
+                    patch, clientAddress: request.http.clientAddress, ifMatch: ifMatch)))
             }
         })
         router.get("/users/{id}", policy: .accountData, profile.handler { request in
-            try JSONBody.response(try await request.context.user(try request.http.parameter("id", as: UserID.self),
-                                                                 for: request.caller))
+            try JSONBody.response(try await request.context.user(try request.http.parameter("id", as: UserID.self)))
         })
         router.delete("/sessions/current", policy: .accountData, profile.handler { [profile] request in
-            try await request.context.signOut(request.caller)
-            await profile.endSession(of: request)
+            await profile.endSession(try await request.context.signOut())
             return HTTPResponse(status: .noContent)
         })
     }

@@ -7,7 +7,6 @@ import HTTPServer
 /// RegistrationContext: what anyone may do without a token.
 public struct RegistrationRoutes: RouteGroup {
     public typealias Bound = RegistrationContext
-    public let name = "RegistrationRoutes"
     let registration: SharedBinding<RegistrationContext>
     let login: LoginRateLimit
     let limits: RouteClassRateLimits

@@ -5,8 +5,8 @@ import HTTPServer
 /// policy on the server's limiter, like `per-user`, for the routes whose
 /// every request costs a password hash or a stock reservation, where the
 /// server's `per-address` bucket (sized for browsing) is far too large.
-/// Its fields are appended beside the other policies' on an allowed
-/// response; a refusal is `429 rate_limited` naming it.
+/// Its state goes on an allowed response beside the other policies'; a
+/// refusal is `429 rate_limited` naming it.
 public struct RouteClassRateLimit: Sendable {
     public let limiter: RateLimiter?
 
@@ -17,19 +17,11 @@ public struct RouteClassRateLimit: Sendable {
 
     func guarding(_ request: HTTPRequest, _ body: () async throws -> HTTPResponse) async throws -> HTTPResponse {
         guard let limiter else { return try await body() }
-        let decision = limiter.take(request.clientAddress)
-        if case .refused(let seconds) = decision {
-            var headers = HTTPFields()
-            headers.set("Retry-After", String(seconds))
-            headers.set("RateLimit-Policy", limiter.policyField)
-            headers.set("RateLimit", limiter.stateField(for: decision))
-            throw HTTPError(.tooManyRequests, code: "rate_limited",
-                            detail: "Too many \(limiter.policy.name) requests from this client; retry in \(seconds) s.",
-                            headers: headers)
+        let state = try limiter.admit(request.clientAddress) {
+            "Too many \(limiter.policy.name) requests from this client; retry in \($0) s."
         }
         var response = try await body()
-        response.headers.append("RateLimit-Policy", limiter.policyField)
-        response.headers.append("RateLimit", limiter.stateField(for: decision))
+        response.rateLimits.append(state)
         return response
     }
 }

@@ -10,7 +10,7 @@ import HTTPServer
 public protocol RouteGroup: Sendable {
     associatedtype Bound: Context
 
-    /// The presentation's name in the component graph.
+    /// The presentation's name in the component graph (the type's name).
     var name: String { get }
 
     /// Which listener serves it: the operations routes move to `ops_port`
@@ -21,6 +21,8 @@ public protocol RouteGroup: Sendable {
 }
 
 extension RouteGroup {
+    public var name: String { String(describing: Self.self) }
+
     public var listener: RouteListener { .main }
 
     /// Declares the group and its one context type to the orchestrator.

@@ -3,11 +3,11 @@ import Contexts
 import Domain
 import HTTPServer
 
-/// Binds a session route group's handlers to its context type: each
-/// request is authenticated once, enters the session's context of type
-/// `Bound` (made on first use, below the session's root). What it throws
-/// renders itself (`HTTPResponseError`).
-public struct SessionBinding<Bound: Context>: Sendable {
+/// Binds a session route group's handlers to its feature context type:
+/// each request passes the session gate once and gets the session's
+/// context of type `Bound` (made on first use, below the session's root).
+/// What it throws renders itself (`HTTPResponseError`).
+public struct SessionBinding<Bound: SessionFeature>: Sendable {
     let gate: SessionGate
 
     public init(_ type: Bound.Type = Bound.self, gate: SessionGate) {
@@ -16,9 +16,8 @@ public struct SessionBinding<Bound: Context>: Sendable {
 
     public func handler(_ body: @escaping @Sendable (SessionRequest<Bound>) async throws -> HTTPResponse) -> HTTPHandler {
         { [gate] request in
-            try await gate.withSession(request) { root, caller in
-                try await body(SessionRequest(http: request, context: try await root.feature(Bound.self, for: caller),
-                                              caller: caller))
+            try await gate.enter(request, Bound.self) { feature in
+                try await body(SessionRequest(http: request, context: feature))
             }
         }
     }
@@ -30,11 +29,9 @@ public struct SessionBinding<Bound: Context>: Sendable {
         _ body: @escaping @Sendable (SessionRequest<Bound>, SessionUse<SessionContext>) async throws -> HTTPResponse
     ) -> HTTPHandler {
         { [gate] request in
-            let (use, caller, rate) = try await gate.beginUse(request)
+            let (use, feature, rate) = try await gate.beginUse(request, Bound.self)
             do {
-                let context = try await use.context.feature(Bound.self, for: caller)
-                return gate.userLimit.decorate(
-                    try await body(SessionRequest(http: request, context: context, caller: caller), use), rate)
+                return gate.userLimit.decorate(try await body(SessionRequest(http: request, context: feature), use), rate)
             } catch {
                 use.end()
                 throw error
@@ -42,13 +39,13 @@ public struct SessionBinding<Bound: Context>: Sendable {
         }
     }
 
-    /// A one-use ticket that opens `caller`'s session's live stream.
-    public func issueEventTicket(for caller: SessionRequest<Bound>) async throws -> EventTicket {
-        try await gate.issueEventTicket(caller.http)
+    /// A one-use ticket that opens the request's session's live stream.
+    public func issueEventTicket(for request: SessionRequest<Bound>) async throws -> EventTicket {
+        try await gate.issueEventTicket(request.http)
     }
 
-    /// Ends the caller's session here (sign-out): its contexts are released.
-    public func endSession(of caller: SessionRequest<Bound>) async {
-        await gate.end(sessionID: caller.caller.sessionID)
+    /// Ends a session here (sign-out): its contexts are released.
+    public func endSession(_ sessionID: String) async {
+        await gate.end(sessionID: sessionID)
     }
 }

@@ -5,8 +5,8 @@ import HTTPServer
 /// server's limiter (keyed by user id instead of address), taken once the
 /// session gate knows who is calling. A user's sessions share one bucket,
 /// so signing in again from more devices or addresses buys no more
-/// requests. Its fields are appended beside the server's `per-address`
-/// ones: each response names both policies.
+/// requests. Its state goes on the response beside the server's
+/// `per-address` one: each response names both policies.
 public struct UserRateLimit: Sendable {
     public let limiter: RateLimiter?
 
@@ -16,25 +16,16 @@ public struct UserRateLimit: Sendable {
     }
 
     /// A token for `caller`'s user: nil when there is no limit, the
-    /// decision when allowed; a refusal is thrown as `429 rate_limited`.
-    func admit(_ caller: Authentication) throws -> TokenBucket.Decision? {
-        guard let limiter else { return nil }
-        let decision = limiter.take(caller.user.id.description)
-        guard case .refused(let seconds) = decision else { return decision }
-        var headers = HTTPFields()
-        headers.set("Retry-After", String(seconds))
-        headers.set("RateLimit-Policy", limiter.policyField)
-        headers.set("RateLimit", limiter.stateField(for: decision))
-        throw HTTPError(.tooManyRequests, code: "rate_limited",
-                        detail: "Too many requests from this user; retry in \(seconds) s.", headers: headers)
+    /// policy's state when allowed; a refusal is thrown as `429 rate_limited`.
+    func admit(_ caller: Authentication) throws -> RateLimitState? {
+        try limiter?.admit(caller.user.id.description) { "Too many requests from this user; retry in \($0) s." }
     }
 
-    /// `response` with the user policy's fields for an allowed request.
-    func decorate(_ response: HTTPResponse, _ decision: TokenBucket.Decision?) -> HTTPResponse {
-        guard let limiter, let decision else { return response }
+    /// `response` with the user policy's state for an allowed request.
+    func decorate(_ response: HTTPResponse, _ state: RateLimitState?) -> HTTPResponse {
+        guard let state else { return response }
         var response = response
-        response.headers.append("RateLimit-Policy", limiter.policyField)
-        response.headers.append("RateLimit", limiter.stateField(for: decision))
+        response.rateLimits.append(state)
         return response
     }
 }

@@ -7,7 +7,6 @@ import HTTPServer
 /// body), `DELETE /wishlist/items/{product_id}`; each answers the list.
 public struct WishlistRoutes: RouteGroup {
     public typealias Bound = WishlistContext
-    public let name = "WishlistRoutes"
     let wishlist: SessionBinding<WishlistContext>
 
     public init(gate: SessionGate) {
@@ -16,15 +15,15 @@ public struct WishlistRoutes: RouteGroup {
 
     public func register(on router: inout Router) {
         router.get("/wishlist", policy: .accountRead, wishlist.handler { request in
-            .json(.ok, try await request.context.wishlist(of: request.caller).liveJSON())
+            .json(.ok, try await request.context.wishlist().liveJSON())
         })
         router.put("/wishlist/items/{product_id}", policy: .accountData, wishlist.handler { request in
             let productID = try request.http.parameter("product_id", as: ProductID.self)
-            return .json(.ok, try await request.context.save(productID, for: request.caller).liveJSON())
+            return .json(.ok, try await request.context.save(productID).liveJSON())
         })
         router.delete("/wishlist/items/{product_id}", policy: .accountData, wishlist.handler { request in
             let productID = try request.http.parameter("product_id", as: ProductID.self)
-            return .json(.ok, try await request.context.remove(productID, for: request.caller).liveJSON())
+            return .json(.ok, try await request.context.remove(productID).liveJSON())
         })
     }
 }

@@ -64,19 +64,3 @@ actor ShadowLedgerClient: StatefulClient {
 
     func deactivate() async {}
 }
-
-/// The ledger's one action, answering the capability instance it used.
-struct Append: ClientAction {
-    let value: Int
-    func run(on ledger: isolated LedgerClient) async throws -> ToggleCapability { try ledger.append(value) }
-}
-
-extension ClientAction where Self == Append {
-    static func append(_ value: Int) -> Self { Append(value: value) }
-}
-
-/// The tax client's one action.
-struct Tax: ClientAction {
-    let amount: Int
-    func run(on taxes: isolated TaxClient) async throws -> Int { try taxes.tax(on: amount) }
-}

@@ -14,11 +14,11 @@ actor LedgerContext: Context {
     }
 
     func send(_ value: Int) async throws -> ToggleCapability {
-        try await ledger.send(.append(value))
+        try await ledger.call { try await $0.append(value) }
     }
 
     func startObservation() async {
-        observations.observe(ledger.updates()) { [weak self] update in
+        observations.observe(ledger.updates.subscribe()) { [weak self] update in
             await self?.record(update)
         }
     }
@@ -44,8 +44,8 @@ actor CheckoutContext: Context {
 
     /// Books an amount plus its tax; returns the tax.
     func send(_ amount: Int) async throws -> Int {
-        let owed = try await tax.send(Tax(amount: amount))
-        _ = try await ledger.send(.append(amount + owed))
+        let owed = try await tax.call { try await $0.tax(on: amount) }
+        _ = try await ledger.call { try await $0.append(amount + owed) }
         return owed
     }
 }

@@ -5,6 +5,8 @@ import CartClient
 import CatalogClient
 import Contexts
 import Domain
+import Synchronization
+import Testing
 import OrderClient
 import PaymentClient
 import PricingClient
@@ -21,6 +23,8 @@ struct ShopRun {
     let storefront: StorefrontContext
     let registration: RegistrationContext
     let directory: TempDirectory
+    /// The token of each session signed in, by session id.
+    let tokens = TokenBook()
 
     static let sessionLifetime = Duration.seconds(3_600)
     static let adminPassword = "correct horse battery"
@@ -58,9 +62,10 @@ struct ShopRun {
             }
             try orchestrator.compose(LiveUpdatesContext.self,
                                      with: LiveFeatures([CartLiveFeature.self, OrderLiveFeature.self]))
-            try await orchestrator.start()
             let sessions = SessionRegistry<SessionContext>(
                 orchestrator: orchestrator, configuration: .init(idleTimeout: .seconds(900), maxSessions: 16), clock: clock)
+            try orchestrator.compose(RegistrationContext.self, with: sessions)
+            try await orchestrator.start()
             return ShopRun(orchestrator: orchestrator, clock: clock, sessions: sessions,
                            storefront: try await orchestrator.createContext(StorefrontContext.self, parent: nil),
                            registration: try await orchestrator.createContext(RegistrationContext.self, parent: nil),
@@ -108,21 +113,54 @@ struct ShopRun {
 
     func signIn(_ email: String) async throws -> Authentication {
         let session = try await registration.signIn(email: email, password: Self.adminPassword, clientAddress: "127.0.0.1")
-        return try await registration.authenticate(token: session.token)
+        tokens.keep(session.token, for: session.sessionID)
+        return try await authenticate(session.token)
     }
 
-    /// The session's feature context of type `T`, as a request reaches it.
-    func feature<T: Context>(_ type: T.Type, of caller: Authentication) async throws -> T {
-        try await sessions.withSession(SessionID(caller.sessionID)) { root in
-            root.signIn(caller)
-            return try await root.feature(type, for: caller)
-        }
+    /// Who `token` belongs to, as a request bearing it is admitted (and
+    /// then turned away, so that no session context is made for it).
+    func authenticate(_ token: String) async throws -> Authentication {
+        let admitted = TokenBook.Admitted()
+        do {
+            try await registration.withSession(.bearer(token), ProfileContext.self, admitting: {
+                admitted.caller = $0
+                throw TokenBook.Admitted.TurnedAway()
+            }) { _ in }
+        } catch is TokenBook.Admitted.TurnedAway {}
+        return try #require(admitted.caller)
+    }
+
+    /// The session's feature context of type `T`, as a request of
+    /// `caller`'s session reaches it.
+    func feature<T: SessionFeature>(_ type: T.Type, of caller: Authentication) async throws -> T {
+        let token = try #require(tokens.token(of: caller.sessionID))
+        return try await registration.withSession(.bearer(token), type, admitting: { _ in }) { $0 }
     }
 
     /// A product on sale, made by the admin.
     func product(_ sku: String, cents: Int64, stock: Int) async throws -> Product {
         let admin = try await admin()
         return try await feature(AdminContext.self, of: admin).createProduct(
-            ProductDraft(sku: sku, name: sku, price: Money(amount: cents, currency: .usd), stock: stock), by: admin)
+            ProductDraft(sku: sku, name: sku, price: Money(amount: cents, currency: .usd), stock: stock))
+    }
+}
+
+/// The tokens a shop run signed in, by session id (a request carries its
+/// token, not its session).
+final class TokenBook: Sendable {
+    private let tokens = Mutex<[String: String]>([:])
+
+    func keep(_ token: String, for sessionID: String) {
+        tokens.withLock { $0[sessionID] = token }
+    }
+
+    func token(of sessionID: String) -> String? {
+        tokens.withLock { $0[sessionID] }
+    }
+
+    /// Who a request was admitted as.
+    final class Admitted: @unchecked Sendable {
+        struct TurnedAway: Error {}
+        var caller: Authentication?
     }
 }

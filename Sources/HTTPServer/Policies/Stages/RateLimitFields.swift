@@ -6,6 +6,6 @@ struct RateLimitFields: ResponseStage {
 
     func apply(to exit: inout ResponseExit, terms: ExchangeTerms) {
         guard let rate = terms.rate else { return }
-        exit.fields.rateLimit = .init(policyField: limiter.policyField, name: limiter.policy.name, decision: rate)
+        exit.fields.rateLimit = RateLimitState(limiter, rate)
     }
 }

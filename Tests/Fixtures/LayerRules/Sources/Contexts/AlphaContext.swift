@@ -11,5 +11,5 @@ public actor AlphaContext: Context {
         alpha = try creation.client(AlphaClient.self)
     }
 
-    public func send(_ amount: Cents) async throws -> Cents { try await alpha.client.double(amount) }
+    public func send(_ amount: Cents) async throws -> Cents { try await alpha.call { try await $0.double(amount) } }
 }
