@@ -98,7 +98,7 @@ extension UserClient {
             } else {
                 try await self.user(session.userID)
             }
-        } catch DomainError.notFound(entity: "user", id: _) {
+        } catch let missing as NotFound where missing.entity == "user" {
             throw AuthenticationError.invalidToken
         }
         guard user.isActive else { throw AuthenticationError.invalidToken }

@@ -30,11 +30,11 @@ struct CartAndCheckoutTests {
             let alice = try await shop.customer("Alice")
             let cart = try await shop.feature(CartContext.self, of: alice)
             // Deactivated: not found, as the storefront answers it.
-            await #expect(throws: DomainError.notFound(entity: "product", id: mug.id.description)) {
+            await #expect(throws: NotFound(entity: "product", id: mug.id.description)) {
                 _ = try await cart.setQuantity(1, of: mug.id, for: alice)
             }
             let unknown = try #require(ProductID("00000000-0000-4000-8000-000000000001"))
-            await #expect(throws: DomainError.notFound(entity: "product", id: unknown.description)) {
+            await #expect(throws: NotFound(entity: "product", id: unknown.description)) {
                 _ = try await cart.setQuantity(1, of: unknown, for: alice)
             }
             #expect(try await cart.cart(of: alice).lines.isEmpty)
@@ -47,7 +47,7 @@ struct CartAndCheckoutTests {
             let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
             let alice = try await shop.customer("Alice")
             let checkout = try await shop.feature(CheckoutContext.self, of: alice)
-            await #expect(throws: DomainError.emptyCart) { _ = try await checkout.checkout(for: alice, idempotencyKey: "k1") }
+            await #expect(throws: CartError.emptyCart) { _ = try await checkout.checkout(for: alice, idempotencyKey: "k1") }
             _ = try await shop.feature(CartContext.self, of: alice).setQuantity(2, of: mug.id, for: alice)
             let (order, created) = try await checkout.checkout(for: alice, idempotencyKey: "k1")
             #expect(created)
@@ -73,16 +73,16 @@ struct CartAndCheckoutTests {
             let (placed, _) = try await shop.feature(CheckoutContext.self, of: alice).checkout(for: alice, idempotencyKey: nil)
             let order = placed.order
             let bobsView = try await shop.feature(OrdersContext.self, of: bob)
-            await #expect(throws: DomainError.notFound(entity: "order", id: order.id.description)) {
+            await #expect(throws: NotFound(entity: "order", id: order.id.description)) {
                 _ = try await bobsView.order(order.id, for: bob)
             }
-            await #expect(throws: DomainError.self) { _ = try await bobsView.cancelOrder(order.id, for: bob) }
+            await #expect(throws: NotFound.self) { _ = try await bobsView.cancelOrder(order.id, for: bob) }
             #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 1)
             let admin = try await shop.admin()
             let cancelled = try await shop.feature(AdminContext.self, of: admin).moveOrder(order.id, to: .cancelled, by: admin)
             #expect(cancelled.order.status == .cancelled && cancelled.payment?.status == .cancelled)
             #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 5)
-            await #expect(throws: DomainError.self) {
+            await #expect(throws: OrderError.self) {
                 _ = try await shop.feature(OrdersContext.self, of: alice).cancelOrder(order.id, for: alice)
             }
             #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 5)

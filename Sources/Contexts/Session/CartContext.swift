@@ -47,10 +47,10 @@ public final class CartContext: Context {
         // A request that would fail without its If-Match fails the same
         // with it (RFC 9110 13.2.1): the quantity is checked before the cart.
         if let invalid = CartLine(productID: productID, quantity: quantity).validate() {
-            throw DomainError.validation(invalid)
+            throw invalid
         }
         guard let product = try await catalog.client.lookup(productID), product.active else {
-            throw DomainError.notFound(entity: "product", id: productID.description)
+            throw NotFound(entity: "product", id: productID.description)
         }
         let seen = try await cartMatching(ifMatch, of: caller)
         return try await quote(try await carts.send(.setQuantity(caller.user.id, productID, quantity, unchangedFrom: seen)))
@@ -69,7 +69,7 @@ public final class CartContext: Context {
                                           of caller: Authentication) async throws -> Cart? {
         guard let ifMatch else { return nil }
         let cart = try await carts.client.cart(for: caller.user.id)
-        guard ifMatch(try await quote(cart)) else { throw DomainError.preconditionFailed(entity: "cart") }
+        guard ifMatch(try await quote(cart)) else { throw PreconditionFailed(entity: "cart") }
         return cart
     }
 
