@@ -20,12 +20,10 @@ public struct LoginRateLimit: Sendable {
         do {
             return try await body()
         } catch AuthenticationError.tooManyAttempts(let seconds) {
-            let error = AuthenticationError.tooManyAttempts(retryAfterSeconds: seconds)
-            var headers = HTTPFields()
-            headers.set("Retry-After", String(seconds))
-            headers.set("RateLimit-Policy", policyField)
-            headers.set("RateLimit", RateLimitPolicy.stateField(name: "login", remaining: 0, resetSeconds: seconds))
-            throw HTTPError(.tooManyRequests, code: error.code, detail: error.message, headers: headers)
+            var problem = AuthenticationError.tooManyAttempts(retryAfterSeconds: seconds).problem
+            problem.headers.set("RateLimit-Policy", policyField)
+            problem.headers.set("RateLimit", RateLimitPolicy.stateField(name: "login", remaining: 0, resetSeconds: seconds))
+            throw problem
         }
     }
 }
