@@ -46,7 +46,7 @@ enum CartWrite {
         // between this comparison and the change below, on any replica, so
         // of two requests that saw the same cart one wins and one is refused.
         if let unchangedFrom = action.unchangedFrom, cart != unchangedFrom {
-            throw PreconditionFailed(entity: "cart")
+            throw EntityError.preconditionFailed(entity: "cart")
         }
         let owner = user.description
         switch action {

@@ -156,7 +156,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// writers that read the same product one wins and one is refused.
     func update(_ id: ProductID, _ patch: ProductPatch, unchangedFrom: Product? = nil) async throws -> Product {
         let current = try await product(id)
-        if let unchangedFrom, current != unchangedFrom { throw PreconditionFailed(entity: "product") }
+        if let unchangedFrom, current != unchangedFrom { throw EntityError.preconditionFailed(entity: "product") }
         let expected = try CatalogRules.patched(current, with: patch, currency: currency)
         if patch.isEmpty || expected == current { return current }
         let currency = self.currency

@@ -69,7 +69,7 @@ public actor OrderClient: StatefulClient {
     /// `order_not_found`.
     public func order(_ id: OrderID) async throws -> Order {
         guard let order = try await storage.storedRead({ try OrderStore.order($0, id: id) }) else {
-            throw NotFound(entity: "order", id: id.description)
+            throw EntityError.notFound(entity: "order", id: id.description)
         }
         return order
     }
@@ -225,7 +225,7 @@ public actor OrderClient: StatefulClient {
                                                     keptSince: keptSince) {
                     return (existing, false)
                 }
-                guard try inserted() else { throw Duplicate(field: "idempotency_key", value: "") }
+                guard try inserted() else { throw EntityError.duplicate(field: "idempotency_key", value: "") }
             }
             // Another replica's /events streams of this user hear it.
             try handle.recordChange(Self.change(of: order))
@@ -273,7 +273,7 @@ public actor OrderClient: StatefulClient {
     /// is read again), since settling is about the status alone.
     func settle(_ order: Order) async throws -> Order {
         guard let status = try await write({ try OrderStore.settle($0, id: order.id) }).0 else {
-            throw NotFound(entity: "order", id: order.id.description)
+            throw EntityError.notFound(entity: "order", id: order.id.description)
         }
         return status == order.status.rawValue ? order : try await self.order(order.id)
     }
@@ -308,7 +308,7 @@ public actor OrderClient: StatefulClient {
         do {
             return try await storage.sequencedWrite(body)
         } catch let error as StorageError where error.isUniqueViolation {
-            throw Duplicate(field: "idempotency_key", value: "")
+            throw EntityError.duplicate(field: "idempotency_key", value: "")
         }
     }
 }

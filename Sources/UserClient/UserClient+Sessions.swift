@@ -98,7 +98,7 @@ extension UserClient {
             } else {
                 try await self.user(session.userID)
             }
-        } catch let missing as NotFound where missing.entity == "user" {
+        } catch EntityError.notFound(entity: "user", id: _) {
             throw AuthenticationError.invalidToken
         }
         guard user.isActive else { throw AuthenticationError.invalidToken }

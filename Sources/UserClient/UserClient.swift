@@ -142,7 +142,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     public nonisolated func user(_ id: UserID) async throws -> User {
         guard let user = try await users.value(id, readingMiss: { [storage] id in
             try await storage.storedRead { try UserStore.user($0, id: id) }?.versioned
-        }) else { throw NotFound(entity: "user", id: id.description) }
+        }) else { throw EntityError.notFound(entity: "user", id: id.description) }
         return user
     }
 
@@ -239,13 +239,13 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         let revokesOthers = hash != nil || user.email.address != latest.email.address
         let (current, revoked) = try await writeUser(id) { handle -> [UserStore.StoredSession] in
             if let unchangedFrom, try UserStore.user(handle, id: id)?.user != unchangedFrom {
-                throw PreconditionFailed(entity: "user")
+                throw EntityError.preconditionFailed(entity: "user")
             }
             do {
                 try handle.execute("UPDATE users SET name = ?, email = ?, email_key = ?, version = version + 1 WHERE id = ?",
                                    user.name, user.email.address, user.email.normalized, id.description)
             } catch let error as StorageError where error.isUniqueViolation {
-                throw Duplicate(field: "email", value: user.email.address)
+                throw EntityError.duplicate(field: "email", value: user.email.address)
             }
             if let hash {
                 try handle.execute("UPDATE users SET password_hash = ?, version = version + 1 WHERE id = ?",
@@ -289,7 +289,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         let (stored, result) = try await storage.durableWrite { handle -> (UserStore.StoredUser, R) in
             let result = try body(handle)
             guard let stored = try UserStore.user(handle, id: id) else {
-                throw NotFound(entity: "user", id: id.description)
+                throw EntityError.notFound(entity: "user", id: id.description)
             }
             try handle.recordChange(ChangeRecord(kind: .user, key: id.description, userID: id.description))
             return (stored, result)

@@ -109,7 +109,7 @@ struct CatalogProductTests {
             let found = try await run.client.lookup(id)
             #expect(found == nil)
             let error = await domainError { _ = try await run.client.product(id) }
-            #expect(error == NotFound(entity: "product", id: id.description))
+            #expect(error == EntityError.notFound(entity: "product", id: id.description))
         }
     }
 

@@ -30,11 +30,11 @@ struct CartAndCheckoutTests {
             let alice = try await shop.customer("Alice")
             let cart = try await shop.feature(CartContext.self, of: alice)
             // Deactivated: not found, as the storefront answers it.
-            await #expect(throws: NotFound(entity: "product", id: mug.id.description)) {
+            await #expect(throws: EntityError.notFound(entity: "product", id: mug.id.description)) {
                 _ = try await cart.setQuantity(1, of: mug.id, for: alice)
             }
             let unknown = try #require(ProductID("00000000-0000-4000-8000-000000000001"))
-            await #expect(throws: NotFound(entity: "product", id: unknown.description)) {
+            await #expect(throws: EntityError.notFound(entity: "product", id: unknown.description)) {
                 _ = try await cart.setQuantity(1, of: unknown, for: alice)
             }
             #expect(try await cart.cart(of: alice).lines.isEmpty)
@@ -73,10 +73,10 @@ struct CartAndCheckoutTests {
             let (placed, _) = try await shop.feature(CheckoutContext.self, of: alice).checkout(for: alice, idempotencyKey: nil)
             let order = placed.order
             let bobsView = try await shop.feature(OrdersContext.self, of: bob)
-            await #expect(throws: NotFound(entity: "order", id: order.id.description)) {
+            await #expect(throws: EntityError.notFound(entity: "order", id: order.id.description)) {
                 _ = try await bobsView.order(order.id, for: bob)
             }
-            await #expect(throws: NotFound.self) { _ = try await bobsView.cancelOrder(order.id, for: bob) }
+            await #expect(throws: EntityError.self) { _ = try await bobsView.cancelOrder(order.id, for: bob) }
             #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 1)
             let admin = try await shop.admin()
             let cancelled = try await shop.feature(AdminContext.self, of: admin).moveOrder(order.id, to: .cancelled, by: admin)

@@ -5,8 +5,8 @@ import Testing
     @Test func skusAreUniqueAndPricesInTheCatalogueCurrency() throws {
         var state = CatalogState(currency: .usd)
         try state.insert(makeProduct(1, sku: "A"))
-        #expect(domainError { () throws in try state.insert(makeProduct(2, sku: "A")) } == Duplicate(field: "sku", value: "A"))
-        #expect(domainError { () throws in try state.insert(makeProduct(1, sku: "B")) } == Duplicate(field: "id", value: ProductID(uuid(1)).description))
+        #expect(domainError { () throws in try state.insert(makeProduct(2, sku: "A")) } == EntityError.duplicate(field: "sku", value: "A"))
+        #expect(domainError { () throws in try state.insert(makeProduct(1, sku: "B")) } == EntityError.duplicate(field: "id", value: ProductID(uuid(1)).description))
         let euro = Product(id: ProductID(uuid(3)), sku: "C", name: "Euro", price: Money(amount: 1, currency: .eur))
         #expect(validationError { () throws in try state.insert(euro) }?.codes(for: "price.currency") == [.inconsistent])
         let invalid = makeProduct(4, sku: "d", stock: -1)
@@ -20,8 +20,8 @@ import Testing
         try state.update(reserved)
         #expect(state.product(sku: "A")?.stock == 6)
         #expect(domainError { () throws in try state.update(makeProduct(3, sku: "Z")) }
-            == NotFound(entity: "product", id: ProductID(uuid(3)).description))
-        #expect(domainError { () throws in try state.update(makeProduct(1, sku: "B")) } == Duplicate(field: "sku", value: "B"))
+            == EntityError.notFound(entity: "product", id: ProductID(uuid(3)).description))
+        #expect(domainError { () throws in try state.update(makeProduct(1, sku: "B")) } == EntityError.duplicate(field: "sku", value: "B"))
         try state.update(makeProduct(1, sku: "A2"))
         #expect(state.product(sku: "A") == nil && state.product(sku: "A2")?.id == ProductID(uuid(1)))
         #expect(state.idsBySKU.count == 2)

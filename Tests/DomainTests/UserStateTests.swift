@@ -6,9 +6,9 @@ import Testing
         var state = UserState()
         try state.insert(try makeUser(1, email: "Ada@Example.com"))
         let clash = try makeUser(2, email: "ada@EXAMPLE.com")
-        #expect(domainError { () throws in try state.insert(clash) } == Duplicate(field: "email", value: "ada@EXAMPLE.com"))
-        #expect(Duplicate(field: "email", value: "x").code == "duplicate_email")
-        #expect(Duplicate(field: "email", value: "x").category == .conflict)
+        #expect(domainError { () throws in try state.insert(clash) } == EntityError.duplicate(field: "email", value: "ada@EXAMPLE.com"))
+        #expect(EntityError.duplicate(field: "email", value: "x").code == "duplicate_email")
+        #expect(EntityError.duplicate(field: "email", value: "x").category == .conflict)
         #expect(state.user(email: " ADA@example.COM ")?.id == UserID(uuid(1)))
         #expect(state.count == 1)
     }
@@ -34,10 +34,10 @@ import Testing
         try state.update(state.user(ada.id)!.changingEmail(to: try Email("COUNTESS@example.com")))
         #expect(domainError { () throws in
             try state.update(state.user(ada.id)!.changingEmail(to: try Email("BOB@example.com")))
-        } == Duplicate(field: "email", value: "BOB@example.com"))
+        } == EntityError.duplicate(field: "email", value: "BOB@example.com"))
         let ghost = try makeUser(3, email: "ghost@example.com")
-        #expect(domainError { () throws in try state.update(ghost) } == NotFound(entity: "user", id: ghost.id.description))
-        #expect(NotFound(entity: "user", id: "x").code == "user_not_found")
+        #expect(domainError { () throws in try state.update(ghost) } == EntityError.notFound(entity: "user", id: ghost.id.description))
+        #expect(EntityError.notFound(entity: "user", id: "x").code == "user_not_found")
     }
 
     @Test func loadsFromStorageAndComparesByValue() throws {

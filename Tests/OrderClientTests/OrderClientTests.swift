@@ -173,7 +173,7 @@ extension ClientRun where C == OrderClient {
         #expect(try await run.client.send(.settle(moved)) == confirmed)
         let stranger = try Order.place(id: OrderID(UUID()), userID: user, cart: try cart(),
                                        createdAt: Timestamp(millisecondsSince1970: 0), checkoutID: CheckoutID(UUID()))
-        await #expect(throws: NotFound(entity: "order", id: stranger.id.description)) {
+        await #expect(throws: EntityError.notFound(entity: "order", id: stranger.id.description)) {
             _ = try await run.client.send(.settle(stranger))
         }
         #expect(try await run.client.openOrders().isEmpty)

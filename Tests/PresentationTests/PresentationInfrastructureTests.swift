@@ -86,8 +86,8 @@ private func problemBody(_ error: HTTPError) -> [String: Any] {
     @Test func categoriesMapToStatuses() {
         let id = ProductID(UUID())
         #expect(CatalogError.insufficientStock(productID: id, requested: 2, available: 1).problem.status == .conflict)
-        #expect(Duplicate(field: "email", value: "a@b.c").problem.code == "duplicate_email")
-        #expect(NotFound(entity: "order", id: "x").problem.status == .notFound)
+        #expect(EntityError.duplicate(field: "email", value: "a@b.c").problem.code == "duplicate_email")
+        #expect(EntityError.notFound(entity: "order", id: "x").problem.status == .notFound)
         #expect(Overflow().problem.status == .unprocessableContent)
     }
 
@@ -147,9 +147,9 @@ private func problemBody(_ error: HTTPError) -> [String: Any] {
     func textThatIsNoIdIsTheResourcesNotFound(_ text: String) {
         var routed = request()
         routed.parameters = ["id": text]
-        #expect(throws: NotFound(entity: "order", id: text)) { try routed.parameter("id", as: OrderID.self) }
-        #expect(throws: NotFound(entity: "product", id: text)) { try routed.parameter("id", as: ProductID.self) }
-        #expect(throws: NotFound(entity: "user", id: text)) { try routed.parameter("id", as: UserID.self) }
+        #expect(throws: EntityError.notFound(entity: "order", id: text)) { try routed.parameter("id", as: OrderID.self) }
+        #expect(throws: EntityError.notFound(entity: "product", id: text)) { try routed.parameter("id", as: ProductID.self) }
+        #expect(throws: EntityError.notFound(entity: "user", id: text)) { try routed.parameter("id", as: UserID.self) }
     }
 
     @Test func anIdParses() throws {

@@ -22,7 +22,7 @@ import Testing
         } catch let errors as ValidationError {
             #expect(Set(errors.fields) == ["name", "email", "password"])
         }
-        await #expect(throws: Duplicate(field: "email", value: "alice@EXAMPLE.com")) {
+        await #expect(throws: EntityError.duplicate(field: "email", value: "alice@EXAMPLE.com")) {
             _ = try await run.client.register(NewUserRequest(name: "A2", email: "alice@EXAMPLE.com", password: "another long one"))
         }
         await run.stop()

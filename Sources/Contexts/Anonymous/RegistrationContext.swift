@@ -23,7 +23,7 @@ public final class RegistrationContext: Context {
     public func register(_ request: NewUserRequest) async throws {
         do {
             _ = try await users.send(.register(request))
-        } catch let taken as Duplicate where taken.field == "email" {
+        } catch EntityError.duplicate(field: "email", value: _) {
             return
         }
     }

@@ -144,7 +144,7 @@ struct CheckoutPayments: Sendable {
                         _ movement: (Payment) -> MoneyMovement) async throws -> OrderWithPayment {
         guard let current = try await payments.client.payment(forOrder: order.id),
               let payment = try await payments.send(.record(movement(current), on: order.id)) else {
-            throw NotFound(entity: "payment", id: order.id.description)
+            throw EntityError.notFound(entity: "payment", id: order.id.description)
         }
         return try await converge(payment, cause: OrderChangeCause(.admin(admin), reason: reason))
     }

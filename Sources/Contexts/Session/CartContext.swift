@@ -50,7 +50,7 @@ public final class CartContext: Context {
             throw invalid
         }
         guard let product = try await catalog.client.lookup(productID), product.active else {
-            throw NotFound(entity: "product", id: productID.description)
+            throw EntityError.notFound(entity: "product", id: productID.description)
         }
         let seen = try await cartMatching(ifMatch, of: caller)
         return try await quote(try await carts.send(.setQuantity(caller.user.id, productID, quantity, unchangedFrom: seen)))
@@ -69,7 +69,7 @@ public final class CartContext: Context {
                                           of caller: Authentication) async throws -> Cart? {
         guard let ifMatch else { return nil }
         let cart = try await carts.client.cart(for: caller.user.id)
-        guard ifMatch(try await quote(cart)) else { throw PreconditionFailed(entity: "cart") }
+        guard ifMatch(try await quote(cart)) else { throw EntityError.preconditionFailed(entity: "cart") }
         return cart
     }
 

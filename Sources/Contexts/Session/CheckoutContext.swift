@@ -80,7 +80,7 @@ public final class CheckoutContext: Context {
             quote = try await downstream(CartContext.self).quote(cart)
             if let missing = quote.unavailable.first {
                 throw missing.reason == .inactive ? CatalogError.productInactive(missing.productID)
-                                                  : NotFound(entity: "product", id: missing.productID.description)
+                                                  : EntityError.notFound(entity: "product", id: missing.productID.description)
             }
             _ = try await catalog.send(.reserve(checkoutID,
                                                 quote.lines.map { StockLine(productID: $0.productID, quantity: $0.quantity) }))

@@ -29,8 +29,8 @@ struct CheckoutStock: Sendable {
             case .insufficientStock, .productInactive: return refusal
             case .stockLimitExceeded: throw refusal
             }
-        } catch let missing as NotFound where missing.entity == "product" {
-            return missing
+        } catch EntityError.notFound(entity: "product", let id) {
+            return EntityError.notFound(entity: "product", id: id)
         }
     }
 }

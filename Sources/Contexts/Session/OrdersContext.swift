@@ -50,7 +50,7 @@ public final class OrdersContext: Context {
         let user = caller.user
         let order = try await orders.client.order(id)
         guard order.userID == user.id || user.isAdmin else {
-            throw NotFound(entity: "order", id: id.description)
+            throw EntityError.notFound(entity: "order", id: id.description)
         }
         return order
     }

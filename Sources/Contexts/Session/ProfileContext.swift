@@ -17,7 +17,7 @@ public final class ProfileContext: Context {
     /// user's id is "not found", as for orders).
     public func user(_ id: UserID, for caller: Authentication) async throws -> User {
         let me = caller.user
-        guard me.isAdmin || me.id == id else { throw NotFound(entity: "user", id: id.description) }
+        guard me.isAdmin || me.id == id else { throw EntityError.notFound(entity: "user", id: id.description) }
         return try await users.client.user(id)
     }
 
@@ -31,7 +31,7 @@ public final class ProfileContext: Context {
         var seen: User?
         if let ifMatch {
             let current = try await users.client.user(caller.user.id)
-            guard ifMatch(current) else { throw PreconditionFailed(entity: "user") }
+            guard ifMatch(current) else { throw EntityError.preconditionFailed(entity: "user") }
             seen = current
         }
         return try await users.send(.updateProfile(caller.user.id, patch, keepingSession: caller.sessionID,

@@ -65,7 +65,7 @@ public final class WishlistContext: Context {
     /// was saved stays in the list, `unavailable`, without name or price.
     public func save(_ productID: ProductID, for caller: Authentication) async throws -> Wishlist {
         guard try await catalog.client.lookup(productID)?.active == true else {
-            throw NotFound(entity: "product", id: productID.description)
+            throw EntityError.notFound(entity: "product", id: productID.description)
         }
         return try await shown(try await wishlists.send(.save(caller.user.id, productID)))
     }

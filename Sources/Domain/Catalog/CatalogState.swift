@@ -29,8 +29,8 @@ public struct CatalogState: Sendable, Equatable {
     /// `duplicate(sku)` / `duplicate(id)` when taken.
     public mutating func insert(_ product: Product) throws {
         try check(product)
-        if products[product.id] != nil { throw Duplicate(field: "id", value: product.id.description) }
-        if idsBySKU[product.sku] != nil { throw Duplicate(field: "sku", value: product.sku) }
+        if products[product.id] != nil { throw EntityError.duplicate(field: "id", value: product.id.description) }
+        if idsBySKU[product.sku] != nil { throw EntityError.duplicate(field: "sku", value: product.sku) }
         products[product.id] = product
         idsBySKU[product.sku] = product.id
     }
@@ -39,10 +39,10 @@ public struct CatalogState: Sendable, Equatable {
     public mutating func update(_ product: Product) throws {
         try check(product)
         guard let old = products[product.id] else {
-            throw NotFound(entity: "product", id: product.id.description)
+            throw EntityError.notFound(entity: "product", id: product.id.description)
         }
         if let holder = idsBySKU[product.sku], holder != product.id {
-            throw Duplicate(field: "sku", value: product.sku)
+            throw EntityError.duplicate(field: "sku", value: product.sku)
         }
         idsBySKU[old.sku] = nil
         idsBySKU[product.sku] = product.id

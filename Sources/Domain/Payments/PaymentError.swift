@@ -1,5 +1,5 @@
 /// Refusals particular to payments, each with a stable problem `code`.
-/// Unknown payments are `NotFound(entity: "payment", …)`
+/// Unknown payments are `EntityError.notFound(entity: "payment", …)`
 /// (`payment_not_found`).
 public enum PaymentError: Refusal, Hashable {
     /// The webhook's `Axiom-Signature` is missing, malformed, does not match

@@ -2,7 +2,7 @@
 /// a stable machine `code` (the API's problem `code`), the `category` of
 /// the refusal (it decides the status), a `message` safe to show, and any
 /// extra members of the problem object. Each feature declares its own
-/// refusals beside its values (`CartError`, `OrderError`, `NotFound`, …)
+/// refusals beside its values (`CartError`, `OrderError`, `EntityError`, …)
 /// and the presentation renders anything conforming in one place, so a new
 /// kind of refusal is a case or a type in its feature and nothing else.
 public protocol Refusal: Error, Sendable, CustomStringConvertible {

@@ -33,8 +33,8 @@ public struct UserState: Sendable, Equatable {
     /// taken (in any case) and `duplicate(id)` when the id is.
     public mutating func insert(_ user: User) throws {
         _ = try user.validated()
-        if users[user.id] != nil { throw Duplicate(field: "id", value: user.id.description) }
-        if isEmailTaken(user.email) { throw Duplicate(field: "email", value: user.email.address) }
+        if users[user.id] != nil { throw EntityError.duplicate(field: "id", value: user.id.description) }
+        if isEmailTaken(user.email) { throw EntityError.duplicate(field: "email", value: user.email.address) }
         users[user.id] = user
         idsByEmail[user.email.normalized] = user.id
     }
@@ -43,9 +43,9 @@ public struct UserState: Sendable, Equatable {
     /// email index entry when the address changed.
     public mutating func update(_ user: User) throws {
         _ = try user.validated()
-        guard let old = users[user.id] else { throw NotFound(entity: "user", id: user.id.description) }
+        guard let old = users[user.id] else { throw EntityError.notFound(entity: "user", id: user.id.description) }
         if isEmailTaken(user.email, by: user.id) {
-            throw Duplicate(field: "email", value: user.email.address)
+            throw EntityError.duplicate(field: "email", value: user.email.address)
         }
         idsByEmail[old.email.normalized] = nil
         idsByEmail[user.email.normalized] = user.id

@@ -49,7 +49,7 @@ struct PaymentEventBody: ProviderJSONObject {
         }
         // Not an id this server issues: no such payment.
         guard let paymentID = PaymentID(data.paymentID) else {
-            throw NotFound(entity: "payment", id: data.paymentID)
+            throw EntityError.notFound(entity: "payment", id: data.paymentID)
         }
         return .event(PaymentEvent(id: envelope.id, type: type, paymentID: paymentID, amount: data.amount,
                                    reference: data.reference))
