@@ -161,6 +161,7 @@ final class AxiomService: Sendable {
             for group in groups where group.listener == .operations { group.register(on: &router) }
         }
         var router = Router()
+        router.problem = RefusalProblem.problem(for:)
         DiscoveryRoutes.register(on: &router)
         registerProbes(on: &router)
         // With `ops_port`, the operations routes (metrics, introspection)
@@ -169,6 +170,7 @@ final class AxiomService: Sendable {
         var opsRouter: Router?
         if options.opsPort != nil {
             var ops = Router()
+            ops.problem = RefusalProblem.problem(for:)
             registerProbes(on: &ops)
             registerOperations(on: &ops)
             opsRouter = ops

@@ -39,7 +39,7 @@ enum CartWrite {
         // between this comparison and the change, on any replica, so of two
         // requests that saw the same cart one wins and one is refused.
         if let unchangedFrom, cart != unchangedFrom {
-            throw DomainError.preconditionFailed(entity: "cart")
+            throw EntityError.preconditionFailed(entity: "cart")
         }
         let (after, applied) = try change(cart, handle)
         return (after, applied, version)

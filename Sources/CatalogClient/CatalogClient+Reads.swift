@@ -57,7 +57,7 @@ extension CatalogClient {
     /// A product, active or not; `product_not_found`.
     public nonisolated func product(_ id: ProductID) async throws -> Product {
         guard let product = try await lookup(id) else {
-            throw DomainError.notFound(entity: "product", id: id.description)
+            throw EntityError.notFound(entity: "product", id: id.description)
         }
         return product
     }

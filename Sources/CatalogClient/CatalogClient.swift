@@ -13,7 +13,7 @@ import Synchronization
 /// change (`CatalogStore`; the search index follows by trigger in the same
 /// transaction) → apply the committed rows to the working set → publish
 /// `CatalogUpdate` → return. A write fails with:
-/// - `DomainError` (stable `code`s): `validation_failed` (422, every field),
+/// - a `Refusal` (stable `code`s): `validation_failed` (422, every field),
 ///   `duplicate_sku`, `duplicate_checkout_id`, `insufficient_stock`,
 ///   `product_inactive` (409), `product_not_found`, `reservation_not_found`
 ///   (404);
@@ -156,7 +156,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// writers that read the same product one wins and one is refused.
     public func update(_ id: ProductID, _ patch: ProductPatch, unchangedFrom: Product? = nil) async throws -> Product {
         let current = try await product(id)
-        if let unchangedFrom, current != unchangedFrom { throw DomainError.preconditionFailed(entity: "product") }
+        if let unchangedFrom, current != unchangedFrom { throw EntityError.preconditionFailed(entity: "product") }
         let expected = try CatalogRules.patched(current, with: patch, currency: currency)
         if patch.isEmpty || expected == current { return current }
         let currency = self.currency
@@ -179,7 +179,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// `validation_failed` for malformed lines; `duplicate_checkout_id` when
     /// that checkout already reserved.
     public func reserve(_ checkoutID: CheckoutID, _ lines: [StockLine]) async throws -> [Product] {
-        if let errors = StockLine.validate(lines) { throw DomainError.validation(errors) }
+        if let errors = StockLine.validate(lines) { throw errors }
         let started = cache.start()
         let lease = self.lease
         let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.reserve($0, checkoutID, lines, lease: lease)) }
@@ -196,7 +196,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// without `ordered`.
     public func commitReservation(_ checkoutID: CheckoutID, ordered: [StockLine] = [],
                                   unlessReturned returnKey: String? = nil) async throws -> Int {
-        if let errors = StockLine.validate(ordered), !ordered.isEmpty { throw DomainError.validation(errors) }
+        if let errors = StockLine.validate(ordered), !ordered.isEmpty { throw errors }
         let started = cache.start()
         let done = try await write { handle in
             let done = try CatalogStore.commit(handle, checkoutID, ordered: ordered, returnKey: returnKey)

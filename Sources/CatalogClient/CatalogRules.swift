@@ -8,7 +8,7 @@ enum CatalogRules {
 
     /// The product `draft` makes under `id`, or `validation` listing every
     /// failing field (`price.currency` when not the deployment's).
-    static func product(from draft: ProductDraft, id: ProductID, currency: Currency) throws(DomainError) -> Product {
+    static func product(from draft: ProductDraft, id: ProductID, currency: Currency) throws -> Product {
         var errors = draft.validate() ?? ValidationError()
         errors.add(currencyError(draft.price, currency))
         try errors.throwIfAny()
@@ -16,11 +16,11 @@ enum CatalogRules {
     }
 
     /// `product` with `patch` applied, or `validation` listing every failing field.
-    static func patched(_ product: Product, with patch: ProductPatch, currency: Currency) throws(DomainError) -> Product {
+    static func patched(_ product: Product, with patch: ProductPatch, currency: Currency) throws -> Product {
         var errors = ValidationError()
-        let result = Result { () throws(DomainError) -> Product in try patch.applied(to: product) }
+        let result = Result { () throws -> Product in try patch.applied(to: product) }
         if case .failure(let failure) = result {
-            guard case .validation(let fields) = failure else { throw failure }
+            guard let fields = failure as? ValidationError else { throw failure }
             errors.merge(fields)
         }
         if let price = patch.price { errors.add(currencyError(price, currency)) }

@@ -46,7 +46,7 @@ enum CatalogStore {
             product.price.amount, product.price.currency.code, product.stock, product.active,
             ProductCursor.fold(product.name))
         guard inserted == 1 else {
-            throw DomainError.duplicate(field: "sku", value: product.sku)
+            throw EntityError.duplicate(field: "sku", value: product.sku)
         }
         return VersionedProduct(product: product, version: 1)
     }
@@ -73,12 +73,12 @@ enum CatalogStore {
     static func update(_ handle: any StorageHandle, _ id: ProductID, _ patch: ProductPatch,
                        currency: Currency, unchangedFrom: Product? = nil) throws -> VersionedProduct {
         guard let current = try fetch(handle, id, locking: true) else {
-            throw DomainError.notFound(entity: "product", id: id.description)
+            throw EntityError.notFound(entity: "product", id: id.description)
         }
         // If-Match, in the transaction that makes the change (RFC 9110
         // 13.1.1): a change committed since the caller's read fails it.
         if let unchangedFrom, current.product != unchangedFrom {
-            throw DomainError.preconditionFailed(entity: "product")
+            throw EntityError.preconditionFailed(entity: "product")
         }
         let next = try CatalogRules.patched(current.product, with: patch, currency: currency)
         if patch.isEmpty || next == current.product { return current }
@@ -101,7 +101,7 @@ enum CatalogStore {
             VALUES(?, 'reserved', \(now), \(now), ?, \(CatalogSchema.now(handle.dialect, plus: lease.seconds)))
             ON CONFLICT(checkout_id) DO NOTHING
             """, checkout.description, lease.owner)
-        guard recorded == 1 else { throw DomainError.duplicate(field: "checkout_id", value: checkout.description) }
+        guard recorded == 1 else { throw EntityError.duplicate(field: "checkout_id", value: checkout.description) }
         let changed = try take(handle, lines)
         for line in lines {
             try handle.enqueue("""
@@ -117,7 +117,7 @@ enum CatalogStore {
     /// `product_inactive`, `insufficient_stock`).
     private static func refusal(_ handle: any StorageHandle, _ line: StockLine) throws -> any Error {
         guard let current = try fetch(handle, line.productID) else {
-            return DomainError.notFound(entity: "product", id: line.productID.description)
+            return EntityError.notFound(entity: "product", id: line.productID.description)
         }
         do {
             _ = try current.product.reserving(line.quantity)
@@ -156,7 +156,7 @@ enum CatalogStore {
             try setStatus(handle, checkout, "committed")
             return (ordered.count, retaken)
         default:
-            throw DomainError.notFound(entity: "reservation", id: checkout.description)
+            throw EntityError.notFound(entity: "reservation", id: checkout.description)
         }
     }
 
@@ -296,10 +296,10 @@ enum CatalogStore {
             return restocked
         }
         guard let current = try fetch(handle, id) else {
-            if requireProduct { throw DomainError.notFound(entity: "product", id: id.description) }
+            if requireProduct { throw EntityError.notFound(entity: "product", id: id.description) }
             throw CatalogDataError(description: "reserved product \(id) is missing")
         }
-        throw DomainError.stockLimitExceeded(productID: id, returned: quantity, stock: current.product.stock)
+        throw CatalogError.stockLimitExceeded(productID: id, returned: quantity, stock: current.product.stock)
     }
 
     private static func status(_ handle: any StorageHandle, _ checkout: CheckoutID, locking: Bool) throws -> String? {

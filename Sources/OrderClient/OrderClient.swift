@@ -69,7 +69,7 @@ public actor OrderClient: StatefulClient {
     /// `order_not_found`.
     public nonisolated func order(_ id: OrderID) async throws -> Order {
         guard let order = try await storage.storedRead({ try OrderStore.order($0, id: id) }) else {
-            throw DomainError.notFound(entity: "order", id: id.description)
+            throw EntityError.notFound(entity: "order", id: id.description)
         }
         return order
     }
@@ -103,7 +103,7 @@ public actor OrderClient: StatefulClient {
             if forgetting { try OrderStore.forgetKey(handle, of: order.id) }
             return nil
         }
-        if let fingerprint, !stored.isEmpty, stored != fingerprint.text { throw DomainError.idempotencyKeyReused }
+        if let fingerprint, !stored.isEmpty, stored != fingerprint.text { throw OrderError.idempotencyKeyReused }
         return order
     }
 
@@ -143,8 +143,8 @@ public actor OrderClient: StatefulClient {
         async throws -> Page<Order> {
         let count = max(0, limit)
         guard let page = try await storage.storedRead({ try read($0, count) }) else {
-            throw DomainError.validation(ValidationError([FieldError(field: "cursor", code: .invalidFormat,
-                                                                     message: "cursor is not one this service issued")]))
+            throw ValidationError([FieldError(field: "cursor", code: .invalidFormat,
+                                                                     message: "cursor is not one this service issued")])
         }
         return Page(readAhead: page, limit: count) { $0.id.description }
     }
@@ -228,7 +228,7 @@ public actor OrderClient: StatefulClient {
                                                     keptSince: keptSince) {
                     return (existing, false)
                 }
-                guard try inserted() else { throw DomainError.duplicate(field: "idempotency_key", value: "") }
+                guard try inserted() else { throw EntityError.duplicate(field: "idempotency_key", value: "") }
             }
             // Another replica's /events streams of this user hear it.
             try handle.recordChange(Self.change(of: order))
@@ -284,7 +284,7 @@ public actor OrderClient: StatefulClient {
     /// placed and settling is about the status alone.
     public func settle(_ order: Order) async throws -> Order {
         guard let status = try await write({ try OrderStore.settle($0, id: order.id) }).0 else {
-            throw DomainError.notFound(entity: "order", id: order.id.description)
+            throw EntityError.notFound(entity: "order", id: order.id.description)
         }
         return status == order.status.rawValue ? order : try await self.order(order.id)
     }
@@ -324,7 +324,7 @@ public actor OrderClient: StatefulClient {
         do {
             return try await storage.sequencedWrite(body)
         } catch let error as StorageError where error.isUniqueViolation {
-            throw DomainError.duplicate(field: "idempotency_key", value: "")
+            throw EntityError.duplicate(field: "idempotency_key", value: "")
         }
     }
 }

@@ -156,7 +156,7 @@ enum OrderStore {
         // overwriting it.
         guard let stored = try handle.queryOne("SELECT document FROM orders WHERE id = ?" + handle.lockingRead,
                                                id.description).map(decode) else {
-            throw DomainError.notFound(entity: "order", id: id.description)
+            throw EntityError.notFound(entity: "order", id: id.description)
         }
         let changed = try stored.transitioned(to: status, by: actor)
         let document = OrderDocument.text(changed)
@@ -174,7 +174,7 @@ enum OrderStore {
     static func address(_ handle: any StorageHandle, id: OrderID, to address: ShippingAddress) throws -> Order {
         guard let stored = try handle.queryOne("SELECT document FROM orders WHERE id = ?" + handle.lockingRead,
                                                id.description).map(decode) else {
-            throw DomainError.notFound(entity: "order", id: id.description)
+            throw EntityError.notFound(entity: "order", id: id.description)
         }
         let changed = try stored.addressed(to: address)
         try handle.enqueue("UPDATE orders SET document = ? WHERE id = ?", OrderDocument.text(changed), id.description)

@@ -79,7 +79,7 @@ public actor PaymentClient: StatefulClient {
     /// `payment_not_found`.
     public nonisolated func payment(_ id: PaymentID) async throws -> Payment {
         guard let payment = try await storage.storedRead({ try PaymentStore.payment($0, id: id) }) else {
-            throw DomainError.notFound(entity: "payment", id: id.description)
+            throw EntityError.notFound(entity: "payment", id: id.description)
         }
         return payment
     }
@@ -173,7 +173,7 @@ public actor PaymentClient: StatefulClient {
                 // (one event delivered to all, or two events), each waits for
                 // the previous commit and sees its event and sums.
                 guard let stored = try PaymentStore.payment(handle, id: event.paymentID, locked: true) else {
-                    throw DomainError.notFound(entity: "payment", id: event.paymentID.description)
+                    throw EntityError.notFound(entity: "payment", id: event.paymentID.description)
                 }
                 if try PaymentStore.hasEvent(handle, id: event.id) {
                     return (PaymentReceipt(payment: stored, effect: .duplicate), stored.status)
@@ -310,7 +310,7 @@ public actor PaymentClient: StatefulClient {
         try await storage.durableWrite { handle in
             try PaymentStore.settle(handle, id: id, status: status)
             guard let payment = try PaymentStore.payment(handle, id: id) else {
-                throw DomainError.notFound(entity: "payment", id: id.description)
+                throw EntityError.notFound(entity: "payment", id: id.description)
             }
             return payment
         }

@@ -16,15 +16,15 @@ import Domain
 /// `available_quantity`, so a shopper sees a shortage before checkout; the
 /// checkout's reservation is what decides (against the stored row).
 ///
-/// Throws `DomainError.overflow` when a line total or the total leaves the
-/// `Int64` range, and `DomainError.currencyMismatch` when a product is
+/// Throws `Overflow` when a line total or the total leaves the
+/// `Int64` range, and `CurrencyMismatch` when a product is
 /// priced in another currency than `currency`.
 public actor PricingClient: StatelessClient {
     public init() {}
 
     /// A query: it touches no actor state, so it runs on the caller's thread.
     public nonisolated func price(cart: Cart, products: [ProductID: Product],
-                                  currency: Currency) throws(DomainError) -> CartQuote {
+                                  currency: Currency) throws -> CartQuote {
         var priced: [PricedLine] = []
         var unavailable: [UnavailableLine] = []
         for line in cart.lines {
@@ -39,7 +39,7 @@ public actor PricingClient: StatelessClient {
                 continue
             }
             guard product.price.currency == currency else {
-                throw DomainError.currencyMismatch(currency, product.price.currency)
+                throw CurrencyMismatch(currency, product.price.currency)
             }
             priced.append(try PricedLine(productID: product.id, name: product.name, quantity: line.quantity,
                                          unitPrice: product.price, stock: product.stock))

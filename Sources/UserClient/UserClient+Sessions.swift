@@ -101,7 +101,7 @@ extension UserClient {
             } else {
                 try await self.user(session.userID)
             }
-        } catch DomainError.notFound(entity: "user", id: _) {
+        } catch EntityError.notFound(entity: "user", id: _) {
             throw AuthenticationError.invalidToken
         }
         guard user.isActive else { throw AuthenticationError.invalidToken }

@@ -142,7 +142,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     public nonisolated func user(_ id: UserID) async throws -> User {
         guard let user = try await users.value(id, readingMiss: { [storage] id in
             try await storage.storedRead { try UserStore.user($0, id: id) }?.versioned
-        }) else { throw DomainError.notFound(entity: "user", id: id.description) }
+        }) else { throw EntityError.notFound(entity: "user", id: id.description) }
         return user
     }
 
@@ -159,8 +159,8 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     /// last id of the previous page): a keyset range on `users_by_creation`.
     public nonisolated func users(limit: Int, after cursor: String?) async throws -> Page<User> {
         guard (1...100).contains(limit) else {
-            throw DomainError.validation(ValidationError([FieldError(field: "limit", code: .outOfRange,
-                                                                     message: "limit must be between 1 and 100")]))
+            throw ValidationError([FieldError(field: "limit", code: .outOfRange,
+                                                                     message: "limit must be between 1 and 100")])
         }
         let page = try await storage.storedRead { handle -> [User]? in
             var position: (Int64, String)?
@@ -171,8 +171,8 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
             return try UserStore.page(handle, after: position, limit: limit)
         }
         guard let page else {
-            throw DomainError.validation(ValidationError([FieldError(field: "cursor", code: .invalidFormat,
-                                                                     message: "cursor is not one this service issued")]))
+            throw ValidationError([FieldError(field: "cursor", code: .invalidFormat,
+                                                                     message: "cursor is not one this service issued")])
         }
         return Page(readAhead: page, limit: limit) { $0.id.description }
     }
@@ -197,7 +197,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
                 UPDATE users SET role = COALESCE(?, role), status = COALESCE(?, status), version = version + 1 WHERE id = ?
                 """,
                                role, status, id.description)
-            if wasActiveAdmin, try UserStore.activeAdminCount(handle) == 0 { throw DomainError.lastAdmin(id) }
+            if wasActiveAdmin, try UserStore.activeAdminCount(handle) == 0 { throw UserError.lastAdmin(id) }
             return revoke ? try UserStore.deleteSessions(handle, user: id, except: nil) : []
         }
         forget(revoked)
@@ -239,13 +239,13 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         let revokesOthers = hash != nil || user.email.address != latest.email.address
         let (current, revoked) = try await writeUser(id) { handle -> [UserStore.StoredSession] in
             if let unchangedFrom, try UserStore.user(handle, id: id)?.user != unchangedFrom {
-                throw DomainError.preconditionFailed(entity: "user")
+                throw EntityError.preconditionFailed(entity: "user")
             }
             do {
                 try handle.execute("UPDATE users SET name = ?, email = ?, email_key = ?, version = version + 1 WHERE id = ?",
                                    user.name, user.email.address, user.email.normalized, id.description)
             } catch let error as StorageError where error.isUniqueViolation {
-                throw DomainError.duplicate(field: "email", value: user.email.address)
+                throw EntityError.duplicate(field: "email", value: user.email.address)
             }
             if let hash {
                 try handle.execute("UPDATE users SET password_hash = ?, version = version + 1 WHERE id = ?",
@@ -259,7 +259,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     }
 
     private func create(_ request: NewUserRequest, role: UserRole) async throws -> User {
-        if let errors = request.validate() { throw DomainError.validation(errors) }
+        if let errors = request.validate() { throw errors }
         _ = try Email(request.email)
         // Hashed before the email is looked up, so that a taken email is not
         // answered faster than a new one and the timing does not tell anyone
@@ -289,7 +289,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         let (stored, result) = try await storage.durableWrite { handle -> (UserStore.StoredUser, R) in
             let result = try body(handle)
             guard let stored = try UserStore.user(handle, id: id) else {
-                throw DomainError.notFound(entity: "user", id: id.description)
+                throw EntityError.notFound(entity: "user", id: id.description)
             }
             try handle.recordChange(ChangeRecord(kind: .user, key: id.description, userID: id.description))
             return (stored, result)

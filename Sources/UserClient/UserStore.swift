@@ -87,7 +87,7 @@ enum UserStore {
                 """, user.id.description, user.name, user.email.address, user.email.normalized, passwordHash,
                 user.role.rawValue, user.status.rawValue, user.createdAt.millisecondsSince1970)
         } catch let error as StorageError where error.isUniqueViolation {
-            throw DomainError.duplicate(field: "email", value: user.email.address)
+            throw EntityError.duplicate(field: "email", value: user.email.address)
         }
     }
 

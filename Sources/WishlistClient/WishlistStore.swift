@@ -33,9 +33,9 @@ enum WishlistStore {
         let saved: Int64 = try row?.get("saved") ?? 0
         let newest: Int64 = try row?.get("newest") ?? 0
         guard saved < WishlistClient.maxItems else {
-            throw DomainError.validation(ValidationError([FieldError(
+            throw ValidationError([FieldError(
                 field: "items", code: .tooLong,
-                message: "a wishlist holds at most \(WishlistClient.maxItems) products")]))
+                message: "a wishlist holds at most \(WishlistClient.maxItems) products")])
         }
         _ = try handle.execute("INSERT INTO wishlist_items(user_id, product_id, position) VALUES(?, ?, ?)",
                                owner, product.description, newest + 1)

@@ -139,7 +139,7 @@ extension ClientRun where C == CartClient {
         let database = try await backend.database(at: path)
         let run = try await CartRun.start(database, backend: backend)
         for quantity in [0, -1, 100] {
-            await #expect(throws: DomainError.self) { _ = try await run.client.setQuantity(user, mug, quantity) }
+            await #expect(throws: ValidationError.self) { _ = try await run.client.setQuantity(user, mug, quantity) }
         }
         #expect(try await run.client.cart(for: user).isEmpty)
         await run.stop()

@@ -28,11 +28,11 @@ import Testing
         let winners = outcomes.compactMap { try? $0.get() }
         #expect(winners.count == 1)
         for case .failure(let error) in outcomes {
-            #expect(error as? DomainError == .preconditionFailed(entity: "cart"))
+            #expect(error as? EntityError == EntityError.preconditionFailed(entity: "cart"))
         }
         #expect(try await run.client.cart(for: user) == winners.first)
         // A removal from the cart as it was before is refused, and leaves the line.
-        await #expect(throws: DomainError.preconditionFailed(entity: "cart")) {
+        await #expect(throws: EntityError.preconditionFailed(entity: "cart")) {
             _ = try await run.client.remove(user, mug, unchangedFrom: seen)
         }
         #expect(try await run.client.cart(for: user).lines.count == 1)

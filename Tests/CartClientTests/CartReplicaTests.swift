@@ -69,7 +69,7 @@ import Testing
             let winners = outcomes.compactMap { try? $0.get() }
             #expect(winners.count == 1)
             for case .failure(let error) in outcomes {
-                #expect(error as? DomainError == .preconditionFailed(entity: "cart"))
+                #expect(error as? EntityError == EntityError.preconditionFailed(entity: "cart"))
             }
             // The losers' replicas still hold the old cart until the change
             // feed refreshes them; a write on any replica starts from the

@@ -32,7 +32,7 @@ struct CatalogConditionalUpdateTests {
             let winners = outcomes.compactMap { try? $0.get() }
             #expect(winners.count == 1)
             for case .failure(let error) in outcomes {
-                #expect(error as? DomainError == .preconditionFailed(entity: "product"))
+                #expect(error as? EntityError == EntityError.preconditionFailed(entity: "product"))
             }
             #expect(try await run.client.product(seen.id) == winners.first)
         }
@@ -43,7 +43,7 @@ struct CatalogConditionalUpdateTests {
         try await withCatalog(backend: backend) { run in
             let seen = try await run.client.create(draft("MUG", stock: 5))
             let restocked = try await run.client.update(seen.id, ProductPatch(stock: 9))
-            await #expect(throws: DomainError.preconditionFailed(entity: "product")) {
+            await #expect(throws: EntityError.preconditionFailed(entity: "product")) {
                 _ = try await run.client.update(seen.id, ProductPatch(name: "Lost"), unchangedFrom: seen)
             }
             #expect(try await run.client.product(seen.id) == restocked)

@@ -35,7 +35,7 @@ struct CatalogContextTests {
             let returned = try await catalog.call { try await $0.returnStock(
                 key: "order-9", lines: [StockLine(productID: mug.id, quantity: 3)]) }
             #expect(returned.map(\.stock) == [4])
-            await #expect(throws: DomainError.self) { _ = try await catalog.call { try await $0.create(draft("MUG")) } }
+            await #expect(throws: EntityError.self) { _ = try await catalog.call { try await $0.create(draft("MUG")) } }
             let metrics = try #require(run.orchestrator.clientMetrics().first {
                 $0.client == String(reflecting: CatalogClient.self)
             })

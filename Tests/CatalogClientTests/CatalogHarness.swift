@@ -85,24 +85,29 @@ func draft(_ sku: String, name: String? = nil, price: Int64 = 1999, stock: Int =
                  stock: stock, active: active)
 }
 
-/// The `DomainError` `body` throws (recording an issue when it throws
+/// The `Refusal` `body` throws (recording an issue when it throws
 /// something else or nothing).
-func domainError(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async -> DomainError? {
+func domainError(_ body: () async throws -> Void, sourceLocation: SourceLocation = #_sourceLocation) async -> (any Refusal)? {
     do {
         try await body()
-        Issue.record("expected a DomainError, nothing was thrown", sourceLocation: sourceLocation)
-    } catch let error as DomainError {
+        Issue.record("expected a Refusal, nothing was thrown", sourceLocation: sourceLocation)
+    } catch let error as any Refusal {
         return error
     } catch {
-        Issue.record("expected a DomainError, got \(error)", sourceLocation: sourceLocation)
+        Issue.record("expected a Refusal, got \(error)", sourceLocation: sourceLocation)
     }
     return nil
 }
 
+/// Whether `thrown` is `expected`.
+func == <R: Refusal & Equatable>(thrown: (any Refusal)?, expected: R) -> Bool {
+    guard let thrown = thrown as? R else { return false }
+    return thrown == expected
+}
+
 /// The failing fields of a `validation` error.
-func fields(_ error: DomainError?) -> [String] {
-    guard case .validation(let failure)? = error else { return [] }
-    return failure.fields
+func fields(_ error: (any Refusal)?) -> [String] {
+    (error as? ValidationError)?.fields ?? []
 }
 
 /// The result of an async throwing call.

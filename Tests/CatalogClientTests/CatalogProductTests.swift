@@ -64,7 +64,7 @@ struct CatalogProductTests {
             let created = results.compactMap { try? $0.get() }
             #expect(created.count == 1)
             for case .failure(let failure) in results {
-                #expect((failure as? DomainError)?.code == "duplicate_sku")
+                #expect((failure as? any Refusal)?.code == "duplicate_sku")
             }
             #expect(client.state.count == 2)
         }
@@ -109,7 +109,7 @@ struct CatalogProductTests {
             let found = try await run.client.lookup(id)
             #expect(found == nil)
             let error = await domainError { _ = try await run.client.product(id) }
-            #expect(error == .notFound(entity: "product", id: id.description))
+            #expect(error == EntityError.notFound(entity: "product", id: id.description))
         }
     }
 

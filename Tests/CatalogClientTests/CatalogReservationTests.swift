@@ -93,7 +93,7 @@ struct CatalogReservationTests {
             let insufficient = await domainError {
                 _ = try await client.reserve(CheckoutID(UUID()), [StockLine(productID: pen.id, quantity: 2)])
             }
-            #expect(insufficient == .insufficientStock(productID: pen.id, requested: 2, available: 1))
+            #expect(insufficient == CatalogError.insufficientStock(productID: pen.id, requested: 2, available: 1))
             #expect(try await client.lookup(mug.id)?.stock == 5)
             #expect(try await client.lookup(pen.id)?.stock == 1)
             #expect(try await client.pendingReservations().isEmpty)
@@ -145,7 +145,7 @@ struct CatalogReservationTests {
             #expect(succeeded.count == 10)
             let codes = results.compactMap { result -> String? in
                 guard case .failure(let error) = result else { return nil }
-                return (error as? DomainError)?.code ?? "\(error)"
+                return (error as? any Refusal)?.code ?? "\(error)"
             }
             #expect(codes.count == 90 && codes.allSatisfy { $0 == "insufficient_stock" })
             #expect(try await client.lookup(product.id)?.stock == 0)

@@ -48,7 +48,7 @@ struct CatalogTwoWriterTests {
         }
         let failures = results.compactMap { result -> String? in
             guard case .failure(let error) = result else { return nil }
-            return (error as? DomainError)?.code ?? "\(error)"
+            return (error as? any Refusal)?.code ?? "\(error)"
         }
         #expect(failures.count == 30 && failures.allSatisfy { $0 == "insufficient_stock" }, "\(failures)")
         let stored = try await first.readTransaction { try CatalogStore.fetch($0, product.id) }

@@ -120,7 +120,7 @@ struct CatalogWorkingSetTests {
             }
             #expect(results.filter { (try? $0.get()) != nil }.count == 20)
             for case .failure(let failure) in results {
-                #expect((failure as? DomainError)?.code == "insufficient_stock")
+                #expect((failure as? any Refusal)?.code == "insufficient_stock")
             }
             for id in targets {
                 #expect(try await client.product(id).stock == 0)

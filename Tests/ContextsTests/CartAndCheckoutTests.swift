@@ -29,11 +29,11 @@ struct CartAndCheckoutTests {
             let alice = try await shop.customer("Alice")
             let cart = try await shop.feature(CartContext.self, of: alice)
             // Deactivated: not found, as the storefront answers it.
-            await #expect(throws: DomainError.notFound(entity: "product", id: mug.id.description)) {
+            await #expect(throws: EntityError.notFound(entity: "product", id: mug.id.description)) {
                 _ = try await cart.setQuantity(1, of: mug.id)
             }
             let unknown = try #require(ProductID("00000000-0000-4000-8000-000000000001"))
-            await #expect(throws: DomainError.notFound(entity: "product", id: unknown.description)) {
+            await #expect(throws: EntityError.notFound(entity: "product", id: unknown.description)) {
                 _ = try await cart.setQuantity(1, of: unknown)
             }
             #expect(try await cart.cart().lines.isEmpty)
@@ -46,7 +46,7 @@ struct CartAndCheckoutTests {
             let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
             let alice = try await shop.customer("Alice")
             let checkout = try await shop.feature(CheckoutContext.self, of: alice)
-            await #expect(throws: DomainError.emptyCart) { _ = try await checkout.checkout(idempotencyKey: "k1") }
+            await #expect(throws: CartError.emptyCart) { _ = try await checkout.checkout(idempotencyKey: "k1") }
             _ = try await shop.feature(CartContext.self, of: alice).setQuantity(2, of: mug.id)
             let (order, created) = try await checkout.checkout(idempotencyKey: "k1")
             #expect(created)
@@ -72,16 +72,16 @@ struct CartAndCheckoutTests {
             let (placed, _) = try await shop.feature(CheckoutContext.self, of: alice).checkout(idempotencyKey: nil)
             let order = placed.order
             let bobsView = try await shop.feature(OrdersContext.self, of: bob)
-            await #expect(throws: DomainError.notFound(entity: "order", id: order.id.description)) {
+            await #expect(throws: EntityError.notFound(entity: "order", id: order.id.description)) {
                 _ = try await bobsView.order(order.id)
             }
-            await #expect(throws: DomainError.self) { _ = try await bobsView.cancelOrder(order.id) }
+            await #expect(throws: EntityError.self) { _ = try await bobsView.cancelOrder(order.id) }
             #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 1)
             let admin = try await shop.admin()
             let cancelled = try await shop.feature(AdminContext.self, of: admin).moveOrder(order.id, to: .cancelled)
             #expect(cancelled.order.status == .cancelled && cancelled.payment?.status == .cancelled)
             #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 5)
-            await #expect(throws: DomainError.self) {
+            await #expect(throws: OrderError.self) {
                 _ = try await shop.feature(OrdersContext.self, of: alice).cancelOrder(order.id)
             }
             #expect(try await shop.storefront.product(mug.id, representedAs: { $0 }).stock == 5)

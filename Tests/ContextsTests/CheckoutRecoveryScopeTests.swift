@@ -136,7 +136,7 @@ import Testing
                 try $0.queryOne("SELECT count(*) FROM stock_checkouts WHERE status = 'reserved'")?.get(0)
             }
             #expect(reservations == 1, "only the first checkout's reservation stands")
-            await #expect(throws: DomainError.idempotencyKeyReused) {
+            await #expect(throws: OrderError.idempotencyKeyReused) {
                 _ = try await carts.setQuantity(1, of: mug.id)
                 _ = try await checkout.checkout(idempotencyKey: "k1")
             }

@@ -13,7 +13,7 @@ import Testing
 
     @Test(arguments: [Int.min, -1, 0, 100, Int.max])
     func refusesQuantitiesOutOfRange(quantity: Int) {
-        let errors = validationError { () throws(DomainError) in try Cart(userID: user).settingQuantity(quantity, for: a) }
+        let errors = validationError { () throws in try Cart(userID: user).settingQuantity(quantity, for: a) }
         #expect(errors?.codes(for: "quantity") == [.outOfRange])
     }
 
@@ -45,7 +45,7 @@ import Testing
         for n in 1 ... Cart.maxLines { cart = try cart.settingQuantity(1, for: ProductID(uuid(n))) }
         #expect(cart.validate() == nil)
         #expect(try cart.settingQuantity(5, for: ProductID(uuid(1))).quantity(of: ProductID(uuid(1))) == 5)
-        let errors = validationError { () throws(DomainError) in try cart.settingQuantity(1, for: ProductID(uuid(1000))) }
+        let errors = validationError { () throws in try cart.settingQuantity(1, for: ProductID(uuid(1000))) }
         #expect(errors?.codes(for: "items") == [.tooLong])
     }
 
@@ -68,7 +68,7 @@ import Testing
         try state.store(state.cart(for: user).cleared())
         #expect(state.count == 1 && state.carts[user] == nil)
         let bad = Cart(userID: user, lines: [CartLine(productID: a, quantity: 0)])
-        #expect(validationError { () throws(DomainError) in try state.store(bad) } != nil)
+        #expect(validationError { () throws in try state.store(bad) } != nil)
         #expect(state == (try CartState(carts: [state.cart(for: other)])))
     }
 
@@ -79,8 +79,8 @@ import Testing
         let priced = try PricedCart(lines: lines, currency: .usd)
         #expect(priced.total == dollars(2749) && !priced.isEmpty)
         #expect(try PricedCart(lines: [], currency: .usd).total == dollars(0))
-        #expect(domainError { () throws(DomainError) in try PricedCart(lines: lines, currency: .eur) } == .currencyMismatch(.eur, .usd))
-        #expect(domainError { () throws(DomainError) in try PricedLine(productID: a, name: "A", quantity: 2, unitPrice: dollars(.max)) } == .overflow)
+        #expect(domainError { () throws in try PricedCart(lines: lines, currency: .eur) } == CurrencyMismatch(.eur, .usd))
+        #expect(domainError { () throws in try PricedLine(productID: a, name: "A", quantity: 2, unitPrice: dollars(.max)) } == Overflow())
         let (decoded, json) = try roundTrip(PricedCart(lines: [lines[0]], currency: .usd))
         #expect(decoded.lines == [lines[0]])
         #expect(json == #"{"items":[{"line_total":{"amount":750,"currency":"USD"},"name":"A","product_id":"00000000-0000-0000-0000-000000000001","quantity":3,"unit_price":{"amount":250,"currency":"USD"}}],"total":{"amount":750,"currency":"USD"}}"#)

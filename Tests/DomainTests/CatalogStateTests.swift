@@ -5,12 +5,12 @@ import Testing
     @Test func skusAreUniqueAndPricesInTheCatalogueCurrency() throws {
         var state = CatalogState(currency: .usd)
         try state.insert(makeProduct(1, sku: "A"))
-        #expect(domainError { () throws(DomainError) in try state.insert(makeProduct(2, sku: "A")) } == .duplicate(field: "sku", value: "A"))
-        #expect(domainError { () throws(DomainError) in try state.insert(makeProduct(1, sku: "B")) } == .duplicate(field: "id", value: ProductID(uuid(1)).description))
+        #expect(domainError { () throws in try state.insert(makeProduct(2, sku: "A")) } == EntityError.duplicate(field: "sku", value: "A"))
+        #expect(domainError { () throws in try state.insert(makeProduct(1, sku: "B")) } == EntityError.duplicate(field: "id", value: ProductID(uuid(1)).description))
         let euro = Product(id: ProductID(uuid(3)), sku: "C", name: "Euro", price: Money(amount: 1, currency: .eur))
-        #expect(validationError { () throws(DomainError) in try state.insert(euro) }?.codes(for: "price.currency") == [.inconsistent])
+        #expect(validationError { () throws in try state.insert(euro) }?.codes(for: "price.currency") == [.inconsistent])
         let invalid = makeProduct(4, sku: "d", stock: -1)
-        #expect(validationError { () throws(DomainError) in try state.insert(invalid) }?.fields == ["sku", "stock"])
+        #expect(validationError { () throws in try state.insert(invalid) }?.fields == ["sku", "stock"])
         #expect(state.count == 1 && state.product(sku: "A")?.id == ProductID(uuid(1)))
     }
 
@@ -19,9 +19,9 @@ import Testing
         let reserved = try state.product(ProductID(uuid(1)))!.reserving(4)
         try state.update(reserved)
         #expect(state.product(sku: "A")?.stock == 6)
-        #expect(domainError { () throws(DomainError) in try state.update(makeProduct(3, sku: "Z")) }
-            == .notFound(entity: "product", id: ProductID(uuid(3)).description))
-        #expect(domainError { () throws(DomainError) in try state.update(makeProduct(1, sku: "B")) } == .duplicate(field: "sku", value: "B"))
+        #expect(domainError { () throws in try state.update(makeProduct(3, sku: "Z")) }
+            == EntityError.notFound(entity: "product", id: ProductID(uuid(3)).description))
+        #expect(domainError { () throws in try state.update(makeProduct(1, sku: "B")) } == EntityError.duplicate(field: "sku", value: "B"))
         try state.update(makeProduct(1, sku: "A2"))
         #expect(state.product(sku: "A") == nil && state.product(sku: "A2")?.id == ProductID(uuid(1)))
         #expect(state.idsBySKU.count == 2)

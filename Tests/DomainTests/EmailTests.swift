@@ -26,7 +26,7 @@ import Testing
         "us er@example.com", "user@@example.com", "üser@example.com", "user@[127.0.0.1]", "\"q\"@example.com",
     ])
     func refusesMalformedAddresses(text: String) {
-        let errors = validationError { () throws(DomainError) in try Email(text) }
+        let errors = validationError { () throws in try Email(text) }
         #expect(errors?.codes(for: "email") == [.invalidFormat])
     }
 

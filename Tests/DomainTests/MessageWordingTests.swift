@@ -26,7 +26,7 @@ import Testing
             == "Too many failed sign-ins; retry in 1 second.")
         #expect(AuthenticationError.tooManyAttempts(retryAfterSeconds: 30).message
             == "Too many failed sign-ins; retry in 30 seconds.")
-        let one = DomainError.validation(ValidationError([FieldError(field: "name", code: .required, message: "m")]))
+        let one = ValidationError([FieldError(field: "name", code: .required, message: "m")])
         #expect(one.message == "1 field failed validation: name")
     }
 }

@@ -6,7 +6,7 @@ import Testing
     @Test func currencyCodeIsThreeUpperCaseLetters() throws {
         #expect(try Currency("EUR").code == "EUR")
         for bad in ["usd", "US", "USDD", "", "U$D", "ÜSD", "12A"] {
-            let errors = validationError { () throws(DomainError) in try Currency(bad) }
+            let errors = validationError { () throws in try Currency(bad) }
             #expect(errors?.codes(for: "currency") == [.invalidFormat], "\(bad)")
         }
     }
@@ -20,23 +20,23 @@ import Testing
 
     @Test func refusesMixingCurrencies() {
         let euros = Money(amount: 5, currency: .eur)
-        #expect(domainError { () throws(DomainError) in try dollars(1).adding(euros) } == .currencyMismatch(.usd, .eur))
-        #expect(domainError { () throws(DomainError) in try dollars(1).subtracting(euros) } == .currencyMismatch(.usd, .eur))
-        #expect(domainError { () throws(DomainError) in try dollars(1).isLess(than: euros) } == .currencyMismatch(.usd, .eur))
-        #expect(domainError { () throws(DomainError) in try Money.sum([dollars(1), euros], currency: .usd) }
-            == .currencyMismatch(.usd, .eur))
-        #expect(DomainError.currencyMismatch(.usd, .eur).code == "currency_mismatch")
+        #expect(domainError { () throws in try dollars(1).adding(euros) } == CurrencyMismatch(.usd, .eur))
+        #expect(domainError { () throws in try dollars(1).subtracting(euros) } == CurrencyMismatch(.usd, .eur))
+        #expect(domainError { () throws in try dollars(1).isLess(than: euros) } == CurrencyMismatch(.usd, .eur))
+        #expect(domainError { () throws in try Money.sum([dollars(1), euros], currency: .usd) }
+            == CurrencyMismatch(.usd, .eur))
+        #expect(CurrencyMismatch(.usd, .eur).code == "currency_mismatch")
     }
 
     @Test func overflowThrowsInsteadOfTrapping() {
         let max = dollars(Int64.max)
         let min = dollars(Int64.min)
-        #expect(domainError { () throws(DomainError) in try max.adding(dollars(1)) } == .overflow)
-        #expect(domainError { () throws(DomainError) in try min.subtracting(dollars(1)) } == .overflow)
-        #expect(domainError { () throws(DomainError) in try max.multiplied(by: 2) } == .overflow)
-        #expect(domainError { () throws(DomainError) in try min.multiplied(by: -1) } == .overflow)
-        #expect(domainError { () throws(DomainError) in try Money.sum([max, dollars(1)], currency: .usd) } == .overflow)
-        #expect(DomainError.overflow.code == "overflow")
+        #expect(domainError { () throws in try max.adding(dollars(1)) } == Overflow())
+        #expect(domainError { () throws in try min.subtracting(dollars(1)) } == Overflow())
+        #expect(domainError { () throws in try max.multiplied(by: 2) } == Overflow())
+        #expect(domainError { () throws in try min.multiplied(by: -1) } == Overflow())
+        #expect(domainError { () throws in try Money.sum([max, dollars(1)], currency: .usd) } == Overflow())
+        #expect(Overflow().code == "overflow")
     }
 
     @Test func multipliesByQuantity() throws {

@@ -19,11 +19,11 @@ import Testing
     func transitionTable(from: OrderStatus, to: OrderStatus, actor: OrderActor) {
         let isAllowed = Self.allowed.contains("\(from.rawValue)>\(to.rawValue)@\(actor.rawValue)")
         #expect(from.canTransition(to: to, by: actor) == isAllowed)
-        let result = domainError { () throws(DomainError) in try from.transition(to: to, by: actor) }
+        let result = domainError { () throws in try from.transition(to: to, by: actor) }
         if isAllowed {
             #expect(result == nil)
         } else {
-            #expect(result == .illegalTransition(from: from, to: to))
+            #expect(result == OrderError.illegalTransition(from: from, to: to))
             #expect(result?.code == "illegal_transition")
             #expect(result?.category == .conflict)
         }

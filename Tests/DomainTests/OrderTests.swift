@@ -28,10 +28,10 @@ import Testing
 
     @Test func placingAnEmptyCartIsRefused() throws {
         let empty = try PricedCart(lines: [], currency: .usd)
-        let error = domainError { () throws(DomainError) in
+        let error = domainError { () throws in
             try Order.place(id: OrderID(uuid(1)), userID: user, cart: empty, createdAt: t0)
         }
-        #expect(error == .emptyCart && error?.code == "empty_cart" && error?.category == .conflict)
+        #expect(error == CartError.emptyCart && error?.code == "empty_cart" && error?.category == .conflict)
     }
 
     @Test func validateReportsEveryBrokenInvariant() {
@@ -60,17 +60,17 @@ import Testing
         let order = try placed()
         let confirmed = try order.confirmed()
         #expect(confirmed.status == .confirmed && confirmed.lines == order.lines && confirmed.id == order.id)
-        #expect(domainError { () throws(DomainError) in try confirmed.shipped() } == .shippingAddressRequired(order.id))
+        #expect(domainError { () throws in try confirmed.shipped() } == OrderError.shippingAddressRequired(order.id))
         let delivered = try confirmed.addressed(to: Self.address).shipped().delivered()
         #expect(delivered.shippingAddress == Self.address)
         #expect(delivered.status == .delivered)
-        #expect(domainError { () throws(DomainError) in try delivered.cancelled(by: .admin) }
-            == .illegalTransition(from: .delivered, to: .cancelled))
+        #expect(domainError { () throws in try delivered.cancelled(by: .admin) }
+            == OrderError.illegalTransition(from: .delivered, to: .cancelled))
         #expect(try order.cancelled(by: .customer).status == .cancelled)
         #expect(try confirmed.cancelled(by: .customer).status == .cancelled)
-        #expect(domainError { () throws(DomainError) in try order.shipped() } == .illegalTransition(from: .pending, to: .shipped))
-        #expect(domainError { () throws(DomainError) in try confirmed.transitioned(to: .shipped, by: .customer) }
-            == .illegalTransition(from: .confirmed, to: .shipped))
+        #expect(domainError { () throws in try order.shipped() } == OrderError.illegalTransition(from: .pending, to: .shipped))
+        #expect(domainError { () throws in try confirmed.transitioned(to: .shipped, by: .customer) }
+            == OrderError.illegalTransition(from: .confirmed, to: .shipped))
         #expect(order.isCancellable && !delivered.isCancellable)
     }
 
@@ -84,8 +84,8 @@ import Testing
         #expect(addressed.shippingAddress == Self.address && addressed.status == .pending)
         let bad = ShippingAddress(name: "", lines: ["a", "b", "c", "d"], city: " Madrid", postalCode: "28 013-",
                                   country: "es", phone: "0049", email: "not an email")
-        let failure = domainError { () throws(DomainError) in try order.addressed(to: bad) }
-        guard case .validation(let errors) = failure else {
+        let failure = domainError { () throws in try order.addressed(to: bad) }
+        guard let errors = failure as? ValidationError else {
             Issue.record("expected a validation failure, got \(String(describing: failure))")
             return
         }
@@ -95,11 +95,11 @@ import Testing
         let noContact = ShippingAddress(name: "Ana", lines: ["Calle 1"], city: "Madrid", postalCode: "28013", country: "ES")
         #expect(noContact.validate()?.fields == ["phone"])
         let shipped = try addressed.confirmed().shipped()
-        #expect(domainError { () throws(DomainError) in try shipped.addressed(to: Self.address) }
-            == .shippingAddressLocked(order.id, status: .shipped))
+        #expect(domainError { () throws in try shipped.addressed(to: Self.address) }
+            == OrderError.shippingAddressLocked(order.id, status: .shipped))
         let cancelled = try order.cancelled(by: .customer)
-        #expect(domainError { () throws(DomainError) in try cancelled.addressed(to: Self.address) }
-            == .shippingAddressLocked(order.id, status: .cancelled))
+        #expect(domainError { () throws in try cancelled.addressed(to: Self.address) }
+            == OrderError.shippingAddressLocked(order.id, status: .cancelled))
     }
 
     @Test func codesWithAPIKeys() throws {

@@ -37,18 +37,18 @@ import Testing
         let reserved = try product.reserving(2)
         #expect(reserved.stock == 1)
         #expect(try reserved.reserving(1).stock == 0)
-        #expect(domainError { () throws(DomainError) in try reserved.reserving(2) }
-            == .insufficientStock(productID: product.id, requested: 2, available: 1))
-        #expect(DomainError.insufficientStock(productID: product.id, requested: 2, available: 1).code == "insufficient_stock")
-        #expect(validationError { () throws(DomainError) in try product.reserving(0) }?.codes(for: "quantity") == [.outOfRange])
-        #expect(validationError { () throws(DomainError) in try product.reserving(-5) } != nil)
-        #expect(domainError { () throws(DomainError) in try product.deactivated().reserving(1) } == .productInactive(product.id))
+        #expect(domainError { () throws in try reserved.reserving(2) }
+            == CatalogError.insufficientStock(productID: product.id, requested: 2, available: 1))
+        #expect(CatalogError.insufficientStock(productID: product.id, requested: 2, available: 1).code == "insufficient_stock")
+        #expect(validationError { () throws in try product.reserving(0) }?.codes(for: "quantity") == [.outOfRange])
+        #expect(validationError { () throws in try product.reserving(-5) } != nil)
+        #expect(domainError { () throws in try product.deactivated().reserving(1) } == CatalogError.productInactive(product.id))
         #expect(try reserved.releasing(2) == product)
         #expect(try product.deactivated().releasing(1).stock == 4)  // returns still land on inactive products
-        #expect(validationError { () throws(DomainError) in try product.releasing(0) } != nil)
+        #expect(validationError { () throws in try product.releasing(0) } != nil)
         let full = makeProduct(1, stock: 1_000_000)
-        #expect(validationError { () throws(DomainError) in try full.releasing(1) }?.codes(for: "stock") == [.outOfRange])
-        #expect(validationError { () throws(DomainError) in try full.restocked(by: Int.max) }?.codes(for: "stock") == [.outOfRange])
+        #expect(validationError { () throws in try full.releasing(1) }?.codes(for: "stock") == [.outOfRange])
+        #expect(validationError { () throws in try full.restocked(by: Int.max) }?.codes(for: "stock") == [.outOfRange])
     }
 
     @Test func neverNegativeAcrossManyReservations() throws {
@@ -66,10 +66,10 @@ import Testing
     @Test func otherBusinessMethods() throws {
         let product = makeProduct(1, stock: 5)
         #expect(try product.repriced(to: dollars(2500)).price == dollars(2500))
-        #expect(validationError { () throws(DomainError) in try product.repriced(to: dollars(-1)) }?.fields == ["price.amount"])
+        #expect(validationError { () throws in try product.repriced(to: dollars(-1)) }?.fields == ["price.amount"])
         #expect(try product.restocked(by: 5).stock == 10)
         #expect(try product.withStock(0).stock == 0)
-        #expect(validationError { () throws(DomainError) in try product.withStock(-1) } != nil)
+        #expect(validationError { () throws in try product.withStock(-1) } != nil)
         #expect(!product.deactivated().active && product.deactivated().activated() == product)
         let soldOut = try product.withStock(0)
         #expect(product.isAvailable && !product.deactivated().isAvailable && !soldOut.isAvailable)
@@ -82,7 +82,7 @@ import Testing
         #expect(changed.name == "Gadget" && changed.price == dollars(5) && changed.stock == 7 && !changed.active)
         #expect(changed.sku == product.sku && changed.description == product.description && changed.id == product.id)
         let bad = ProductPatch(name: "", description: String(repeating: "x", count: 2001), price: dollars(-1), stock: -3)
-        #expect(validationError { () throws(DomainError) in try bad.applied(to: product) }?.fields
+        #expect(validationError { () throws in try bad.applied(to: product) }?.fields
             == ["name", "description", "price.amount", "stock"])
         let decoded = try JSONDecoder().decode(ProductPatch.self, from: Data(#"{"stock":4}"#.utf8))
         #expect(decoded == ProductPatch(stock: 4))
@@ -97,7 +97,7 @@ import Testing
                                    price: dollars(250), stock: 0, active: true))
         let bad = ProductDraft(sku: "", name: "", price: dollars(-1), stock: 2_000_000)
         #expect(bad.validate()?.fields == ["sku", "name", "price.amount", "stock"])
-        #expect(validationError { () throws(DomainError) in try bad.makeProduct(id: ProductID(uuid(9))) } == bad.validate())
+        #expect(validationError { () throws in try bad.makeProduct(id: ProductID(uuid(9))) } == bad.validate())
     }
 
     @Test func codesWithAPIKeys() throws {

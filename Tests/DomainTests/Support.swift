@@ -10,20 +10,26 @@ let usd = Currency.usd
 func dollars(_ cents: Int64) -> Money { Money(amount: cents, currency: .usd) }
 let t0 = Timestamp(millisecondsSince1970: 1_795_000_000_000)
 
-/// The error `body` threw (nil when it did not throw).
-func domainError<T>(_ body: () throws(DomainError) -> T) -> DomainError? {
+/// The refusal `body` threw (nil when it did not throw, or threw
+/// something else).
+func domainError<T>(_ body: () throws -> T) -> (any Refusal)? {
     do {
         _ = try body()
         return nil
     } catch {
-        return error
+        return error as? any Refusal
     }
 }
 
+/// Whether `thrown` is `expected`.
+func == <R: Refusal & Equatable>(thrown: (any Refusal)?, expected: R) -> Bool {
+    guard let thrown = thrown as? R else { return false }
+    return thrown == expected
+}
+
 /// The validation error `body` threw (nil for success or any other error).
-func validationError<T>(_ body: () throws(DomainError) -> T) -> ValidationError? {
-    if case .validation(let errors)? = domainError(body) { return errors }
-    return nil
+func validationError<T>(_ body: () throws -> T) -> ValidationError? {
+    domainError(body) as? ValidationError
 }
 
 func makeUser(_ n: Int, email: String = "user@example.com", name: String = "Ada Lovelace",

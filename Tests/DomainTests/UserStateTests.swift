@@ -6,18 +6,18 @@ import Testing
         var state = UserState()
         try state.insert(try makeUser(1, email: "Ada@Example.com"))
         let clash = try makeUser(2, email: "ada@EXAMPLE.com")
-        #expect(domainError { () throws(DomainError) in try state.insert(clash) } == .duplicate(field: "email", value: "ada@EXAMPLE.com"))
-        #expect(DomainError.duplicate(field: "email", value: "x").code == "duplicate_email")
-        #expect(DomainError.duplicate(field: "email", value: "x").category == .conflict)
+        #expect(domainError { () throws in try state.insert(clash) } == EntityError.duplicate(field: "email", value: "ada@EXAMPLE.com"))
+        #expect(EntityError.duplicate(field: "email", value: "x").code == "duplicate_email")
+        #expect(EntityError.duplicate(field: "email", value: "x").category == .conflict)
         #expect(state.user(email: " ADA@example.COM ")?.id == UserID(uuid(1)))
         #expect(state.count == 1)
     }
 
     @Test func refusesInvalidUsersAndDuplicateIDs() throws {
         var state = UserState()
-        #expect(validationError { () throws(DomainError) in try state.insert(try! makeUser(1, name: "")) } != nil)
+        #expect(validationError { () throws in try state.insert(try! makeUser(1, name: "")) } != nil)
         try state.insert(try makeUser(1, email: "a@example.com"))
-        #expect(domainError { () throws(DomainError) in try state.insert(try! makeUser(1, email: "b@example.com")) }?.code == "duplicate_id")
+        #expect(domainError { () throws in try state.insert(try! makeUser(1, email: "b@example.com")) }?.code == "duplicate_id")
     }
 
     @Test func updateMovesTheEmailIndex() throws {
@@ -32,12 +32,12 @@ import Testing
         #expect(state.idsByEmail.count == 2)
         // Keeping one's own address (in another case) is not a clash; taking another's is.
         try state.update(state.user(ada.id)!.changingEmail(to: try Email("COUNTESS@example.com")))
-        #expect(domainError { () throws(DomainError) in
+        #expect(domainError { () throws in
             try state.update(state.user(ada.id)!.changingEmail(to: try Email("BOB@example.com")))
-        } == .duplicate(field: "email", value: "BOB@example.com"))
+        } == EntityError.duplicate(field: "email", value: "BOB@example.com"))
         let ghost = try makeUser(3, email: "ghost@example.com")
-        #expect(domainError { () throws(DomainError) in try state.update(ghost) } == .notFound(entity: "user", id: ghost.id.description))
-        #expect(DomainError.notFound(entity: "user", id: "x").code == "user_not_found")
+        #expect(domainError { () throws in try state.update(ghost) } == EntityError.notFound(entity: "user", id: ghost.id.description))
+        #expect(EntityError.notFound(entity: "user", id: "x").code == "user_not_found")
     }
 
     @Test func loadsFromStorageAndComparesByValue() throws {
@@ -50,6 +50,6 @@ import Testing
         #expect(other != state)
         try other.insert(users[0])
         #expect(other == state)
-        #expect(domainError { () throws(DomainError) in try UserState(users: users + [users[0]]) } != nil)
+        #expect(domainError { () throws in try UserState(users: users + [users[0]]) } != nil)
     }
 }

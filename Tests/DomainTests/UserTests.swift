@@ -10,10 +10,10 @@ import Testing
         #expect(errors?.codes(for: "name") == [.required])
         #expect(errors?.codes(for: "email") == [.invalidFormat])
         #expect(errors?.codes(for: "password") == [.tooShort])
-        let thrown = validationError { () throws(DomainError) in try request.makeUser(id: UserID(uuid(1)), createdAt: t0) }
+        let thrown = validationError { () throws in try request.makeUser(id: UserID(uuid(1)), createdAt: t0) }
         #expect(thrown == errors)
-        #expect(DomainError.validation(errors!).code == "validation_failed")
-        #expect(DomainError.validation(errors!).category == .invalid)
+        #expect(errors!.code == "validation_failed")
+        #expect(errors!.category == .invalid)
     }
 
     @Test func registrationTrimsAndBuildsAnActiveCustomer() throws {
@@ -61,7 +61,7 @@ import Testing
         #expect(user.promoted().isAdmin && user.promoted().demoted() == user)
         #expect(user.with(role: .admin) == user.promoted() && user.with(status: .suspended) == suspended)
         #expect(try user.renamed(to: "  Grace Hopper ").name == "Grace Hopper")
-        #expect(validationError { () throws(DomainError) in try user.renamed(to: " ") }?.codes(for: "name") == [.required])
+        #expect(validationError { () throws in try user.renamed(to: " ") }?.codes(for: "name") == [.required])
         let moved = user.changingEmail(to: try Email("new@example.com"))
         #expect(moved.email.normalized == "new@example.com" && moved.id == user.id && moved.createdAt == user.createdAt)
         #expect(user.status == .active)  // the original is untouched
@@ -79,7 +79,7 @@ import Testing
         let changed = try UserProfilePatch(name: " New Name ", email: "NEW@example.com", currentPassword: "old")
             .applied(to: user)
         #expect(changed.name == "New Name" && changed.email.address == "NEW@example.com")
-        #expect(validationError { () throws(DomainError) in try patch.applied(to: user) }?.errors.count == 4)
+        #expect(validationError { () throws in try patch.applied(to: user) }?.errors.count == 4)
         #expect(!UserProfilePatch(password: "secret-secret", currentPassword: "old-secret").description.contains("secret"))
         let decoded = try JSONDecoder().decode(UserProfilePatch.self,
                                                from: Data(#"{"password":"0123456789","current_password":"x"}"#.utf8))
@@ -94,7 +94,7 @@ import Testing
         let bad = UserAdminPatch(status: "banned", role: "root")
         #expect(bad.validate()?.fields == ["status", "role"])
         #expect(bad.validate()?.errors.map(\.code) == [.invalidFormat, .invalidFormat])
-        #expect(validationError { () throws(DomainError) in try bad.applied(to: user) } == bad.validate())
+        #expect(validationError { () throws in try bad.applied(to: user) } == bad.validate())
         #expect(try UserAdminPatch(status: nil as String?, role: nil).applied(to: user) == user)
     }
 

@@ -117,6 +117,26 @@ import TestSupport
         }
     }
 
+    /// The router's `problem(for:)` answers an error that is not an
+    /// `HTTPResponseError` (how the application renders its own errors);
+    /// what it does not render stays a 500.
+    @Test func routerRendersAThrownErrorItKnows() async throws {
+        var router = TestRoutes.router()
+        router.problem = { error in
+            error is TestRoutes.Boom ? HTTPError(.conflict, code: "boom", detail: "Rendered by the router.") : nil
+        }
+        router.get("/other") { _ in throw CancellationError() }
+        try await TestServer.with(router: router) { server in
+            let client = try server.client()
+            try client.send("GET /boom HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.status == 409)
+            #expect(response.text.contains(#""code":"boom""#))
+            try client.send("GET /other HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(try client.readResponse().status == 500)
+        }
+    }
+
     @Test func noContentResponseHasNoLengthOrBody() async throws {
         try await TestServer.with { server in
             let client = try server.client()

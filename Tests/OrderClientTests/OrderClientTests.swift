@@ -72,10 +72,10 @@ extension ClientRun where C == OrderClient {
                                                       idempotencyKey: "k", fingerprint: asked)
         #expect(try await run.client.order(userID: user, idempotencyKey: "k", matching: asked) == placed)
         #expect(try await run.client.order(userID: user, idempotencyKey: "k", matching: nil) == placed)
-        await #expect(throws: DomainError.idempotencyKeyReused) {
+        await #expect(throws: OrderError.idempotencyKeyReused) {
             _ = try await run.client.order(userID: user, idempotencyKey: "k", matching: other)
         }
-        await #expect(throws: DomainError.idempotencyKeyReused) {
+        await #expect(throws: OrderError.idempotencyKeyReused) {
             _ = try await run.client.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(),
                                                  idempotencyKey: "k", fingerprint: other)
         }
@@ -120,11 +120,11 @@ extension ClientRun where C == OrderClient {
         let database = try await backend.database(at: path)
         var run = try await OrderRun.start(database, backend: backend)
         let order = try await place(run)
-        await #expect(throws: DomainError.self) { _ = try await run.client.transition(order.id, to: .shipped, by: .admin, cause: testCause) }
+        await #expect(throws: OrderError.self) { _ = try await run.client.transition(order.id, to: .shipped, by: .admin, cause: testCause) }
         let paid = OrderChangeCause(.provider, reason: "payment.succeeded")
         _ = try await run.client.transition(order.id, to: .confirmed, by: .system, cause: paid)
-        await #expect(throws: DomainError.self) { _ = try await run.client.transition(order.id, to: .shipped, by: .customer, cause: testCause) }
-        await #expect(throws: DomainError.shippingAddressRequired(order.id)) {
+        await #expect(throws: OrderError.self) { _ = try await run.client.transition(order.id, to: .shipped, by: .customer, cause: testCause) }
+        await #expect(throws: OrderError.shippingAddressRequired(order.id)) {
             _ = try await run.client.transition(order.id, to: .shipped, by: .admin, cause: testCause)
         }
         let addressed = try await run.client.address(order.id, to: Self.address)
@@ -136,7 +136,7 @@ extension ClientRun where C == OrderClient {
         let admin = UserID(UUID())
         let shipped = try await run.client.transition(order.id, to: .shipped, by: .admin,
                                                              cause: OrderChangeCause(.admin(admin), reason: "shipped"))
-        await #expect(throws: DomainError.shippingAddressLocked(order.id, status: .shipped)) {
+        await #expect(throws: OrderError.shippingAddressLocked(order.id, status: .shipped)) {
             _ = try await run.client.address(order.id, to: Self.address)
         }
         await run.stop()
@@ -173,7 +173,7 @@ extension ClientRun where C == OrderClient {
         #expect(try await run.client.settle(moved) == confirmed)
         let stranger = try Order.place(id: OrderID(UUID()), userID: user, cart: try cart(),
                                        createdAt: Timestamp(millisecondsSince1970: 0), checkoutID: CheckoutID(UUID()))
-        await #expect(throws: DomainError.notFound(entity: "order", id: stranger.id.description)) {
+        await #expect(throws: EntityError.notFound(entity: "order", id: stranger.id.description)) {
             _ = try await run.client.settle(stranger)
         }
         #expect(try await run.client.openOrders().isEmpty)
@@ -260,7 +260,7 @@ extension ClientRun where C == OrderClient {
             cursor = page.nextCursor
         } while cursor != nil
         #expect(seen == placed.reversed())
-        await #expect(throws: DomainError.self) { _ = try await run.client.orders(for: user, limit: 3, after: "bogus") }
+        await #expect(throws: ValidationError.self) { _ = try await run.client.orders(for: user, limit: 3, after: "bogus") }
         await run.stop()
     }
 }

@@ -58,7 +58,7 @@ extension OrderClientTests {
                 cursor = stored.nextCursor
             } while cursor != nil
         }
-        await #expect(throws: DomainError.self) {
+        await #expect(throws: ValidationError.self) {
             _ = try await run.client.orders(for: UserID(UUID()), limit: 3, after: placed[0].id.description)
         }
         await run.stop()

@@ -128,7 +128,7 @@ import Testing
         // The refused event id was not recorded: its corrected delivery applies.
         #expect(try await apply(run, event("evt_1", .paymentSucceeded, payment)).effect == .applied)
         let unknown = PaymentID(UUID())
-        await #expect(throws: DomainError.notFound(entity: "payment", id: unknown.description)) {
+        await #expect(throws: EntityError.notFound(entity: "payment", id: unknown.description)) {
             _ = try await apply(run, PaymentEvent(id: "evt_2", type: .paymentSucceeded, paymentID: unknown,
                                                   amount: payment.amount))
         }

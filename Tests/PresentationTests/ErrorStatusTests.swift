@@ -85,60 +85,141 @@ import Testing
         #expect(busy.code == "sessions_exhausted" && busy.headers["retry-after"] == "1")
     }
 
-    @Test func everyDomainPaymentAuthenticationAndCheckoutErrorIsA4xxOr503() throws {
+    /// Every case of every refusal the features declare, with the status and
+    /// code the API answers it with (openapi.yaml names them). The switch
+    /// per enum is exhaustive, so a new case fails to compile until it is
+    /// given its answer here, and the walk below checks every case is listed.
+    static func refusals() -> [any Refusal] {
         let product = ProductID(UUID()), order = OrderID(UUID()), user = UserID(UUID()), payment = PaymentID(UUID())
         let money = Money(amount: 100, currency: .usd)
-        let domain: [DomainError] = [
-            .validation(ValidationError([FieldError(field: "f", code: .required, message: "m")])),
-            .insufficientStock(productID: product, requested: 2, available: 1), .productInactive(product),
-            .illegalTransition(from: .pending, to: .delivered), .emptyCart, .currencyMismatch(.usd, .eur), .overflow,
-            .duplicate(field: "email", value: "a@example.com"), .notFound(entity: "order", id: "x"),
-            .userSuspended(user), .lastAdmin(user), .preconditionFailed(entity: "product"),
-            .stockLimitExceeded(productID: product, returned: 1, stock: 1), .idempotencyKeyReused,
-            .shippingAddressRequired(order), .shippingAddressLocked(order, status: .shipped),
+        let cases: [[any Refusal]] = [
+            [ValidationError([FieldError(field: "f", code: .required, message: "m")])],
+            [EntityError.notFound(entity: "order", id: "x"), EntityError.duplicate(field: "email", value: "a@example.com"),
+             EntityError.preconditionFailed(entity: "product")], [Overflow()], [CurrencyMismatch(.usd, .eur)],
+            [CartError.emptyCart],
+            [CatalogError.insufficientStock(productID: product, requested: 2, available: 1),
+             CatalogError.productInactive(product), CatalogError.stockLimitExceeded(productID: product, returned: 1, stock: 1)],
+            [OrderError.illegalTransition(from: .pending, to: .delivered), OrderError.idempotencyKeyReused,
+             OrderError.shippingAddressRequired(order), OrderError.shippingAddressLocked(order, status: .shipped)],
+            [UnpaidOrderLimitError.tooManyOrders(limit: 5), UnpaidOrderLimitError.tooManyUnits(limit: 100, held: 99)],
+            [UserError.userSuspended(user), UserError.lastAdmin(user)],
+            [AuthenticationError.invalidCredentials, AuthenticationError.tooManyAttempts(retryAfterSeconds: 7),
+             AuthenticationError.invalidToken, AuthenticationError.invalidTicket],
+            [AccessDenied("no")], [PasswordHashingBusy(retryAfterSeconds: 1)],
+            [PaymentError.invalidSignature("bad"), PaymentError.notConfigured,
+             PaymentError.amountMismatch(expected: money, got: money),
+             PaymentError.illegalTransition(payment, from: .succeeded, to: .requiresPayment),
+             PaymentError.refundExceedsPaid(payment, refundable: money),
+             PaymentError.orderNotPaid(payment, status: .requiresPayment), PaymentError.orderShipped(payment)],
         ]
-        for error in domain {
-            switch error {  // exhaustive: a new case must be added above
-            case .validation, .insufficientStock, .productInactive, .illegalTransition, .emptyCart, .currencyMismatch,
-                 .overflow, .duplicate, .notFound, .userSuspended, .lastAdmin, .preconditionFailed, .stockLimitExceeded,
-                 .idempotencyKeyReused, .shippingAddressRequired, .shippingAddressLocked: break
+        return cases.flatMap { $0 }
+    }
+
+    /// How many cases `refusals()` must list: one per case of each enum.
+    static let refusalCases = 1 + 3 + 1 + 1 + 1 + 3 + 4 + 2 + 2 + 4 + 1 + 1 + 7
+
+    /// The status and code the API answers `refusal` with.
+    static func answer(_ refusal: any Refusal) -> (status: Int, code: String)? {
+        switch refusal {
+        case is ValidationError: (422, "validation_failed")
+        case let entity as EntityError:
+            switch entity {
+            case .notFound(let name, _): (404, "\(name)_not_found")
+            case .duplicate(let field, _): (409, "duplicate_\(field)")
+            case .preconditionFailed: (412, "precondition_failed")
             }
-            let answer = try #require(error.httpError, "\(error)")
-            #expect((400..<500).contains(answer.status.code), "\(error) → \(answer.status.code)")
-        }
-        let payments: [PaymentError] = [
-            .invalidSignature("bad"), .notConfigured, .amountMismatch(expected: money, got: money),
-            .illegalTransition(payment, from: .succeeded, to: .requiresPayment),
-            .refundExceedsPaid(payment, refundable: money), .orderNotPaid(payment, status: .requiresPayment),
-            .orderShipped(payment),
-        ]
-        for error in payments {
-            switch error {
-            case .invalidSignature, .notConfigured, .amountMismatch, .illegalTransition, .refundExceedsPaid,
-                 .orderNotPaid, .orderShipped: break
+        case is Overflow: (422, "overflow")
+        case is CurrencyMismatch: (422, "currency_mismatch")
+        case let cart as CartError:
+            switch cart {
+            case .emptyCart: (409, "empty_cart")
             }
-            let answer = try #require(error.httpError, "\(error)")
-            #expect((400..<500).contains(answer.status.code) || answer.status == .serviceUnavailable, "\(error)")
-        }
-        let authentication: [AuthenticationError] = [
-            .invalidCredentials, .tooManyAttempts(retryAfterSeconds: 1), .invalidToken, .invalidTicket,
-        ]
-        for error in authentication {
-            switch error {
-            case .invalidCredentials, .tooManyAttempts, .invalidToken, .invalidTicket: break
+        case let catalog as CatalogError:
+            switch catalog {
+            case .insufficientStock: (409, "insufficient_stock")
+            case .productInactive: (409, "product_inactive")
+            case .stockLimitExceeded: (409, "stock_limit_exceeded")
             }
-            let answer = try #require(error.httpError, "\(error)")
-            #expect((400..<500).contains(answer.status.code), "\(error)")
-        }
-        #expect(AccessDenied("no").httpError?.status == .forbidden)
-        let unpaid: [UnpaidOrderLimitError] = [.tooManyOrders(limit: 5), .tooManyUnits(limit: 100, held: 99)]
-        for error in unpaid {
-            switch error {
-            case .tooManyOrders, .tooManyUnits: break
+        case let order as OrderError:
+            switch order {
+            case .illegalTransition: (409, "illegal_transition")
+            case .idempotencyKeyReused: (422, "idempotency_key_reused")
+            case .shippingAddressRequired: (409, "shipping_address_required")
+            case .shippingAddressLocked: (409, "shipping_address_locked")
             }
-            #expect(error.httpError?.status == .conflict, "\(error)")
+        case let unpaid as UnpaidOrderLimitError:
+            switch unpaid {
+            case .tooManyOrders: (409, "too_many_unpaid_orders")
+            case .tooManyUnits: (409, "too_many_unpaid_units")
+            }
+        case let account as UserError:
+            switch account {
+            case .userSuspended: (409, "user_suspended")
+            case .lastAdmin: (409, "last_admin")
+            }
+        case let authentication as AuthenticationError:
+            switch authentication {
+            case .invalidCredentials: (401, "invalid_credentials")
+            case .tooManyAttempts: (429, "too_many_attempts")
+            case .invalidToken: (401, "invalid_token")
+            case .invalidTicket: (401, "invalid_ticket")
+            }
+        case is AccessDenied: (403, "forbidden")
+        case is PasswordHashingBusy: (503, "password_hashing_busy")
+        case let payment as PaymentError:
+            switch payment {
+            case .invalidSignature: (400, "invalid_signature")
+            case .notConfigured: (503, "payments_not_configured")
+            case .amountMismatch: (422, "amount_mismatch")
+            case .illegalTransition: (409, "illegal_payment_transition")
+            case .refundExceedsPaid: (422, "refund_exceeds_paid")
+            case .orderNotPaid: (409, "order_not_paid")
+            case .orderShipped: (409, "order_shipped")
+            }
+        default: nil
         }
-        let hashing = try #require(PasswordHashingBusy(retryAfterSeconds: 1).httpError)
-        #expect(hashing.status == .serviceUnavailable && hashing.headers["retry-after"] == "1")
+    }
+
+    @Test func everyRefusalIsA4xxOr503WithItsCodeAndMessage() throws {
+        let refusals = Self.refusals()
+        #expect(Set(refusals.map(\.description)).count == Self.refusalCases, "every case is listed once")
+        for refusal in refusals {
+            let expected = try #require(Self.answer(refusal), "\(type(of: refusal)) has no answer in this test")
+            // What the router answers a handler that threw it with.
+            let problem = try #require(RefusalProblem.problem(for: refusal), "\(refusal) is answered 500")
+            #expect((400..<500).contains(problem.status.code) || problem.status == .serviceUnavailable, "\(refusal)")
+            #expect(problem.status.code == expected.status && problem.code == expected.code, "\(refusal)")
+            #expect(problem.detail == refusal.message && !refusal.message.isEmpty)
+            if problem.status == .tooManyRequests || problem.code == "password_hashing_busy" {
+                #expect(problem.headers["retry-after"] == refusal.retryAfterSeconds.map(String.init), "\(refusal)")
+            }
+            if problem.status == .unauthorized {
+                #expect(problem.headers["www-authenticate"]?.hasPrefix("Bearer realm=\"axiom\"") == true)
+            }
+        }
+        #expect(RefusalProblem.problem(for: CancellationError()) == nil, "an error that is no refusal stays a 500")
+        for category in RefusalCategory.allCases {
+            let status = RefusalProblem.status(of: category)
+            #expect((400..<500).contains(status.code) || status == .serviceUnavailable, "\(category)")
+        }
+    }
+
+    /// Every type in Sources that conforms to `Refusal`, found by reading
+    /// the declarations: a new refusal type fails this until `refusals()`
+    /// lists its cases.
+    @Test func everyRefusalTypeInSourcesIsListed() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        let declaration = try Regex(#"(?:enum|struct|class|actor|extension)\s+(\w+)\s*:[^{]*\bRefusal\b"#)
+        var declared: Set<String> = []
+        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        for case let file as URL in files where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for match in text.matches(of: declaration) {
+                if let name = match.output[1].substring { declared.insert(String(name)) }
+            }
+        }
+        #expect(declared.count >= 13, "the scan finds the declarations")
+        #expect(declared == Set(Self.refusals().map { String(describing: type(of: $0)) }))
     }
 }

@@ -82,13 +82,13 @@ private func problemBody(_ error: HTTPError) -> [String: Any] {
     }
 }
 
-@Suite struct DomainErrorProblemTests {
+@Suite struct RefusalProblemTests {
     @Test func categoriesMapToStatuses() {
         let id = ProductID(UUID())
-        #expect(DomainError.insufficientStock(productID: id, requested: 2, available: 1).problem.status == .conflict)
-        #expect(DomainError.duplicate(field: "email", value: "a@b.c").problem.code == "duplicate_email")
-        #expect(DomainError.notFound(entity: "order", id: "x").problem.status == .notFound)
-        #expect(DomainError.overflow.problem.status == .unprocessableContent)
+        #expect(CatalogError.insufficientStock(productID: id, requested: 2, available: 1).problem.status == .conflict)
+        #expect(EntityError.duplicate(field: "email", value: "a@b.c").problem.code == "duplicate_email")
+        #expect(EntityError.notFound(entity: "order", id: "x").problem.status == .notFound)
+        #expect(Overflow().problem.status == .unprocessableContent)
     }
 
     @Test func validationListsEveryField() throws {
@@ -96,7 +96,7 @@ private func problemBody(_ error: HTTPError) -> [String: Any] {
             FieldError(field: "name", code: .required, message: "Name is required."),
             FieldError(field: "email", code: .invalidFormat, message: "Not an email \"address\"."),
         ])
-        let error = DomainError.validation(validation).problem
+        let error = validation.problem
         #expect(error.status == .unprocessableContent)
         let errors = try #require(problemBody(error)["errors"] as? [[String: Any]])
         #expect(errors.map { $0["field"] as? String } == ["name", "email"])
@@ -147,9 +147,9 @@ private func problemBody(_ error: HTTPError) -> [String: Any] {
     func textThatIsNoIdIsTheResourcesNotFound(_ text: String) {
         var routed = request()
         routed.parameters = ["id": text]
-        #expect(throws: DomainError.notFound(entity: "order", id: text)) { try routed.parameter("id", as: OrderID.self) }
-        #expect(throws: DomainError.notFound(entity: "product", id: text)) { try routed.parameter("id", as: ProductID.self) }
-        #expect(throws: DomainError.notFound(entity: "user", id: text)) { try routed.parameter("id", as: UserID.self) }
+        #expect(throws: EntityError.notFound(entity: "order", id: text)) { try routed.parameter("id", as: OrderID.self) }
+        #expect(throws: EntityError.notFound(entity: "product", id: text)) { try routed.parameter("id", as: ProductID.self) }
+        #expect(throws: EntityError.notFound(entity: "user", id: text)) { try routed.parameter("id", as: UserID.self) }
     }
 
     @Test func anIdParses() throws {

@@ -74,12 +74,12 @@ struct PricingClientTests {
     @Test("a line total or a total beyond Int64 is overflow, never a trap")
     func overflow() {
         let huge = product("Huge", price: Int64.max / 2 + 1)
-        #expect(throws: DomainError.overflow) {
+        #expect(throws: Overflow()) {
             _ = try pricing.price(cart: cart([(huge, 2)]), products: catalogue([huge]), currency: .usd)
         }
         let big = product("Big", price: Int64.max - 10)
         let small = product("Small", price: 11)
-        #expect(throws: DomainError.overflow) {
+        #expect(throws: Overflow()) {
             _ = try pricing.price(cart: cart([(big, 1), (small, 1)]), products: catalogue([big, small]), currency: .usd)
         }
     }
@@ -87,7 +87,7 @@ struct PricingClientTests {
     @Test("a product priced in another currency is currency_mismatch")
     func currencyMismatch() async {
         let euro = product("Euro", price: 5, currency: .eur)
-        await #expect(throws: DomainError.currencyMismatch(.usd, .eur)) {
+        await #expect(throws: CurrencyMismatch(.usd, .eur)) {
             _ = try pricing.price(cart: cart([(euro, 1)]), products: catalogue([euro]), currency: .usd)
         }
     }

@@ -67,7 +67,7 @@ import Testing
         do {
             _ = try await run.client.updateProfile(user.id, UserProfilePatch(email: "thief@example.com"))
             Issue.record("email changed without the password")
-        } catch DomainError.validation(let errors) {
+        } catch let errors as ValidationError {
             #expect(errors.fields == ["current_password"])
         }
         await #expect(throws: AuthenticationError.invalidCredentials) {
@@ -105,7 +105,7 @@ import Testing
         let root = try await run.client.ensureAdmin(name: "Root", email: "root@example.com", password: Self.password)
         for patch in [UserAdminPatch(role: UserRole.customer), UserAdminPatch(status: UserStatus.suspended),
                       UserAdminPatch(status: UserStatus.suspended, role: UserRole.customer)] {
-            await #expect(throws: DomainError.lastAdmin(root.id)) { _ = try await run.client.adminUpdate(root.id, patch) }
+            await #expect(throws: UserError.lastAdmin(root.id)) { _ = try await run.client.adminUpdate(root.id, patch) }
         }
         #expect(try await run.client.user(root.id).isAdmin)
         #expect(try await run.client.user(root.id).isActive)
@@ -114,7 +114,7 @@ import Testing
         let second = try await run.client.register(NewUserRequest(name: "Two", email: "two@example.com", password: Self.password))
         _ = try await run.client.adminUpdate(second.id, UserAdminPatch(role: UserRole.admin))
         _ = try await run.client.adminUpdate(root.id, UserAdminPatch(status: UserStatus.suspended))
-        await #expect(throws: DomainError.lastAdmin(second.id)) {
+        await #expect(throws: UserError.lastAdmin(second.id)) {
             _ = try await run.client.adminUpdate(second.id, UserAdminPatch(role: UserRole.customer))
         }
         // A suspended admin is no admin to count; making it a customer is fine.

@@ -19,10 +19,10 @@ import Testing
         do {
             _ = try await run.client.register(NewUserRequest(name: "", email: "nope", password: "short"))
             Issue.record("invalid registration accepted")
-        } catch DomainError.validation(let errors) {
+        } catch let errors as ValidationError {
             #expect(Set(errors.fields) == ["name", "email", "password"])
         }
-        await #expect(throws: DomainError.duplicate(field: "email", value: "alice@EXAMPLE.com")) {
+        await #expect(throws: EntityError.duplicate(field: "email", value: "alice@EXAMPLE.com")) {
             _ = try await run.client.register(NewUserRequest(name: "A2", email: "alice@EXAMPLE.com", password: "another long one"))
         }
         await run.stop()

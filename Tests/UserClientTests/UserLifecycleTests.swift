@@ -89,8 +89,8 @@ import Testing
         #expect(seen.count == 250)
         #expect(Set(seen).count == 250)
         #expect(seen == expected, "pages are not in creation order")
-        await #expect(throws: DomainError.self) { _ = try await run.client.users(limit: 101, after: nil) }
-        await #expect(throws: DomainError.self) { _ = try await run.client.users(limit: 10, after: "not-a-cursor") }
+        await #expect(throws: ValidationError.self) { _ = try await run.client.users(limit: 101, after: nil) }
+        await #expect(throws: ValidationError.self) { _ = try await run.client.users(limit: 10, after: "not-a-cursor") }
         await run.stop()
     }
 

@@ -29,7 +29,7 @@ import Testing
         let fresh = try await run.client.user(ann.id)
         #expect(fresh.name == "Ann B." && fresh.status == .suspended)
         // The email index decides duplicates, not the working set.
-        await #expect(throws: DomainError.self) {
+        await #expect(throws: EntityError.self) {
             _ = try await run.client.register(NewUserRequest(name: "x", email: "ANN@example.com", password: Self.password))
         }
         let byCreation = [ann, bob].sorted { ($0.createdAt, $0.id.description) < ($1.createdAt, $1.id.description) }

@@ -91,7 +91,7 @@ public final class RegistrationContext: Context {
     public func register(_ request: NewUserRequest) async throws {
         do {
             _ = try await users.call { try await $0.register(request) }
-        } catch DomainError.duplicate(field: "email", value: _) {
+        } catch EntityError.duplicate(field: "email", value: _) {
             return
         }
     }

@@ -28,7 +28,7 @@ public final class StorefrontContext: Context {
         _ id: ProductID, representedAs make: (Product) throws -> Representation
     ) async throws -> Representation {
         guard let representation = try await catalog.call({ try await $0.lookup(id, representedAs: make, where: { $0.active }) }) else {
-            throw DomainError.notFound(entity: "product", id: id.description)
+            throw EntityError.notFound(entity: "product", id: id.description)
         }
         return representation
     }

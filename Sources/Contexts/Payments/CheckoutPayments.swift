@@ -90,7 +90,7 @@ struct CheckoutPayments: Sendable {
     /// between a cancel and a ship. An order whose payment is not open yet
     /// gets a cancelled one, so a success that follows is owed back.
     func cancel(_ order: Order, by actor: OrderActor, cause: OrderChangeCause) async throws -> OrderWithPayment {
-        guard order.isCancellable else { throw DomainError.illegalTransition(from: order.status, to: .cancelled) }
+        guard order.isCancellable else { throw OrderError.illegalTransition(from: order.status, to: .cancelled) }
         return try await converge(try await payments.call { try await $0.orderCancelled(order) }, cancelledBy: actor, cause: cause)
     }
 
@@ -101,9 +101,9 @@ struct CheckoutPayments: Sendable {
     /// marked (an address is never taken away, so this check holds).
     func ship(_ order: Order, by admin: UserID) async throws -> OrderWithPayment {
         guard order.status.canTransition(to: .shipped, by: .admin) else {
-            throw DomainError.illegalTransition(from: order.status, to: .shipped)
+            throw OrderError.illegalTransition(from: order.status, to: .shipped)
         }
-        guard order.shippingAddress != nil else { throw DomainError.shippingAddressRequired(order.id) }
+        guard order.shippingAddress != nil else { throw OrderError.shippingAddressRequired(order.id) }
         let payment = try await payments.call { try await $0.fulfil(order.id) }
         let shipped = try await orders.call { try await $0.transition(order.id, to: .shipped, by: .admin,
                                                         cause: OrderChangeCause(.admin(admin), reason: "shipped")) }
@@ -144,7 +144,7 @@ struct CheckoutPayments: Sendable {
                         _ movement: (Payment) -> MoneyMovement) async throws -> OrderWithPayment {
         guard let current = try await payments.call({ try await $0.payment(forOrder: order.id) }),
               let payment = try await payments.call({ try await $0.record(movement(current), on: order.id) }) else {
-            throw DomainError.notFound(entity: "payment", id: order.id.description)
+            throw EntityError.notFound(entity: "payment", id: order.id.description)
         }
         return try await converge(payment, cause: OrderChangeCause(.admin(admin), reason: reason))
     }
@@ -168,7 +168,7 @@ struct CheckoutPayments: Sendable {
             guard order.status != target, let by = Self.mover(from: order.status, to: target, asking: actor) else { break }
             do {
                 order = try await orders.call { try await $0.transition(order.id, to: target, by: by, cause: cause) }
-            } catch DomainError.illegalTransition {
+            } catch OrderError.illegalTransition {
                 order = try await orders.call { try await $0.order(payment.orderID) }
             }
         }

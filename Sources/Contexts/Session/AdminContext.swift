@@ -49,7 +49,7 @@ public final class AdminContext: SessionFeature {
             // are evaluated after the normal request checks): a patch that
             // could never apply is 422 whatever the tag, not 412.
             _ = try patch.applied(to: current)
-            guard ifMatch(current) else { throw DomainError.preconditionFailed(entity: "product") }
+            guard ifMatch(current) else { throw EntityError.preconditionFailed(entity: "product") }
             seen = current
         }
         return try await catalog.call { try await $0.update(id, patch, unchangedFrom: seen) }

@@ -50,10 +50,10 @@ public final class CartContext: SessionFeature {
         // A request that would fail without its If-Match fails the same
         // with it (RFC 9110 13.2.1): the quantity is checked before the cart.
         if let invalid = CartLine(productID: productID, quantity: quantity).validate() {
-            throw DomainError.validation(invalid)
+            throw invalid
         }
         guard let product = try await catalog.call({ try await $0.lookup(productID) }), product.active else {
-            throw DomainError.notFound(entity: "product", id: productID.description)
+            throw EntityError.notFound(entity: "product", id: productID.description)
         }
         let user = try caller.current.user.id
         let seen = try await cartMatching(ifMatch, of: user)
@@ -73,7 +73,7 @@ public final class CartContext: SessionFeature {
     private func cartMatching(_ ifMatch: (@Sendable (CartQuote) -> Bool)?, of user: UserID) async throws -> Cart? {
         guard let ifMatch else { return nil }
         let cart = try await carts.call { try await $0.cart(for: user) }
-        guard ifMatch(try await quote(cart)) else { throw DomainError.preconditionFailed(entity: "cart") }
+        guard ifMatch(try await quote(cart)) else { throw EntityError.preconditionFailed(entity: "cart") }
         return cart
     }
 

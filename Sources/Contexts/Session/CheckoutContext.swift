@@ -55,7 +55,7 @@ public final class CheckoutContext: SessionFeature {
     public func checkout(idempotencyKey: String?, paymentMethod: PaymentMethod = .provider,
                          shippingAddress: ShippingAddress? = nil) async throws -> (order: OrderWithPayment, created: Bool) {
         let user = try caller.current.user
-        guard user.canPlaceOrder else { throw DomainError.userSuspended(user.id) }
+        guard user.canPlaceOrder else { throw UserError.userSuspended(user.id) }
         let cart = try await clients.carts.call { try await $0.cart(for: user.id) }
         // A retry after the first request went through finds the cart
         // emptied of what it ordered: an empty cart matches the key's order.
@@ -63,7 +63,7 @@ public final class CheckoutContext: SessionFeature {
             if let order = try await retried(key: idempotencyKey, matching: nil, method: paymentMethod) {
                 return (order, false)
             }
-            throw DomainError.emptyCart
+            throw CartError.emptyCart
         }
         // A cart that is not what the key's order was placed from is
         // refused, by placement or by the look-up after a refusal.
@@ -73,8 +73,8 @@ public final class CheckoutContext: SessionFeature {
         do {
             quote = try await downstream(CartContext.self).quote(cart)
             if let missing = quote.unavailable.first {
-                throw missing.reason == .inactive ? DomainError.productInactive(missing.productID)
-                                                  : DomainError.notFound(entity: "product", id: missing.productID.description)
+                throw missing.reason == .inactive ? CatalogError.productInactive(missing.productID)
+                                                  : EntityError.notFound(entity: "product", id: missing.productID.description)
             }
             _ = try await clients.catalog.call { try await $0.reserve(checkoutID,
                                                 quote.lines.map { StockLine(productID: $0.productID, quantity: $0.quantity) }) }

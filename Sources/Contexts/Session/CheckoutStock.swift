@@ -18,17 +18,19 @@ struct CheckoutStock: Sendable {
     /// order was cancelled meanwhile and its stock is back); else why the
     /// stock could not be taken again (`insufficient_stock`,
     /// `product_inactive`, `product_not_found`), and the order must not go on.
-    func commit(_ order: Order) async throws -> DomainError? {
+    func commit(_ order: Order) async throws -> (any Refusal)? {
         guard let checkoutID = order.checkoutID else { return nil }
         do {
             _ = try await catalog.call { try await $0.commitReservation(checkoutID, ordered: OrdersContext.stockLines(of: order),
                                                           unlessReturned: OrdersContext.returnKey(order.id)) }
             return nil
-        } catch let refusal as DomainError {
+        } catch let refusal as CatalogError {
             switch refusal {
-            case .insufficientStock, .productInactive, .notFound(entity: "product", _): return refusal
-            default: throw refusal
+            case .insufficientStock, .productInactive: return refusal
+            case .stockLimitExceeded: throw refusal
             }
+        } catch EntityError.notFound(entity: "product", let id) {
+            return EntityError.notFound(entity: "product", id: id)
         }
     }
 }

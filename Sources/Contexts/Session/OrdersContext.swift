@@ -53,7 +53,7 @@ public final class OrdersContext: SessionFeature {
         let user = try caller.current.user
         let order = try await orders.call { try await $0.order(id) }
         guard order.userID == user.id || user.isAdmin else {
-            throw DomainError.notFound(entity: "order", id: id.description)
+            throw EntityError.notFound(entity: "order", id: id.description)
         }
         return order
     }

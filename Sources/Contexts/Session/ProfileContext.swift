@@ -24,7 +24,7 @@ public final class ProfileContext: SessionFeature {
 
     public func user(_ id: UserID) async throws -> User {
         let me = try caller.current.user
-        guard me.isAdmin || me.id == id else { throw DomainError.notFound(entity: "user", id: id.description) }
+        guard me.isAdmin || me.id == id else { throw EntityError.notFound(entity: "user", id: id.description) }
         return try await users.call { try await $0.user(id) }
     }
 
@@ -39,7 +39,7 @@ public final class ProfileContext: SessionFeature {
         var seen: User?
         if let ifMatch {
             let current = try await users.call { try await $0.user(caller.user.id) }
-            guard ifMatch(current) else { throw DomainError.preconditionFailed(entity: "user") }
+            guard ifMatch(current) else { throw EntityError.preconditionFailed(entity: "user") }
             seen = current
         }
         return try await users.call { try await $0.updateProfile(caller.user.id, patch, keepingSession: caller.sessionID,

@@ -172,7 +172,7 @@ public final class CheckoutRecoveryContext: Context {
         do {
             _ = try await clients.payments.cancel(order, by: .system,
                                            cause: OrderChangeCause(.system, reason: "stock_sold_out"))
-        } catch DomainError.illegalTransition {
+        } catch OrderError.illegalTransition {
             // Cancelled (or moved) meanwhile by someone else.
         }
     }

@@ -69,7 +69,7 @@ public final class WishlistContext: SessionFeature {
     public func save(_ productID: ProductID) async throws -> Wishlist {
         let user = try caller.current.user.id
         guard try await catalog.call({ try await $0.lookup(productID) })?.active == true else {
-            throw DomainError.notFound(entity: "product", id: productID.description)
+            throw EntityError.notFound(entity: "product", id: productID.description)
         }
         return try await shown(try await wishlists.call { try await $0.save(user, productID) })
     }

@@ -54,17 +54,17 @@ public struct Cart: Hashable, Sendable, Codable, Validatable {
 
     /// Sets a product's quantity (1…99): replaces the line in place when
     /// present, appends one otherwise. Out-of-range quantities and a full
-    /// cart are `DomainError.validation`.
-    public func settingQuantity(_ quantity: Int, for productID: ProductID) throws(DomainError) -> Cart {
-        if let error = CartLine.checkQuantity(quantity) { throw DomainError.validation(ValidationError([error])) }
+    /// cart are a `ValidationError`.
+    public func settingQuantity(_ quantity: Int, for productID: ProductID) throws -> Cart {
+        if let error = CartLine.checkQuantity(quantity) { throw ValidationError([error]) }
         let line = CartLine(productID: productID, quantity: quantity)
         var newLines = lines
         if let index = newLines.firstIndex(where: { $0.productID == productID }) {
             newLines[index] = line
         } else {
             guard newLines.count < Cart.maxLines else {
-                throw DomainError.validation(ValidationError([FieldError(
-                    field: "items", code: .tooLong, message: "a cart holds at most \(Cart.maxLines) products")]))
+                throw ValidationError([FieldError(
+                    field: "items", code: .tooLong, message: "a cart holds at most \(Cart.maxLines) products")])
             }
             newLines.append(line)
         }

@@ -6,7 +6,7 @@ public struct CartState: Sendable, Equatable {
     public init() {}
 
     /// A state holding `carts` (loaded from storage), each validated.
-    public init(carts: some Sequence<Cart>) throws(DomainError) {
+    public init(carts: some Sequence<Cart>) throws {
         for cart in carts { try store(cart) }
     }
 
@@ -14,7 +14,7 @@ public struct CartState: Sendable, Equatable {
     public func cart(for userID: UserID) -> Cart { carts[userID] ?? Cart(userID: userID) }
 
     /// Stores a valid cart as its user's (dropping it when empty).
-    public mutating func store(_ cart: Cart) throws(DomainError) {
+    public mutating func store(_ cart: Cart) throws {
         _ = try cart.validated()
         carts[cart.userID] = cart.isEmpty ? nil : cart
     }

@@ -6,7 +6,7 @@ public struct PricedCart: Hashable, Sendable, Codable {
 
     /// Sums the lines in `currency`; `currencyMismatch` if a line is priced
     /// in another, `overflow` if the sum leaves the range.
-    public init(lines: [PricedLine], currency: Currency) throws(DomainError) {
+    public init(lines: [PricedLine], currency: Currency) throws {
         self.lines = lines
         self.total = try Money.sum(lines.map(\.lineTotal), currency: currency)
     }

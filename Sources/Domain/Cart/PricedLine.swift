@@ -18,7 +18,7 @@ public struct PricedLine: Hashable, Sendable, Codable {
     /// `lineTotal` is `unitPrice × quantity`; `overflow` if it cannot be.
     /// `stock`, when given, makes `availableQuantity` (`min(stock, quantity)`).
     public init(productID: ProductID, name: String, quantity: Int, unitPrice: Money,
-                stock: Int? = nil) throws(DomainError) {
+                stock: Int? = nil) throws {
         self.productID = productID
         self.name = name
         self.quantity = quantity

@@ -14,7 +14,7 @@ public struct CatalogState: Sendable, Equatable {
 
     /// A state holding `products` (loaded from storage); the same checks as
     /// inserting them one by one.
-    public init(currency: Currency, products: some Sequence<Product>) throws(DomainError) {
+    public init(currency: Currency, products: some Sequence<Product>) throws {
         self.currency = currency
         for product in products { try insert(product) }
     }
@@ -27,29 +27,29 @@ public struct CatalogState: Sendable, Equatable {
 
     /// Adds a new, valid product priced in the catalogue's currency. Throws
     /// `duplicate(sku)` / `duplicate(id)` when taken.
-    public mutating func insert(_ product: Product) throws(DomainError) {
+    public mutating func insert(_ product: Product) throws {
         try check(product)
-        if products[product.id] != nil { throw DomainError.duplicate(field: "id", value: product.id.description) }
-        if idsBySKU[product.sku] != nil { throw DomainError.duplicate(field: "sku", value: product.sku) }
+        if products[product.id] != nil { throw EntityError.duplicate(field: "id", value: product.id.description) }
+        if idsBySKU[product.sku] != nil { throw EntityError.duplicate(field: "sku", value: product.sku) }
         products[product.id] = product
         idsBySKU[product.sku] = product.id
     }
 
     /// Replaces an existing product with a valid new version of it.
-    public mutating func update(_ product: Product) throws(DomainError) {
+    public mutating func update(_ product: Product) throws {
         try check(product)
         guard let old = products[product.id] else {
-            throw DomainError.notFound(entity: "product", id: product.id.description)
+            throw EntityError.notFound(entity: "product", id: product.id.description)
         }
         if let holder = idsBySKU[product.sku], holder != product.id {
-            throw DomainError.duplicate(field: "sku", value: product.sku)
+            throw EntityError.duplicate(field: "sku", value: product.sku)
         }
         idsBySKU[old.sku] = nil
         idsBySKU[product.sku] = product.id
         products[product.id] = product
     }
 
-    private func check(_ product: Product) throws(DomainError) {
+    private func check(_ product: Product) throws {
         var errors = product.validate() ?? ValidationError()
         if product.price.currency != currency {
             errors.add("price.currency", .inconsistent, "price must be in \(currency.code)")

@@ -92,21 +92,21 @@ public struct Product: Hashable, Sendable, Codable, Identifiable, Validatable {
 
     // MARK: - Changes
 
-    public func repriced(to newPrice: Money) throws(DomainError) -> Product {
+    public func repriced(to newPrice: Money) throws -> Product {
         try copy(price: newPrice).validated()
     }
 
     /// Stock set to an absolute count (an admin's stock-take).
-    public func withStock(_ count: Int) throws(DomainError) -> Product {
+    public func withStock(_ count: Int) throws -> Product {
         try copy(stock: count).validated()
     }
 
     /// `quantity` (≥ 1) more in stock, up to the maximum.
-    public func restocked(by quantity: Int) throws(DomainError) -> Product {
+    public func restocked(by quantity: Int) throws -> Product {
         try Product.requirePositive(quantity)
         let (sum, overflow) = stock.addingReportingOverflow(quantity)
         guard !overflow, Product.stockRange.contains(sum) else {
-            throw DomainError.validation(ValidationError([Product.checkStock(Product.stockRange.upperBound + 1)!]))
+            throw ValidationError([Product.checkStock(Product.stockRange.upperBound + 1)!])
         }
         return copy(stock: sum)
     }
@@ -117,25 +117,25 @@ public struct Product: Hashable, Sendable, Codable, Identifiable, Validatable {
     /// Takes `quantity` (≥ 1) out of stock for an order. Refuses an inactive
     /// product (`productInactive`) and more than is in stock
     /// (`insufficientStock`); stock never goes negative.
-    public func reserving(_ quantity: Int) throws(DomainError) -> Product {
+    public func reserving(_ quantity: Int) throws -> Product {
         try Product.requirePositive(quantity)
-        guard active else { throw DomainError.productInactive(id) }
+        guard active else { throw CatalogError.productInactive(id) }
         guard quantity <= stock else {
-            throw DomainError.insufficientStock(productID: id, requested: quantity, available: stock)
+            throw CatalogError.insufficientStock(productID: id, requested: quantity, available: stock)
         }
         return copy(stock: stock - quantity)
     }
 
     /// Puts `quantity` (≥ 1) back (a cancelled order). Works on inactive
     /// products too; refuses to exceed the maximum stock.
-    public func releasing(_ quantity: Int) throws(DomainError) -> Product {
+    public func releasing(_ quantity: Int) throws -> Product {
         try restocked(by: quantity)
     }
 
-    private static func requirePositive(_ quantity: Int) throws(DomainError) {
+    private static func requirePositive(_ quantity: Int) throws {
         if quantity < 1 {
-            throw DomainError.validation(ValidationError([FieldError(
-                field: "quantity", code: .outOfRange, message: "quantity must be at least 1")]))
+            throw ValidationError([FieldError(
+                field: "quantity", code: .outOfRange, message: "quantity must be at least 1")])
         }
     }
 

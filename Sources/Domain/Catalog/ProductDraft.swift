@@ -35,7 +35,7 @@ public struct ProductDraft: Sendable, Codable, Validatable {
         makeUnchecked(id: ProductID(ProductDraft.anyID)).validate()
     }
 
-    public func makeProduct(id: ProductID) throws(DomainError) -> Product {
+    public func makeProduct(id: ProductID) throws -> Product {
         try makeUnchecked(id: id).validated()
     }
 

@@ -35,7 +35,7 @@ public struct ProductPatch: Sendable, Codable, Equatable {
 
     public var isEmpty: Bool { name == nil && description == nil && price == nil && stock == nil && active == nil }
 
-    public func applied(to product: Product) throws(DomainError) -> Product {
+    public func applied(to product: Product) throws -> Product {
         try product.copy(name: name.map(Product.normalizedName),
                          description: description.map(Product.normalizedDescription),
                          price: price, stock: stock, active: active).validated()

@@ -35,8 +35,8 @@ public struct Order: Hashable, Sendable, Codable, Identifiable, Validatable {
     /// whole order validated.
     public static func place(id: OrderID, userID: UserID, cart: PricedCart, createdAt: Timestamp,
                              checkoutID: CheckoutID? = nil,
-                             shippingAddress: ShippingAddress? = nil) throws(DomainError) -> Order {
-        guard !cart.isEmpty else { throw DomainError.emptyCart }
+                             shippingAddress: ShippingAddress? = nil) throws -> Order {
+        guard !cart.isEmpty else { throw CartError.emptyCart }
         return try Order(id: id, userID: userID, status: .pending, lines: cart.lines.map(OrderLine.init),
                          total: cart.total, createdAt: createdAt, checkoutID: checkoutID,
                          shippingAddress: shippingAddress).validated()
@@ -101,9 +101,9 @@ public struct Order: Hashable, Sendable, Codable, Identifiable, Validatable {
     /// The order in `next`, if `actor` may make that move from `status`;
     /// otherwise `illegalTransition`.
     /// Shipping also needs a shipping address (`shippingAddressRequired`).
-    public func transitioned(to next: OrderStatus, by actor: OrderActor) throws(DomainError) -> Order {
+    public func transitioned(to next: OrderStatus, by actor: OrderActor) throws -> Order {
         let status = try status.transition(to: next, by: actor)
-        if status == .shipped && shippingAddress == nil { throw DomainError.shippingAddressRequired(id) }
+        if status == .shipped && shippingAddress == nil { throw OrderError.shippingAddressRequired(id) }
         return Order(id: id, userID: userID, status: status, lines: lines, total: total, createdAt: createdAt,
                      checkoutID: checkoutID, shippingAddress: shippingAddress)
     }
@@ -114,20 +114,20 @@ public struct Order: Hashable, Sendable, Codable, Identifiable, Validatable {
 
     /// The order with `address` (validated, fields as
     /// `shipping_address.…`), or `shippingAddressLocked`.
-    public func addressed(to address: ShippingAddress) throws(DomainError) -> Order {
-        guard acceptsShippingAddress else { throw DomainError.shippingAddressLocked(id, status: status) }
+    public func addressed(to address: ShippingAddress) throws -> Order {
+        guard acceptsShippingAddress else { throw OrderError.shippingAddressLocked(id, status: status) }
         return try Order(id: id, userID: userID, status: status, lines: lines, total: total, createdAt: createdAt,
                          checkoutID: checkoutID, shippingAddress: address).validated()
     }
 
     /// Checkout finished: pending → confirmed (system).
-    public func confirmed() throws(DomainError) -> Order { try transitioned(to: .confirmed, by: .system) }
+    public func confirmed() throws -> Order { try transitioned(to: .confirmed, by: .system) }
 
-    public func cancelled(by actor: OrderActor) throws(DomainError) -> Order {
+    public func cancelled(by actor: OrderActor) throws -> Order {
         try transitioned(to: .cancelled, by: actor)
     }
 
-    public func shipped() throws(DomainError) -> Order { try transitioned(to: .shipped, by: .admin) }
+    public func shipped() throws -> Order { try transitioned(to: .shipped, by: .admin) }
 
-    public func delivered() throws(DomainError) -> Order { try transitioned(to: .delivered, by: .admin) }
+    public func delivered() throws -> Order { try transitioned(to: .delivered, by: .admin) }
 }

@@ -9,7 +9,7 @@ public struct OrderLine: Hashable, Sendable, Codable, Validatable {
     public let lineTotal: Money
 
     /// `lineTotal` is `unitPrice × quantity`; `overflow` if it cannot be.
-    public init(productID: ProductID, name: String, quantity: Int, unitPrice: Money) throws(DomainError) {
+    public init(productID: ProductID, name: String, quantity: Int, unitPrice: Money) throws {
         self.init(productID: productID, name: name, quantity: quantity, unitPrice: unitPrice,
                   lineTotal: try unitPrice.multiplied(by: quantity))
     }

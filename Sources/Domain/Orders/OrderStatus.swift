@@ -9,7 +9,7 @@
 /// | shipped   | delivered | admin                    |
 ///
 /// Everything else, including staying in the same status, is
-/// `DomainError.illegalTransition` (code `illegal_transition`).
+/// `OrderError.illegalTransition` (code `illegal_transition`).
 /// `delivered` and `cancelled` are final.
 public enum OrderStatus: String, Hashable, Sendable, Codable, CaseIterable {
     case pending
@@ -30,9 +30,9 @@ public enum OrderStatus: String, Hashable, Sendable, Codable, CaseIterable {
     }
 
     /// `next`, or `illegalTransition(from: self, to: next)`.
-    public func transition(to next: OrderStatus, by actor: OrderActor) throws(DomainError) -> OrderStatus {
+    public func transition(to next: OrderStatus, by actor: OrderActor) throws -> OrderStatus {
         guard canTransition(to: next, by: actor) else {
-            throw DomainError.illegalTransition(from: self, to: next)
+            throw OrderError.illegalTransition(from: self, to: next)
         }
         return next
     }

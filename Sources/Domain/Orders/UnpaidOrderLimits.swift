@@ -26,7 +26,7 @@ public struct UnpaidOrderLimits: Sendable, Hashable {
 
 /// A checkout refused by `UnpaidOrderLimits` (409): the customer pays or
 /// cancels an order first.
-public enum UnpaidOrderLimitError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum UnpaidOrderLimitError: Refusal, Hashable {
     case tooManyOrders(limit: Int)
     case tooManyUnits(limit: Int, held: Int)
 
@@ -37,6 +37,8 @@ public enum UnpaidOrderLimitError: Error, Hashable, Sendable, CustomStringConver
         }
     }
 
+    public var category: RefusalCategory { .conflict }
+
     public var message: String {
         switch self {
         case .tooManyOrders(let limit):
@@ -46,6 +48,4 @@ public enum UnpaidOrderLimitError: Error, Hashable, Sendable, CustomStringConver
                 + "pay or cancel one, or order fewer"
         }
     }
-
-    public var description: String { "\(code): \(message)" }
 }

@@ -1,7 +1,7 @@
 /// Refusals particular to payments, each with a stable problem `code`.
-/// Unknown payments are `DomainError.notFound(entity: "payment", …)`
+/// Unknown payments are `EntityError.notFound(entity: "payment", …)`
 /// (`payment_not_found`).
-public enum PaymentError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum PaymentError: Refusal, Hashable {
     /// The webhook's `Axiom-Signature` is missing, malformed, does not match
     /// the body, or its `t` is outside the tolerance (400).
     case invalidSignature(String)
@@ -31,6 +31,18 @@ public enum PaymentError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A bad signature is the sender's error (providers retry it, and a
+    /// forger learns only that it failed); payments without a secret are the
+    /// server's state, not the request's.
+    public var category: RefusalCategory {
+        switch self {
+        case .invalidSignature: .badRequest
+        case .notConfigured: .unavailable
+        case .amountMismatch, .refundExceedsPaid: .invalid
+        case .illegalTransition, .orderNotPaid, .orderShipped: .conflict
+        }
+    }
+
     public var message: String {
         switch self {
         case .invalidSignature(let why): "the Axiom-Signature header is not valid: \(why)"
@@ -47,6 +59,4 @@ public enum PaymentError: Error, Hashable, Sendable, CustomStringConvertible {
             "the order of payment \(id) is shipping and can no longer be cancelled"
         }
     }
-
-    public var description: String { "\(code): \(message)" }
 }

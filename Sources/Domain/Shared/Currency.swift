@@ -4,14 +4,14 @@
 public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
     public let code: String
 
-    /// Throws `DomainError.validation` (`currency`, `invalid_format`) unless
+    /// Throws a `ValidationError` (`currency`, `invalid_format`) unless
     /// `code` is three upper-case letters A–Z.
-    public init(_ code: String, field: String = "currency") throws(DomainError) {
+    public init(_ code: String, field: String = "currency") throws {
         guard let error = Currency.check(code, field: field) else {
             self.code = code
             return
         }
-        throw DomainError.validation(ValidationError([error]))
+        throw ValidationError([error])
     }
 
     /// The failure for `code`, or `nil` when it is a well-formed code.

@@ -2,8 +2,8 @@
 /// Never floating point.
 ///
 /// Arithmetic never traps: mixing currencies throws
-/// `DomainError.currencyMismatch`, leaving the `Int64` range throws
-/// `DomainError.overflow`. Encoded as `{"amount": 1999, "currency": "USD"}`.
+/// `CurrencyMismatch`, leaving the `Int64` range throws
+/// `Overflow`. Encoded as `{"amount": 1999, "currency": "USD"}`.
 public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
     public let amount: Int64
     public let currency: Currency
@@ -20,30 +20,30 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
     public var isZero: Bool { amount == 0 }
     public var isNegative: Bool { amount < 0 }
 
-    public func adding(_ other: Money) throws(DomainError) -> Money {
+    public func adding(_ other: Money) throws -> Money {
         try requireSameCurrency(other)
         let (sum, overflow) = amount.addingReportingOverflow(other.amount)
-        if overflow { throw DomainError.overflow }
+        if overflow { throw Overflow() }
         return Money(amount: sum, currency: currency)
     }
 
-    public func subtracting(_ other: Money) throws(DomainError) -> Money {
+    public func subtracting(_ other: Money) throws -> Money {
         try requireSameCurrency(other)
         let (difference, overflow) = amount.subtractingReportingOverflow(other.amount)
-        if overflow { throw DomainError.overflow }
+        if overflow { throw Overflow() }
         return Money(amount: difference, currency: currency)
     }
 
     /// This amount times a quantity (a unit price times a line's quantity).
-    public func multiplied(by quantity: Int) throws(DomainError) -> Money {
-        guard let factor = Int64(exactly: quantity) else { throw DomainError.overflow }
+    public func multiplied(by quantity: Int) throws -> Money {
+        guard let factor = Int64(exactly: quantity) else { throw Overflow() }
         let (product, overflow) = amount.multipliedReportingOverflow(by: factor)
-        if overflow { throw DomainError.overflow }
+        if overflow { throw Overflow() }
         return Money(amount: product, currency: currency)
     }
 
     /// The sum of `values`, all in `currency`; zero for none.
-    public static func sum(_ values: some Sequence<Money>, currency: Currency) throws(DomainError) -> Money {
+    public static func sum(_ values: some Sequence<Money>, currency: Currency) throws -> Money {
         var total = Money.zero(currency)
         for value in values {
             total = try total.adding(value)
@@ -52,14 +52,14 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
     }
 
     /// Orders two amounts of the same currency.
-    public func isLess(than other: Money) throws(DomainError) -> Bool {
+    public func isLess(than other: Money) throws -> Bool {
         try requireSameCurrency(other)
         return amount < other.amount
     }
 
-    private func requireSameCurrency(_ other: Money) throws(DomainError) {
+    private func requireSameCurrency(_ other: Money) throws {
         if other.currency != currency {
-            throw DomainError.currencyMismatch(currency, other.currency)
+            throw CurrencyMismatch(currency, other.currency)
         }
     }
 

@@ -52,12 +52,12 @@ extension Page {
     /// long. A cursor that names no item is a validation failure on
     /// `cursor`: it is not one this service issued.
     public static func slice(_ all: [Item], limit: Int, after cursor: String?,
-                             cursorOf: (Item) -> String) throws(DomainError) -> Page {
+                             cursorOf: (Item) -> String) throws -> Page {
         var start = 0
         if let cursor {
             guard let index = all.firstIndex(where: { cursorOf($0) == cursor }) else {
-                throw DomainError.validation(ValidationError([FieldError(field: "cursor", code: .invalidFormat,
-                                                                         message: "cursor is not one this service issued")]))
+                throw ValidationError([FieldError(field: "cursor", code: .invalidFormat,
+                                                                         message: "cursor is not one this service issued")])
             }
             start = index + 1
         }

@@ -3,9 +3,9 @@
 /// Conventions of the Domain module:
 /// - Construction: memberwise initialisers do not validate (storage loads
 ///   rows as they are); every change that can break an invariant goes
-///   through a business method that validates and throws `DomainError`
-///   (typed throws). `validate()` reports every failing field, never just
-///   the first.
+///   through a business method that validates and throws its feature's
+///   `Refusal` (`ValidationError`, `CartError`, …). `validate()` reports
+///   every failing field, never just the first.
 /// - JSON: domain types carry snake_case `CodingKeys` that match the API
 ///   (`created_at`, `user_id`, `unit_price`, lines as `items`), so the
 ///   presentation layer encodes them with a plain `JSONEncoder` and no key
@@ -22,9 +22,9 @@ public protocol Validatable {
 extension Validatable {
     public var isValid: Bool { validate() == nil }
 
-    /// The value itself when valid; otherwise `DomainError.validation`.
-    public func validated() throws(DomainError) -> Self {
-        if let error = validate() { throw DomainError.validation(error) }
+    /// The value itself when valid; otherwise its `ValidationError`.
+    public func validated() throws -> Self {
+        if let error = validate() { throw error }
         return self
     }
 }

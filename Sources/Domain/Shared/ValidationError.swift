@@ -2,8 +2,7 @@
 ///
 /// Validation never stops at the first problem: a `validate()` reports all of
 /// them so a client can fix a form in one round trip. A value is built by
-/// appending and is only thrown (inside `DomainError.validation`) when it is
-/// not empty.
+/// appending and is only thrown when it is not empty.
 public struct ValidationError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
     public private(set) var errors: [FieldError]
 
@@ -47,9 +46,9 @@ public struct ValidationError: Error, Hashable, Sendable, Codable, CustomStringC
     /// `nil` when nothing failed: the shape `validate()` returns.
     public var orNil: ValidationError? { errors.isEmpty ? nil : self }
 
-    /// Throws `DomainError.validation(self)` when anything failed.
-    public func throwIfAny() throws(DomainError) {
-        if !errors.isEmpty { throw DomainError.validation(self) }
+    /// Throws itself when anything failed.
+    public func throwIfAny() throws(ValidationError) {
+        if !errors.isEmpty { throw self }
     }
 
     public var description: String { errors.map(\.description).joined(separator: "; ") }

@@ -1,9 +1,9 @@
 /// Why a sign-in or a bearer token was refused. Stable codes for the API:
-/// the presentation maps them to 401 (with `WWW-Authenticate`) and 429
-/// (with `Retry-After`). Wrong email, wrong password and a suspended
+/// 401 (answered with a `WWW-Authenticate` challenge) and 429 (with
+/// `Retry-After`). Wrong email, wrong password and a suspended
 /// account are one error, so a caller can learn neither which accounts
 /// exist nor whether a guessed password was right.
-public enum AuthenticationError: Error, Hashable, Sendable {
+public enum AuthenticationError: Refusal, Hashable {
     /// Unknown email, wrong password, or a suspended account.
     case invalidCredentials
     /// Too many failed sign-ins for this account or from this address.
@@ -21,6 +21,20 @@ public enum AuthenticationError: Error, Hashable, Sendable {
         case .invalidToken: "invalid_token"
         case .invalidTicket: "invalid_ticket"
         }
+    }
+
+    /// A ticket stands in for the token, so RFC 6750 3.1's `invalid_token`
+    /// names its fault too.
+    public var category: RefusalCategory {
+        switch self {
+        case .invalidCredentials: .unauthenticated
+        case .invalidToken, .invalidTicket: .invalidToken
+        case .tooManyAttempts: .tooManyRequests
+        }
+    }
+
+    public var retryAfterSeconds: Int? {
+        if case .tooManyAttempts(let seconds) = self { seconds } else { nil }
     }
 
     public var message: String {
@@ -63,7 +77,7 @@ public struct Authentication: Hashable, Sendable {
 }
 
 /// A signed-in user asked for something their role does not allow (403).
-public struct AccessDenied: Error, Hashable, Sendable {
+public struct AccessDenied: Refusal, Hashable {
     public let reason: String
 
     public init(_ reason: String) {
@@ -71,4 +85,8 @@ public struct AccessDenied: Error, Hashable, Sendable {
     }
 
     public static let adminOnly = AccessDenied("Only an admin may do this.")
+
+    public var code: String { "forbidden" }
+    public var category: RefusalCategory { .forbidden }
+    public var message: String { reason }
 }

@@ -22,11 +22,11 @@ public struct Email: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public static let maxLength = 254
 
-    /// Throws `DomainError.validation` naming `field` when `text` is not an address.
-    public init(_ text: String, field: String = "email") throws(DomainError) {
+    /// Throws a `ValidationError` naming `field` when `text` is not an address.
+    public init(_ text: String, field: String = "email") throws {
         let trimmed = TextRules.trimmed(text)
         if let error = Email.check(trimmed, field: field) {
-            throw DomainError.validation(ValidationError([error]))
+            throw ValidationError([error])
         }
         address = trimmed
         normalized = Email.lowercased(trimmed)

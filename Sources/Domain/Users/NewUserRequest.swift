@@ -25,8 +25,8 @@ public struct NewUserRequest: Sendable, Decodable, Validatable, CustomStringConv
 
     /// The user this registration creates (active), after full validation.
     /// The password is left to the caller, who hashes it.
-    public func makeUser(id: UserID, role: UserRole = .customer, createdAt: Timestamp) throws(DomainError) -> User {
-        if let errors = validate() { throw DomainError.validation(errors) }
+    public func makeUser(id: UserID, role: UserRole = .customer, createdAt: Timestamp) throws -> User {
+        if let errors = validate() { throw errors }
         return User(id: id, name: User.normalizedName(name), email: try Email(email), role: role,
                     status: .active, createdAt: createdAt)
     }

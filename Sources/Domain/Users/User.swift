@@ -58,7 +58,7 @@ public struct User: Hashable, Sendable, Codable, Identifiable, Validatable {
     // MARK: - Changes
 
     /// The name trimmed of surrounding whitespace and in NFC, then validated.
-    public func renamed(to newName: String) throws(DomainError) -> User {
+    public func renamed(to newName: String) throws -> User {
         try copy(name: User.normalizedName(newName)).validated()
     }
 

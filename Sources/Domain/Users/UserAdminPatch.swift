@@ -40,8 +40,8 @@ public struct UserAdminPatch: Sendable, Codable, Equatable, Validatable {
         return errors.orNil
     }
 
-    public func applied(to user: User) throws(DomainError) -> User {
-        if let errors = validate() { throw DomainError.validation(errors) }
+    public func applied(to user: User) throws -> User {
+        if let errors = validate() { throw errors }
         var result = user
         if let status = status.flatMap(UserStatus.init(rawValue:)) { result = result.with(status: status) }
         if let role = role.flatMap(UserRole.init(rawValue:)) { result = result.with(role: role) }

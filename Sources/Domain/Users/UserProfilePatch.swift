@@ -49,8 +49,8 @@ public struct UserProfilePatch: Sendable, Decodable, Validatable, CustomStringCo
 
     /// The user with the name and email changed, after validating every
     /// field. The password (if any) is the caller's to verify and hash.
-    public func applied(to user: User) throws(DomainError) -> User {
-        if let errors = validate() { throw DomainError.validation(errors) }
+    public func applied(to user: User) throws -> User {
+        if let errors = validate() { throw errors }
         var result = user
         if let name { result = try result.renamed(to: name) }
         if let email { result = result.changingEmail(to: try Email(email)) }

@@ -10,7 +10,7 @@ public struct UserState: Sendable, Equatable {
 
     /// A state holding `users` (loaded from storage); the same checks as
     /// inserting them one by one.
-    public init(users: some Sequence<User>) throws(DomainError) {
+    public init(users: some Sequence<User>) throws {
         for user in users { try insert(user) }
     }
 
@@ -31,21 +31,21 @@ public struct UserState: Sendable, Equatable {
 
     /// Adds a new, valid user. Throws `duplicate(email)` when the address is
     /// taken (in any case) and `duplicate(id)` when the id is.
-    public mutating func insert(_ user: User) throws(DomainError) {
+    public mutating func insert(_ user: User) throws {
         _ = try user.validated()
-        if users[user.id] != nil { throw DomainError.duplicate(field: "id", value: user.id.description) }
-        if isEmailTaken(user.email) { throw DomainError.duplicate(field: "email", value: user.email.address) }
+        if users[user.id] != nil { throw EntityError.duplicate(field: "id", value: user.id.description) }
+        if isEmailTaken(user.email) { throw EntityError.duplicate(field: "email", value: user.email.address) }
         users[user.id] = user
         idsByEmail[user.email.normalized] = user.id
     }
 
     /// Replaces an existing user with a valid new version of it, moving its
     /// email index entry when the address changed.
-    public mutating func update(_ user: User) throws(DomainError) {
+    public mutating func update(_ user: User) throws {
         _ = try user.validated()
-        guard let old = users[user.id] else { throw DomainError.notFound(entity: "user", id: user.id.description) }
+        guard let old = users[user.id] else { throw EntityError.notFound(entity: "user", id: user.id.description) }
         if isEmailTaken(user.email, by: user.id) {
-            throw DomainError.duplicate(field: "email", value: user.email.address)
+            throw EntityError.duplicate(field: "email", value: user.email.address)
         }
         idsByEmail[old.email.normalized] = nil
         idsByEmail[user.email.normalized] = user.id

@@ -146,7 +146,7 @@ extension HTTPConnection {
             do {
                 response = try await handler(request)
             } catch {
-                if let problem = (error as? any HTTPResponseError)?.httpError {
+                if let problem = (error as? any HTTPResponseError)?.httpError ?? core.router.problem(error) {
                     response = ProblemDetails.response(for: problem, requestID: requestID)
                 } else {
                     logger.log(.error, "handler_failed", [("request_id", requestID), ("method", request.method.rawValue),

@@ -1,5 +1,6 @@
 /// An async request handler: takes the request, returns the response. A
-/// thrown `HTTPResponseError` becomes its problem response; any other error a 500.
+/// thrown `HTTPResponseError` becomes its problem response, so does an error
+/// the router's `problem(for:)` renders; any other error is a 500.
 public typealias HTTPHandler = @Sendable (HTTPRequest) async throws -> HTTPResponse
 
 /// Maps method + path patterns (`/users/{id}`) to handlers. Built once at
@@ -20,6 +21,11 @@ public struct Router: Sendable {
 
     private var nodes: [RouteNode] = [RouteNode()]
     public private(set) var routes: [Route] = []
+    /// The problem a thrown error that is not an `HTTPResponseError` is
+    /// answered with (nil: a 500, logged): how the application renders its
+    /// own error protocol, in one place rather than by a conformance per
+    /// error type. Called only when a handler throws.
+    public var problem: @Sendable (any Error) -> HTTPError? = { _ in nil }
 
     public init() {}
 

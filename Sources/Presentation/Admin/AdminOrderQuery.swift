@@ -35,7 +35,7 @@ struct AdminOrderQuery {
         let customer = parse("customer", "a user id") { UserID($0) }
         let from = parse("from", "an RFC 3339 time") { Timestamp(rfc3339: $0) }
         let to = parse("to", "an RFC 3339 time") { Timestamp(rfc3339: $0) }
-        guard errors.isEmpty else { throw DomainError.validation(ValidationError(errors)) }
+        guard errors.isEmpty else { throw ValidationError(errors) }
         return AdminOrderQuery(filter: OrderFilter(status: status, userID: customer, createdFrom: from, createdBefore: to),
                                financialStatus: financial, refundOwed: owed, page: page)
     }

@@ -15,9 +15,9 @@ enum AdminProductQuery {
             case "true": shown = .active
             case "false": shown = .inactive
             default:
-                throw DomainError.validation(ValidationError([
+                throw ValidationError([
                     FieldError(field: "active", code: .invalidFormat, message: "active must be true or false"),
-                ]))
+                ])
             }
         }
         return ProductQuery(text: request.query["q"], limit: page.limit, cursor: page.cursor, shown: shown)

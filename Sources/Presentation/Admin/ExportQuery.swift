@@ -24,10 +24,10 @@ struct ExportQuery {
             return parsed
         }
         let from = time("from"), to = time("to")
-        guard let from, let to, errors.isEmpty else { throw DomainError.validation(ValidationError(errors)) }
+        guard let from, let to, errors.isEmpty else { throw ValidationError(errors) }
         guard from <= to else {
-            throw DomainError.validation(ValidationError([FieldError(
-                field: "from", code: .inconsistent, message: "from (\(from.rfc3339)) must not be after to (\(to.rfc3339))")]))
+            throw ValidationError([FieldError(
+                field: "from", code: .inconsistent, message: "from (\(from.rfc3339)) must not be after to (\(to.rfc3339))")])
         }
         return ExportQuery(from: from, to: to)
     }

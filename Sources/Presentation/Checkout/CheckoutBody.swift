@@ -26,7 +26,7 @@ struct CheckoutBody: Decodable {
         if let error = body.shippingAddress?.validate() {
             var prefixed = ValidationError()
             prefixed.merge(error, prefix: "shipping_address")
-            throw DomainError.validation(prefixed)
+            throw prefixed
         }
         switch body.paymentMethod {
         case nil, .provider: return (.provider, body.shippingAddress)

@@ -32,9 +32,9 @@ public struct CheckoutRoutes: RouteGroup {
     static func idempotencyKey(_ request: HTTPRequest) throws -> String? {
         guard let key = request.headers["idempotency-key"] else { return nil }
         guard (1...255).contains(key.utf8.count), key.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw DomainError.validation(ValidationError([FieldError(
+            throw ValidationError([FieldError(
                 field: "Idempotency-Key", code: .invalidFormat,
-                message: "Idempotency-Key must be 1 to 255 visible ASCII characters")]))
+                message: "Idempotency-Key must be 1 to 255 visible ASCII characters")])
         }
         return key
     }

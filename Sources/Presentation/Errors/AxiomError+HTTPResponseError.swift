@@ -9,8 +9,8 @@ import HTTPServer
 /// that arrives while the server shuts down are conditions of load or
 /// timing, not faults: 503 with `Retry-After` (the retry finds a slot, a
 /// fresh session, or another replica). Every other runtime error is a
-/// wiring fault of the server (a 500, logged); `AxiomErrorStatusTests`
-/// lists them.
+/// wiring fault of the server (a 500, logged), listed by name so that a new
+/// case has to be given its answer here.
 extension AxiomError: HTTPResponseError {
     public var httpError: HTTPError? {
         switch self {
@@ -36,7 +36,10 @@ extension AxiomError: HTTPResponseError {
             HTTPError(.serviceUnavailable, code: "shutting_down",
                       detail: "The server is shutting down; nothing was changed. Retry shortly.",
                       headers: ["Retry-After": "1"])
-        default:
+        case .capabilityNotRegistered, .capabilityAlreadyRegistered, .undeclaredDependency, .clientNotRegistered,
+             .clientAlreadyRegistered, .clientActivationFailed, .presentationAlreadyBound, .orchestratorAlreadyRunning,
+             .orchestratorAlreadyStarted, .orchestratorNotStarted, .contextCreationOutsideFactory, .contextNotFound,
+             .contextCycle, .undeclaredDownstream, .constraintViolations:
             nil
         }
     }

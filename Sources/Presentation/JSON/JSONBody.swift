@@ -35,16 +35,14 @@ public enum JSONBody {
             if T.self is any ProviderJSONObject.Type { return try JSONDecoder().decode(T.self, from: Data(request.body)) }
             return try JSONDecoder().decode(StrictDecoded<T>.self, from: Data(request.body)).value
         } catch let error as UnknownMembers {
-            throw DomainError.validation(ValidationError(error.names.map { name in
+            throw ValidationError(error.names.map { name in
                 let field = path(error.path + [AnyMemberKey(stringValue: name)])
                 return FieldError(field: field, code: .unknownField, message: "\(field) is not a member of this request body")
-            })).problem
+            }).problem
         } catch let error as DecodingError {
             throw problem(for: error)
-        } catch let error as DomainError {
-            throw error.problem
-        } catch let error as ValidationError {
-            throw DomainError.validation(error).problem
+        } catch let refusal as any Refusal {
+            throw refusal.problem
         }
     }
 
@@ -96,7 +94,7 @@ public enum JSONBody {
     }
 
     private static func validation(_ field: String, _ code: FieldError.Code, _ message: String) -> HTTPError {
-        DomainError.validation(ValidationError([FieldError(field: field, code: code, message: message)])).problem
+        ValidationError([FieldError(field: field, code: code, message: message)]).problem
     }
 
     /// `items[2].quantity` from a coding path.

@@ -8,8 +8,8 @@ enum KnownQuery {
     static func require(_ request: HTTPRequest, only names: Set<String>) throws {
         let unknown = request.query.map(\.name).filter { !names.contains($0) }
         guard !unknown.isEmpty else { return }
-        throw DomainError.validation(ValidationError(Set(unknown).sorted().map {
+        throw ValidationError(Set(unknown).sorted().map {
             FieldError(field: $0, code: .invalidFormat, message: "\($0) is not a parameter of this route")
-        }))
+        })
     }
 }

@@ -19,9 +19,9 @@ public struct PageRequest: Sendable, Equatable {
         var limit = defaultLimit
         if let text = request.query["limit"] {
             guard let value = Int(text), (1...maxLimit).contains(value) else {
-                throw DomainError.validation(ValidationError([
+                throw ValidationError([
                     FieldError(field: "limit", code: .outOfRange, message: "limit must be an integer from 1 to \(maxLimit).")
-                ])).problem
+                ]).problem
             }
             limit = value
         }

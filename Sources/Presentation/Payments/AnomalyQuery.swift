@@ -25,7 +25,7 @@ enum AnomalyQuery {
                                          message: "cursor is not one this service issued"))
             }
         }
-        guard errors.isEmpty else { throw DomainError.validation(ValidationError(errors)) }
+        guard errors.isEmpty else { throw ValidationError(errors) }
         return (held, cursor, page)
     }
 }

@@ -29,7 +29,7 @@ struct LedgerQuery {
         if page.cursor != nil && position == nil {
             errors.append(FieldError(field: "cursor", code: .invalidFormat, message: "cursor is not one this service issued"))
         }
-        guard errors.isEmpty else { throw DomainError.validation(ValidationError(errors)) }
+        guard errors.isEmpty else { throw ValidationError(errors) }
         return LedgerQuery(from: from, to: to, page: page, position: position)
     }
 

@@ -18,6 +18,6 @@ enum MoneyReference {
             errors.append(FieldError(field: "amount", code: .outOfRange,
                                      message: "amount must be a positive number of minor units"))
         }
-        guard errors.isEmpty else { throw DomainError.validation(ValidationError(errors)) }
+        guard errors.isEmpty else { throw ValidationError(errors) }
     }
 }

@@ -32,24 +32,24 @@ struct PaymentEventBody: ProviderJSONObject {
     static func notice(from request: HTTPRequest) throws -> PaymentNotice {
         let envelope = try JSONBody.decode(Envelope.self, from: request)
         guard (1...PaymentEvent.maxIDBytes).contains(envelope.id.utf8.count) else {
-            throw DomainError.validation(ValidationError([FieldError(
-                field: "id", code: .invalidFormat, message: "id must be 1 to \(PaymentEvent.maxIDBytes) bytes")]))
+            throw ValidationError([FieldError(
+                field: "id", code: .invalidFormat, message: "id must be 1 to \(PaymentEvent.maxIDBytes) bytes")])
         }
         guard let type = PaymentEventType(rawValue: envelope.type) else {
             return .unhandled(id: envelope.id, type: envelope.type)
         }
         guard let data = try JSONBody.decode(PaymentEventBody.self, from: request).data else {
-            throw DomainError.validation(ValidationError([FieldError(
-                field: "data", code: .required, message: "data is required for \(envelope.type)")]))
+            throw ValidationError([FieldError(
+                field: "data", code: .required, message: "data is required for \(envelope.type)")])
         }
         if let reference = data.reference, !(1...PaymentEvent.maxIDBytes).contains(reference.utf8.count) {
-            throw DomainError.validation(ValidationError([FieldError(
+            throw ValidationError([FieldError(
                 field: "data.reference", code: .invalidFormat,
-                message: "data.reference must be 1 to \(PaymentEvent.maxIDBytes) bytes")]))
+                message: "data.reference must be 1 to \(PaymentEvent.maxIDBytes) bytes")])
         }
         // Not an id this server issues: no such payment.
         guard let paymentID = PaymentID(data.paymentID) else {
-            throw DomainError.notFound(entity: "payment", id: data.paymentID)
+            throw EntityError.notFound(entity: "payment", id: data.paymentID)
         }
         return .event(PaymentEvent(id: envelope.id, type: type, paymentID: paymentID, amount: data.amount,
                                    reference: data.reference))

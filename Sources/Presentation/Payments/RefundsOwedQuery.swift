@@ -8,8 +8,8 @@ enum RefundsOwedQuery {
     static func cursor(_ page: PageRequest) throws -> PaymentID? {
         guard let text = page.cursor else { return nil }
         guard let id = PaymentID(text) else {
-            throw DomainError.validation(ValidationError([FieldError(
-                field: "cursor", code: .invalidFormat, message: "cursor is not one this service issued")]))
+            throw ValidationError([FieldError(
+                field: "cursor", code: .invalidFormat, message: "cursor is not one this service issued")])
         }
         return id
     }

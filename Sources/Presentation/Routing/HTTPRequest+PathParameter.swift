@@ -6,7 +6,7 @@ extension HTTPRequest {
     /// resource's 404.
     public func parameter<T: PathParameter>(_ name: String, as type: T.Type) throws -> T {
         let text = parameters[name] ?? ""
-        guard let value = T(text) else { throw DomainError.notFound(entity: T.entity, id: text) }
+        guard let value = T(text) else { throw EntityError.notFound(entity: T.entity, id: text) }
         return value
     }
 }
