@@ -12,7 +12,7 @@ public enum OrderUpdate: Sendable, Hashable {
     case changed(Order, sequence: Int64)
 }
 
-/// The orders: the singleton owner of `OrderState`. An order's lines and
+/// The orders. An order's lines and
 /// prices are frozen when it is placed; afterwards only its status moves,
 /// along the domain's transition table, and its shipping address may be
 /// given until it ships or is cancelled. Each order row carries its whole
@@ -21,15 +21,15 @@ public enum OrderUpdate: Sendable, Hashable {
 ///
 /// Orders are read from SQLite per request, by index (`OrderStore`), and
 /// none is kept in memory: a shop's order history only grows, and loading
-/// it would make start-up time and memory grow with it. `state` is therefore always empty; what observers need
-/// comes through `stateBroadcaster`. Idempotency keys are found through the
+/// it would make start-up time and memory grow with it. So the client owns no
+/// state (a `StatelessClient`); what observers need comes through
+/// `stateBroadcaster`. Idempotency keys are found through the
 /// unique `(user_id, idempotency_key)` index; retries that arrive while the
 /// first placement waits on the disk join it (`placing`).
-public actor OrderClient: StatefulClient {
+public actor OrderClient: StatelessClient {
     public static let migrations: [Migration] = OrderStore.migrations
 
     public nonisolated let stateBroadcaster = StateBroadcaster<OrderUpdate>(bufferLimit: 256)
-    public let state = OrderState()
     /// Orders to settle (`settleSoon`), and the task writing them.
     private var settlesDue: [OrderID] = []
     private var settling: Task<Void, Never>?
@@ -279,9 +279,9 @@ public actor OrderClient: StatefulClient {
     }
 
     /// Queues the settle; one task writes the queue, whatever it holds each
-    /// time it gets the writer, until it is empty. Under load a checkout's
-    /// settle was one write per checkout and one more group commit before
-    /// its answer.
+    /// time it gets the writer, until it is empty, so under load settles
+    /// share writes instead of costing one each and a group commit more
+    /// before a checkout's answer.
     func settleSoon(_ order: Order) -> Order {
         settlesDue.append(order.id)
         if settling == nil { settling = Task { await self.writeDueSettles() } }

@@ -4,9 +4,8 @@
 /// straight into the head's bytes after the handler's own fields, instead
 /// of their being added to the response's field list: the handler's list
 /// is often shared (a cached representation's, the common JSON one), so
-/// adding to it copied it, and the `RateLimit` value was a string of its
-/// own; two allocations a response on `GET /products/{id}`
-/// (scripts/alloc-count.sh). Field lines of one name keep their order, so a
+/// adding to it would copy it, and the `RateLimit` value would be a string
+/// of its own. Field lines of one name keep their order, so a
 /// handler's `RateLimit` items (per-user) stay before the server's
 /// (RFC 9110 5.3).
 struct ExchangeFields: Sendable {
