@@ -55,7 +55,8 @@ extension Setting {
         kind(key, accepted: "an integer in \(range.lowerBound)...\(range.upperBound) or null", help: help, option,
              read: { value -> Int?? in
                  if value.isNull { return .some(nil) }
-                 return value.integer.flatMap { range.contains($0) ? $0 : nil }
+                 guard let number = value.integer, range.contains(number) else { return .none }
+                 return number
              },
              written: { $0.map { .integer($0) } ?? .null })
     }
@@ -115,7 +116,8 @@ extension Setting {
         kind(key, accepted: "a non-empty string or null", help: help, option,
              read: { value -> String?? in
                  if value.isNull { return .some(nil) }
-                 return value.text.flatMap { $0.isEmpty ? nil : $0 }
+                 guard let text = value.text, !text.isEmpty else { return .none }
+                 return text
              },
              written: { $0.map { .string($0) } ?? .null })
     }
