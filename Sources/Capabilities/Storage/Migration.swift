@@ -27,9 +27,12 @@ public struct Migration: Sendable, Hashable {
         self.init(version: version, name: name, sql: sql, postgresSQL: Self.postgresDialect(sql))
     }
 
-    /// `sql` with INTEGER as BIGINT, BLOB as BYTEA and no `STRICT`.
+    /// `sql` with INTEGER as BIGINT, BLOB as BYTEA and no `STRICT`; an
+    /// `INTEGER PRIMARY KEY` (SQLite's rowid, numbered on insert) becomes an
+    /// identity column.
     static func postgresDialect(_ sql: String) -> String {
-        sql.replacing(#/\bINTEGER\b/#, with: "BIGINT")
+        sql.replacing(#/\bINTEGER PRIMARY KEY\b/#, with: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+            .replacing(#/\bINTEGER\b/#, with: "BIGINT")
             .replacing(#/\bBLOB\b/#, with: "BYTEA")
             .replacing(#/\)\s*STRICT;/#, with: ");")
     }
