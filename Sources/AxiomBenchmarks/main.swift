@@ -169,7 +169,7 @@ nonisolated func runBenchmarks() async throws {
             for _ in 0..<lives {
                 serial += 1
                 let id = SessionID("bench-\(serial)")
-                _ = try await sessions.context(for: id)
+                _ = try await sessions.withSession(id) { $0 }
                 await sessions.end(id)
             }
         }

@@ -331,15 +331,9 @@ final class AxiomService: Sendable {
     /// Deletes expired sign-in sessions now and then (once right away).
     private static func removeExpiredSessions(registration: RegistrationContext, logger: ServerLogger,
                                               every interval: Duration) async {
-        while !Task.isCancelled {
-            do {
-                let removed = try await registration.removeExpiredSessions()
-                if removed > 0 { logger.log(.info, "expired_sessions_removed", numbers: [("sessions", removed)]) }
-            } catch {
-                // Storage unavailable: the next round tries again.
-                logger.log(.warning, "expired_sessions_not_removed", [("error", String(describing: error))])
-            }
-            try? await Task.sleep(for: interval)
+        await repeating(every: interval, logger: logger, failure: "expired_sessions_not_removed") {
+            let removed = try await registration.removeExpiredSessions()
+            if removed > 0 { logger.log(.info, "expired_sessions_removed", numbers: [("sessions", removed)]) }
         }
     }
 
@@ -349,15 +343,9 @@ final class AxiomService: Sendable {
     /// cancelled within about half a second of its `expires_at`.
     private static func expirePayments(notifications: PaymentNotificationContext, logger: ServerLogger,
                                        every interval: Duration) async {
-        while !Task.isCancelled {
-            do {
-                let expired = try await notifications.sweep()
-                if expired > 0 { logger.log(.info, "payments_expired", numbers: [("payments", expired)]) }
-            } catch {
-                // Storage unavailable: the next round tries again.
-                logger.log(.warning, "payments_not_expired", [("error", String(describing: error))])
-            }
-            try? await Task.sleep(for: interval)
+        await repeating(every: interval, logger: logger, failure: "payments_not_expired") {
+            let expired = try await notifications.sweep()
+            if expired > 0 { logger.log(.info, "payments_expired", numbers: [("payments", expired)]) }
         }
     }
 
@@ -365,14 +353,9 @@ final class AxiomService: Sendable {
     /// died or paused longer than the lease (`CheckoutRecoveryContext.recover`).
     private static func recoverCheckouts(recovery: CheckoutRecoveryContext, logger: ServerLogger,
                                          every interval: Duration) async {
-        while !Task.isCancelled {
-            try? await Task.sleep(for: interval)
-            do {
-                log(try await recovery.recover(.expired), as: "checkouts_recovered", always: false, logger: logger)
-            } catch {
-                // Storage unavailable: the next round tries again.
-                logger.log(.warning, "checkouts_not_recovered", [("error", String(describing: error))])
-            }
+        try? await Task.sleep(for: interval)
+        await repeating(every: interval, logger: logger, failure: "checkouts_not_recovered") {
+            log(try await recovery.recover(.expired), as: "checkouts_recovered", always: false, logger: logger)
         }
     }
 
@@ -405,6 +388,21 @@ final class AxiomService: Sendable {
                 logger.log(.warning, "search_index_not_merged", [("error", String(describing: error))])
             }
             try? await Task.sleep(for: pause)
+        }
+    }
+
+    /// Runs `round` now and then every `interval` until the task is
+    /// cancelled. A round that throws (storage unavailable) is logged as
+    /// `failure`, and the next round tries again.
+    private static func repeating(every interval: Duration, logger: ServerLogger, failure: String,
+                                  _ round: () async throws -> Void) async {
+        while !Task.isCancelled {
+            do {
+                try await round()
+            } catch {
+                logger.log(.warning, failure, [("error", String(describing: error))])
+            }
+            try? await Task.sleep(for: interval)
         }
     }
 

@@ -31,7 +31,7 @@ public enum CartUpdate: Sendable, Hashable {
 /// with the other's line missing, or checked against the wrong `If-Match`.
 public actor CartClient: StatefulClient, WorkingSetReporting {
     public static let migrations: [Migration] = [
-        Migration(version: 300, name: "cart lines", sql: """
+        Migration(version: 300, name: "cart lines", portableSQL: """
             CREATE TABLE cart_lines (
                 user_id    TEXT NOT NULL,
                 product_id TEXT NOT NULL,
@@ -39,40 +39,22 @@ public actor CartClient: StatefulClient, WorkingSetReporting {
                 position   INTEGER NOT NULL,
                 PRIMARY KEY (user_id, product_id)
             ) STRICT;
-            """, postgresSQL: """
-            CREATE TABLE cart_lines (
-                user_id    TEXT NOT NULL,
-                product_id TEXT NOT NULL,
-                quantity   BIGINT NOT NULL CHECK (quantity BETWEEN 1 AND 99),
-                position   BIGINT NOT NULL,
-                PRIMARY KEY (user_id, product_id)
-            );
             """),
-        Migration(version: 301, name: "checkouts whose cart was cleared", sql: """
+        Migration(version: 301, name: "checkouts whose cart was cleared", portableSQL: """
             CREATE TABLE cart_cleared_checkouts (
                 checkout_id TEXT PRIMARY KEY,
                 user_id     TEXT NOT NULL
             ) STRICT;
-            """, postgresSQL: """
-            CREATE TABLE cart_cleared_checkouts (
-                checkout_id TEXT PRIMARY KEY,
-                user_id     TEXT NOT NULL
-            );
             """),
         // One row per user whose cart was written: each write bumps it
         // first, which locks it on PostgreSQL until the commit, so one
         // user's cart writes from several replicas take turns.
         // A cart without lines has no `cart_lines` row to lock.
-        Migration(version: 302, name: "cart write turns", sql: """
+        Migration(version: 302, name: "cart write turns", portableSQL: """
             CREATE TABLE cart_versions (
                 user_id TEXT PRIMARY KEY,
                 version INTEGER NOT NULL
             ) STRICT;
-            """, postgresSQL: """
-            CREATE TABLE cart_versions (
-                user_id TEXT PRIMARY KEY,
-                version BIGINT NOT NULL
-            );
             """),
     ]
     public static let defaultCacheEntries = 10_000

@@ -85,7 +85,7 @@ enum CatalogSchema {
                 rowid          BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE
             );
             """),
-        Migration(version: 201, name: "catalog stock reservations and returns", sql: """
+        Migration(version: 201, name: "catalog stock reservations and returns", portableSQL: """
             CREATE TABLE stock_checkouts (
                 checkout_id TEXT PRIMARY KEY,
                 status      TEXT NOT NULL CHECK (status IN ('reserved', 'committed', 'released')),
@@ -106,27 +106,6 @@ enum CatalogSchema {
                 units      INTEGER NOT NULL CHECK (units >= 0),
                 created_at TEXT NOT NULL
             ) STRICT;
-            """, postgresSQL: """
-            CREATE TABLE stock_checkouts (
-                checkout_id TEXT PRIMARY KEY,
-                status      TEXT NOT NULL CHECK (status IN ('reserved', 'committed', 'released')),
-                created_at  TEXT NOT NULL,
-                updated_at  TEXT NOT NULL
-            );
-            CREATE INDEX stock_checkouts_reserved ON stock_checkouts(created_at) WHERE status = 'reserved';
-            CREATE TABLE stock_reservations (
-                checkout_id TEXT NOT NULL REFERENCES stock_checkouts(checkout_id),
-                product_id  TEXT NOT NULL REFERENCES products(id),
-                quantity    BIGINT NOT NULL CHECK (quantity >= 1),
-                created_at  TEXT NOT NULL,
-                PRIMARY KEY (checkout_id, product_id)
-            );
-            CREATE INDEX stock_reservations_product ON stock_reservations(product_id);
-            CREATE TABLE stock_returns (
-                return_key TEXT PRIMARY KEY,
-                units      BIGINT NOT NULL CHECK (units >= 0),
-                created_at TEXT NOT NULL
-            );
             """),
         Migration(version: 202, name: "catalog keyset list order and full-text search", sql: """
             ALTER TABLE products ADD COLUMN name_folded TEXT;
@@ -180,20 +159,13 @@ enum CatalogSchema {
         // partial index: the owner's own are found among the reserved rows
         // (the checkouts in flight), not worth an index kept on every
         // checkout.
-        Migration(version: 203, name: "catalog checkout leases", sql: """
-            ALTER TABLE stock_checkouts ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
-            ALTER TABLE stock_checkouts ADD COLUMN lease_expires_at TEXT NOT NULL DEFAULT '';
-            DROP INDEX stock_checkouts_reserved;
-            CREATE INDEX stock_checkouts_lease ON stock_checkouts(lease_expires_at) WHERE status = 'reserved';
-            """, postgresSQL: """
+        Migration(version: 203, name: "catalog checkout leases", portableSQL: """
             ALTER TABLE stock_checkouts ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
             ALTER TABLE stock_checkouts ADD COLUMN lease_expires_at TEXT NOT NULL DEFAULT '';
             DROP INDEX stock_checkouts_reserved;
             CREATE INDEX stock_checkouts_lease ON stock_checkouts(lease_expires_at) WHERE status = 'reserved';
             """),
-        Migration(version: 204, name: "catalog deactivated products by name", sql: """
-            CREATE INDEX products_inactive_by_name ON products(name_folded, id) WHERE active = 0;
-            """, postgresSQL: """
+        Migration(version: 204, name: "catalog deactivated products by name", portableSQL: """
             CREATE INDEX products_inactive_by_name ON products(name_folded, id) WHERE active = 0;
             """),
     ]

@@ -43,8 +43,8 @@ extension CatalogStore {
     /// `expression`'s matches (the newest `maxRanked` if there are more),
     /// those named exactly as the query first (`exactNameRank`), then
     /// best rank first, ties by row number (sorted here rather than by an
-    /// outer `ORDER BY`, which SQLite's sorter made a large share of the
-    /// ranking), and the document counts the
+    /// outer `ORDER BY`: SQLite's sorter is the dearer way,
+    /// docs/catalog-client.md), and the document counts the
     /// ranking used (to keep for the next query with those words).
     /// Inactive products included: a page filters them on fresh rows, so a
     /// deactivation does not change a ranking.

@@ -12,7 +12,7 @@ public enum OrderUpdate: Sendable, Hashable {
     case changed(Order, sequence: Int64)
 }
 
-/// The orders: the singleton owner of `OrderState`. An order's lines and
+/// The orders. An order's lines and
 /// prices are frozen when it is placed; afterwards only its status moves,
 /// along the domain's transition table, and its shipping address may be
 /// given until it ships or is cancelled. Each order row carries its whole
@@ -21,15 +21,15 @@ public enum OrderUpdate: Sendable, Hashable {
 ///
 /// Orders are read from SQLite per request, by index (`OrderStore`), and
 /// none is kept in memory: a shop's order history only grows, and loading
-/// it would make start-up time and memory grow with it. `state` is therefore always empty; what observers need
-/// comes through `stateBroadcaster`. Idempotency keys are found through the
+/// it would make start-up time and memory grow with it. So the client owns no
+/// state (a `StatelessClient`); what observers need comes through
+/// `stateBroadcaster`. Idempotency keys are found through the
 /// unique `(user_id, idempotency_key)` index; retries that arrive while the
 /// first placement waits on the disk join it (`placing`).
-public actor OrderClient: StatefulClient {
+public actor OrderClient: StatelessClient, PublishingClient {
     public static let migrations: [Migration] = OrderStore.migrations
 
     public nonisolated let stateBroadcaster = StateBroadcaster<OrderUpdate>(bufferLimit: 256)
-    public let state = OrderState()
     /// Orders to settle (`settleSoon`), and the task writing them.
     private var settlesDue: [OrderID] = []
     private var settling: Task<Void, Never>?
@@ -291,13 +291,14 @@ public actor OrderClient: StatefulClient {
 
     /// A finished checkout's `settle`, queued: answers the order at once,
     /// and one task writes the queue, whatever it holds each time it gets
-    /// the writer (one statement for up to 32), until it is empty. Nothing
-    /// a caller was told depends on it (the order, the stock, the payment
-    /// and the cart are already durable); one lost to a kill leaves the
-    /// order open, and start-up reconciliation finishes and settles it. An
-    /// order cancelled before its settle lands stays open for its
-    /// cancellation to finish. `deactivate` waits for the queue, so a
-    /// graceful stop leaves none.
+    /// the writer, until it is empty, so under load settles share writes
+    /// instead of costing one each and a group commit more before a
+    /// checkout's answer. Nothing a caller was told depends on it (the
+    /// order, the stock, the payment and the cart are already durable); one
+    /// lost to a kill leaves the order open, and start-up reconciliation
+    /// finishes and settles it. An order cancelled before its settle lands
+    /// stays open for its cancellation to finish. `deactivate` waits for
+    /// the queue, so a graceful stop leaves none.
     public func settleSoon(_ order: Order) -> Order {
         settlesDue.append(order.id)
         if settling == nil { settling = Task { await self.writeDueSettles() } }

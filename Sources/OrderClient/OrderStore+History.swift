@@ -9,7 +9,7 @@ extension OrderStore {
     /// Orders placed before the history have one row each: the status they
     /// held then, at their creation time, by the system.
     static let historyMigrations: [Migration] = [
-        Migration(version: 420, name: "order status history", sql: """
+        Migration(version: 420, name: "order status history", portableSQL: """
             CREATE TABLE order_history (
                 id          INTEGER PRIMARY KEY,
                 order_id    TEXT NOT NULL,
@@ -20,19 +20,6 @@ extension OrderStore {
                 actor_id    TEXT,
                 reason      TEXT NOT NULL
             ) STRICT;
-            CREATE INDEX order_history_by_order ON order_history(order_id, id);
-            \(historyBackfill)
-            """, postgresSQL: """
-            CREATE TABLE order_history (
-                id          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-                order_id    TEXT NOT NULL,
-                from_status TEXT,
-                status      TEXT NOT NULL,
-                at          BIGINT NOT NULL,
-                actor       TEXT NOT NULL,
-                actor_id    TEXT,
-                reason      TEXT NOT NULL
-            );
             CREATE INDEX order_history_by_order ON order_history(order_id, id);
             \(historyBackfill)
             """),

@@ -4,29 +4,19 @@ import Domain
 /// Orders whose checkout or cancellation still has work in other clients
 /// (stock, cart, payment) not known finished, in a narrow table of their
 /// own: a row is inserted when the order is placed or cancelled and
-/// deleted when it settles. Marking the order row instead rewrote it at
-/// every settle (a flag in a partial index is an indexed column, so the
-/// update was never HOT and every index of `orders` took a new entry).
+/// deleted when it settles. Marking the order row instead would rewrite it
+/// at every settle (a flag in a partial index is an indexed column, so the
+/// update is never HOT and every index of `orders` takes a new entry).
 /// Start-up reconciliation reads this table, which holds the unfinished
 /// few, and joins each row to its order by primary key.
 extension OrderStore {
     static let openOrderMigrations: [Migration] = [
-        Migration(version: 422, name: "open orders in a table of their own", sql: """
+        Migration(version: 422, name: "open orders in a table of their own", portableSQL: """
             CREATE TABLE open_orders (
                 order_id    TEXT PRIMARY KEY,
                 created_at  INTEGER NOT NULL,
                 lease_owner TEXT NOT NULL
             ) STRICT;
-            INSERT INTO open_orders(order_id, created_at, lease_owner)
-                SELECT id, created_at, lease_owner FROM orders WHERE open = 1;
-            DROP INDEX orders_open;
-            ALTER TABLE orders DROP COLUMN open;
-            """, postgresSQL: """
-            CREATE TABLE open_orders (
-                order_id    TEXT PRIMARY KEY,
-                created_at  BIGINT NOT NULL,
-                lease_owner TEXT NOT NULL
-            );
             INSERT INTO open_orders(order_id, created_at, lease_owner)
                 SELECT id, created_at, lease_owner FROM orders WHERE open = 1;
             DROP INDEX orders_open;
@@ -65,8 +55,8 @@ extension OrderStore {
 
     /// Marks the order's work in other clients done; returns its stored
     /// status (the column's text), nil when there is no such order. Not the
-    /// document: decoding it (JSONDecoder) was four fifths of the settle's
-    /// time on the single writer, and the caller already holds the order.
+    /// document: decoding it would be most of the settle's time on the
+    /// single writer (docs/working-sets.md), and the caller already holds the order.
     static func settle(_ handle: any StorageHandle, id: OrderID) throws -> String? {
         try handle.enqueue("DELETE FROM open_orders WHERE order_id = ?", id.description)
         return try handle.queryOne("SELECT status FROM orders WHERE id = ?", id.description)?.get("status")

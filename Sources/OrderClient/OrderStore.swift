@@ -12,7 +12,7 @@ import Domain
 /// a later batch, so they are pure over the handle.
 enum OrderStore {
     static let migrations: [Migration] = [
-        Migration(version: 400, name: "orders", sql: """
+        Migration(version: 400, name: "orders", portableSQL: """
             CREATE TABLE orders (
                 id              TEXT PRIMARY KEY,
                 user_id         TEXT NOT NULL,
@@ -24,18 +24,6 @@ enum OrderStore {
                 UNIQUE (user_id, idempotency_key)
             ) STRICT;
             CREATE INDEX orders_by_user ON orders(user_id, created_at);
-            """, postgresSQL: """
-            CREATE TABLE orders (
-                id              TEXT PRIMARY KEY,
-                user_id         TEXT NOT NULL,
-                status          TEXT NOT NULL,
-                created_at      BIGINT NOT NULL,
-                checkout_id     TEXT NOT NULL UNIQUE,
-                idempotency_key TEXT,
-                document        TEXT NOT NULL,
-                UNIQUE (user_id, idempotency_key)
-            );
-            CREATE INDEX orders_by_user ON orders(user_id, created_at);
             """),
         // Orders are read from storage per request: a user's page
         // is a keyset range on this index, newest first with ties by id, so
@@ -44,16 +32,10 @@ enum OrderStore {
         // start-up reconciliation reads only those through the partial
         // index. Orders written before this migration are all marked open,
         // so the first start after it finishes whatever they left (once).
-        Migration(version: 401, name: "orders read by index, open orders", sql: """
+        Migration(version: 401, name: "orders read by index, open orders", portableSQL: """
             DROP INDEX orders_by_user;
             CREATE INDEX orders_by_user_newest ON orders(user_id, created_at, id);
             ALTER TABLE orders ADD COLUMN open INTEGER NOT NULL DEFAULT 0 CHECK (open IN (0, 1));
-            UPDATE orders SET open = 1;
-            CREATE INDEX orders_open ON orders(created_at) WHERE open = 1;
-            """, postgresSQL: """
-            DROP INDEX orders_by_user;
-            CREATE INDEX orders_by_user_newest ON orders(user_id, created_at, id);
-            ALTER TABLE orders ADD COLUMN open BIGINT NOT NULL DEFAULT 0 CHECK (open IN (0, 1));
             UPDATE orders SET open = 1;
             CREATE INDEX orders_open ON orders(created_at) WHERE open = 1;
             """),
@@ -62,16 +44,12 @@ enum OrderStore {
         // processes' only once their lease ran out (`open(…)`). Found
         // through `orders_open` (open orders are the unfinished few), not an
         // index of their own kept on every checkout.
-        Migration(version: 402, name: "orders placed under a lease", sql: """
-            ALTER TABLE orders ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
-            """, postgresSQL: """
+        Migration(version: 402, name: "orders placed under a lease", portableSQL: """
             ALTER TABLE orders ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
             """),
         // What the checkout asked for (`CheckoutFingerprint`), kept with its
         // idempotency key; '' for orders placed before (any request matches).
-        Migration(version: 403, name: "orders request fingerprint", sql: """
-            ALTER TABLE orders ADD COLUMN request_fingerprint TEXT NOT NULL DEFAULT '';
-            """, postgresSQL: """
+        Migration(version: 403, name: "orders request fingerprint", portableSQL: """
             ALTER TABLE orders ADD COLUMN request_fingerprint TEXT NOT NULL DEFAULT '';
             """),
     ] + historyMigrations + listingMigrations + openOrderMigrations + unpaidMigrations

@@ -10,7 +10,7 @@ import FoundationEssentials
 extension PaymentStore {
     /// The unique (payment, kind, reference) records a second event for the
     /// same refund once, as the ledger's does.
-    static let anomaliesMigration = Migration(version: 502, name: "payment anomalies", sql: """
+    static let anomaliesMigration = Migration(version: 502, name: "payment anomalies", portableSQL: """
         CREATE TABLE payment_anomalies (
             id          INTEGER PRIMARY KEY,
             payment_id  TEXT NOT NULL,
@@ -26,23 +26,6 @@ extension PaymentStore {
             recorded_at INTEGER NOT NULL,
             applied_at  INTEGER
         ) STRICT;
-        \(anomalyIndexes)
-        """, postgresSQL: """
-        CREATE TABLE payment_anomalies (
-            id          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            payment_id  TEXT NOT NULL,
-            order_id    TEXT NOT NULL,
-            kind        TEXT NOT NULL,
-            amount      BIGINT NOT NULL,
-            currency    TEXT NOT NULL,
-            reference   TEXT,
-            event_id    TEXT NOT NULL,
-            reason      TEXT NOT NULL,
-            refundable  BIGINT NOT NULL,
-            refundable_currency TEXT NOT NULL,
-            recorded_at BIGINT NOT NULL,
-            applied_at  BIGINT
-        );
         \(anomalyIndexes)
         """)
 

@@ -17,7 +17,7 @@ enum PaymentStore {
         // `payment_events` remembers every applied provider event by id: its
         // primary key is what makes a replayed or concurrently re-delivered
         // event change nothing, inserted in the payment change's transaction.
-        Migration(version: 500, name: "payments", sql: """
+        Migration(version: 500, name: "payments", portableSQL: """
             CREATE TABLE payments (
                 id          TEXT PRIMARY KEY,
                 order_id    TEXT NOT NULL UNIQUE,
@@ -39,28 +39,6 @@ enum PaymentStore {
                 type        TEXT NOT NULL,
                 received_at INTEGER NOT NULL
             ) STRICT;
-            """, postgresSQL: """
-            CREATE TABLE payments (
-                id          TEXT PRIMARY KEY,
-                order_id    TEXT NOT NULL UNIQUE,
-                user_id     TEXT NOT NULL,
-                status      TEXT NOT NULL,
-                amount      BIGINT NOT NULL,
-                currency    TEXT NOT NULL,
-                method      TEXT NOT NULL,
-                reference   TEXT,
-                expires_at  BIGINT NOT NULL,
-                updated_at  BIGINT NOT NULL,
-                open        BIGINT NOT NULL DEFAULT 0 CHECK (open IN (0, 1))
-            );
-            CREATE INDEX payments_due ON payments(status, expires_at);
-            CREATE INDEX payments_open ON payments(updated_at) WHERE open = 1;
-            CREATE TABLE payment_events (
-                id          TEXT PRIMARY KEY,
-                payment_id  TEXT NOT NULL,
-                type        TEXT NOT NULL,
-                received_at BIGINT NOT NULL
-            );
             """),
         // The ledger: every money movement a row, never updated or deleted,
         // numbered by the database in the order recorded (one payment's rows
@@ -72,7 +50,7 @@ enum PaymentStore {
         // second event for the same refund, or a retried admin request, once.
         // Payments paid or refunded before the ledger get the rows that
         // say so, by the system.
-        Migration(version: 501, name: "payment ledger", sql: """
+        Migration(version: 501, name: "payment ledger", portableSQL: """
             ALTER TABLE payments ADD COLUMN paid INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE payments ADD COLUMN refunded INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE payments ADD COLUMN owed INTEGER NOT NULL DEFAULT 0;
@@ -92,27 +70,6 @@ enum PaymentStore {
                 recorded_at  INTEGER NOT NULL,
                 exceeds_paid INTEGER NOT NULL CHECK (exceeds_paid IN (0, 1))
             ) STRICT;
-            \(ledgerIndexesAndBackfill)
-            """, postgresSQL: """
-            ALTER TABLE payments ADD COLUMN paid BIGINT NOT NULL DEFAULT 0;
-            ALTER TABLE payments ADD COLUMN refunded BIGINT NOT NULL DEFAULT 0;
-            ALTER TABLE payments ADD COLUMN owed BIGINT NOT NULL DEFAULT 0;
-            ALTER TABLE payments ADD COLUMN fulfilled BIGINT NOT NULL DEFAULT 0 CHECK (fulfilled IN (0, 1));
-            CREATE TABLE payment_ledger (
-                id           BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-                payment_id   TEXT NOT NULL,
-                order_id     TEXT NOT NULL,
-                kind         TEXT NOT NULL,
-                amount       BIGINT NOT NULL CHECK (amount > 0),
-                currency     TEXT NOT NULL,
-                method       TEXT NOT NULL,
-                reference    TEXT,
-                event_id     TEXT,
-                actor        TEXT NOT NULL,
-                actor_id     TEXT,
-                recorded_at  BIGINT NOT NULL,
-                exceeds_paid BIGINT NOT NULL CHECK (exceeds_paid IN (0, 1))
-            );
             \(ledgerIndexesAndBackfill)
             """),
         anomaliesMigration,

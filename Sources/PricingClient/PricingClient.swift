@@ -19,10 +19,13 @@ import Domain
 /// Throws `Overflow` when a line total or the total leaves the
 /// `Int64` range, and `CurrencyMismatch` when a product is
 /// priced in another currency than `currency`.
+///
+/// An actor because every client is one (`Client: Actor`), but nothing of
+/// it is isolated: it has no state, so every call runs on the caller's
+/// thread without a hop.
 public actor PricingClient: StatelessClient {
     public init() {}
 
-    /// A query: it touches no actor state, so it runs on the caller's thread.
     public nonisolated func price(cart: Cart, products: [ProductID: Product],
                                   currency: Currency) throws -> CartQuote {
         var priced: [PricedLine] = []
@@ -47,7 +50,7 @@ public actor PricingClient: StatelessClient {
         return CartQuote(priced: try PricedCart(lines: priced, currency: currency), unavailable: unavailable)
     }
 
-    public func activate() async throws {}
+    public nonisolated func activate() async throws {}
 
-    public func deactivate() async {}
+    public nonisolated func deactivate() async {}
 }

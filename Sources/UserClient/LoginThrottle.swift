@@ -119,9 +119,9 @@ public struct LoginThrottle: Sendable {
         let address: String
 
         init(account: String, address: String) {
-            // A line feed cannot occur in a normalized email or an address
-            // (NUL, used before, cannot be stored in PostgreSQL's text: the
-            // keys of every address for one account became one key).
+            // A line feed cannot occur in a normalized email or an address,
+            // and PostgreSQL's text can store it (not NUL: there the keys of
+            // every address for one account would become one key).
             pair = "p:" + account + "\n" + address
             self.account = "a:" + account
             self.address = "i:" + address

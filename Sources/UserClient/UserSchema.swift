@@ -5,7 +5,7 @@ import Capabilities
 /// Each migration in SQLite's and PostgreSQL's dialect.
 enum UserSchema {
     static let migrations: [Migration] = [
-        Migration(version: 100, name: "users and sessions", sql: """
+        Migration(version: 100, name: "users and sessions", portableSQL: """
             CREATE TABLE users (
                 id            TEXT PRIMARY KEY,
                 name          TEXT NOT NULL,
@@ -24,43 +24,20 @@ enum UserSchema {
                 expires_at INTEGER NOT NULL
             ) STRICT;
             CREATE INDEX sessions_by_user ON sessions(user_id);
-            """, postgresSQL: """
-            CREATE TABLE users (
-                id            TEXT PRIMARY KEY,
-                name          TEXT NOT NULL,
-                email         TEXT NOT NULL,
-                email_key     TEXT NOT NULL UNIQUE,
-                password_hash TEXT NOT NULL,
-                role          TEXT NOT NULL CHECK (role IN ('customer', 'admin')),
-                status        TEXT NOT NULL CHECK (status IN ('active', 'suspended')),
-                created_at    BIGINT NOT NULL
-            );
-            CREATE TABLE sessions (
-                id         TEXT PRIMARY KEY,
-                user_id    TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-                token_hash TEXT NOT NULL UNIQUE,
-                created_at BIGINT NOT NULL,
-                expires_at BIGINT NOT NULL
-            );
-            CREATE INDEX sessions_by_user ON sessions(user_id);
             """),
         // The periodic sweep of expired sessions finds them by expiry.
-        Migration(version: 101, name: "sessions by expiry", sql: """
-            CREATE INDEX sessions_by_expiry ON sessions(expires_at);
-            """, postgresSQL: """
+        Migration(version: 101, name: "sessions by expiry", portableSQL: """
             CREATE INDEX sessions_by_expiry ON sessions(expires_at);
             """),
         // Users are read from storage on a miss, never all at start-up, and
         // listed by keyset on this index.
-        Migration(version: 102, name: "users by creation", sql: """
-            CREATE INDEX users_by_creation ON users(created_at, id);
-            """, postgresSQL: """
+        Migration(version: 102, name: "users by creation", portableSQL: """
             CREATE INDEX users_by_creation ON users(created_at, id);
             """),
         // Sign-in throttling counted in the database, so wrong passwords
         // spread over replicas are throttled by their total, not per
         // replica. Swept by last use.
-        Migration(version: 103, name: "login throttle runs", sql: """
+        Migration(version: 103, name: "login throttle runs", portableSQL: """
             CREATE TABLE login_runs (
                 key      TEXT PRIMARY KEY,
                 failures INTEGER NOT NULL,
@@ -72,23 +49,11 @@ enum UserSchema {
                 since INTEGER NOT NULL
             ) STRICT;
             CREATE INDEX login_trusted_by_since ON login_trusted(since);
-            """, postgresSQL: """
-            CREATE TABLE login_runs (
-                key      TEXT PRIMARY KEY,
-                failures BIGINT NOT NULL,
-                last_at  BIGINT NOT NULL
-            );
-            CREATE INDEX login_runs_by_last ON login_runs(last_at);
-            CREATE TABLE login_trusted (
-                pair  TEXT PRIMARY KEY,
-                since BIGINT NOT NULL
-            );
-            CREATE INDEX login_trusted_by_since ON login_trusted(since);
             """),
         // Event-stream tickets in the database, so a ticket minted on one
         // replica opens a stream on any (they were in one process's memory).
         // A session's tickets go with it.
-        Migration(version: 104, name: "event tickets", sql: """
+        Migration(version: 104, name: "event tickets", portableSQL: """
             CREATE TABLE event_tickets (
                 ticket_hash TEXT PRIMARY KEY,
                 session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
@@ -97,22 +62,11 @@ enum UserSchema {
             ) STRICT;
             CREATE INDEX event_tickets_by_session ON event_tickets(session_id, expires_at);
             CREATE INDEX event_tickets_by_expiry ON event_tickets(expires_at);
-            """, postgresSQL: """
-            CREATE TABLE event_tickets (
-                ticket_hash TEXT PRIMARY KEY,
-                session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-                token_hash  TEXT NOT NULL,
-                expires_at  BIGINT NOT NULL
-            );
-            CREATE INDEX event_tickets_by_session ON event_tickets(session_id, expires_at);
-            CREATE INDEX event_tickets_by_expiry ON event_tickets(expires_at);
             """),
         // Each change of a user bumps its row's version, so a user row read
         // late never replaces a newer one in the working set.
-        Migration(version: 105, name: "user row versions", sql: """
+        Migration(version: 105, name: "user row versions", portableSQL: """
             ALTER TABLE users ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
-            """, postgresSQL: """
-            ALTER TABLE users ADD COLUMN version BIGINT NOT NULL DEFAULT 1;
             """),
     ]
 }

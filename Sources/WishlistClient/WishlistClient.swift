@@ -25,21 +25,13 @@ public actor WishlistClient: StatefulClient {
     public static let migrations: [Migration] = [
         // `position` grows per user: newest first is one backward range of
         // the primary key's user prefix, without a clock.
-        Migration(version: 600, name: "wishlist items", sql: """
+        Migration(version: 600, name: "wishlist items", portableSQL: """
             CREATE TABLE wishlist_items (
                 user_id    TEXT NOT NULL,
                 product_id TEXT NOT NULL,
                 position   INTEGER NOT NULL,
                 PRIMARY KEY (user_id, product_id)
             ) STRICT;
-            CREATE UNIQUE INDEX wishlist_items_by_position ON wishlist_items (user_id, position);
-            """, postgresSQL: """
-            CREATE TABLE wishlist_items (
-                user_id    TEXT NOT NULL,
-                product_id TEXT NOT NULL,
-                position   BIGINT NOT NULL,
-                PRIMARY KEY (user_id, product_id)
-            );
             CREATE UNIQUE INDEX wishlist_items_by_position ON wishlist_items (user_id, position);
             """),
     ]

@@ -102,6 +102,7 @@ import Testing
         (#"{"cors_allowed_origins": ["https://shop.example", "ftp://files.example"]}"#,
          "cors_allowed_origins must be comma-separated origins"),
         (#"{"ops_port": "9090"}"#, #"ops_port must be an integer in 0...65535 or null; got "9090""#),
+        (#"{"ops_port": 70000}"#, "ops_port must be an integer in 0...65535 or null; got 70000"),
         (#"{"max_buffered_body_bytes": 1000}"#, "max_buffered_body_bytes (1000) must be at least max_body_bytes (1048576)"),
         (#"[1, 2]"#, "config file /config.json must hold one JSON object of settings; it holds an array"),
         (#"{"port": 80,"#, "config file /config.json is not valid JSON"),

@@ -17,11 +17,11 @@ struct SessionRegistryTests {
             try await startStandardRuntime(orchestrator)
             let sessions = Self.registry(orchestrator, clock: ManualClock())
             let contexts = try await withThrowingTaskGroup(of: LedgerContext.self) { group in
-                for _ in 0..<20 { group.addTask { try await sessions.context(for: SessionID("alpha")) } }
+                for _ in 0..<20 { group.addTask { try await sessions.withSession(SessionID("alpha")) { $0 } } }
                 return try await group.reduce(into: [LedgerContext]()) { $0.append($1) }
             }
             #expect(contexts.allSatisfy { $0 === contexts[0] })
-            let other = try await sessions.context(for: SessionID("beta"))
+            let other = try await sessions.withSession(SessionID("beta")) { $0 }
             #expect(other !== contexts[0])
             #expect(sessions.count == 2)
             #expect(orchestrator.contextRegistry.count == 2)
@@ -34,7 +34,7 @@ struct SessionRegistryTests {
         try await withOrchestrator { orchestrator in
             try await startStandardRuntime(orchestrator)
             let sessions = Self.registry(orchestrator, clock: ManualClock())
-            let context = try await sessions.context(for: SessionID("alpha"))
+            let context = try await sessions.withSession(SessionID("alpha")) { $0 }
             let ledger = context.ledger.call { $0 }
             #expect(ledger.liveObserverCount == 1)
             #expect(await sessions.end(SessionID("alpha")))
@@ -44,7 +44,7 @@ struct SessionRegistryTests {
             await eventually { ledger.liveObserverCount == 0 }
             #expect(ledger.liveObserverCount == 0)
             // A new use after logout makes a fresh context.
-            let again = try await sessions.context(for: SessionID("alpha"))
+            let again = try await sessions.withSession(SessionID("alpha")) { $0 }
             #expect(again !== context)
         }
     }
@@ -55,11 +55,11 @@ struct SessionRegistryTests {
             try await startStandardRuntime(orchestrator)
             let clock = ManualClock()
             let sessions = Self.registry(orchestrator, clock: clock, ttl: .seconds(60))
-            let idle = try await sessions.context(for: SessionID("idle"))
-            _ = try await sessions.context(for: SessionID("busy"))
+            let idle = try await sessions.withSession(SessionID("idle")) { $0 }
+            _ = try await sessions.withSession(SessionID("busy")) { $0 }
             clock.advance(by: .seconds(59))
             #expect(await sessions.evictExpired() == 0)
-            _ = try await sessions.context(for: SessionID("busy"))
+            _ = try await sessions.withSession(SessionID("busy")) { $0 }
             clock.advance(by: .seconds(1))
             #expect(await sessions.evictExpired() == 1)
             #expect(sessions.contains(SessionID("idle")) == false)
@@ -69,7 +69,7 @@ struct SessionRegistryTests {
             // Lazily, too: an expired session is replaced on its next use.
             clock.advance(by: .seconds(60))
             let busyBefore = try #require(orchestrator.rootContexts.first as? LedgerContext)
-            let busyAfter = try await sessions.context(for: SessionID("busy"))
+            let busyAfter = try await sessions.withSession(SessionID("busy")) { $0 }
             #expect(busyAfter !== busyBefore)
             #expect(orchestrator.contextRegistry.count == 1)
         }
@@ -81,7 +81,7 @@ struct SessionRegistryTests {
             try await startStandardRuntime(orchestrator)
             let clock = ManualClock()
             let sessions = Self.registry(orchestrator, clock: clock, ttl: .seconds(60))
-            for name in ["a", "b", "c"] { _ = try await sessions.context(for: SessionID(name)) }
+            for name in ["a", "b", "c"] { _ = try await sessions.withSession(SessionID(name)) { $0 } }
             let loop = Task { await sessions.expireIdleSessions(every: .milliseconds(1)) }
             clock.advance(by: .seconds(60))
             // A session leaves the table first, then its context is released.
@@ -103,7 +103,7 @@ struct SessionRegistryTests {
                 clock.advance(by: .seconds(3_600))
                 #expect(await sessions.evictExpired() == 0)
                 await #expect(throws: AxiomError.sessionCapacityExhausted(limit: 1)) {
-                    _ = try await sessions.context(for: SessionID("other"))
+                    _ = try await sessions.withSession(SessionID("other")) { $0 }
                 }
                 #expect(orchestrator.contextRegistry.contains(context.contextID))
             }
@@ -127,10 +127,10 @@ struct SessionRegistryTests {
             clock.advance(by: .seconds(3_600))
             #expect(await sessions.evictExpired() == 0)
             await #expect(throws: AxiomError.sessionCapacityExhausted(limit: 2)) {
-                _ = try await sessions.context(for: SessionID("other"))
+                _ = try await sessions.withSession(SessionID("other")) { $0 }
             }
             // The same session used meanwhile is the same context.
-            #expect(try await sessions.context(for: SessionID("stream")) === use.context)
+            #expect(try await sessions.withSession(SessionID("stream")) { $0 } === use.context)
             use.end()
             use.end()  // twice is harmless: the session is not "more idle"
             dropped = nil
@@ -153,16 +153,16 @@ struct SessionRegistryTests {
             let clock = ManualClock()
             let sessions = Self.registry(orchestrator, clock: clock, ttl: .seconds(3_600), max: 3)
             for name in ["a", "b", "c"] {
-                _ = try await sessions.context(for: SessionID(name))
+                _ = try await sessions.withSession(SessionID(name)) { $0 }
                 clock.advance(by: .seconds(1))
             }
-            _ = try await sessions.context(for: SessionID("a"))  // "b" is now the oldest idle
+            _ = try await sessions.withSession(SessionID("a")) { $0 }  // "b" is now the oldest idle
             clock.advance(by: .seconds(1))
-            _ = try await sessions.context(for: SessionID("d"))
+            _ = try await sessions.withSession(SessionID("d")) { $0 }
             #expect(sessions.count == 3)
             #expect(sessions.contains(SessionID("b")) == false)
             #expect(["a", "c", "d"].allSatisfy { sessions.contains(SessionID($0)) })
-            _ = try await sessions.context(for: SessionID("e"))
+            _ = try await sessions.withSession(SessionID("e")) { $0 }
             #expect(sessions.contains(SessionID("c")) == false)
             #expect(sessions.statistics.evicted == 2)
             #expect(orchestrator.contextRegistry.count == 3)
@@ -182,7 +182,7 @@ struct SessionRegistryTests {
                 configuration: .init(idleTimeout: .seconds(3_600), maxSessions: cap, shards: 4), clock: clock)
             let made = cap + 32
             for index in 0..<made {
-                _ = try await sessions.context(for: SessionID("s\(index)"))
+                _ = try await sessions.withSession(SessionID("s\(index)")) { $0 }
                 clock.advance(by: .milliseconds(1))
             }
             let statistics = sessions.statistics
@@ -208,11 +208,11 @@ struct SessionRegistryTests {
             let sessions = SessionRegistry<NodeContext>(orchestrator: orchestrator,
                                                         configuration: .init(idleTimeout: .seconds(5), maxSessions: 10),
                                                         clock: clock)
-            let root = try await sessions.context(for: SessionID("alpha"))
+            let root = try await sessions.withSession(SessionID("alpha")) { $0 }
             let child = try await root.send(.addChild)
             _ = try await child.send(.addChild)
             _ = try await root.send(.addChild)
-            let other = try await sessions.context(for: SessionID("beta"))
+            let other = try await sessions.withSession(SessionID("beta")) { $0 }
             _ = try await other.send(.addChild)
             #expect(orchestrator.contextRegistry.count == 6)
             #expect(orchestrator.contextRegistry.edgeCount == 4)
@@ -233,13 +233,13 @@ struct SessionRegistryTests {
             try await startStandardRuntime(orchestrator)
             let clock = ManualClock()
             let sessions = Self.registry(orchestrator, clock: clock, ttl: .seconds(30), max: 1_000)
-            let ledger = try await sessions.context(for: SessionID("warm-up")).ledger.call { $0 }
+            let ledger = try await sessions.withSession(SessionID("warm-up")) { $0 }.ledger.call { $0 }
             await sessions.end(SessionID("warm-up"))
 
             func churn(_ range: Range<Int>) async throws {
                 for index in range {
                     let id = SessionID("session-\(index)")
-                    _ = try await sessions.context(for: id)
+                    _ = try await sessions.withSession(id) { $0 }
                     switch index % 3 {
                     case 0: await sessions.end(id)                  // logout
                     case 1: clock.advance(by: .seconds(31))         // expiry

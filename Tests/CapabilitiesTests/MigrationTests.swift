@@ -4,6 +4,25 @@ import Testing
 @testable import Capabilities
 
 @Suite struct MigrationTests {
+    @Test func aPortableMigrationRunsOnPostgreSQLAsItsSQLiteTextInPostgreSQLTypes() {
+        let migration = Migration(version: 1, name: "portable", portableSQL: """
+            CREATE TABLE notes (
+                id INTEGER PRIMARY KEY,
+                body BLOB NOT NULL,
+                integers_seen INTEGER NOT NULL CHECK (integers_seen >= 0)
+            ) STRICT;
+            CREATE INDEX notes_by_count ON notes(integers_seen);
+            """)
+        #expect(migration.postgresSQL == """
+            CREATE TABLE notes (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                body BYTEA NOT NULL,
+                integers_seen BIGINT NOT NULL CHECK (integers_seen >= 0)
+            );
+            CREATE INDEX notes_by_count ON notes(integers_seen);
+            """)
+    }
+
     @Test func appliesPendingMigrationsOnceAndRecordsThem() async throws {
         let directory = try TempDirectory()
         let first = try await Fixture.open(directory)

@@ -13,7 +13,7 @@ struct SessionGraphTests {
             let alice = try await shop.customer("Alice")
             let registry = shop.orchestrator.contextRegistry
             let before = registry.count
-            let root = try await shop.sessions.context(for: SessionID(alice.sessionID))
+            let root = try await shop.sessions.withSession(SessionID(alice.sessionID)) { $0 }
             #expect(registry.count == before + 1)
             let cart = try await shop.feature(CartContext.self, of: alice)
             #expect(try await shop.feature(CartContext.self, of: alice) === cart)

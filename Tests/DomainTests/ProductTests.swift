@@ -65,13 +65,9 @@ import Testing
 
     @Test func otherBusinessMethods() throws {
         let product = makeProduct(1, stock: 5)
-        #expect(try product.repriced(to: dollars(2500)).price == dollars(2500))
-        #expect(validationError { () throws in try product.repriced(to: dollars(-1)) }?.fields == ["price.amount"])
         #expect(try product.restocked(by: 5).stock == 10)
-        #expect(try product.withStock(0).stock == 0)
-        #expect(validationError { () throws in try product.withStock(-1) } != nil)
         #expect(!product.deactivated().active && product.deactivated().activated() == product)
-        let soldOut = try product.withStock(0)
+        let soldOut = makeProduct(2, stock: 0)
         #expect(product.isAvailable && !product.deactivated().isAvailable && !soldOut.isAvailable)
     }
 

@@ -18,7 +18,7 @@ import TestSupport
             for _ in 0..<2_000 where server.server.openConnections > 0 {
                 guard (try? client.send("x")) != nil else { break }
                 try await Task.sleep(for: .milliseconds(20))
-                if server.server.busyConnections == 0 { break }
+                if server.server.openConnections == 0 { break }
             }
             let response = try client.readResponse()
             #expect(response.status == 408)
@@ -39,7 +39,7 @@ import TestSupport
             for _ in 0..<2_000 {
                 guard (try? client.send("xxxxxxxxxx")) != nil else { break }
                 try await Task.sleep(for: .milliseconds(20))
-                if server.server.busyConnections == 0 { break }
+                if server.server.openConnections == 0 { break }
             }
             let response = try client.readResponse()
             #expect(response.status == 408)

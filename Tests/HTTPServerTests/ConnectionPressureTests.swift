@@ -25,7 +25,7 @@ import TestSupport
             let first = try server.client(from: "127.0.0.2")
             let second = try server.client(from: "127.0.0.2")
             for client in [first, second] { try client.send("GET /held HTTP/1.1\r\nHost: t\r\n\r\n") }
-            await eventually { server.server.openConnections == 2 && server.server.busyConnections == 2 }
+            await eventually { server.server.openConnections == 2 && gate.waiting == 2 }
             let third = try server.client(from: "127.0.0.2")
             let refused = try third.readResponse()
             #expect(refused.status == 503)
@@ -75,7 +75,7 @@ import TestSupport
             #expect(try served.readResponse().status == 200)
             let busy = try server.client(from: "127.0.0.2")
             try busy.send("GET /held HTTP/1.1\r\nHost: t\r\n\r\n")
-            await eventually { server.server.busyConnections == 1 }
+            await eventually { gate.waiting == 1 }
 
             let newcomer = try server.client(from: "127.0.0.2")
             try newcomer.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -173,17 +173,19 @@ import TestSupport
     @Test func atTheCapASlowSenderIsClosedForANewOneButNotARequestBeingAnswered() async throws {
         var configuration = HTTPServerConfiguration()
         configuration.maxConnections = 2
-        try await TestServer.with(configuration: configuration) { server in
+        let gate = Gate()
+        try await TestServer.with(configuration: configuration, router: Self.router(holdingAt: gate)) { server in
             let slowSender = try server.client()
             try slowSender.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\nab")
             let answered = try server.client()
-            try answered.send("GET /slow?ms=1000 HTTP/1.1\r\nHost: t\r\n\r\n")
-            await eventually { server.server.busyConnections == 1 && server.server.bufferedBodyBytes == 2 }
+            try answered.send("GET /held HTTP/1.1\r\nHost: t\r\n\r\n")
+            await eventually { gate.waiting == 1 && server.server.bufferedBodyBytes == 2 }
 
             let newcomer = try server.client()
             try newcomer.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(try newcomer.readResponse().status == 200)
             #expect(try slowSender.isClosedByPeer())
+            gate.open()
             #expect(try answered.readResponse().status == 200)
             await eventually { server.server.bufferedBodyBytes == 0 }
             #expect(server.server.bufferedBodyBytes == 0)

@@ -120,14 +120,15 @@ import TestSupport
     @Test func connectionsOverTheCapGet503() async throws {
         var configuration = HTTPServerConfiguration()
         configuration.maxConnections = 2
-        try await TestServer.with(configuration: configuration) { server in
+        let gate = Gate()
+        try await TestServer.with(configuration: configuration, router: ConnectionPressureTests.router(holdingAt: gate)) { server in
             // Both admitted connections are being answered, so neither can
             // be reclaimed for the third.
             let first = try server.client()
             let second = try server.client()
-            try first.send("GET /slow?ms=1500 HTTP/1.1\r\nHost: t\r\n\r\n")
-            try second.send("GET /slow?ms=1500 HTTP/1.1\r\nHost: t\r\n\r\n")
-            await eventually { server.server.busyConnections == 2 }
+            try first.send("GET /held HTTP/1.1\r\nHost: t\r\n\r\n")
+            try second.send("GET /held HTTP/1.1\r\nHost: t\r\n\r\n")
+            await eventually { gate.waiting == 2 }
             let third = try server.client()
             let refused = try third.readResponse()
             #expect(refused.status == 503)
@@ -137,6 +138,7 @@ import TestSupport
             #expect(refused.text.contains(#""request_id":"\#(requestID)""#))
             #expect(try third.isClosedByPeer())
             // The admitted connections are unaffected.
+            gate.open()
             #expect(try first.readResponse().status == 200)
             #expect(try second.readResponse().status == 200)
         }

@@ -21,7 +21,6 @@ extension OrderClientTests {
         await run.stop()
 
         run = try await OrderRun.start(database, backend: backend)
-        #expect(await run.client.state == OrderState())
         // Only the unsettled order is open: reconciliation reads one row, not 41.
         #expect(try await run.client.openOrders().map(\.id) == [first.id])
         let retried = try await run.client.place(checkoutID: CheckoutID(UUID()), userID: user, cart: try cart(9_999),

@@ -34,7 +34,7 @@ struct PricingClientTests {
         #expect(quote.lines.map(\.unitPrice.amount) == [1299, 250])
         #expect(quote.lines.map(\.lineTotal.amount) == [2598, 750])
         #expect(quote.total == Money(amount: 3348, currency: .usd))
-        #expect(quote.isFullyAvailable)
+        #expect(quote.unavailable.isEmpty)
     }
 
     @Test("an empty cart costs zero in the deployment's currency")
@@ -52,7 +52,7 @@ struct PricingClientTests {
         let quote = try pricing.price(cart: cart([(none, 2), (short, 3), (plenty, 2)]),
                                       products: catalogue([none, short, plenty]), currency: .usd)
         #expect(quote.lines.map(\.availableQuantity) == [0, 1, 2])
-        #expect(quote.total.amount == 200 + 600 + 600 && quote.isFullyAvailable)
+        #expect(quote.total.amount == 200 + 600 + 600 && quote.unavailable.isEmpty)
     }
 
     @Test("missing and inactive products are reported per line, not priced, not in the total, and not named")
@@ -68,7 +68,7 @@ struct PricingClientTests {
             UnavailableLine(productID: gone.id, name: nil, quantity: 1, reason: .notFound),
             UnavailableLine(productID: off.id, name: nil, quantity: 2, reason: .inactive),
         ])
-        #expect(!quote.isFullyAvailable)
+        #expect(!quote.unavailable.isEmpty)
     }
 
     @Test("a line total or a total beyond Int64 is overflow, never a trap")

@@ -55,10 +55,6 @@ public final class CapabilityRegistry: Sendable {
         return fresh
     }
 
-    public var registeredTypes: [String] {
-        table.withLock { table in table.order.compactMap { table.slots[$0]?.typeName } }
-    }
-
     /// Each capability's cached availability flag, in registration order
     /// (cheap: no probing), for readiness checks and metrics.
     public var availability: [(capability: String, isAvailable: Bool)] {

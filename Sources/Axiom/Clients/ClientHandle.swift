@@ -45,7 +45,7 @@ extension ClientHandle {
     }
 }
 
-extension ClientHandle where C: StatefulClient {
+extension ClientHandle where C: PublishingClient {
     /// The client's updates, for an observer (a live feature): the
     /// broadcaster its subscriptions are made on.
     public var updates: StateBroadcaster<C.StateUpdate> { client.stateBroadcaster }

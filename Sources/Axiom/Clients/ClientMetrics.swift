@@ -82,6 +82,4 @@ public struct ClientMetricsSnapshot: Sendable, Codable, Equatable {
     /// Actions per latency bucket: bucket `i` counts latencies below 2^i
     /// nanoseconds (and at least 2^(i-1)); the last bucket takes the rest.
     public let latencyBuckets: [UInt64]
-
-    public var errorRate: Double { actions == 0 ? 0 : Double(errors) / Double(actions) }
 }

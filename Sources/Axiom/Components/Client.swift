@@ -15,25 +15,20 @@ public protocol Client: Actor {
     func deactivate() async
 }
 
-/// RFC-001 1.3: a client that owns exactly one ``State`` (2.7, 2.13) and
-/// publishes its changes to any number of observers.
-public protocol StatefulClient: Client {
-    associatedtype State: Sendable & Equatable
+/// A client that publishes its changes to any number of observers: every
+/// stateful client, and a stateless one whose changes others follow (the
+/// orders, read from storage per request).
+public protocol PublishingClient: Client {
     associatedtype StateUpdate: Sendable
 
-    /// The current snapshot (`await client.state` from outside the actor).
-    var state: State { get }
-
     /// The fan-out of this client's updates. Publish with
-    /// `stateBroadcaster.publish(_:)` after each state change.
+    /// `stateBroadcaster.publish(_:)` after each change.
     nonisolated var stateBroadcaster: StateBroadcaster<StateUpdate> { get }
-
-    /// A new stream for one observer. Every access makes a new observer with
-    /// its own bounded buffer; see ``StateBroadcaster``.
-    nonisolated var stateUpdates: AsyncStream<StateUpdate> { get }
 }
 
-extension StatefulClient {
+extension PublishingClient {
+    /// A new stream for one observer. Every access makes a new observer with
+    /// its own bounded buffer; see ``StateBroadcaster``.
     public nonisolated var stateUpdates: AsyncStream<StateUpdate> {
         stateBroadcaster.subscribe()
     }
@@ -42,6 +37,15 @@ extension StatefulClient {
     public nonisolated var liveObserverCount: Int {
         stateBroadcaster.observerCount
     }
+}
+
+/// RFC-001 1.3: a client that owns exactly one ``State`` (2.7, 2.13) and
+/// publishes its changes.
+public protocol StatefulClient: PublishingClient {
+    associatedtype State: Sendable & Equatable
+
+    /// The current snapshot (`await client.state` from outside the actor).
+    var state: State { get }
 }
 
 /// RFC-001 1.4: pure computation over capabilities; owns no state.

@@ -1,20 +1,15 @@
 /// The key of a session (on this server: the value of the session cookie or
 /// bearer token). Its description is redacted so that logs and errors never
-/// carry a usable session secret.
-public struct SessionID: Hashable, Sendable, Codable, CustomStringConvertible {
+/// carry a usable session secret. Coded as its string (`RawRepresentable`).
+public struct SessionID: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     public let rawValue: String
 
-    public init(_ rawValue: String) {
+    public init(rawValue: String) {
         self.rawValue = rawValue
     }
 
-    public init(from decoder: any Decoder) throws {
-        rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
+    public init(_ rawValue: String) {
+        self.init(rawValue: rawValue)
     }
 
     /// The first few characters only.

@@ -149,11 +149,6 @@ public final class SessionRegistry<Root: Context>: Sendable {
         return SessionUse(context: root) { [weak self] in self?.finishUse(id, serial: serial) }
     }
 
-    /// The session's root context, created on first use.
-    public func context(for id: SessionID) async throws -> Root {
-        try await withSession(id) { $0 }
-    }
-
     /// Logout: releases the session now. Returns whether it existed.
     @discardableResult
     public func end(_ id: SessionID) async -> Bool {

@@ -26,141 +26,100 @@ struct ConfigurationError: Error, CustomStringConvertible {
 
 // MARK: Kinds of settings
 
+/// The option a setting reads into and writes back from.
+typealias Option<T> = WritableKeyPath<ServerOptions, T> & Sendable
+
 extension Setting {
-    static func integer(_ key: String, in range: ClosedRange<Int>, help: String,
-                        get: @escaping @Sendable (ServerOptions) -> Int,
-                        set: @escaping @Sendable (inout ServerOptions, Int) -> Void) -> Setting {
-        let accepted = "an integer in \(range.lowerBound)...\(range.upperBound)"
-        return Setting(key: key, accepted: accepted, help: help,
-                          apply: { options, value in
-                              let number: Int?
-                              switch value.payload {
-                              case .text(let text): number = Int(text)
-                              case .json(.integer(let integer)): number = integer
-                              case .json: number = nil
-                              }
-                              guard let number, range.contains(number) else { throw refusal(key, accepted, value) }
-                              set(&options, number)
-                          },
-                          current: { .integer(get($0)) })
+    /// What every kind shares: `read` makes the option's value of a setting
+    /// value (nil: refused, naming `accepted`), `written` shows the option's
+    /// value as the configuration file would hold it.
+    private static func kind<T>(_ key: String, accepted: String, help: String, _ option: Option<T>,
+                                read: @escaping @Sendable (ConfigValue) -> T?,
+                                written: @escaping @Sendable (T) -> JSONValue) -> Setting {
+        Setting(key: key, accepted: accepted, help: help,
+                apply: { options, value in
+                    guard let parsed = read(value) else { throw refusal(key, accepted, value) }
+                    options[keyPath: option] = parsed
+                },
+                current: { written($0[keyPath: option]) })
+    }
+
+    static func integer(_ key: String, in range: ClosedRange<Int>, help: String, _ option: Option<Int>) -> Setting {
+        kind(key, accepted: "an integer in \(range.lowerBound)...\(range.upperBound)", help: help, option,
+             read: { $0.integer.flatMap { range.contains($0) ? $0 : nil } }, written: { .integer($0) })
     }
 
     /// An integer that may be absent (`null` in the file, unset elsewhere).
     static func optionalInteger(_ key: String, in range: ClosedRange<Int>, help: String,
-                                get: @escaping @Sendable (ServerOptions) -> Int?,
-                                set: @escaping @Sendable (inout ServerOptions, Int?) -> Void) -> Setting {
-        let accepted = "an integer in \(range.lowerBound)...\(range.upperBound) or null"
-        return Setting(key: key, accepted: accepted, help: help,
-                       apply: { options, value in
-                           let number: Int?
-                           switch value.payload {
-                           case .json(.null):
-                               set(&options, nil)
-                               return
-                           case .text(let text): number = Int(text)
-                           case .json(.integer(let integer)): number = integer
-                           case .json: number = nil
-                           }
-                           guard let number, range.contains(number) else { throw refusal(key, accepted, value) }
-                           set(&options, number)
-                       },
-                       current: { options in get(options).map { .integer($0) } ?? .null })
+                                _ option: Option<Int?>) -> Setting {
+        kind(key, accepted: "an integer in \(range.lowerBound)...\(range.upperBound) or null", help: help, option,
+             read: { value -> Int?? in
+                 if value.isNull { return .some(nil) }
+                 guard let number = value.integer, range.contains(number) else { return .none }
+                 return number
+             },
+             written: { $0.map { .integer($0) } ?? .null })
     }
 
     /// A duration in seconds: more than 0, at most `max`; fractions allowed.
-    static func seconds(_ key: String, max: Double = 86_400, help: String,
-                        get: @escaping @Sendable (ServerOptions) -> Double,
-                        set: @escaping @Sendable (inout ServerOptions, Double) -> Void) -> Setting {
-        let accepted = "a number of seconds greater than 0 and at most \(Int(max))"
-        return Setting(key: key, accepted: accepted, help: help,
-                          apply: { options, value in
-                              let number: Double?
-                              switch value.payload {
-                              case .text(let text): number = Double(text)
-                              case .json(.integer(let integer)): number = Double(integer)
-                              case .json(.number(let double)): number = double
-                              case .json: number = nil
-                              }
-                              guard let number, number.isFinite, number > 0, number <= max else {
-                                  throw refusal(key, accepted, value)
-                              }
-                              set(&options, number)
-                          },
-                          current: { options in
-                              let seconds = get(options)
-                              return seconds == seconds.rounded() ? .integer(Int(seconds)) : .number(seconds)
-                          })
+    static func seconds(_ key: String, max: Double = 86_400, help: String, _ option: Option<Double>) -> Setting {
+        kind(key, accepted: "a number of seconds greater than 0 and at most \(Int(max))", help: help, option,
+             read: { $0.number.flatMap { $0.isFinite && $0 > 0 && $0 <= max ? $0 : nil } },
+             written: { $0 == $0.rounded() ? .integer(Int($0)) : .number($0) })
     }
 
     /// A string that `check` accepts.
     static func text(_ key: String, accepted: String, help: String, check: @escaping @Sendable (String) -> Bool,
-                     get: @escaping @Sendable (ServerOptions) -> String,
-                     set: @escaping @Sendable (inout ServerOptions, String) -> Void) -> Setting {
-        return Setting(key: key, accepted: accepted, help: help,
-                          apply: { options, value in
-                              guard let text = value.text, check(text) else { throw refusal(key, accepted, value) }
-                              set(&options, text)
-                          },
-                          current: { .string(get($0)) })
+                     _ option: Option<String>) -> Setting {
+        kind(key, accepted: accepted, help: help, option,
+             read: { $0.text.flatMap { check($0) ? $0 : nil } }, written: { .string($0) })
     }
 
     /// A list: comma-separated text anywhere, or in the configuration file
     /// also a JSON array of strings. `check` is asked of the list as
     /// comma-separated text, which is how it is kept.
     static func list(_ key: String, accepted: String, help: String, check: @escaping @Sendable (String) -> Bool,
-                     get: @escaping @Sendable (ServerOptions) -> String,
-                     set: @escaping @Sendable (inout ServerOptions, String) -> Void) -> Setting {
-        let accepted = accepted + " (in the file also a JSON array of strings)"
-        return Setting(key: key, accepted: accepted, help: help,
-                       apply: { options, value in
-                           let text: String?
-                           if case .json(.array(let items)) = value.payload {
-                               let strings = items.compactMap { item -> String? in
-                                   guard case .string(let string) = item, !string.isEmpty, !string.contains(",") else { return nil }
-                                   return string
-                               }
-                               text = strings.count == items.count ? strings.joined(separator: ",") : nil
-                           } else {
-                               text = value.text
-                           }
-                           guard let text, check(text) else { throw refusal(key, accepted, value) }
-                           set(&options, text)
-                       },
-                       current: { .string(get($0)) })
+                     _ option: Option<String>) -> Setting {
+        kind(key, accepted: accepted + " (in the file also a JSON array of strings)", help: help, option,
+             read: { value in
+                 let text: String?
+                 if case .json(.array(let items)) = value.payload {
+                     let strings = items.compactMap { item -> String? in
+                         guard case .string(let string) = item, !string.isEmpty, !string.contains(",") else { return nil }
+                         return string
+                     }
+                     text = strings.count == items.count ? strings.joined(separator: ",") : nil
+                 } else {
+                     text = value.text
+                 }
+                 return text.flatMap { check($0) ? $0 : nil }
+             },
+             written: { .string($0) })
     }
 
     /// On or off: `true`/`false` in the file, also `1`/`0`, `on`/`off` elsewhere.
-    static func boolean(_ key: String, help: String,
-                        get: @escaping @Sendable (ServerOptions) -> Bool,
-                        set: @escaping @Sendable (inout ServerOptions, Bool) -> Void) -> Setting {
-        let accepted = "true or false"
-        return Setting(key: key, accepted: accepted, help: help,
-                       apply: { options, value in
-                           switch value.payload {
-                           case .json(.bool(let flag)): set(&options, flag)
-                           case .text(let text) where ["true", "1", "on"].contains(text.lowercased()): set(&options, true)
-                           case .text(let text) where ["false", "0", "off"].contains(text.lowercased()): set(&options, false)
-                           default: throw refusal(key, accepted, value)
-                           }
-                       },
-                       current: { .bool(get($0)) })
+    static func boolean(_ key: String, help: String, _ option: Option<Bool>) -> Setting {
+        kind(key, accepted: "true or false", help: help, option,
+             read: { value in
+                 switch value.payload {
+                 case .json(.bool(let flag)): flag
+                 case .text(let text) where ["true", "1", "on"].contains(text.lowercased()): true
+                 case .text(let text) where ["false", "0", "off"].contains(text.lowercased()): false
+                 default: nil
+                 }
+             },
+             written: { .bool($0) })
     }
 
     /// A string that may be absent (`null` in the file, unset elsewhere).
-    static func optionalText(_ key: String, help: String,
-                             get: @escaping @Sendable (ServerOptions) -> String?,
-                             set: @escaping @Sendable (inout ServerOptions, String?) -> Void) -> Setting {
-        let accepted = "a non-empty string or null"
-        return Setting(key: key, accepted: accepted, help: help,
-                          apply: { options, value in
-                              if case .json(.null) = value.payload {
-                                  set(&options, nil)
-                                  return
-                              }
-                              guard let text = value.text, !text.isEmpty else { throw refusal(key, accepted, value) }
-                              set(&options, text)
-                          },
-                          current: { options in get(options).map { .string($0) } ?? .null })
+    static func optionalText(_ key: String, help: String, _ option: Option<String?>) -> Setting {
+        kind(key, accepted: "a non-empty string or null", help: help, option,
+             read: { value -> String?? in
+                 if value.isNull { return .some(nil) }
+                 guard let text = value.text, !text.isEmpty else { return .none }
+                 return text
+             },
+             written: { $0.map { .string($0) } ?? .null })
     }
 }
 
@@ -172,5 +131,30 @@ extension ConfigValue {
         case .json(.string(let text)): text
         case .json: nil
         }
+    }
+
+    /// The value as an integer: text that reads as one, or a JSON integer.
+    var integer: Int? {
+        switch payload {
+        case .text(let text): Int(text)
+        case .json(.integer(let integer)): integer
+        case .json: nil
+        }
+    }
+
+    /// The value as a number: text that reads as one, or a JSON integer or number.
+    var number: Double? {
+        switch payload {
+        case .text(let text): Double(text)
+        case .json(.integer(let integer)): Double(integer)
+        case .json(.number(let number)): number
+        case .json: nil
+        }
+    }
+
+    /// `null` in the configuration file.
+    var isNull: Bool {
+        if case .json(.null) = payload { return true }
+        return false
     }
 }

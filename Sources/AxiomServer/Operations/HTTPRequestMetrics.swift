@@ -93,7 +93,7 @@ final class HTTPRequestMetrics: Sendable {
             text.histogram("axiom_http_request_duration_seconds", [("route", series.route), ("method", series.method)],
                            bounds: Self.latencyBounds, counts: counts.latency.counts, sum: counts.latency.sum)
         }
-        text.family("axiom_http_response_body_bytes_total", "counter", "Response body bytes sent.")
-        text.sample("axiom_http_response_body_bytes_total", [], Double(snapshot.responseBytes))
+        text.family("axiom_http_response_body_bytes_total", "counter", "Response body bytes sent.",
+                    value: Double(snapshot.responseBytes))
     }
 }

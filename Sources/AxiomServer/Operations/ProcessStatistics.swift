@@ -11,7 +11,7 @@ enum ProcessStatistics {
     }
 
     /// Open file descriptors (entries of `/proc/self/fd`, less the one
-    /// used to list them).
+    /// that lists them).
     static func openDescriptors() -> Int? {
         guard let directory = opendir("/proc/self/fd") else { return nil }
         defer { closedir(directory) }

@@ -20,6 +20,22 @@ struct PrometheusText {
         sample(name, labels, Double(value))
     }
 
+    /// A family of one sample without labels.
+    mutating func family(_ name: String, _ type: String, _ help: String, value: Double) {
+        family(name, type, help)
+        sample(name, [], value)
+    }
+
+    mutating func family(_ name: String, _ type: String, _ help: String, value: Int) {
+        family(name, type, help, value: Double(value))
+    }
+
+    /// A family of one sample per value of one label, in `values`' order.
+    mutating func family(_ name: String, _ type: String, _ help: String, by label: String, _ values: [(String, Int)]) {
+        family(name, type, help)
+        for (labelValue, value) in values { sample(name, [(label, labelValue)], value) }
+    }
+
     /// A histogram's samples from per-bucket (not cumulative) counts, where
     /// `counts` has one entry per bound plus one for values above them all.
     mutating func histogram(_ name: String, _ labels: [(String, String)] = [], bounds: [Double], counts: [UInt64],

@@ -50,17 +50,17 @@ final class ServiceMetrics: Sendable {
 
         requests.write(to: &text)
         text.family("axiom_usable_cpus", "gauge",
-                    "CPUs the process may use: its affinity mask capped by its cgroup's CPU quota, rounded up.")
-        text.sample("axiom_usable_cpus", [], UsableCPUs.current.count)
-        text.family("axiom_event_loops", "gauge", "Event loop threads serving connections.")
-        text.sample("axiom_event_loops", [], server.withLock { $0?.eventLoopCount ?? 0 })
-        text.family("axiom_http_open_connections", "gauge", "Client connections open now.")
-        text.sample("axiom_http_open_connections", [], server.withLock { $0?.openConnections ?? 0 })
-        text.family("axiom_http_streams_open", "gauge", "Streaming responses (/events streams) being written now.")
-        text.sample("axiom_http_streams_open", [], server.withLock { $0?.openStreams ?? 0 })
+                    "CPUs the process may use: its affinity mask capped by its cgroup's CPU quota, rounded up.",
+                    value: UsableCPUs.current.count)
+        text.family("axiom_event_loops", "gauge", "Event loop threads serving connections.",
+                    value: server.withLock { $0?.eventLoopCount ?? 0 })
+        text.family("axiom_http_open_connections", "gauge", "Client connections open now.",
+                    value: server.withLock { $0?.openConnections ?? 0 })
+        text.family("axiom_http_streams_open", "gauge", "Streaming responses (/events streams) being written now.",
+                    value: server.withLock { $0?.openStreams ?? 0 })
         text.family("axiom_http_buffered_body_bytes", "gauge",
-                    "Request body bytes buffered now, against max_buffered_body_bytes.")
-        text.sample("axiom_http_buffered_body_bytes", [], server.withLock { $0?.bufferedBodyBytes ?? 0 })
+                    "Request body bytes buffered now, against max_buffered_body_bytes.",
+                    value: server.withLock { $0?.bufferedBodyBytes ?? 0 })
         if let statistics = server.withLock({ $0?.statistics }) {
             text.family("axiom_http_connections_refused_total", "counter",
                         "Connections answered 503 and closed, by the limit they met.")
@@ -69,18 +69,17 @@ final class ServiceMetrics: Sendable {
             text.sample("axiom_http_connections_refused_total", [("reason", "max_connections_per_address")],
                         statistics.refusedOverAddressLimit)
             text.family("axiom_http_bodies_refused_total", "counter",
-                        "Requests answered 503 because their body did not fit max_buffered_body_bytes.")
-            text.sample("axiom_http_bodies_refused_total", [], statistics.refusedOverBodyBudget)
+                        "Requests answered 503 because their body did not fit max_buffered_body_bytes.",
+                        value: statistics.refusedOverBodyBudget)
             text.family("axiom_http_connections_reclaimed_total", "counter",
-                        "Idle connections closed at max_connections to admit a new one.")
-            text.sample("axiom_http_connections_reclaimed_total", [], statistics.reclaimed)
+                        "Idle connections closed at max_connections to admit a new one.", value: statistics.reclaimed)
         }
         writeRateLimits(to: &text)
 
         writeRuntime(to: &text, sessions: sessions)
         text.family("axiom_payment_anomalies_total", "counter",
-                    "Provider refunds and chargebacks kept as anomalies, not applied (GET /payments/anomalies).")
-        text.sample("axiom_payment_anomalies_total", [], paymentAnomalies())
+                    "Provider refunds and chargebacks kept as anomalies, not applied (GET /payments/anomalies).",
+                    value: paymentAnomalies())
         Self.writeWorkingSets(workingSets, to: &text)
         writeStorage(to: &text)
         Self.writeChangeFeed(changeFeed.metrics, to: &text)
@@ -143,16 +142,13 @@ final class ServiceMetrics: Sendable {
 
     private func writeRuntime(to text: inout PrometheusText, sessions: SessionRegistry<SessionContext>) {
         let statistics = sessions.statistics
-        text.family("axiom_sessions_live", "gauge", "Signed-in sessions whose context is loaded.")
-        text.sample("axiom_sessions_live", [], sessions.count)
-        text.family("axiom_sessions_released_total", "counter", "Session contexts released, by reason.")
-        text.sample("axiom_sessions_released_total", [("reason", "ended")], statistics.ended)
-        text.sample("axiom_sessions_released_total", [("reason", "expired")], statistics.expired)
-        text.sample("axiom_sessions_released_total", [("reason", "evicted")], statistics.evicted)
-        text.family("axiom_sessions_created_total", "counter", "Session contexts created.")
-        text.sample("axiom_sessions_created_total", [], statistics.created)
-        text.family("axiom_contexts_live", "gauge", "Contexts registered in the runtime's graph.")
-        text.sample("axiom_contexts_live", [], orchestrator.contextRegistry.count)
+        text.family("axiom_sessions_live", "gauge", "Signed-in sessions whose context is loaded.",
+                    value: sessions.count)
+        text.family("axiom_sessions_released_total", "counter", "Session contexts released, by reason.", by: "reason",
+                    [("ended", statistics.ended), ("expired", statistics.expired), ("evicted", statistics.evicted)])
+        text.family("axiom_sessions_created_total", "counter", "Session contexts created.", value: statistics.created)
+        text.family("axiom_contexts_live", "gauge", "Contexts registered in the runtime's graph.",
+                    value: orchestrator.contextRegistry.count)
 
         let clients = orchestrator.clientMetrics()
         text.family("axiom_client_actions_total", "counter", "Actions processed per client.")
@@ -217,28 +213,25 @@ final class ServiceMetrics: Sendable {
             return
         }
         text.family("axiom_storage_writers", "gauge",
-                    "Write connections, each group-committing its own batches (PostgreSQL's postgres_writers; 1 on SQLite).")
-        text.sample("axiom_storage_writers", [], writers)
+                    "Write connections, each group-committing its own batches (PostgreSQL's postgres_writers; 1 on SQLite).",
+                    value: writers)
         text.family("axiom_storage_readers", "gauge",
-                    "The read connection pool: its size, connections running a read, reads waiting for one.")
-        text.sample("axiom_storage_readers", [("state", "size")], readers.size)
-        text.sample("axiom_storage_readers", [("state", "busy")], readers.busy)
-        text.sample("axiom_storage_readers", [("state", "waiting")], readers.waiting)
-        text.family("axiom_storage_commits_total", "counter", "Write transactions committed (one per group-commit batch).")
-        text.sample("axiom_storage_commits_total", [], metrics.commits)
-        text.family("axiom_storage_writes_total", "counter", "Write requests, by outcome.")
-        text.sample("axiom_storage_writes_total", [("outcome", "acknowledged")], metrics.writesAcknowledged)
-        text.sample("axiom_storage_writes_total", [("outcome", "failed")], metrics.writesFailed)
-        text.sample("axiom_storage_writes_total", [("outcome", "rejected_unavailable")], metrics.writesRejectedUnavailable)
-        text.family("axiom_storage_reads_total", "counter", "Read transactions run.")
-        text.sample("axiom_storage_reads_total", [], metrics.reads)
+                    "The read connection pool: its size, connections running a read, reads waiting for one.",
+                    by: "state",
+                    [("size", readers.size), ("busy", readers.busy), ("waiting", readers.waiting)])
+        text.family("axiom_storage_commits_total", "counter", "Write transactions committed (one per group-commit batch).",
+                    value: metrics.commits)
+        text.family("axiom_storage_writes_total", "counter", "Write requests, by outcome.", by: "outcome",
+                    [("acknowledged", metrics.writesAcknowledged), ("failed", metrics.writesFailed),
+                     ("rejected_unavailable", metrics.writesRejectedUnavailable)])
+        text.family("axiom_storage_reads_total", "counter", "Read transactions run.", value: metrics.reads)
         text.family("axiom_storage_round_trips_total", "counter",
-                    "Times a connection waited for the database server (PostgreSQL; a pipeline is one), by connection.")
-        text.sample("axiom_storage_round_trips_total", [("connection", "writer")], metrics.writerRoundTrips)
-        text.sample("axiom_storage_round_trips_total", [("connection", "reader")], metrics.readerRoundTrips)
+                    "Times a connection waited for the database server (PostgreSQL; a pipeline is one), by connection.",
+                    by: "connection",
+                    [("writer", metrics.writerRoundTrips), ("reader", metrics.readerRoundTrips)])
         text.family("axiom_storage_batch_reruns_total", "counter",
-                    "Write batches run again with a savepoint per request after a request failed without them (PostgreSQL).")
-        text.sample("axiom_storage_batch_reruns_total", [], metrics.batchesRerunWithSavepoints)
+                    "Write batches run again with a savepoint per request after a request failed without them (PostgreSQL).",
+                    value: metrics.batchesRerunWithSavepoints)
         text.family("axiom_storage_commit_duration_seconds", "histogram", "Time in COMMIT (the durable WAL flush, local or on the PostgreSQL server).")
         text.histogram("axiom_storage_commit_duration_seconds", metrics.commitLatency)
         text.family("axiom_storage_batch_duration_seconds", "histogram", "Time from BEGIN to the end of COMMIT, per batch.")
@@ -250,34 +243,30 @@ final class ServiceMetrics: Sendable {
     private func writePasswordHashing(to text: inout PrometheusText) {
         guard let hasher = try? orchestrator.capabilityRegistry.resolve(PasswordHasher.self) else { return }
         let statistics = hasher.statistics
-        text.family("axiom_password_operations_total", "counter", "Argon2id operations, by kind.")
-        text.sample("axiom_password_operations_total", [("kind", "hash")], statistics.hashes)
-        text.sample("axiom_password_operations_total", [("kind", "verify")], statistics.verifications)
-        text.family("axiom_password_operations_running", "gauge", "Argon2id operations running now (bounded by the pool).")
-        text.sample("axiom_password_operations_running", [], statistics.running)
-        text.family("axiom_password_operations_waiting", "gauge", "Argon2id operations waiting for a pool slot.")
-        text.sample("axiom_password_operations_waiting", [], hasher.waiting)
+        text.family("axiom_password_operations_total", "counter", "Argon2id operations, by kind.", by: "kind",
+                    [("hash", statistics.hashes), ("verify", statistics.verifications)])
+        text.family("axiom_password_operations_running", "gauge", "Argon2id operations running now (bounded by the pool).",
+                    value: statistics.running)
+        text.family("axiom_password_operations_waiting", "gauge", "Argon2id operations waiting for a pool slot.",
+                    value: hasher.waiting)
     }
 
     private func writeProcess(to text: inout PrometheusText) {
         if let resident = ProcessStatistics.residentBytes() {
-            text.family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
-            text.sample("process_resident_memory_bytes", [], resident)
+            text.family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", value: resident)
         }
         if let open = ProcessStatistics.openDescriptors() {
-            text.family("process_open_fds", "gauge", "Number of open file descriptors.")
-            text.sample("process_open_fds", [], open)
+            text.family("process_open_fds", "gauge", "Number of open file descriptors.", value: open)
         }
         if let limit = ProcessStatistics.maxDescriptors() {
-            text.family("process_max_fds", "gauge", "Maximum number of open file descriptors.")
-            text.sample("process_max_fds", [], limit)
+            text.family("process_max_fds", "gauge", "Maximum number of open file descriptors.", value: limit)
         }
         if let cpu = ProcessStatistics.cpuSeconds() {
-            text.family("process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.")
-            text.sample("process_cpu_seconds_total", [], cpu)
+            text.family("process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.",
+                        value: cpu)
         }
-        text.family("process_start_time_seconds", "gauge", "Start time of the process since the Unix epoch in seconds.")
-        text.sample("process_start_time_seconds", [], startTime)
+        text.family("process_start_time_seconds", "gauge", "Start time of the process since the Unix epoch in seconds.",
+                    value: startTime)
     }
 
     /// `Capabilities.SQLiteStorage` → `SQLiteStorage`.

@@ -32,11 +32,6 @@ public final class PasswordHasher: Sendable {
             Parameters(opsLimit: UInt64(crypto_pwhash_opslimit_interactive()), memLimit: crypto_pwhash_memlimit_interactive())
         }
 
-        /// libsodium's MODERATE costs (3 passes, 256 MiB).
-        public static var moderate: Parameters {
-            Parameters(opsLimit: UInt64(crypto_pwhash_opslimit_moderate()), memLimit: crypto_pwhash_memlimit_moderate())
-        }
-
         /// The smallest costs libsodium accepts (1 pass, 8 KiB). For tests only.
         public static var minimum: Parameters {
             Parameters(opsLimit: UInt64(crypto_pwhash_opslimit_min()), memLimit: crypto_pwhash_memlimit_min())

@@ -37,11 +37,6 @@ public final class SecureRandom: Sendable {
         case .base64url: Base64URL.encode(raw)
         }
     }
-
-    /// A uniformly random integer in `0..<upperBound` (no modulo bias).
-    public func uniform(below upperBound: UInt32) -> UInt32 {
-        randombytes_uniform(upperBound)
-    }
 }
 
 /// Lower-case hexadecimal.

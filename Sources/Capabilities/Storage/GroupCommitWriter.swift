@@ -69,7 +69,7 @@ final class GroupCommitWriter: @unchecked Sendable {
         // keeps the first version of every page the request changes. SQLite
         // keeps it in memory up to 64 KiB (16 pages) and past that moves it
         // to a temporary file (/var/tmp/etilqs_*) that stays for the rest
-        // of the batch, and every later request's pages went through a
+        // of the batch, and every later request's pages would go through a
         // `pwrite`. In memory it is 1 KiB pieces of what one request changes, which
         // is small because every bulk write is done in bounded steps (the
         // sweeps of sessions and of the outbox, reconciliation). Set after

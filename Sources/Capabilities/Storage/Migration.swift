@@ -19,6 +19,23 @@ public struct Migration: Sendable, Hashable {
         self.sql = sql
         self.postgresSQL = postgresSQL
     }
+
+    /// A change whose PostgreSQL dialect is its SQLite text with the types
+    /// renamed (`Migration.postgresDialect`): the tables and indexes that use
+    /// nothing else of either dialect.
+    public init(version: Int64, name: String, portableSQL sql: String) {
+        self.init(version: version, name: name, sql: sql, postgresSQL: Self.postgresDialect(sql))
+    }
+
+    /// `sql` with INTEGER as BIGINT, BLOB as BYTEA and no `STRICT`; an
+    /// `INTEGER PRIMARY KEY` (SQLite's rowid, numbered on insert) becomes an
+    /// identity column.
+    static func postgresDialect(_ sql: String) -> String {
+        sql.replacing(#/\bINTEGER PRIMARY KEY\b/#, with: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+            .replacing(#/\bINTEGER\b/#, with: "BIGINT")
+            .replacing(#/\bBLOB\b/#, with: "BYTEA")
+            .replacing(#/\)\s*STRICT;/#, with: ");")
+    }
 }
 
 /// A row of `schema_migrations`.

@@ -15,8 +15,8 @@ final class SQLiteConnection {
     private struct CachedStatement {
         let statement: OpaquePointer
         /// Result column names, read once per compilation: building them for
-        /// every run cost a String per column per query (9 for a product
-        /// row). SQLite recompiles a statement after a schema change
+        /// every run would cost a String per column per query. SQLite
+        /// recompiles a statement after a schema change
         /// (`SQLITE_STMTSTATUS_REPREPARE` counts it); the names are read again then.
         var columns: [String]
         var compilations: Int32
@@ -166,8 +166,6 @@ final class SQLiteConnection {
     private static func columnNames(_ statement: OpaquePointer) -> [String] {
         (0..<sqlite3_column_count(statement)).map { String(cString: sqlite3_column_name(statement, $0)) }
     }
-
-    var cachedStatementCount: Int { statements.count }
 
     /// Runs one statement with `arguments` bound to its parameters and returns
     /// every result row. Thrown errors are `StorageError`; SQLite failures come

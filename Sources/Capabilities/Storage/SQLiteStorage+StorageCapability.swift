@@ -1,5 +1,5 @@
-// The backend-neutral entry points; `write`/`read` keep their concrete
-// handle type for the clients not yet written against `StorageHandle`.
+// `StorageCapability`'s transactions: `write`/`read` with the handle seen as
+// `any StorageHandle`, so clients need not know the backend.
 extension SQLiteStorage {
     public func writeTransaction<T: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> T {
         try await write { try body($0) }

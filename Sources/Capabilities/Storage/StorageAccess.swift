@@ -4,8 +4,7 @@ import Axiom
 /// knowing the backend: the capability handle of whichever storage the
 /// composition root registered (SQLite or PostgreSQL), read at each call so
 /// a re-created instance takes over. Failures that mean "cannot serve this
-/// now" become `AxiomError.capabilityUnavailable` (503 `storage_unavailable`),
-/// as in `CapabilityHandle<SQLiteStorage>.durableWrite`.
+/// now" become `AxiomError.capabilityUnavailable` (503 `storage_unavailable`).
 public struct StorageAccess: Sendable {
     private enum Backend: Sendable {
         case sqlite(CapabilityHandle<SQLiteStorage>)

@@ -22,10 +22,8 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         extendedCode == SQLiteError.constraintUnique || extendedCode == SQLiteError.constraintPrimaryKey
     }
     public var isForeignKeyViolation: Bool { extendedCode == SQLiteError.constraintForeignKey }
-    public var isCheckViolation: Bool { extendedCode == SQLiteError.constraintCheck }
 
     // Extended codes, spelled out: sqlite3.h defines them as shifted macros.
-    static let constraintCheck = SQLITE_CONSTRAINT | (1 << 8)
     static let constraintForeignKey = SQLITE_CONSTRAINT | (3 << 8)
     static let constraintPrimaryKey = SQLITE_CONSTRAINT | (6 << 8)
     static let constraintUnique = SQLITE_CONSTRAINT | (8 << 8)
@@ -145,5 +143,14 @@ extension StorageError {
         error.meansUnavailable(forReader: false)
             ? .unavailable(reason: "cannot open \(path): \(error.message)", sqlite: error)
             : .sqlite(error)
+    }
+}
+
+extension StorageError {
+    /// Unavailable storage, or an instance closed while being replaced.
+    var meansUnavailable: Bool {
+        if isUnavailable { return true }
+        if case .closed = self { return true }
+        return false
     }
 }

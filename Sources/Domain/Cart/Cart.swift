@@ -41,15 +41,6 @@ public struct Cart: Hashable, Sendable, Codable, Validatable {
         lines.first { $0.productID == productID }?.quantity
     }
 
-    /// Units across all lines (saturating, so even an unvalidated cart
-    /// cannot trap).
-    public var totalQuantity: Int {
-        lines.reduce(0) { sum, line in
-            let (next, overflow) = sum.addingReportingOverflow(line.quantity)
-            return overflow ? (line.quantity > 0 ? .max : .min) : next
-        }
-    }
-
     // MARK: - Changes
 
     /// Sets a product's quantity (1…99): replaces the line in place when

@@ -13,8 +13,6 @@ public struct CartQuote: Hashable, Sendable, Codable {
 
     public var lines: [PricedLine] { priced.lines }
     public var total: Money { priced.total }
-    /// Every line of the cart was priced.
-    public var isFullyAvailable: Bool { unavailable.isEmpty }
 
     enum CodingKeys: String, CodingKey {
         case unavailable = "unavailable_items"

@@ -92,15 +92,6 @@ public struct Product: Hashable, Sendable, Codable, Identifiable, Validatable {
 
     // MARK: - Changes
 
-    public func repriced(to newPrice: Money) throws -> Product {
-        try copy(price: newPrice).validated()
-    }
-
-    /// Stock set to an absolute count (an admin's stock-take).
-    public func withStock(_ count: Int) throws -> Product {
-        try copy(stock: count).validated()
-    }
-
     /// `quantity` (≥ 1) more in stock, up to the maximum.
     public func restocked(by quantity: Int) throws -> Product {
         try Product.requirePositive(quantity)

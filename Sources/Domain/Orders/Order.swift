@@ -86,16 +86,6 @@ public struct Order: Hashable, Sendable, Codable, Identifiable, Validatable {
 
     public var isCancellable: Bool { status.isCancellable }
 
-    /// What cancelling returns to stock: each product and its quantity
-    /// (a valid order has one line per product; duplicates in an unvalidated
-    /// one add up, saturating rather than trapping).
-    public var quantitiesByProduct: [ProductID: Int] {
-        Dictionary(lines.map { ($0.productID, $0.quantity) }) { a, b in
-            let (sum, overflow) = a.addingReportingOverflow(b)
-            return overflow ? (b > 0 ? .max : .min) : sum
-        }
-    }
-
     // MARK: - Changes
 
     /// The order in `next`, if `actor` may make that move from `status`;

@@ -39,7 +39,4 @@ public enum OrderStatus: String, Hashable, Sendable, Codable, CaseIterable {
 
     /// A customer may still cancel (stock then returns to the catalogue).
     public var isCancellable: Bool { self == .pending || self == .confirmed }
-
-    /// No transition leaves this status.
-    public var isFinal: Bool { self == .delivered || self == .cancelled }
 }

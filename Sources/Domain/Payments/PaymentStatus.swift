@@ -37,9 +37,4 @@ public enum PaymentStatus: String, Hashable, Sendable, Codable, CaseIterable {
         case .failed, .expired, .cancelled, .refundPending, .refunded: .cancelled
         }
     }
-
-    /// The money was never taken, or was given back: no refund is owed.
-    public var isClosedWithoutMoney: Bool {
-        self == .failed || self == .expired || self == .cancelled || self == .refunded
-    }
 }

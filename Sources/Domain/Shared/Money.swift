@@ -17,7 +17,6 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
         Money(amount: 0, currency: currency)
     }
 
-    public var isZero: Bool { amount == 0 }
     public var isNegative: Bool { amount < 0 }
 
     public func adding(_ other: Money) throws -> Money {
@@ -51,11 +50,6 @@ public struct Money: Hashable, Sendable, Codable, CustomStringConvertible {
         return total
     }
 
-    /// Orders two amounts of the same currency.
-    public func isLess(than other: Money) throws -> Bool {
-        try requireSameCurrency(other)
-        return amount < other.amount
-    }
 
     private func requireSameCurrency(_ other: Money) throws {
         if other.currency != currency {

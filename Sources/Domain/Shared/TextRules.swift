@@ -91,7 +91,7 @@ enum TextRules {
     /// as e + U+0301 and as U+00E9 are the same name, stored and compared
     /// one way. FoundationEssentials has no `precomposedStringWithCanonicalMapping`
     /// (that is full Foundation, whose ICU data the static binary leaves
-    /// out: 60 MB → 16 MB); the standard library's own NFC, which String
+    /// out); the standard library's own NFC, which String
     /// comparison itself uses, is public as `_nfcCodeUnits`.
     /// Text the checks will refuse anyway (too many bytes, a mark run
     /// beyond the stream-safe bound) is left as it is: normalizing reorders

@@ -67,7 +67,6 @@ public struct User: Hashable, Sendable, Codable, Identifiable, Validatable {
 
     public func suspended() -> User { copy(status: .suspended) }
     public func activated() -> User { copy(status: .active) }
-    public func promoted() -> User { copy(role: .admin) }
     public func demoted() -> User { copy(role: .customer) }
     public func with(role: UserRole) -> User { copy(role: role) }
     public func with(status: UserStatus) -> User { copy(status: status) }

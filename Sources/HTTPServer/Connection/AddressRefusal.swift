@@ -2,10 +2,10 @@ import Glibc
 
 /// Answers a connection over its address's cap on the accept queue itself:
 /// one write of the 503 and a close, with no connection object, queue or
-/// Dispatch source. Refused clients reconnect: with one address holding its
-/// 256 slots and 10,000 more reconnecting every second, the full connection
-/// path (queue, sources, lingering close) for about 6,000 refusals a second
-/// put a normal client's p99 at 178 ms.
+/// Dispatch source. Refused clients reconnect at once, and the full
+/// connection path (queue, sources, lingering close) for each refusal would
+/// slow every other client's requests (docs/http-engine.md, "Figures behind
+/// the code").
 enum AddressRefusal {
     static func answer(fd: Int32, core: ServerCore) {
         let requestID = core.requestIDs.id(from: nil)

@@ -15,8 +15,8 @@ extension HTTPConnection {
 
     /// Reserves the body bytes held beyond those already reserved. Bytes
     /// are reserved as they arrive, not as declared: reserving each
-    /// declared Content-Length let 256 heads of 1 MB bodies, with a byte
-    /// each, take the whole 256 MiB budget.
+    /// declared Content-Length would let a few hundred heads of large
+    /// bodies, with a byte each, take the whole budget.
     func reserveBody(holding total: Int) -> Bool {
         let more = total - bodyReservation
         guard more > 0 else { return true }

@@ -14,8 +14,8 @@ extension HTTPConnection {
     }
 
     /// `onLoop` for a handler's response without forming a closure when
-    /// already on the loop (nearly always): the closure's context was a
-    /// heap allocation for every request.
+    /// already on the loop (nearly always): the closure's context would be
+    /// a heap allocation for every request.
     func respondOnLoop(_ response: HTTPResponse, to head: RequestHead, requestID: String, keepAlive: Bool,
                        terms: ExchangeTerms) {
         if loop.inEventLoop {

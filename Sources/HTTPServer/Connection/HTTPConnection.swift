@@ -194,10 +194,9 @@ final class HTTPConnection: @unchecked Sendable {
         var drained = false
         while reads < 4 {
             // At most 16 KiB a read (64 KiB a wake-up): reading whatever
-            // space the buffer had let it double on every read while a
-            // client had megabytes queued, and keep that size; 1,000
-            // half-sent 1 MB bodies held about 800 MB of input buffers
-            // beside the 256 MiB body budget.
+            // space the buffer has would let it double on every read while
+            // a client has megabytes queued, and keep that size, beside
+            // the body budget.
             let space = input.writableSpace(minimum: 16 * 1024)
             let wanted = min(space.count, 16 * 1024)
             let count = read(fd, space.baseAddress, wanted)

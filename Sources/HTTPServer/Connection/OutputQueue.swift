@@ -9,8 +9,8 @@ struct OutputQueue {
     /// this queue's own (never a handler's body, which may be shared or large).
     private var isOwnHead: [Bool] = []
     /// A sent head's buffer, emptied and kept for the next head, so a
-    /// response's head costs no allocation once the first has been sent
-    /// (heaptrack: one per request). Kept only up to `spareHeadLimit` bytes
+    /// response's head costs no allocation once the first has been sent.
+    /// Kept only up to `spareHeadLimit` bytes
     /// of capacity, so an idle connection holds a few KiB at most.
     private var spareHead: [UInt8] = []
     private static let spareHeadLimit = 4096

@@ -12,8 +12,8 @@ import Synchronization
 ///
 /// A thread of our own rather than a Dispatch read source on the epoll
 /// descriptor: a source hands every wake-up from libdispatch's manager
-/// thread to a worker (a futex wake, then epoll_ctl to re-arm), which is
-/// the per-request cost issue 10 measured (~6.7 system calls a request).
+/// thread to a worker (a futex wake, then epoll_ctl to re-arm), system
+/// calls on every request (docs/http-engine.md).
 /// Sockets are registered once, edge-triggered for input and output, so a
 /// request costs no epoll_ctl.
 ///
@@ -22,8 +22,8 @@ import Synchronization
 /// together when the batch ends (`flushAfterBatch`), not one by one as
 /// each is made: every `sendmsg` that finds its client asleep wakes it, and
 /// on cores the client shares, the woken client preempts the loop, so
-/// writing as we went paid a context switch in and out for nearly every
-/// response. Written back to back, most find the client already awake.
+/// writing each as it is made pays a context switch in and out for nearly
+/// every response. Written back to back, most find the client already awake.
 final class EventLoop: @unchecked Sendable {
     typealias Job = @Sendable () -> Void
 
@@ -185,8 +185,8 @@ final class EventLoop: @unchecked Sendable {
     /// more are waiting.
     private func runJobs() -> Bool {
         // Swapped with the loop's own array, not copied: `removeAll(keepingCapacity:)`
-        // on an array a copy still shared allocated a new buffer for
-        // every batch (heaptrack: one allocation per request).
+        // on an array a copy still shares allocates a new buffer for
+        // every batch.
         jobs.withLock { swap(&$0, &runningJobs) }
         for job in runningJobs { job() }
         runningJobs.removeAll(keepingCapacity: true)

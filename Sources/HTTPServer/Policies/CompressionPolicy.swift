@@ -3,8 +3,8 @@
 /// or a stream (`text/event-stream` is never buffered, so never compressed).
 public struct CompressionPolicy: Sendable {
     public var minimumBytes: Int
-    /// zlib level. 1 by measurement: on `GET /products?limit=100` (docs/http-engine.md)
-    /// level 6 cost several times the CPU for a few percent smaller output.
+    /// zlib level: 1, since higher levels cost several times the CPU for
+    /// slightly smaller output (docs/http-engine.md).
     public var level: Int32
 
     public init(minimumBytes: Int = 1024, level: Int32 = 1) {

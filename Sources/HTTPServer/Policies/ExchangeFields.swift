@@ -5,10 +5,9 @@
 /// straight into the head's bytes after the handler's own fields, instead
 /// of their being added to the response's field list: the handler's list
 /// is often shared (a cached representation's, the common JSON one), so
-/// adding to it copied it, and the `RateLimit` value was a string of its
-/// own; two allocations a response on `GET /products/{id}`
-/// (scripts/alloc-count.sh). Field lines of one name are one list (RFC 9110
-/// 5.3): a policy per item.
+/// adding to it would copy it, and the `RateLimit` value would be a string
+/// of its own. Field lines of one name are one list (RFC 9110 5.3): a
+/// policy per item.
 struct ExchangeFields: Sendable {
     var trace: TraceContext?
     /// The route policy's, when the handler set none (a static string of the policy).

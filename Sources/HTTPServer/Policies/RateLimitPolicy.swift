@@ -36,9 +36,8 @@ public struct RateLimitPolicy: Sendable {
         "\"\(name)\";q=\(quota);w=\(windowSeconds)"
     }
 
-    /// Written into one string of its final size: the interpolation made
-    /// two allocations on every rate-limited response (scripts/alloc-count.sh
-    /// on GET /products/{id}).
+    /// Written into one string of its final size: an interpolation makes
+    /// two allocations on every rate-limited response.
     public static func stateField(name: String, remaining: Int, resetSeconds: Int) -> String {
         String(unsafeUninitializedCapacity: name.utf8.count + 2 * 20 + 8) { buffer in
             var at = 0

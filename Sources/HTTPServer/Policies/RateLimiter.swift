@@ -87,10 +87,9 @@ public final class RateLimiter: Sendable {
     }
 
     /// One token for `key` under its shard's lock. The server's own limit
-    /// goes through each loop's ``TokenLeases`` instead: every request of a
-    /// benchmark from one address took this same lock from both loops, and
-    /// a contended Mutex waits in the kernel (PI futex; perf showed
-    /// _lockSlow and rt_mutex waits on /products/{id}).
+    /// goes through each loop's ``TokenLeases`` instead: every request from
+    /// one address would take this same lock from every loop, and a
+    /// contended Mutex waits in the kernel (a PI futex).
     public func take(_ key: String, now: Int64) -> TokenBucket.Decision {
         let decision = if let cluster, cluster.isShared(now: now) {
             sharedDecision(cluster.take(key, upTo: 1, now: now))

@@ -1,9 +1,9 @@
 /// One event loop's leases on a shared ``RateLimiter``: tokens taken from a
 /// client's bucket in batches of `leaseSize` and spent by this loop without
-/// the bucket's lock. Every request from wrk's one address took the same
-/// shard lock from both loops (a PI futex under contention, `_lockSlow` in
-/// perf); with leases the lock is taken once per `leaseSize` requests a
-/// loop, or when a lease expires.
+/// the bucket's lock. Without them every request from one address takes
+/// the same shard lock from every loop (a PI futex under contention); with
+/// leases the lock is taken once per `leaseSize` requests a loop, or when a
+/// lease expires.
 ///
 /// The bound: a token is spent only once it left the shared bucket, so a
 /// client never gets more than the bucket gives out, plus what a loop's

@@ -2,10 +2,9 @@
 /// exchange: the caller's trace id (or a new one), our own span id as the
 /// parent id we send back, the flags, and the caller's `tracestate`.
 /// Kept as numbers and written as hex straight into the response head
-/// (``write(into:)``): the 55-byte `traceparent` string it used to keep was
-/// a heap allocation on every response (scripts/alloc-count.sh, /health
-/// 14 → 13), and a struct of integers costs no reference counting where
-/// the exchange's terms are copied.
+/// (``write(into:)``): a 55-byte `traceparent` string would be a heap
+/// allocation on every response, and a struct of integers costs no
+/// reference counting where the exchange's terms are copied.
 public struct TraceContext: Sendable, Equatable {
     let traceHigh: UInt64
     let traceLow: UInt64

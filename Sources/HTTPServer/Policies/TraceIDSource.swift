@@ -33,7 +33,7 @@ struct TraceIDSource {
         buffer[offset + 1] = digit(value & 0xF)
     }
 
-    /// Computed rather than looked up: a table in a static array cost a
+    /// Computed rather than looked up: a table in a static array costs a
     /// lazy-initialisation check and a bounds check per digit.
     private static func digit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)

@@ -58,8 +58,7 @@ public struct HTTPFields: Sendable, Sequence {
     /// Over the names' contiguous bytes: the exchange policies look up
     /// half a dozen names per response (`traceparent`, `accept-encoding`,
     /// `if-none-match`, `etag`, `cache-control`, `content-type`), and
-    /// zipping the two UTF-8 views showed as `Zip2Sequence.next` in perf on
-    /// `GET /products/{id}`.
+    /// zipping the two UTF-8 views is dearer than comparing bytes.
     static func namesMatch(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.count == y.count else { return false }

@@ -4,11 +4,4 @@
 public enum HTTPVersion: Sendable, Equatable {
     case http1_0
     case http1_1
-
-    var statusLinePrefix: StaticString {
-        switch self {
-        case .http1_0: return "HTTP/1.0 "
-        case .http1_1: return "HTTP/1.1 "
-        }
-    }
 }

@@ -32,8 +32,8 @@ public struct HTTPResponse: Sendable {
         return HTTPResponse(status: status, headers: fields, body: .bytes(bytes))
     }
 
-    /// Shared by every JSON response without fields of its own: building
-    /// the one-field list anew was an allocation per response.
+    /// Shared by every JSON response without fields of its own, so none
+    /// allocates the one-field list anew.
     private static let jsonFields: HTTPFields = ["Content-Type": "application/json; charset=utf-8"]
 
     public static func json(_ status: HTTPStatus = .ok, _ text: String, headers: HTTPFields = HTTPFields()) -> HTTPResponse {

@@ -40,7 +40,7 @@ enum ResponseHead {
     /// `serialize`, appending to `head`. The exchange policies' `fields`
     /// (trace context, caching, rate limits) are written here like the
     /// request id rather than added to the handler's fields: adding them
-    /// copied the handler's list, often a shared one (an allocation per
+    /// would copy the handler's list, often a shared one (an allocation per
     /// request).
     static func write(status: HTTPStatus, headers: HTTPFields, framing: Framing, keepAlive: Bool,
                       echoKeepAlive: Bool, requestID: String, fields: ExchangeFields = ExchangeFields(),

@@ -1,7 +1,7 @@
 /// The values a route's `{parameters}` matched, percent-decoded, in the
 /// pattern's order. A route has a handful at most and each name once, so
-/// a lookup walks the list: a dictionary cost an allocation and hashing
-/// every name on every routed request.
+/// a lookup walks the list: a dictionary would cost an allocation and
+/// hashing every name on every routed request.
 public struct RouteParameters: Sendable, Equatable, ExpressibleByDictionaryLiteral {
     private var pairs: [(name: String, value: String)]
 

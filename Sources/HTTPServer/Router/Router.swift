@@ -89,11 +89,6 @@ public struct Router: Sendable {
         }
     }
 
-    /// Sets `policy` on every route (before the particular ones are attached).
-    public mutating func attachToAll(_ policy: RoutePolicy) {
-        for route in routes { attach(policy, to: route.method, route.pattern) }
-    }
-
     public mutating func get(_ pattern: String, policy: RoutePolicy = .standard, _ handler: @escaping HTTPHandler) {
         on(.get, pattern, policy: policy, handler)
     }
@@ -135,7 +130,7 @@ public struct Router: Sendable {
     /// `segments`, literal matches before parameter ones, with the
     /// parameters on the way to it. Depth first, stopping at the first
     /// route: collecting every candidate node with a copy of its
-    /// parameters first cost two arrays per request.
+    /// parameters first would cost two arrays per request.
     private func firstRoute(for method: HTTPMethod, node index: Int, segments: ArraySlice<String>,
                             parameters: inout [(name: String, value: String)]) -> Route? {
         // Read in place: a copy of the node retains and releases each of its

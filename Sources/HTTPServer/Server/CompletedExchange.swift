@@ -33,9 +33,9 @@ public struct CompletedExchange: Sendable {
     public let clientAddress: String
     /// The index of the event loop that served it (0 up to the server's
     /// loop count). Observers that count or buffer keep one shard of their
-    /// state per loop by it: one lock every loop took for every exchange
-    /// convoyed once loops outnumbered cores (a holder preempted, the
-    /// others asleep behind it).
+    /// state per loop by it: one lock every loop takes for every exchange
+    /// convoys once loops outnumber cores (a holder preempted, the others
+    /// asleep behind it).
     public let eventLoop: Int
 }
 

@@ -67,9 +67,9 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
-    /// How many quiet connections one scan reclaims: 1% of the cap. One at
-    /// a time meant a scan of all 10,000 connections per accept while
-    /// 12,000 idle sockets churned (about 1,500 reclaims a second).
+    /// How many quiet connections one scan reclaims: 1% of the cap, so
+    /// idle sockets churning at the cap do not cost a scan of every
+    /// connection per accept.
     private var reclaimBatch: Int { max(1, maxConnections / 100) }
 
     /// Registers a connection, admitted or being refused.

@@ -42,10 +42,6 @@ public final class HTTPServer: Sendable {
     /// Streaming responses (the `/events` streams) being written now.
     public var openStreams: Int { core.openStreams.load(ordering: .relaxed) }
 
-    /// Open connections whose request is being answered, for tests that
-    /// must know none can be reclaimed.
-    var busyConnections: Int { core.connections.snapshot().filter { $0.quietSince.load(ordering: .relaxed) == 0 }.count }
-
     /// Connections refused or reclaimed so far, and body-budget refusals.
     public var statistics: ConnectionStatistics.Snapshot { core.statistics.snapshot }
 
@@ -62,13 +58,12 @@ public final class HTTPServer: Sendable {
         // A peer that resets while we write must not kill the process.
         signal(SIGPIPE, SIG_IGN)
         // Request bodies are single allocations of their declared length
-        // (up to max_body_bytes). By default glibc raises its mmap threshold
-        // to the largest block freed, so after the first 1 MB body, bodies
-        // came from the heap and stayed resident once released: 1,000
-        // half-sent 1 MB bodies against the 256 MiB body budget still took
-        // RSS to 1,038 MB (272 MB after they closed). A fixed threshold maps
-        // every block of 128 KiB or more on its own (only touched pages are
-        // resident) and returns it on free.
+        // (up to max_body_bytes). glibc's default raises its mmap threshold
+        // to the largest block freed, so bodies would come from the heap
+        // and stay resident once released. A fixed threshold maps every
+        // block of 128 KiB or more on its own (only touched pages are
+        // resident) and returns it on free (docs/http-engine.md, "Figures
+        // behind the code").
         _ = axiom_set_mmap_threshold(128 * 1024)
         let configuration = core.configuration
         // The loops first: one that fails to open gives its descriptors

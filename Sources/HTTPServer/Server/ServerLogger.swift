@@ -32,8 +32,6 @@ public struct ServerLogger: Sendable {
     /// A logger that drops everything (tests, benchmarks).
     public static let disabled = ServerLogger(minimumLevel: .error) { _ in }
 
-    public func isEnabled(_ level: Level) -> Bool { level >= minimumLevel }
-
     /// `fields` values are strings; numbers are passed through `numbers` so
     /// they stay JSON numbers.
     public func log(_ level: Level, _ event: String, _ fields: [(String, String)] = [],

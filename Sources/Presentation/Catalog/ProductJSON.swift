@@ -3,8 +3,8 @@ import Domain
 /// A product document `{id, sku, name, description, price, stock, active}`,
 /// and a page of them `{items, next_cursor}`, written directly into bytes:
 /// a product page made for a working-set miss and every search page are
-/// encoded per response, where JSONEncoder's generic containers were most
-/// of the cost. `ProductJSONTests` check that both decode to exactly what
+/// encoded per response, where JSONEncoder's generic containers would be
+/// most of the cost. `ProductJSONTests` check that both decode to exactly what
 /// JSONEncoder makes of the same value.
 enum ProductJSON {
     static func bytes(_ product: Product) -> [UInt8] {

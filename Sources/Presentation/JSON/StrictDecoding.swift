@@ -1,9 +1,9 @@
 /// JSONDecoder with two rules more, for every request body at once:
 /// - an object member the type being decoded does not name is refused
-///   (`UnknownMembers`), as Stripe refuses an unknown parameter: a
-///   misspelt `payment_metod` or a `role` the body does not take was
-///   silently dropped, and the request answered 2xx as if it had been
-///   understood. A member is unknown when the type's `CodingKey` does not
+///   (`UnknownMembers`), as Stripe refuses an unknown parameter, so a
+///   misspelt `payment_metod` or a `role` the body does not take is not
+///   silently dropped and answered 2xx as if it had been understood. A
+///   member is unknown when the type's `CodingKey` does not
 ///   accept its name (`Key(stringValue:)` is nil), so a type reading a
 ///   map (`[String: …]`, whose key accepts every name) still takes any.
 /// - a string that is none of an enumeration's raw values names them all

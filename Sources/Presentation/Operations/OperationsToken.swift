@@ -1,8 +1,8 @@
 import HTTPServer
 
 /// The bearer token that guards the operations routes (`GET /metrics`)
-/// when `metrics_token` is set: anonymous scrapes showed the version,
-/// sign-in and checkout counts and the live sessions to anyone. The token
+/// when `metrics_token` is set, since the metrics show the version,
+/// sign-in and checkout counts and the live sessions. The token
 /// is compared in constant time, so response timing does not reveal how
 /// much of a guess was right.
 public struct OperationsToken: Sendable {

@@ -1,10 +1,14 @@
 import Synchronization
 
 /// Lets a test hold a handler at a known point: the handler calls `enter()`
-/// and waits; the test awaits `entered()` and later calls `open()`. No sleeps.
+/// and waits; the test awaits `entered()` (or watches `waiting`) and later
+/// calls `open()`. No sleeps.
 final class Gate: Sendable {
     private let state = Mutex<(entered: Bool, open: Bool, enterWaiters: [CheckedContinuation<Void, Never>],
                                openWaiters: [CheckedContinuation<Void, Never>])>((false, false, [], []))
+
+    /// Handlers held at the gate now: each one's connection is being answered.
+    var waiting: Int { state.withLock { $0.openWaiters.count } }
 
     func enter() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -2,10 +2,10 @@ import Synchronization
 
 /// Store SQL as PostgreSQL runs it, translated once per text and process:
 /// the transaction-control check and the placeholder rewrite walk the text
-/// Character by Character, which at every execution was a large share of
-/// a write's CPU. Stores use a bounded set of texts, so the table holds
+/// Character by Character, too dear to do at every execution
+/// (docs/scaling.md). Stores use a bounded set of texts, so the table holds
 /// them all; past `capacity` (texts built from varying input) a text is
-/// translated at each use, as it was before.
+/// translated at each use.
 enum PostgresStatementTexts {
     struct Translated: Sendable {
         let sql: String
