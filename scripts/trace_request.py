@@ -114,9 +114,19 @@ BACKGROUND = "8drainAll"
 
 
 def module_of(name, obj):
+    """The target a function's work counts for: the Swift module that defines
+    its mangled symbol, except for Sharding (the sharded-lock type below
+    both HTTPServer and Axiom), whose work counts for its caller's target."""
+    parts = [re.sub(r"'\d+$", "", part) for part in name.split("'")]
+    module = defining_module(parts[0], obj)
+    if module == "Sharding" and len(parts) > 1:
+        return defining_module(parts[1], obj)
+    return module
+
+
+def defining_module(name, obj):
     """The Swift module that defines a mangled symbol (its first identifier,
     or the module of the extension it is in); otherwise the object's name."""
-    name = re.sub(r"'\d+$", "", name.split("'")[0])
     mangled = re.match(r"^_?\$[sS](.*)", name)
     if not mangled:
         base = os.path.basename(obj or "?")
