@@ -27,13 +27,17 @@ let package = Package(
         // PostgreSQL's C client, for the storage capability's second backend.
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
 
+        // --- The one sharded-lock type (LockShards), below both HTTPServer's
+        // rate limits and Axiom's runtime and working sets. No dependencies.
+        .target(name: "Sharding"),
+
         // --- HTTP: HTTP/1.1 over POSIX sockets and Dispatch. Knows no domain.
-        .target(name: "HTTPServer", dependencies: ["CSystemShims", "CZlib"]),
+        .target(name: "HTTPServer", dependencies: ["CSystemShims", "CZlib", "Sharding"]),
 
         // --- Axiom runtime and the domain's values --------------------------
         // Protocols and runtime: orchestrator, registries, context DAG,
         // observer fan-out, sessions, component analysis, metrics.
-        .target(name: "Axiom"),
+        .target(name: "Axiom", dependencies: ["Sharding"]),
         // Value types of the domains. No dependencies.
         .target(name: "Domain"),
 
@@ -65,7 +69,7 @@ let package = Package(
 
         // --- Composition root: configuration, wiring, main. Sees every layer.
         .executableTarget(name: "AxiomServer", dependencies: [
-            "HTTPServer", "Axiom", "Domain", "Capabilities", "UserClient", "CatalogClient", "PricingClient",
+            "Sharding", "HTTPServer", "Axiom", "Domain", "Capabilities", "UserClient", "CatalogClient", "PricingClient",
             "CartClient", "OrderClient", "PaymentClient", "WishlistClient", "Contexts", "Presentation",
         ]),
 

@@ -149,7 +149,7 @@ extension CatalogClient {
     /// Reads `ids` from storage and keeps them in the working set (unless a
     /// change it no longer holds came after the read began).
     nonisolated func load(_ ids: [ProductID]) async throws -> [Product] {
-        let started = cache.start()
+        let started = cache.start(of: ids)
         let rows = try await read { try CatalogStore.fetchAll($0, ids) }.map(checked)
         return cache.fill(rows, startedAt: started).map(\.product)
     }

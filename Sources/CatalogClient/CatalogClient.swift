@@ -180,7 +180,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// that checkout already reserved.
     public func reserve(_ checkoutID: CheckoutID, _ lines: [StockLine]) async throws -> [Product] {
         if let errors = StockLine.validate(lines) { throw errors }
-        let started = cache.start()
+        let started = cache.start(of: lines.map(\.productID))
         let lease = self.lease
         let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.reserve($0, checkoutID, lines, lease: lease)) }
         apply(rows, startedAt: started, created: false)
@@ -197,7 +197,9 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     public func commitReservation(_ checkoutID: CheckoutID, ordered: [StockLine] = [],
                                   unlessReturned returnKey: String? = nil) async throws -> Int {
         if let errors = StockLine.validate(ordered), !ordered.isEmpty { throw errors }
-        let started = cache.start()
+        // Only a released checkout's `ordered` lines come back as rows.
+        let started = cache.start(of: ordered.map(\.productID))
+
         let done = try await write { handle in
             let done = try CatalogStore.commit(handle, checkoutID, ordered: ordered, returnKey: returnKey)
             return (done.lines, try Self.recorded(.stock, handle, done.retaken))
@@ -226,7 +228,7 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
         var errors = CatalogRules.validateReturnKey(key) ?? ValidationError()
         errors.merge(StockLine.validate(lines))
         try errors.throwIfAny()
-        let started = cache.start()
+        let started = cache.start(of: lines.map(\.productID))
         let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.returnStock($0, key: key, lines: lines, checkout: checkout)) }
         apply(rows, startedAt: started, created: false)
         return rows.map(\.product)

@@ -31,8 +31,10 @@ struct FixturePackageTests {
             .appendingPathComponent("axiom-layer-fixture-\(UUID().uuidString)"))
         try files.createDirectory(at: workspace.root, withIntermediateDirectories: true)
         try files.copyItem(at: fixture, to: workspace.package)
-        try files.copyItem(at: repository.appendingPathComponent("Sources/Axiom"),
-                           to: workspace.package.appendingPathComponent("Sources/Axiom"))
+        for target in ["Sharding", "Axiom"] {
+            try files.copyItem(at: repository.appendingPathComponent("Sources/\(target)"),
+                               to: workspace.package.appendingPathComponent("Sources/\(target)"))
+        }
         return workspace
     }
 

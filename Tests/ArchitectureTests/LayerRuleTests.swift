@@ -31,7 +31,8 @@ struct LayerRuleTests {
         #expect(allowed(.capability) == [.framework, .domain, .systemLibrary])  // 2.3: no client, no context
         #expect(allowed(.presentation).contains(.client) == false)           // 2.4: contexts only
         #expect(allowed(.presentation).contains(.capability) == false)
-        #expect(allowed(.framework).isEmpty && allowed(.domain).isEmpty)
+        #expect(allowed(.framework) == [.primitive] && allowed(.domain).isEmpty && allowed(.primitive).isEmpty)
+        #expect(allowed(.http) == [.systemLibrary, .primitive])
         #expect(LayerRules.allowed(for: .composition) == nil)
     }
 

@@ -1,7 +1,11 @@
+import Sharding
+
 /// The one caching contract of the clients: a bounded working set of
 /// versioned rows, split by key into shards that each sit behind their own
 /// lock (read from every event loop without a hop onto the client's
 /// actor). Storage holds everything; this holds what was asked for lately.
+/// A single key's path (a read, a write, a checkout of a few products)
+/// takes the locks of the shards its keys land in, never every shard's.
 /// - **Bounded**: at most `capacity` entries (CLOCK; once full, a key read
 ///   from storage is kept on its second read only: `WorkingSet.admit`).
 /// - **Versioned**: each entry keeps the committed version of its row; a
@@ -20,7 +24,20 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
         @usableFromInline
         enum Generations: Sendable {
             case one(index: Int, generation: UInt64)
+            case some([Noted])
             case every([UInt64])
+        }
+
+        @usableFromInline
+        struct Noted: Sendable {
+            @usableFromInline let index: Int
+            @usableFromInline let generation: UInt64
+
+            @inlinable
+            init(index: Int, generation: UInt64) {
+                self.index = index
+                self.generation = generation
+            }
         }
 
         @usableFromInline let generations: Generations
@@ -34,6 +51,7 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
         func generation(at index: Int) -> UInt64 {
             switch generations {
             case .one(let noted, let generation): noted == index ? generation : 0
+            case .some(let noted): noted.first { $0.index == index }?.generation ?? 0
             case .every(let generations): generations[index]
             }
         }
@@ -128,10 +146,27 @@ public final class VersionedWorkingSet<Key: Hashable & Sendable, Value: Sendable
 
     // MARK: Rows from storage
 
-    /// Noted before a read or a write of several keys begins.
+    /// Noted before a read or a write whose keys are not known until it
+    /// runs (a release of a reservation kept in storage): every shard's
+    /// lock, one at a time.
     @inlinable
     public func start() -> Start {
         Start(generations: .every(shards.map { $0.generation }))
+    }
+
+    /// Noted before a read or a write of `keys`: one lock for each shard
+    /// they land in. A row of another key that the write brings back is
+    /// kept only if its shard never forgot anything (generation 0).
+    @inlinable
+    public func start(of keys: some Sequence<Key>) -> Start {
+        var noted: [Start.Noted] = []
+        for key in keys {
+            let index = shards.index(of: key)
+            guard !noted.contains(where: { $0.index == index }) else { continue }
+            noted.append(Start.Noted(index: index, generation: shards.withLock(at: index) { $0.generation }))
+        }
+        if noted.count == 1 { return Start(generations: .one(index: noted[0].index, generation: noted[0].generation)) }
+        return Start(generations: .some(noted))
     }
 
     /// Noted before a read or a write of `key` alone: one lock, not every shard's.

@@ -1,3 +1,4 @@
+import Sharding
 import Synchronization
 
 /// Maps each session to one root context of type `Root`: created on first

@@ -2,6 +2,7 @@ import Axiom
 import Capabilities
 import Glibc
 import HTTPServer
+import Sharding
 
 /// One JSON line per request: time, request id, method, route pattern,
 /// client address, status, body bytes and duration, plus `session`, the

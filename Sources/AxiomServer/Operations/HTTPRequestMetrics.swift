@@ -1,5 +1,6 @@
 import Axiom
 import HTTPServer
+import Sharding
 
 /// Requests by route pattern, method and status, and their latency by route
 /// and method, recorded from the server's exchange reports. Every label's

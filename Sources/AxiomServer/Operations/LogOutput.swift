@@ -1,6 +1,7 @@
 import Axiom
 import Dispatch
 import Glibc
+import Sharding
 import Synchronization
 
 /// Standard output for log lines, shared by every logger of the process.

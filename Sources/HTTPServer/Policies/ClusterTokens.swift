@@ -1,3 +1,4 @@
+import Sharding
 import Synchronization
 
 /// A rate limit counted across processes: this process's stock of tokens
@@ -38,7 +39,7 @@ final class ClusterTokens: Sendable {
     let idleAfter: Int64
     let staleAfter: Int64
     private let lowWater: Int
-    private let shards: [Shard]
+    private let shards: LockShards<[String: Stock]>
     private let perShard: Int
     private let queued = Mutex<Set<String>>([])
     private let failing = Atomic<Bool>(false)
@@ -70,8 +71,8 @@ final class ClusterTokens: Sendable {
         self.idleAfter = idleAfter
         self.staleAfter = staleAfter
         (wake, waker) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        shards = (0..<count).map { _ in Shard() }
-        perShard = max(1, policy.maxTrackedClients / count)
+        shards = LockShards(count: count) { [:] }
+        perShard = max(1, policy.maxTrackedClients / shards.count)
     }
 
     /// Keys' bucket lease exchanges that granted tokens, and exchanges that failed.
@@ -85,13 +86,13 @@ final class ClusterTokens: Sendable {
         return since == .min || now - since < staleAfter
     }
 
-    var trackedClients: Int { shards.reduce(0) { $0 + $1.stocks.withLock { $0.count } } }
+    var trackedClients: Int { shards.map(\.count).reduce(0, +) }
 
     /// Up to `count` tokens of `key`'s stock (credit included): a loop's
     /// lease, or one request's token.
     func take(_ key: String, upTo count: Int, now: Int64) -> RateLimiter.Grant {
         var wantsExchange = false
-        let grant = shard(for: key).stocks.withLock { stocks -> RateLimiter.Grant in
+        let grant = shards.withLock(for: key) { stocks -> RateLimiter.Grant in
             if stocks[key] == nil, stocks.count >= perShard { evict(from: &stocks) }
             var stock = stocks[key] ?? Stock(tokens: 0, bucketLeft: Double(policy.burst), reportedAt: now, usedAt: now,
                                              queued: false)
@@ -117,7 +118,7 @@ final class ClusterTokens: Sendable {
     /// Unspent tokens of a loop's lease, back in the stock.
     func giveBack(_ key: String, tokens: Int) {
         guard tokens > 0 else { return }
-        shard(for: key).stocks.withLock { stocks in
+        shards.withLock(for: key) { stocks in
             guard let index = stocks.index(forKey: key) else { return }
             stocks.values[index].tokens += tokens
         }
@@ -192,7 +193,7 @@ final class ClusterTokens: Sendable {
     /// What `key` asks now: refilled back to `lease`, or, idle, its unspent
     /// tokens back and its debt paid. Nil when there is nothing to ask.
     private func request(for key: String, now: Int64) -> SharedTokenRequest? {
-        shard(for: key).stocks.withLock { stocks -> SharedTokenRequest? in
+        shards.withLock(for: key) { stocks -> SharedTokenRequest? in
             guard let index = stocks.index(forKey: key) else { return nil }
             let stock = stocks.values[index]
             guard now - stock.usedAt >= idleAfter else {
@@ -210,7 +211,7 @@ final class ClusterTokens: Sendable {
 
     private func apply(_ request: SharedTokenRequest, _ grant: SharedTokenGrant?, now: Int64) {
         if let grant, grant.granted > 0 { leaseCount.add(1, ordering: .relaxed) }
-        shard(for: request.key).stocks.withLock { stocks in
+        shards.withLock(for: request.key) { stocks in
             guard let index = stocks.index(forKey: request.key) else { return }
             stocks.values[index].tokens += grant?.granted ?? 0
             if let grant {
@@ -231,27 +232,17 @@ final class ClusterTokens: Sendable {
     /// Queues the idle stocks; whether there were any.
     @discardableResult
     func queueIdle(now: Int64) -> Bool {
-        var idle: [String] = []
-        for shard in shards {
-            shard.stocks.withLock { stocks in
-                for index in stocks.indices where !stocks.values[index].queued
-                    && now - stocks.values[index].usedAt >= idleAfter {
-                    stocks.values[index].queued = true
-                    idle.append(stocks.keys[index])
-                }
+        let idle = shards.map { stocks -> [String] in
+            var idle: [String] = []
+            for index in stocks.indices where !stocks.values[index].queued && now - stocks.values[index].usedAt >= idleAfter {
+                stocks.values[index].queued = true
+                idle.append(stocks.keys[index])
             }
-        }
+            return idle
+        }.flatMap { $0 }
         guard !idle.isEmpty else { return false }
         queued.withLock { queued in for key in idle { queued.insert(key) } }
         return true
-    }
-
-    private func shard(for key: String) -> Shard {
-        shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
-    }
-
-    private final class Shard: Sendable {
-        let stocks = Mutex<[String: Stock]>([:])
     }
 
     /// Settled stocks first (nothing held, nothing owed, no exchange

@@ -1,3 +1,4 @@
+import Sharding
 import Synchronization
 
 /// Token buckets by client key (an address for the server's own limit, a
@@ -25,7 +26,7 @@ public final class RateLimiter: Sendable {
     public let leaseLifetime: Int64
     /// The cluster-wide count, when a store was given.
     let cluster: ClusterTokens?
-    private let shards: [Shard]
+    private let shards: LockShards<[String: TokenBucket]>
     private let perShard: Int
     private let refusedCount = Atomic<Int>(0)
     private let allowedCount = Atomic<Int>(0)
@@ -38,8 +39,8 @@ public final class RateLimiter: Sendable {
         policyField = policy.policyField
         self.leaseSize = max(1, leaseSize ?? min(64, policy.burst / 1024))
         self.leaseLifetime = leaseLifetime
-        shards = (0..<count).map { _ in Shard() }
-        perShard = max(1, policy.maxTrackedClients / count)
+        shards = LockShards(count: count) { [:] }
+        perShard = max(1, policy.maxTrackedClients / shards.count)
         cluster = shared.map {
             ClusterTokens(store: $0, policy: policy, lease: sharedLease ?? Self.defaultSharedLease(for: policy),
                           shards: count)
@@ -78,7 +79,7 @@ public final class RateLimiter: Sendable {
 
     /// Buckets held now, across shards.
     public var trackedClients: Int {
-        shards.reduce(0) { $0 + $1.buckets.withLock { $0.count } } + (cluster?.trackedClients ?? 0)
+        shards.map(\.count).reduce(0, +) + (cluster?.trackedClients ?? 0)
     }
 
     /// `take(_:now:)` on the server's monotonic clock.
@@ -139,7 +140,7 @@ public final class RateLimiter: Sendable {
     func giveBack(_ key: String, tokens: Int, now: Int64) {
         guard tokens > 0 else { return }
         if let cluster, cluster.isShared(now: now) { return cluster.giveBack(key, tokens: tokens) }
-        shard(for: key).buckets.withLock { buckets in
+        shards.withLock(for: key) { buckets in
             guard let index = buckets.index(forKey: key) else { return }
             buckets.values[index].giveBack(tokens, now: now)
         }
@@ -162,20 +163,11 @@ public final class RateLimiter: Sendable {
     /// `body` on `key`'s bucket (a new, full one if none), in place under
     /// its shard's lock, which is held for one hash lookup.
     private func withBucket<T: Sendable>(_ key: String, now: Int64, _ body: (inout TokenBucket) -> T) -> T {
-        shard(for: key).buckets.withLock { buckets in
+        shards.withLock(for: key) { buckets in
             if buckets.count >= perShard, buckets[key] == nil { evict(from: &buckets, now: now) }
             return body(&buckets[key, default: TokenBucket(rate: policy.requestsPerSecond, capacity: policy.burst,
                                                            now: now)])
         }
-    }
-
-    private func shard(for key: String) -> Shard {
-        shards[Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))]
-    }
-
-    /// One lock's share of the buckets (a Mutex cannot sit in an array).
-    private final class Shard: Sendable {
-        let buckets = Mutex<[String: TokenBucket]>([:])
     }
 
     private func evict(from buckets: inout [String: TokenBucket], now: Int64) {

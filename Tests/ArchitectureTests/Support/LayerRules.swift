@@ -11,6 +11,9 @@ import Foundation
 enum LayerRules {
     enum Layer: String, CaseIterable {
         case framework, domain, capability, client, context, presentation, http, systemLibrary
+        /// Concurrency primitives with no dependencies (Sharding), below both
+        /// the HTTP engine and the Axiom runtime.
+        case primitive
         /// The executable that wires everything (AxiomServer).
         case composition
         /// Tests, benchmarks: may use anything.
@@ -21,12 +24,13 @@ enum LayerRules {
     /// toolchain modules such as Foundation are not package targets).
     static func allowed(for layer: Layer) -> Set<Layer>? {
         switch layer {
-        case .framework, .domain, .systemLibrary: []
+        case .domain, .systemLibrary, .primitive: []
+        case .framework: [.primitive]
         case .capability: [.framework, .domain, .systemLibrary]
         case .client: [.framework, .domain, .capability]
         case .context: [.framework, .domain, .client]
         case .presentation: [.framework, .domain, .context, .http]
-        case .http: [.systemLibrary]
+        case .http: [.systemLibrary, .primitive]
         case .composition, .tooling: nil
         }
     }
@@ -47,6 +51,7 @@ enum LayerRules {
         case "Axiom": return .framework
         case "Domain": return .domain
         case "HTTPServer": return .http
+        case "Sharding": return .primitive
         // The fuzz targets' shared crash-file replay: a tool's library.
         case "FuzzReplay": return .tooling
         default: break

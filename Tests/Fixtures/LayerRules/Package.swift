@@ -5,7 +5,8 @@ let package = Package(
     name: "layer-rules-fixture",
     dependencies: [],
     targets: [
-        .target(name: "Axiom"),
+        .target(name: "Sharding"),
+        .target(name: "Axiom", dependencies: ["Sharding"]),
         .target(name: "Domain"),
         .target(name: "Capabilities", dependencies: ["Axiom", "Domain"]),
         .target(name: "AlphaClient", dependencies: ["Axiom", "Domain", "Capabilities"]),

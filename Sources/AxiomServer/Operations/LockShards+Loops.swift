@@ -1,4 +1,4 @@
-import Axiom
+import Sharding
 
 /// State every exchange touches (request counts, access lines) kept once
 /// per event loop: a loop takes only its own shard's lock, which nobody

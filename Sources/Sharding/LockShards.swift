@@ -1,9 +1,12 @@
 import Synchronization
 
 /// A value split into shards by key, each behind its own lock: for state
-/// that every request touches from every event loop (sessions, verified
-/// tokens, working sets), where one lock for all convoys once threads
-/// outnumber cores. A key always lands in the same shard.
+/// that every request touches from every event loop (rate-limit buckets,
+/// sessions, verified tokens, working sets, per-loop counters), where one
+/// lock for all convoys once threads outnumber cores. A key always lands in
+/// the same shard. The one sharded-lock type of the code base: HTTPServer's
+/// rate limits and Axiom's runtime and working sets both use it, which is
+/// why it is a target of its own below both.
 public final class LockShards<Value>: Sendable {
     @usableFromInline
     final class Shard: Sendable {
@@ -42,7 +45,8 @@ public final class LockShards<Value>: Sendable {
         try shards[index(of: key)].value.withLock(body)
     }
 
-    /// `body` on every shard in turn, one lock at a time.
+    /// `body` on every shard in turn, one lock at a time (a scrape, a sweep:
+    /// never a single key's path).
     @inlinable
     public func map<Result>(_ body: (inout sending Value) throws -> sending Result) rethrows -> [Result] {
         var results: [Result] = []
