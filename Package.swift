@@ -27,15 +27,20 @@ let package = Package(
         // PostgreSQL's C client, for the storage capability's second backend.
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
 
+        // --- Formats: JSON written and read, the proleptic Gregorian
+        // calendar. No dependencies; below HTTP and the domain, which both
+        // write JSON and dates, so each is written once.
+        .target(name: "Formats"),
+
         // --- HTTP: HTTP/1.1 over POSIX sockets and Dispatch. Knows no domain.
-        .target(name: "HTTPServer", dependencies: ["CSystemShims", "CZlib"]),
+        .target(name: "HTTPServer", dependencies: ["CSystemShims", "CZlib", "Formats"]),
 
         // --- Axiom runtime and the domain's values --------------------------
         // Protocols and runtime: orchestrator, registries, context DAG,
         // observer fan-out, sessions, component analysis, metrics.
         .target(name: "Axiom"),
-        // Value types of the domains. No dependencies.
-        .target(name: "Domain"),
+        // Value types of the domains, and their JSON. Formats only.
+        .target(name: "Domain", dependencies: ["Formats"]),
 
         // --- Capabilities: storage (SQLite, PostgreSQL), password hashing,
         // randomness, the clock. Axiom for the Capability protocol.
@@ -61,7 +66,7 @@ let package = Package(
 
         // --- Presentation: route groups, each bound to one context type; only
         // turns its answers into JSON (no domain logic here).
-        .target(name: "Presentation", dependencies: ["HTTPServer", "Axiom", "Domain", "Contexts"]),
+        .target(name: "Presentation", dependencies: ["HTTPServer", "Axiom", "Domain", "Contexts", "Formats"]),
 
         // --- Composition root: configuration, wiring, main. Sees every layer.
         .executableTarget(name: "AxiomServer", dependencies: [
@@ -106,7 +111,7 @@ let package = Package(
         .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain", "Capabilities", "UserClient",
                                                           "CatalogClient", "PricingClient", "CartClient", "OrderClient",
                                                           "PaymentClient", "AxiomTestSupport"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain", "Axiom"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain", "Axiom", "Formats"]),
         // CLibPQ: a fresh PostgreSQL schema per server when the server
         // tests run on PostgreSQL (ServerDatabase).
         .testTarget(name: "AxiomServerTests", dependencies: ["AxiomServer", "TestSupport", "CLibPQ"]),

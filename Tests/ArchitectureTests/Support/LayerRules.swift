@@ -11,6 +11,8 @@ import Foundation
 enum LayerRules {
     enum Layer: String, CaseIterable {
         case framework, domain, capability, client, context, presentation, http, systemLibrary
+        /// Text formats every layer writes (JSON, the calendar): `Formats`.
+        case format
         /// The executable that wires everything (AxiomServer).
         case composition
         /// Tests, benchmarks: may use anything.
@@ -21,12 +23,13 @@ enum LayerRules {
     /// toolchain modules such as Foundation are not package targets).
     static func allowed(for layer: Layer) -> Set<Layer>? {
         switch layer {
-        case .framework, .domain, .systemLibrary: []
+        case .framework, .systemLibrary, .format: []
+        case .domain: [.format]
         case .capability: [.framework, .domain, .systemLibrary]
         case .client: [.framework, .domain, .capability]
         case .context: [.framework, .domain, .client]
-        case .presentation: [.framework, .domain, .context, .http]
-        case .http: [.systemLibrary]
+        case .presentation: [.framework, .domain, .context, .http, .format]
+        case .http: [.systemLibrary, .format]
         case .composition, .tooling: nil
         }
     }
@@ -47,6 +50,7 @@ enum LayerRules {
         case "Axiom": return .framework
         case "Domain": return .domain
         case "HTTPServer": return .http
+        case "Formats": return .format
         // The fuzz targets' shared crash-file replay: a tool's library.
         case "FuzzReplay": return .tooling
         default: break
