@@ -32,6 +32,7 @@ public struct JSONBytes {
     /// U+2028 and U+2029 as `\u007f \u2028 \u2029` (the last two end lines
     /// in JavaScript). Text with nothing to escape, the usual case, is
     /// copied as it is.
+    @inlinable
     public mutating func string(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
@@ -41,6 +42,7 @@ public struct JSONBytes {
         }
     }
 
+    @inlinable
     public mutating func integer(_ value: some BinaryInteger) {
         if value == 0 {
             storage.append(UInt8(ascii: "0"))
@@ -65,12 +67,14 @@ public struct JSONBytes {
     /// The bytes `string(_:)` may have to escape: control characters,
     /// quote, backslash, DEL, and 0xE2, the lead byte of U+2028/U+2029
     /// (and of other characters, which the careful path copies).
-    private static func mayNeedEscape(_ byte: UInt8) -> Bool {
+    @usableFromInline
+    static func mayNeedEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F || byte == 0xE2
     }
 
     /// `utf8` (a Swift string's, so well-formed) with what needs escaping escaped.
-    private mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+    @usableFromInline
+    mutating func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
         var index = 0
         while index < utf8.count {
             let byte = utf8[index]
