@@ -31,15 +31,21 @@ let package = Package(
         // rate limits and Axiom's runtime and working sets. No dependencies.
         .target(name: "Sharding"),
 
+        // --- Formats: JSON written and read, the proleptic Gregorian
+        // calendar. No dependencies; below HTTP and the domain, which both
+        // write JSON and dates, so each is written once.
+        .target(name: "Formats"),
+
         // --- HTTP: HTTP/1.1 over POSIX sockets and Dispatch. Knows no domain.
-        .target(name: "HTTPServer", dependencies: ["CSystemShims", "CZlib", "Sharding"]),
+        .target(name: "HTTPServer", dependencies: ["CSystemShims", "CZlib", "Sharding", "Formats"]),
 
         // --- Axiom runtime and the domain's values --------------------------
         // Protocols and runtime: orchestrator, registries, context DAG,
         // observer fan-out, sessions, component analysis, metrics.
         .target(name: "Axiom", dependencies: ["Sharding"]),
-        // Value types of the domains. No dependencies.
-        .target(name: "Domain"),
+        // Value types of the domains, and their JSON. Formats only.
+        .target(name: "Domain", dependencies: ["Formats"]),
+
 
         // --- Capabilities: storage (SQLite, PostgreSQL), password hashing,
         // randomness, the clock. Axiom for the Capability protocol.
@@ -65,7 +71,7 @@ let package = Package(
 
         // --- Presentation: route groups, each bound to one context type; only
         // turns its answers into JSON (no domain logic here).
-        .target(name: "Presentation", dependencies: ["HTTPServer", "Axiom", "Domain", "Contexts"]),
+        .target(name: "Presentation", dependencies: ["HTTPServer", "Axiom", "Domain", "Contexts", "Formats"]),
 
         // --- Composition root: configuration, wiring, main. Sees every layer.
         .executableTarget(name: "AxiomServer", dependencies: [
@@ -110,7 +116,7 @@ let package = Package(
         .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain", "Capabilities", "UserClient",
                                                           "CatalogClient", "PricingClient", "CartClient", "OrderClient",
                                                           "PaymentClient", "AxiomTestSupport"]),
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain", "Axiom"]),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain", "Axiom", "Formats"]),
         // CLibPQ: a fresh PostgreSQL schema per server when the server
         // tests run on PostgreSQL (ServerDatabase).
         .testTarget(name: "AxiomServerTests", dependencies: ["AxiomServer", "TestSupport", "CLibPQ"]),

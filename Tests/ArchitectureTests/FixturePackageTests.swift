@@ -61,7 +61,7 @@ struct FixturePackageTests {
         #expect(valid.violations.first?.message
                 == "context target 'Contexts' imports 'Capabilities' (capability); a context may import client, domain, framework")
         #expect(valid.violations.last?.message
-                == "presentation target 'Presentation' imports 'AlphaClient' (client); a presentation may import context, domain, framework, http")
+                == "presentation target 'Presentation' imports 'AlphaClient' (client); a presentation may import context, domain, format, framework, http")
 
         try Self.useForbiddenManifest(directory)
         let forbidden = try LayerRules.check(try await PackageGraph.load(directory))

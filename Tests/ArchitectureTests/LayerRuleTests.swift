@@ -17,6 +17,7 @@ struct LayerRuleTests {
         #expect(result.layers["Capabilities"] == .capability)
         #expect(result.layers["Contexts"] == .context)
         #expect(result.layers["HTTPServer"] == .http)
+        #expect(result.layers["Formats"] == .format)
         #expect(result.layers["AxiomServer"] == .composition)
         // The check read real files: the runtime's own imports are among them.
         #expect(result.imports.contains { $0.file.hasPrefix("Sources/Capabilities/") && $0.module == "Axiom" })
@@ -31,8 +32,10 @@ struct LayerRuleTests {
         #expect(allowed(.capability) == [.framework, .domain, .systemLibrary])  // 2.3: no client, no context
         #expect(allowed(.presentation).contains(.client) == false)           // 2.4: contexts only
         #expect(allowed(.presentation).contains(.capability) == false)
-        #expect(allowed(.framework) == [.primitive] && allowed(.domain).isEmpty && allowed(.primitive).isEmpty)
-        #expect(allowed(.http) == [.systemLibrary, .primitive])
+        #expect(allowed(.framework) == [.primitive] && allowed(.primitive).isEmpty && allowed(.format).isEmpty)
+        #expect(allowed(.domain) == [.format])                                // values and their JSON, nothing else
+        #expect(allowed(.http) == [.systemLibrary, .primitive, .format])      // knows no domain
+
         #expect(LayerRules.allowed(for: .composition) == nil)
     }
 

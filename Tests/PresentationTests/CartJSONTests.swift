@@ -1,4 +1,5 @@
 import Domain
+import Formats
 import Foundation
 import Testing
 @testable import Presentation

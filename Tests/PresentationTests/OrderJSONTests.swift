@@ -178,4 +178,29 @@ import Testing
         #expect(String(decoding: OrderJSON.page(Page(items: [], nextCursor: nil)), as: UTF8.self)
                 == #"{"items":[],"next_cursor":null}"#)
     }
+
+    /// The served body of an order is the document stored for it, and
+    /// reads back to the same order: with every awkward name, an address
+    /// (escaped text, phone and email each or not), with and without a
+    /// checkout id. The body with `payment` is no order document: the
+    /// reader refuses the unknown member rather than dropping it.
+    @Test func servedBodyIsTheStoredDocumentAndReadsBack() throws {
+        let names = Self.order(Self.escaping.enumerated().map { Self.line($0.offset, name: $0.element) }, checkout: false)
+        var orders = [names, Self.order([Self.line(1, name: "Mug")])]
+        for (phone, email) in [("+34 \"910\"", nil), (nil, "ana@example.com\u{2028}"), (nil, nil)] as [(String?, String?)] {
+            let address = ShippingAddress(name: Self.escaping[0], lines: Self.escaping, city: "Madrid", postalCode: "28013",
+                                          country: "ES", phone: phone, email: email)
+            orders.append(Order(id: names.id, userID: names.userID, status: .confirmed, lines: names.lines,
+                                total: names.total, createdAt: names.createdAt, checkoutID: nil, shippingAddress: address))
+        }
+        for order in orders {
+            let served = OrderJSON.bytes(order)
+            #expect(served == order.json)
+            #expect(served.withUnsafeBufferPointer { Order(json: $0) } == order, "\(String(decoding: served, as: UTF8.self))")
+            let encoded = try JSONBody.encode(order)
+            #expect(encoded.withUnsafeBufferPointer { Order(json: $0) } == order)
+            let withPayment = OrderJSON.bytes(OrderWithPayment(order: order, payment: Self.payment(for: order)))
+            #expect(withPayment.withUnsafeBufferPointer { Order(json: $0) } == nil)
+        }
+    }
 }

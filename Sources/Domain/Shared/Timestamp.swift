@@ -1,3 +1,4 @@
+import Formats
 import FoundationEssentials
 
 /// An instant in UTC with millisecond precision, written as RFC 3339
@@ -41,7 +42,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
         let ms = millisecondsSince1970
         let days = ms >= 0 ? ms / Self.millisecondsPerDay : -((-ms + Self.millisecondsPerDay - 1) / Self.millisecondsPerDay)
         let inDay = ms - days * Self.millisecondsPerDay
-        let (year, month, day) = Self.civil(fromDays: days)
+        let (year, month, day) = CivilCalendar.civil(fromDays: days)
         let seconds = inDay / 1000
         // Written into the string's own 24 bytes (years are 0000-9999, so
         // every field has its width): joining padded pieces made about
@@ -96,7 +97,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
               let minute = number(14, 2), b[16] == UInt8(ascii: ":"),
               let second = number(17, 2)
         else { return nil }
-        guard (1 ... 12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
+        guard (1 ... 12).contains(month), day >= 1, day <= CivilCalendar.daysIn(month: month, year: year),
               hour < 24, minute < 60, second < 60
         else { return nil }
         var index = 19
@@ -126,7 +127,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
             return nil
         }
         guard index == b.count else { return nil }
-        let days = Self.days(fromCivil: year, month, day)
+        let days = CivilCalendar.days(fromCivil: year, month, day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetMinutes * 60
         self.init(millisecondsSince1970: seconds * 1000 + millis)
     }
@@ -146,37 +147,6 @@ public struct Timestamp: Hashable, Comparable, Sendable, Codable, CustomStringCo
     }
 
     public var description: String { rfc3339 }
-
-    // MARK: - Civil calendar (proleptic Gregorian; H. Hinnant's algorithms)
-
-    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func days(fromCivil year0: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let year = month <= 2 ? year0 - 1 : year0
-        let era = (year >= 0 ? year : year - 399) / 400
-        let yoe = year - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
 }
 
 extension Comparable {

@@ -1,3 +1,5 @@
+import Formats
+
 /// Renders RFC 9457 problem details as `application/problem+json`. Used for
 /// every error the server itself produces and for `HTTPError`s thrown by
 /// handlers, so all errors share one shape:
@@ -39,8 +41,9 @@ enum ProblemDetails {
     }
 }
 
-/// Minimal JSON string encoding for the server's own error bodies, which
-/// echo client-supplied text (paths, methods) and so must escape it.
+/// JSON string literals for the server's own error bodies and log lines,
+/// which echo client-supplied text (paths, methods) and so must escape it,
+/// as every JSON document is escaped (`JSONBytes.string`).
 public enum JSONString {
     /// `text` as a JSON string literal.
     public static func quoted(_ text: String) -> String {
@@ -49,41 +52,20 @@ public enum JSONString {
         return json
     }
 
-    /// Appends `text` as a JSON string literal: quotes, backslash and control
-    /// characters escaped, and U+2028/U+2029 too (they end lines in
-    /// JavaScript). Text that needs no escape, the usual case, is appended
-    /// as it is.
+    /// Appends `text` as a JSON string literal.
     public static func append(_ text: String, to json: inout String) {
-        json += "\""
-        if !text.utf8.contains(where: mayNeedEscape) {
+        guard JSONBytes.needsEscaping(text) else {
+            json += "\""
             json += text
-        } else {
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": json += "\\\""
-                case "\\": json += "\\\\"
-                case "\n": json += "\\n"
-                case "\r": json += "\\r"
-                case "\t": json += "\\t"
-                case _ where scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029:
-                    let hex = String(scalar.value, radix: 16)
-                    json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default: json.unicodeScalars.append(scalar)
-                }
-            }
+            json += "\""
+            return
         }
-        json += "\""
+        var literal = JSONBytes(capacity: text.utf8.count + 8)
+        literal.string(text)
+        json += String(decoding: literal.bytes, as: UTF8.self)
     }
 
     public static func encode(_ text: String) -> String {
-        var json = ""
-        append(text, to: &json)
-        return json
-    }
-
-    /// 0xE2 leads the UTF-8 of U+2028 and U+2029 (and of other characters,
-    /// which the careful path then passes through unchanged).
-    private static func mayNeedEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F || byte == 0xE2
+        quoted(text)
     }
 }

@@ -1,4 +1,5 @@
 import Domain
+import Formats
 
 /// A product document `{id, sku, name, description, price, stock, active}`,
 /// and a page of them `{items, next_cursor}`, written directly into bytes:

@@ -1,4 +1,5 @@
 import Domain
+import Formats
 
 /// The cart document `{items, total, unavailable_items}` written directly
 /// into bytes. Every cart route answers it, on every request, so neither

@@ -1,3 +1,5 @@
+import Formats
+
 /// A strict reading of a request body as JSON (RFC 8259), without building
 /// any value, before JSONDecoder sees it. JSONDecoder is lenient where a
 /// request must not be: it lets the first of two equal member names win
@@ -28,12 +30,15 @@ enum JSONSyntax {
     }
 
     static func check(_ bytes: [UInt8]) -> Verdict {
-        var reader = JSONSyntaxReader(bytes: bytes)
-        reader.skipWhitespace()
-        guard reader.value(depth: 0) else { return .malformed }
-        reader.skipWhitespace()
-        guard reader.isAtEnd else { return .malformed }
-        return reader.numberFinding ?? .valid
+        bytes.withUnsafeBufferPointer { bytes in
+            var reader = JSONReader(bytes)
+            var syntax = JSONSyntaxReader()
+            reader.skipWhitespace()
+            guard syntax.value(&reader, depth: 0) else { return .malformed }
+            reader.skipWhitespace()
+            guard reader.isAtEnd else { return .malformed }
+            return syntax.numberFinding ?? .valid
+        }
     }
 
     /// Whether `bytes` are JSON at all by the rules above (numbers of any

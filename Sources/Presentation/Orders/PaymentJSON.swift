@@ -1,4 +1,5 @@
 import Domain
+import Formats
 
 /// A payment document `{id, order_id, user_id, status, amount, method,
 /// expires_at, reference, financial_status, paid, refunded, refund_owed,

@@ -1,5 +1,6 @@
 import Contexts
 import Domain
+import Formats
 import HTTPServer
 
 /// The signed-in user's wishlist, bound to the session's WishlistContext:

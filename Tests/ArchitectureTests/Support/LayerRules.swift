@@ -14,6 +14,8 @@ enum LayerRules {
         /// Concurrency primitives with no dependencies (Sharding), below both
         /// the HTTP engine and the Axiom runtime.
         case primitive
+        /// Text formats every layer writes (JSON, the calendar): `Formats`.
+        case format
         /// The executable that wires everything (AxiomServer).
         case composition
         /// Tests, benchmarks: may use anything.
@@ -24,13 +26,14 @@ enum LayerRules {
     /// toolchain modules such as Foundation are not package targets).
     static func allowed(for layer: Layer) -> Set<Layer>? {
         switch layer {
-        case .domain, .systemLibrary, .primitive: []
+        case .systemLibrary, .primitive, .format: []
         case .framework: [.primitive]
+        case .domain: [.format]
         case .capability: [.framework, .domain, .systemLibrary]
         case .client: [.framework, .domain, .capability]
         case .context: [.framework, .domain, .client]
-        case .presentation: [.framework, .domain, .context, .http]
-        case .http: [.systemLibrary, .primitive]
+        case .presentation: [.framework, .domain, .context, .http, .format]
+        case .http: [.systemLibrary, .primitive, .format]
         case .composition, .tooling: nil
         }
     }
@@ -52,6 +55,8 @@ enum LayerRules {
         case "Domain": return .domain
         case "HTTPServer": return .http
         case "Sharding": return .primitive
+        case "Formats": return .format
+
         // The fuzz targets' shared crash-file replay: a tool's library.
         case "FuzzReplay": return .tooling
         default: break

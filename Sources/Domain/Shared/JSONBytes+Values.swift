@@ -1,11 +1,11 @@
-import Domain
+import Formats
 
 /// The domain's small value types as their `Codable` conformances write
-/// them, for the documents written straight into bytes (`CartJSON`,
-/// `OrderJSON`, `PaymentJSON`).
+/// them, for the documents written straight into bytes (orders, carts,
+/// payments).
 extension JSONBytes {
     /// `{"amount":1999,"currency":"USD"}`, as `Money` encodes.
-    mutating func money(_ money: Money) {
+    public mutating func money(_ money: Money) {
         raw("{\"amount\":")
         integer(money.amount)
         raw(",\"currency\":")
@@ -17,8 +17,8 @@ extension JSONBytes {
     /// `{"product_id","name","quantity","unit_price","line_total"}`: a
     /// priced line, as a cart's and an order's lines both encode; a cart's
     /// line adds `"available_quantity"`.
-    mutating func pricedLine(_ productID: ProductID, name: String, quantity: Int, unitPrice: Money, lineTotal: Money,
-                             availableQuantity: Int? = nil) {
+    public mutating func pricedLine(_ productID: ProductID, name: String, quantity: Int, unitPrice: Money,
+                                    lineTotal: Money, availableQuantity: Int? = nil) {
         raw("{\"product_id\":")
         rawString(productID.description)
         raw(",\"name\":")
@@ -36,23 +36,9 @@ extension JSONBytes {
         raw("}")
     }
 
-    /// `{"items":[…],"next_cursor":…}`, a keyset page as `Page` and
-    /// `ProductPage` encode: each item written by `write`, the cursor null
-    /// on the last page.
-    mutating func page<Item>(_ items: [Item], nextCursor: String?, _ write: (Item, inout JSONBytes) -> Void) {
-        raw("{\"items\":[")
-        for (index, item) in items.enumerated() {
-            if index > 0 { raw(",") }
-            write(item, &self)
-        }
-        raw("],\"next_cursor\":")
-        if let nextCursor { string(nextCursor) } else { raw("null") }
-        raw("}")
-    }
-
     /// `"2026-11-22T08:30:00.000Z"`, as `Timestamp` encodes: RFC 3339 text
     /// is digits and `-:.TZ`, nothing to escape.
-    mutating func timestamp(_ timestamp: Timestamp) {
+    public mutating func timestamp(_ timestamp: Timestamp) {
         rawString(timestamp.rfc3339)
     }
 }

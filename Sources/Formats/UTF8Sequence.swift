@@ -2,10 +2,10 @@
 /// forms, no surrogates (ED A0..BF), nothing above U+10FFFF, no stray
 /// continuation bytes. RFC 8259 section 8.1 requires UTF-8; a body in
 /// UTF-16 or Latin-1 fails here rather than being read as something else.
-enum UTF8Sequence {
+public enum UTF8Sequence {
     /// The length (2…4) of the well-formed multi-byte sequence starting at
     /// `start`, or 0 when there is none.
-    static func validLength(in bytes: [UInt8], at start: Int) -> Int {
+    public static func validLength(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
         guard start < bytes.count else { return 0 }
         let lead = bytes[start]
         let length: Int
