@@ -19,10 +19,7 @@ import TestSupport
             #expect(response.text == "hello world")
             #expect(response.header("X-Trailer") == "42")
             // The connection is still usable after a chunked body.
-            #expect(try client.exchange("GET /health HTTP/1.1
-Host: t
-
-").status == 200)
+            #expect(try client.exchange("GET /health HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
         }
     }
 
@@ -71,15 +68,8 @@ Host: t
     }
 
     @Test func bodyOfARouteThatIgnoresItIsSkippedAndTheConnectionStaysInSync() async throws {
-        try await TestServer.withClient { client in
-            #expect(try client.exchange("GET /nowhere HTTP/1.1
-Host: t
-Content-Length: 3
-
-GETGET /health HTTP/1.1
-Host: t
-
-").status == 404)
+        try await TestServer.withClient { (client) throws in
+            #expect(try client.exchange("GET /nowhere HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\n\r\nGETGET /health HTTP/1.1\r\nHost: t\r\n\r\n").status == 404)
             #expect(try client.readResponse().status == 200)
         }
     }

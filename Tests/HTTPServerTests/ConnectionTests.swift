@@ -90,20 +90,13 @@ import TestSupport
             #expect(head.header("Content-Length") == String(get.body.count))
             #expect(head.header("Content-Type") == get.header("Content-Type"))
             // Had a body been sent, it would be read here as a broken status line.
-            #expect(try client.exchange("GET /health HTTP/1.1
-Host: t
-
-").text == #"{"status":"ok"}"#)
+            #expect(try client.exchange("GET /health HTTP/1.1\r\nHost: t\r\n\r\n").text == #"{"status":"ok"}"#)
         }
     }
 
     @Test func requestIdIsEchoedWhenSaneAndGeneratedOtherwise() async throws {
         try await TestServer.withClient { client in
-            #expect(try client.exchange("GET /health HTTP/1.1
-Host: t
-X-Request-Id: abc-123
-
-").header("X-Request-Id") == "abc-123")
+            #expect(try client.exchange("GET /health HTTP/1.1\r\nHost: t\r\nX-Request-Id: abc-123\r\n\r\n").header("X-Request-Id") == "abc-123")
             let response = try client.exchange("GET /nowhere HTTP/1.1\r\nHost: t\r\nX-Request-Id: <script>\r\n\r\n")
             let generated = try #require(response.header("X-Request-Id"))
             #expect(generated != "<script>")
@@ -116,10 +109,7 @@ X-Request-Id: abc-123
         configuration.idleTimeout = .milliseconds(500)
         try await TestServer.with(configuration: configuration) { server in
             let client = try server.client()
-            #expect(try client.exchange("GET /health HTTP/1.1
-Host: t
-
-").status == 200)
+            #expect(try client.exchange("GET /health HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
             // The next read blocks until the server closes the idle connection.
             #expect(try client.isClosedByPeer())
         }

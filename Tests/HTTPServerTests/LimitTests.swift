@@ -51,19 +51,9 @@ import TestSupport
     @Test func chunkedBodyGrowingOverTheLimitIs413() async throws {
         var configuration = HTTPServerConfiguration()
         configuration.limits.maxBodyBytes = 1000
-        try await TestServer.withClient(configuration: configuration) { client in
+        try await TestServer.withClient(configuration: configuration) { (client) throws in
             let chunk = String(repeating: "x", count: 600)
-            #expect(try client.exchange("POST /echo HTTP/1.1
-Host: t
-Transfer-Encoding: chunked
-
-258
-\(chunk)
-258
-\(chunk)
-0
-
-").status == 413)
+            #expect(try client.exchange("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n").status == 413)
         }
     }
 

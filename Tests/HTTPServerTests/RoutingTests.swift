@@ -26,10 +26,7 @@ import TestSupport
             let response = try client.exchange("TRACE /health HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(response.status == 405)
             #expect(response.header("Allow") == "GET, HEAD, OPTIONS")
-            #expect(try client.exchange("TRACE /nowhere HTTP/1.1
-Host: t
-
-").status == 404)
+            #expect(try client.exchange("TRACE /nowhere HTTP/1.1\r\nHost: t\r\n\r\n").status == 404)
         }
     }
 
@@ -38,10 +35,7 @@ Host: t
             let response = try client.exchange("OPTIONS /items/1 HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(response.status == 204)
             #expect(response.header("Allow") == "DELETE, GET, HEAD, OPTIONS")
-            #expect(try client.exchange("OPTIONS * HTTP/1.1
-Host: t
-
-").status == 204)
+            #expect(try client.exchange("OPTIONS * HTTP/1.1\r\nHost: t\r\n\r\n").status == 204)
         }
     }
 
@@ -65,10 +59,7 @@ Host: t
             #expect(first.status == 200)
             #expect(first.statusLine.hasPrefix("HTTP/1.1 "))
             // Persistent, as 1.1 is by default.
-            #expect(try client.exchange("GET /health HTTP/1.7
-Host: t
-
-").status == 200)
+            #expect(try client.exchange("GET /health HTTP/1.7\r\nHost: t\r\n\r\n").status == 200)
         }
     }
 
@@ -80,11 +71,8 @@ Host: t
     }
 
     @Test func absoluteFormTargetIsAccepted() async throws {
-        try await TestServer.withClient { client in
-            #expect(try client.exchange("GET http://example.com:8080/items/42?x=1 HTTP/1.1
-Host: example.com:8080
-
-").text == #"{"id":"42"}"#)
+        try await TestServer.withClient { (client) throws in
+            #expect(try client.exchange("GET http://example.com:8080/items/42?x=1 HTTP/1.1\r\nHost: example.com:8080\r\n\r\n").text == #"{"id":"42"}"#)
         }
     }
 
@@ -93,10 +81,7 @@ Host: example.com:8080
             let response = try client.exchange("GET /boom HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(response.status == 500)
             #expect(response.text.contains(#""code":"internal_error""#))
-            #expect(try client.exchange("GET /health HTTP/1.1
-Host: t
-
-").status == 200)
+            #expect(try client.exchange("GET /health HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
         }
     }
 
