@@ -79,29 +79,27 @@ import TestSupport
     @Test func anExactNameRanksFirstAndAPluralFindsTheSingular() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-search-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = ServerProcess(arguments: ["--port", "0"], environment: AccountFlowTests.adminEnvironment,
-                                   database: .fresh(in: directory))
-        try server.start()
-        defer { server.stop() }
-        let api = API(port: server.port)
-        let admin = try EventShop.signIn(api, "root@example.com", "a very long secret")
-        for (index, name) in ["Mug 2", "Mug 3", "Mug 4", "Mug 5", "Mug", "Tea candies"].enumerated() {
-            let created = try api.call("POST", "/products", json: """
-                {"sku":"SM-\(index)","name":"\(name)","description":"","price":{"amount":100,"currency":"USD"},"stock":3}
-                """, token: admin)
-            #expect(created.status == 201)
+        try ServerProcess.run(arguments: ["--port", "0"], environment: AccountFlowTests.adminEnvironment,
+                              database: .fresh(in: directory)) { server, api in
+            let admin = try api.token("root@example.com", "a very long secret")
+            for (index, name) in ["Mug 2", "Mug 3", "Mug 4", "Mug 5", "Mug", "Tea candies"].enumerated() {
+                let created = try api.call("POST", "/products", json: """
+                    {"sku":"SM-\(index)","name":"\(name)","description":"","price":{"amount":100,"currency":"USD"},"stock":3}
+                    """, token: admin)
+                #expect(created.status == 201)
+            }
+            func all(_ query: String) throws -> [String] {
+                let response = try api.call("GET", "/products?q=\(query)&limit=10")
+                #expect(response.status == 200)
+                return (api.object(response)["items"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            }
+            let mugs = ["Mug", "Mug 2", "Mug 3", "Mug 4", "Mug 5"]
+            #expect(try all("mug") == mugs)
+            #expect(try all("MUG").first == "Mug")
+            #expect(try names(api, "mug").names == ["Mug", "Mug 2"])
+            #expect(try all("mugs").sorted() == mugs)
+            #expect(try all("tea+candy") == ["Tea candies"])
+            #expect(try all("candy") == ["Tea candies"])
         }
-        func all(_ query: String) throws -> [String] {
-            let response = try api.call("GET", "/products?q=\(query)&limit=10")
-            #expect(response.status == 200)
-            return (api.object(response)["items"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-        }
-        let mugs = ["Mug", "Mug 2", "Mug 3", "Mug 4", "Mug 5"]
-        #expect(try all("mug") == mugs)
-        #expect(try all("MUG").first == "Mug")
-        #expect(try names(api, "mug").names == ["Mug", "Mug 2"])
-        #expect(try all("mugs").sorted() == mugs)
-        #expect(try all("tea+candy") == ["Tea candies"])
-        #expect(try all("candy") == ["Tea candies"])
     }
 }

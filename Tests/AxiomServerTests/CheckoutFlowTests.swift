@@ -103,52 +103,52 @@ import TestSupport
     /// refuses it; the cart's ETag follows the stock only when the stock
     /// decides about a line.
     @Test func theCartShowsEachLinesStockBeforeCheckoutAndItsETagFollowsIt() throws {
-        let shop = try EventShop.open(users: 1, sessionsEach: 1)
-        defer { shop.server.stop() }
-        let (api, alice, admin) = (shop.api, shop.tokens[0][0], shop.admin)
-        let empty = try WishlistFlowTests.product(api, sku: "ST-EMPTY", stock: 0, admin: admin)
-        let few = try WishlistFlowTests.product(api, sku: "ST-FEW", stock: 3, admin: admin)
-        func available(_ cart: [String: Any]) -> [String: Int] {
-            var found: [String: Int] = [:]
-            for line in cart["items"] as? [[String: Any]] ?? [] {
-                if let id = line["product_id"] as? String { found[id] = line["available_quantity"] as? Int ?? -1 }
+        try EventShop.run(users: 1, sessionsEach: 1) { shop in
+            let (api, alice, admin) = (shop.api, shop.tokens[0][0], shop.admin)
+            let empty = try WishlistFlowTests.product(api, sku: "ST-EMPTY", stock: 0, admin: admin)
+            let few = try WishlistFlowTests.product(api, sku: "ST-FEW", stock: 3, admin: admin)
+            func available(_ cart: [String: Any]) -> [String: Int] {
+                var found: [String: Int] = [:]
+                for line in cart["items"] as? [[String: Any]] ?? [] {
+                    if let id = line["product_id"] as? String { found[id] = line["available_quantity"] as? Int ?? -1 }
+                }
+                return found
             }
-            return found
-        }
-        let added = try api.call("PUT", "/cart/items/\(empty)", json: #"{"quantity":1}"#, token: alice)
-        #expect(added.status == 200 && available(api.object(added)) == [empty: 0])
-        #expect(try api.call("PUT", "/cart/items/\(few)", json: #"{"quantity":2}"#, token: alice).status == 200)
-        let cart = try api.call("GET", "/cart", token: alice)
-        #expect(available(api.object(cart)) == [empty: 0, few: 2])
-        let etag = try #require(cart.header("ETag"))
+            let added = try api.call("PUT", "/cart/items/\(empty)", json: #"{"quantity":1}"#, token: alice)
+            #expect(added.status == 200 && available(api.object(added)) == [empty: 0])
+            #expect(try api.call("PUT", "/cart/items/\(few)", json: #"{"quantity":2}"#, token: alice).status == 200)
+            let cart = try api.call("GET", "/cart", token: alice)
+            #expect(available(api.object(cart)) == [empty: 0, few: 2])
+            let etag = try #require(cart.header("ETag"))
 
-        // More stock for a line that had enough: the same cart, the same tag.
-        func restock(_ id: String, _ stock: Int) throws {
-            #expect(try api.call("PATCH", "/products/\(id)", json: #"{"stock":\#(stock)}"#, token: admin).status == 200)
-        }
-        try restock(few, 40)
-        #expect(try api.call("GET", "/cart", token: alice, headers: ["If-None-Match": etag]).status == 304)
-        // Less than the line wants: the cart says so, under a new tag.
-        try restock(few, 1)
-        let short = try api.call("GET", "/cart", token: alice, headers: ["If-None-Match": etag])
-        #expect(short.status == 200 && available(api.object(short)) == [empty: 0, few: 1])
-        #expect(short.header("ETag") != nil && short.header("ETag") != etag)
-        // A write conditional on the old tag is refused: it no longer is the cart.
-        let stale = try api.call("PUT", "/cart/items/\(few)", json: #"{"quantity":1}"#, token: alice,
-                                 headers: ["If-Match": etag])
-        #expect(stale.status == 412)
+            // More stock for a line that had enough: the same cart, the same tag.
+            func restock(_ id: String, _ stock: Int) throws {
+                #expect(try api.call("PATCH", "/products/\(id)", json: #"{"stock":\#(stock)}"#, token: admin).status == 200)
+            }
+            try restock(few, 40)
+            #expect(try api.call("GET", "/cart", token: alice, headers: ["If-None-Match": etag]).status == 304)
+            // Less than the line wants: the cart says so, under a new tag.
+            try restock(few, 1)
+            let short = try api.call("GET", "/cart", token: alice, headers: ["If-None-Match": etag])
+            #expect(short.status == 200 && available(api.object(short)) == [empty: 0, few: 1])
+            #expect(short.header("ETag") != nil && short.header("ETag") != etag)
+            // A write conditional on the old tag is refused: it no longer is the cart.
+            let stale = try api.call("PUT", "/cart/items/\(few)", json: #"{"quantity":1}"#, token: alice,
+                                     headers: ["If-Match": etag])
+            #expect(stale.status == 412)
 
-        // Checkout refuses what the cart showed; fixing the lines lets it through.
-        let refused = try api.call("POST", "/checkout", token: alice)
-        #expect(refused.status == 409 && api.object(refused)["code"] as? String == "insufficient_stock")
-        try restock(empty, 5)
-        let fixed = try api.call("PUT", "/cart/items/\(few)", json: #"{"quantity":1}"#, token: alice,
-                                 headers: ["If-Match": try #require(short.header("ETag"))])
-        #expect(fixed.status == 412)  // the restock of the other line changed the cart since
-        let current = try api.call("GET", "/cart", token: alice)
-        #expect(available(api.object(current)) == [empty: 1, few: 1])
-        #expect(try api.call("PUT", "/cart/items/\(few)", json: #"{"quantity":1}"#, token: alice,
-                             headers: ["If-Match": try #require(current.header("ETag"))]).status == 200)
-        #expect(try api.call("POST", "/checkout", token: alice).status == 201)
+            // Checkout refuses what the cart showed; fixing the lines lets it through.
+            let refused = try api.call("POST", "/checkout", token: alice)
+            #expect(refused.status == 409 && api.object(refused)["code"] as? String == "insufficient_stock")
+            try restock(empty, 5)
+            let fixed = try api.call("PUT", "/cart/items/\(few)", json: #"{"quantity":1}"#, token: alice,
+                                     headers: ["If-Match": try #require(short.header("ETag"))])
+            #expect(fixed.status == 412)  // the restock of the other line changed the cart since
+            let current = try api.call("GET", "/cart", token: alice)
+            #expect(available(api.object(current)) == [empty: 1, few: 1])
+            #expect(try api.call("PUT", "/cart/items/\(few)", json: #"{"quantity":1}"#, token: alice,
+                                 headers: ["If-Match": try #require(current.header("ETag"))]).status == 200)
+            #expect(try api.call("POST", "/checkout", token: alice).status == 201)
+        }
     }
 }

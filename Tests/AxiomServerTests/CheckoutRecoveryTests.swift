@@ -79,7 +79,7 @@ import TestSupport
                                           json: #"{"name":"\#(name)","email":"\#(name)@example.com","password":"correct horse battery"}"#)
             #expect(registered.status == 202)
             let customer = try token(api, "\(name)@example.com")
-            let user = try #require(api.object(try api.call("GET", "/users/me", token: customer))["id"] as? String)
+            let user = try api.userID(customer)
             #expect(try api.call("PUT", "/cart/items/\(mug)", json: #"{"quantity":2}"#, token: customer).status == 200)
             let placed = try api.call("POST", "/checkout", token: customer, headers: ["Idempotency-Key": "k-\(name)"])
             #expect(placed.status == 201)

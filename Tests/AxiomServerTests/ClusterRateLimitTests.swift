@@ -87,7 +87,7 @@ import TestSupport
         defer { b.stop() }
         let apis = [API(port: a.port), API(port: b.port)]
         #expect(try apis[0].call("POST", "/users", json: #"{"name":"C","email":"c@example.com","password":"correct horse battery"}"#).status == 202)
-        let token = try ReplicaProcessTests.signIn(apis[0], "c@example.com", "correct horse battery")
+        let token = try apis[0].token("c@example.com", "correct horse battery")
         let started = Date()
         var admitted = 0
         var quietRounds = 0
@@ -109,25 +109,23 @@ import TestSupport
     @Test(.enabled(if: ProcessInfo.processInfo.environment["AXIOM_TEST_DATABASE_URL"]?.isEmpty == false
                    && ServerDatabase.sqliteOnly))
     func withTheDatabaseStoppedEachServerCountsAloneNeverWithoutALimit() throws {
-        let cluster = PostgresOutageTests.Cluster(port: try MetricsExposureTests.freePort())
+        let cluster = PostgresOutageTests.Cluster(port: try ServerProcess.freePort())
         let url = try cluster.run("start")
         defer { _ = try? cluster.run("stop") }
-        let server = ServerProcess(arguments: Self.arguments,
-                                   database: ServerDatabase(arguments: ["--database-url", url], setupError: nil))
-        try server.start()
-        defer { server.stop() }
-        let api = API(port: server.port)
-        #expect(try api.call("GET", "/").status == 200)
-        try cluster.run("stop")
-        let started = Date()
-        let (admitted, refused) = try Self.drain([api])
-        let refilled = Int(Date().timeIntervalSince(started).rounded(.up))
-        // The process's own bucket, full when the shared one failed, plus
-        // at most its stock and credit (2 × lease) spent before that.
-        #expect(admitted >= Self.burst)
-        #expect(admitted <= Self.burst + 2 * 10 + refilled, "refilled \(refilled)")
-        #expect(refused > 0)
-        #expect(try Self.metric(api, #"axiom_http_rate_limit_shared{policy="per-address"}"#) == 0)
-        #expect(try Self.metric(api, #"axiom_http_rate_limit_shared_failures_total{policy="per-address"}"#) ?? 0 >= 1)
+        try ServerProcess.run(arguments: Self.arguments,
+                              database: ServerDatabase(arguments: ["--database-url", url], setupError: nil)) { server, api in
+            #expect(try api.call("GET", "/").status == 200)
+            try cluster.run("stop")
+            let started = Date()
+            let (admitted, refused) = try Self.drain([api])
+            let refilled = Int(Date().timeIntervalSince(started).rounded(.up))
+            // The process's own bucket, full when the shared one failed, plus
+            // at most its stock and credit (2 × lease) spent before that.
+            #expect(admitted >= Self.burst)
+            #expect(admitted <= Self.burst + 2 * 10 + refilled, "refilled \(refilled)")
+            #expect(refused > 0)
+            #expect(try Self.metric(api, #"axiom_http_rate_limit_shared{policy="per-address"}"#) == 0)
+            #expect(try Self.metric(api, #"axiom_http_rate_limit_shared_failures_total{policy="per-address"}"#) ?? 0 >= 1)
+        }
     }
 }

@@ -291,28 +291,32 @@ import Testing
     }
 
     @Test func theBinaryRefusesABadFileWithStatus2NamingTheKey() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-config-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("axiom.json")
-        try Data(#"{"port": 0, "max_body_bytes": -1}"#.utf8).write(to: file)
-        let (status, output) = try ServerProcess(arguments: ["--config", file.path]).runToExit()
-        #expect(status == 2)
-        #expect(output.contains("max_body_bytes must be an integer in 0...1073741824; got -1 (config file \(file.path))"))
-        #expect(!output.contains(#""event":"listening""#))
+        try Self.withConfigFile(#"{"port": 0, "max_body_bytes": -1}"#) { file in
+            let (status, output) = try ServerProcess(arguments: ["--config", file.path]).runToExit()
+            #expect(status == 2)
+            #expect(output.contains("max_body_bytes must be an integer in 0...1073741824; got -1 (config file \(file.path))"))
+            #expect(!output.contains(#""event":"listening""#))
+        }
     }
 
     @Test func theBinaryServesWithAFileAndFlagsOverIt() throws {
+        try Self.withConfigFile(#"{"port": 1, "log_level": "notice"}"#) { file in
+            try ServerProcess.run(arguments: ["--config", file.path, "--port", "0"]) { server, _ in
+                #expect(server.port > 1)
+                // notice from the file: info lines (storage_opened) are not written.
+                #expect(!server.log.contains { $0.contains(#""level":"info""#) })
+            }
+        }
+    }
+
+    /// A file `axiom.json` of `json` in a directory of its own, removed
+    /// when `body` ends.
+    private static func withConfigFile(_ json: String, _ body: (URL) throws -> Void) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-config-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("axiom.json")
-        try Data(#"{"port": 1, "log_level": "notice"}"#.utf8).write(to: file)
-        let server = ServerProcess(arguments: ["--config", file.path, "--port", "0"])
-        try server.start()
-        defer { server.stop() }
-        #expect(server.port > 1)
-        // notice from the file: info lines (storage_opened) are not written.
-        #expect(!server.log.contains { $0.contains(#""level":"info""#) })
+        try Data(json.utf8).write(to: file)
+        try body(file)
     }
 }

@@ -16,24 +16,32 @@ struct EventShop {
     let tokens: [[String]]
 
     static func open(users: Int, sessionsEach: Int, arguments: [String] = []) throws -> EventShop {
-        let server = ServerProcess(arguments: ["--port", "0"] + arguments, environment: AccountFlowTests.adminEnvironment)
-        try server.start()
-        let api = API(port: server.port)
-        let admin = try signIn(api, "root@example.com", "a very long secret")
-        let product = try api.call("POST", "/products", json: #"{"sku":"EV-1","name":"Teapot","description":"","price":{"amount":1250,"currency":"USD"},"stock":500}"#, token: admin)
-        let productID = try #require(api.object(product)["id"] as? String)
+        let shop = try PaymentShop.open(stock: 500, arguments: arguments, secret: nil,
+                                        product: PaymentShop.Product(sku: "EV-1", name: "Teapot", price: 1250))
+        let api = shop.api
         var tokens: [[String]] = []
         for index in 0..<users {
             let email = "live\(index)@example.com"
-            #expect(try api.call("POST", "/users", json: #"{"name":"L","email":"\#(email)","password":"\#(password)"}"#).status == 202)
-            tokens.append(try (0..<sessionsEach).map { _ in try signIn(api, email, password) })
+            try api.register("L", email: email, password: password)
+            tokens.append(try (0..<sessionsEach).map { _ in try api.token(email, password) })
         }
-        return EventShop(server: server, api: api, admin: admin, productID: productID, tokens: tokens)
+        return EventShop(server: shop.server, api: api, admin: shop.admin, productID: shop.productID, tokens: tokens)
     }
 
-    static func signIn(_ api: API, _ email: String, _ password: String) throws -> String {
-        let response = try api.call("POST", "/sessions", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
-        return try #require(api.object(response)["token"] as? String)
+    /// Runs `body` on a shop opened as `open` does, and stops its server
+    /// when `body` ends, however it ends.
+    static func run<T>(users: Int, sessionsEach: Int, arguments: [String] = [],
+                       _ body: (EventShop) throws -> T) throws -> T {
+        let shop = try open(users: users, sessionsEach: sessionsEach, arguments: arguments)
+        defer { shop.server.stop() }
+        return try body(shop)
+    }
+
+    static func run<T>(users: Int, sessionsEach: Int, arguments: [String] = [],
+                       _ body: (EventShop) async throws -> T) async throws -> T {
+        let shop = try open(users: users, sessionsEach: sessionsEach, arguments: arguments)
+        defer { shop.server.stop() }
+        return try await body(shop)
     }
 
     func setQuantity(_ quantity: Int, token: String) throws {

@@ -37,31 +37,29 @@ import TestSupport
     }
 
     @Test func everyMetricTheRulesAndTheDashboardReadIsExposed() throws {
-        let server = ServerProcess(arguments: ["--port", "0"])
-        try server.start()
-        defer { server.stop() }
-        let api = API(port: server.port)
-        _ = try api.call("GET", "/health")
-        let exposed = Self.exposedFamilies(try api.call("GET", "/metrics").text)
-        #expect(exposed.contains("axiom_http_requests_total"))
+        try ServerProcess.run(arguments: ["--port", "0"]) { server, api in
+            _ = try api.call("GET", "/health")
+            let exposed = Self.exposedFamilies(try api.call("GET", "/metrics").text)
+            #expect(exposed.contains("axiom_http_requests_total"))
 
-        let rules = try String(contentsOf: Self.root.appendingPathComponent("config/prometheus/axiom-rules.yml"),
-                               encoding: .utf8)
-        let dashboard = try String(contentsOf: Self.root.appendingPathComponent("config/grafana/axiom-dashboard.json"),
+            let rules = try String(contentsOf: Self.root.appendingPathComponent("config/prometheus/axiom-rules.yml"),
                                    encoding: .utf8)
-        // Recording rules' own names (`job:axiom_…:rate1m`) are not
-        // exposed; they are defined by the rules file, so they are taken out
-        // before the names are read.
-        var expressions = rules
-        for line in rules.split(separator: "\n") {
-            let trimmed = line.drop { $0 == " " }
-            if trimmed.hasPrefix("- record: ") {
-                expressions = expressions.replacingOccurrences(of: String(trimmed.dropFirst("- record: ".count)), with: "")
+            let dashboard = try String(contentsOf: Self.root.appendingPathComponent("config/grafana/axiom-dashboard.json"),
+                                       encoding: .utf8)
+            // Recording rules' own names (`job:axiom_…:rate1m`) are not
+            // exposed; they are defined by the rules file, so they are taken out
+            // before the names are read.
+            var expressions = rules
+            for line in rules.split(separator: "\n") {
+                let trimmed = line.drop { $0 == " " }
+                if trimmed.hasPrefix("- record: ") {
+                    expressions = expressions.replacingOccurrences(of: String(trimmed.dropFirst("- record: ".count)), with: "")
+                }
             }
+            let read = Self.metricNames(in: expressions).union(Self.metricNames(in: dashboard))
+            #expect(read.count > 10)
+            #expect(read.subtracting(exposed).isEmpty, "read by the rules or the dashboard, not exposed: \(read.subtracting(exposed).sorted())")
         }
-        let read = Self.metricNames(in: expressions).union(Self.metricNames(in: dashboard))
-        #expect(read.count > 10)
-        #expect(read.subtracting(exposed).isEmpty, "read by the rules or the dashboard, not exposed: \(read.subtracting(exposed).sorted())")
     }
 
     @Test func theDashboardIsGrafanaJSONWhosePanelsEachQuerySomething() throws {

@@ -18,35 +18,40 @@ import TestSupport
                      headers: ["X-Forwarded-For": client])
     }
 
-    /// Before: the throttle counted the proxy, so the attacker's run for
-    /// the account was the owner's too (429 with the right password).
-    @Test func anAttackersFailuresDoNotHoldTheOwnerAtAnotherForwardedAddress() throws {
-        let shop = try Self.open(users: 1)
-        defer { shop.server.stop() }
-        var refused = false
-        for _ in 0..<12 where !refused {
-            let response = try Self.signIn(shop.api, "live0@example.com", "not the password", from: "203.0.113.7")
-            refused = response.status == 429
-            if !refused { #expect(response.status == 401) }
-        }
-        #expect(refused, "the attacking client was never held")
-        let owner = try Self.signIn(shop.api, "live0@example.com", Self.password, from: "198.51.100.20")
-        #expect(owner.status == 201)
+    /// A forwarded client that fails sign-ins until it is held (429), and
+    /// the address the owner then signs in from.
+    struct HeldClient: Sendable, CustomTestStringConvertible {
+        let testDescription: String
+        let client: String
+        let attempts: Int
+        let email: @Sendable (Int) -> String
+        let password: String
+        let owner: String
     }
 
-    /// Before: 20 failures over many accounts held the proxy's address, so
-    /// every client behind it got 429 with a right password.
-    @Test func aSprayingClientDoesNotHoldEveryoneBehindTheProxy() throws {
+    @Test(arguments: [
+        // Before: the throttle counted the proxy, so the attacker's run for
+        // the account was the owner's too (429 with the right password).
+        HeldClient(testDescription: "an attacker's failures do not hold the owner at another forwarded address",
+                   client: "203.0.113.7", attempts: 12, email: { _ in "live0@example.com" },
+                   password: "not the password", owner: "198.51.100.20"),
+        // Before: 20 failures over many accounts held the proxy's address,
+        // so every client behind it got 429 with a right password.
+        HeldClient(testDescription: "a spraying client does not hold everyone behind the proxy",
+                   client: "203.0.113.8", attempts: 60, email: { "ghost\($0)@example.com" },
+                   password: "whatever it is", owner: "198.51.100.21"),
+    ])
+    func aHeldClientDoesNotHoldTheOwnerBehindTheSameProxy(_ held: HeldClient) throws {
         let shop = try Self.open(users: 1)
         defer { shop.server.stop() }
         var refused = false
-        for index in 0..<60 where !refused {
-            let response = try Self.signIn(shop.api, "ghost\(index)@example.com", "whatever it is", from: "203.0.113.8")
+        for index in 0..<held.attempts where !refused {
+            let response = try Self.signIn(shop.api, held.email(index), held.password, from: held.client)
             refused = response.status == 429
             if !refused { #expect(response.status == 401) }
         }
-        #expect(refused, "the spraying client was never held")
-        let owner = try Self.signIn(shop.api, "live0@example.com", Self.password, from: "198.51.100.21")
+        #expect(refused, "\(held.client) was never held")
+        let owner = try Self.signIn(shop.api, "live0@example.com", Self.password, from: held.owner)
         #expect(owner.status == 201)
     }
 

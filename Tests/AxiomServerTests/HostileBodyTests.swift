@@ -57,68 +57,68 @@ import TestSupport
     }
 
     @Test func everyRouteRefusesHostileBodiesWith4xxAndTheServerLives() throws {
-        let shop = try EventShop.open(users: 1, sessionsEach: 1)
-        defer { shop.server.stop() }
-        let api = shop.api
-        let customer = shop.tokens[0][0]
-        let me = try #require(api.object(try api.call("GET", "/users/me", token: customer))["id"] as? String)
-        #expect(try api.call("PUT", "/cart/items/\(shop.productID)", json: #"{"quantity":1}"#, token: customer).status == 200)
-        let order = try api.call("POST", "/checkout", token: customer)
-        let orderID = try #require(api.object(order)["id"] as? String)
-        let product = #"{"sku":"NEW-1","name":"Kettle","description":"","price":{"amount":100,"currency":"USD"},"stock":1}"#
-        let routes = [
-            Route(method: "POST", path: "/users", validBody: #"{"name":"N","email":"new@example.com","password":"correct horse battery"}"#,
-                  textField: "name", token: nil, readsBody: true),
-            Route(method: "POST", path: "/sessions", validBody: #"{"email":"nobody@example.com","password":"correct horse battery"}"#,
-                  textField: "email", token: nil, readsBody: true),
-            Route(method: "PATCH", path: "/users/me", validBody: #"{"name":"Renamed"}"#, textField: "name", token: customer, readsBody: true),
-            Route(method: "PATCH", path: "/users/\(me)", validBody: #"{"status":"active"}"#, textField: "status", token: shop.admin, readsBody: true),
-            Route(method: "POST", path: "/products", validBody: product, textField: "name", token: shop.admin, readsBody: true),
-            Route(method: "PATCH", path: "/products/\(shop.productID)", validBody: #"{"name":"Kettle 2"}"#, textField: "name",
-                  token: shop.admin, readsBody: true),
-            Route(method: "PUT", path: "/cart/items/\(shop.productID)", validBody: #"{"quantity":2}"#, textField: "quantity",
-                  token: customer, readsBody: true),
-            Route(method: "PATCH", path: "/orders/\(orderID)", validBody: #"{"status":"shipped"}"#, textField: "status",
-                  token: shop.admin, readsBody: true),
-            Route(method: "DELETE", path: "/cart/items/\(shop.productID)", validBody: "{}", textField: "n", token: customer, readsBody: false),
-            Route(method: "POST", path: "/checkout", validBody: "{}", textField: "n", token: customer, readsBody: false),
-            Route(method: "POST", path: "/orders/\(orderID)/cancel", validBody: "{}", textField: "n", token: shop.admin, readsBody: false),
-            Route(method: "GET", path: "/cart", validBody: "{}", textField: "n", token: customer, readsBody: false),
-            Route(method: "GET", path: "/products", validBody: "{}", textField: "n", token: nil, readsBody: false),
-        ]
-        var failures: [String] = []
-        for route in routes {
-            for hostile in try Self.hostileBodies(of: route.validBody, textField: route.textField) {
-                let response = try api.call(route.method, route.path, body: hostile.body, contentType: hostile.contentType,
-                                            token: route.token)
-                let allowed = route.readsBody ? 400..<500 : 200..<500
-                if !allowed.contains(response.status) {
-                    failures.append("\(route.method) \(route.path) \(hostile.name): \(response.status) "
-                                    + String(decoding: response.body.prefix(200), as: UTF8.self))
-                }
-                guard shop.server.process.isRunning else {
-                    Issue.record("the server died on \(route.method) \(route.path) \(hostile.name)")
-                    return
+        try EventShop.run(users: 1, sessionsEach: 1) { shop in
+            let api = shop.api
+            let customer = shop.tokens[0][0]
+            let me = try api.userID(customer)
+            #expect(try api.call("PUT", "/cart/items/\(shop.productID)", json: #"{"quantity":1}"#, token: customer).status == 200)
+            let order = try api.call("POST", "/checkout", token: customer)
+            let orderID = try #require(api.object(order)["id"] as? String)
+            let product = #"{"sku":"NEW-1","name":"Kettle","description":"","price":{"amount":100,"currency":"USD"},"stock":1}"#
+            let routes = [
+                Route(method: "POST", path: "/users", validBody: #"{"name":"N","email":"new@example.com","password":"correct horse battery"}"#,
+                      textField: "name", token: nil, readsBody: true),
+                Route(method: "POST", path: "/sessions", validBody: #"{"email":"nobody@example.com","password":"correct horse battery"}"#,
+                      textField: "email", token: nil, readsBody: true),
+                Route(method: "PATCH", path: "/users/me", validBody: #"{"name":"Renamed"}"#, textField: "name", token: customer, readsBody: true),
+                Route(method: "PATCH", path: "/users/\(me)", validBody: #"{"status":"active"}"#, textField: "status", token: shop.admin, readsBody: true),
+                Route(method: "POST", path: "/products", validBody: product, textField: "name", token: shop.admin, readsBody: true),
+                Route(method: "PATCH", path: "/products/\(shop.productID)", validBody: #"{"name":"Kettle 2"}"#, textField: "name",
+                      token: shop.admin, readsBody: true),
+                Route(method: "PUT", path: "/cart/items/\(shop.productID)", validBody: #"{"quantity":2}"#, textField: "quantity",
+                      token: customer, readsBody: true),
+                Route(method: "PATCH", path: "/orders/\(orderID)", validBody: #"{"status":"shipped"}"#, textField: "status",
+                      token: shop.admin, readsBody: true),
+                Route(method: "DELETE", path: "/cart/items/\(shop.productID)", validBody: "{}", textField: "n", token: customer, readsBody: false),
+                Route(method: "POST", path: "/checkout", validBody: "{}", textField: "n", token: customer, readsBody: false),
+                Route(method: "POST", path: "/orders/\(orderID)/cancel", validBody: "{}", textField: "n", token: shop.admin, readsBody: false),
+                Route(method: "GET", path: "/cart", validBody: "{}", textField: "n", token: customer, readsBody: false),
+                Route(method: "GET", path: "/products", validBody: "{}", textField: "n", token: nil, readsBody: false),
+            ]
+            var failures: [String] = []
+            for route in routes {
+                for hostile in try Self.hostileBodies(of: route.validBody, textField: route.textField) {
+                    let response = try api.call(route.method, route.path, body: hostile.body, contentType: hostile.contentType,
+                                                token: route.token)
+                    let allowed = route.readsBody ? 400..<500 : 200..<500
+                    if !allowed.contains(response.status) {
+                        failures.append("\(route.method) \(route.path) \(hostile.name): \(response.status) "
+                                        + String(decoding: response.body.prefix(200), as: UTF8.self))
+                    }
+                    guard shop.server.process.isRunning else {
+                        Issue.record("the server died on \(route.method) \(route.path) \(hostile.name)")
+                        return
+                    }
                 }
             }
+            #expect(failures.isEmpty, "\(failures)")
+            #expect(try api.call("GET", "/health").status == 200)
         }
-        #expect(failures.isEmpty, "\(failures)")
-        #expect(try api.call("GET", "/health").status == 200)
     }
 
     /// Issue 9, finding 1: each of these killed the process (an integer
     /// overflow trap in the cart's fast read of `{"quantity": n}`).
     @Test(arguments: ["9223372036854775808", "99999999999999999999", "-9223372036854775809", "-9223372036854775808"])
     func hostileQuantitiesAre422AndTheServerLives(_ quantity: String) throws {
-        let shop = try EventShop.open(users: 1, sessionsEach: 1)
-        defer { shop.server.stop() }
-        let customer = shop.tokens[0][0]
-        let response = try shop.api.call("PUT", "/cart/items/\(shop.productID)", json: #"{"quantity":\#(quantity)}"#,
-                                         token: customer)
-        #expect(response.status == 422)
-        #expect(shop.server.process.isRunning)
-        let cart = try shop.api.call("GET", "/cart", token: customer)
-        #expect(cart.status == 200)
-        #expect((shop.api.object(cart)["items"] as? [Any])?.isEmpty == true)
+        try EventShop.run(users: 1, sessionsEach: 1) { shop in
+            let customer = shop.tokens[0][0]
+            let response = try shop.api.call("PUT", "/cart/items/\(shop.productID)", json: #"{"quantity":\#(quantity)}"#,
+                                             token: customer)
+            #expect(response.status == 422)
+            #expect(shop.server.process.isRunning)
+            let cart = try shop.api.call("GET", "/cart", token: customer)
+            #expect(cart.status == 200)
+            #expect((shop.api.object(cart)["items"] as? [Any])?.isEmpty == true)
+        }
     }
 }

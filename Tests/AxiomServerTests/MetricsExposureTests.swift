@@ -15,33 +15,31 @@ import TestSupport
     }
 
     @Test func oddMethodsAndPathsAddNoSeries() throws {
-        let server = ServerProcess(arguments: ["--port", "0"])
-        try server.start()
-        defer { server.stop() }
-        let api = API(port: server.port)
-        // One of each kind first, so the series they belong to exist.
-        #expect(try api.call("BREW", "/pot").status == 501)
-        #expect(try api.call("GET", "/no/such/thing").status == 404)
-        _ = try api.call("GET", "/metrics")  // the scrape's own series
-        let before = try api.call("GET", "/metrics").text
-        #expect(before.contains(#"axiom_http_requests_total{route="",method="_OTHER",status="501"} 1"#))
+        try ServerProcess.run(arguments: ["--port", "0"]) { server, api in
+            // One of each kind first, so the series they belong to exist.
+            #expect(try api.call("BREW", "/pot").status == 501)
+            #expect(try api.call("GET", "/no/such/thing").status == 404)
+            _ = try api.call("GET", "/metrics")  // the scrape's own series
+            let before = try api.call("GET", "/metrics").text
+            #expect(before.contains(#"axiom_http_requests_total{route="",method="_OTHER",status="501"} 1"#))
 
-        // The attack, scaled down: random 1,000-character methods and random paths.
-        var generator = SystemRandomNumberGenerator()
-        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
-        let client = try RawClient(port: server.port)
-        for index in 0..<300 {
-            let method = String((0..<1_000).map { _ in letters.randomElement(using: &generator)! })
-            try client.send("\(method) /x\(index)/\(UInt64.random(in: 0...UInt64.max)) HTTP/1.1\r\nHost: t\r\n\r\n")
-            #expect(try client.readResponse().status == 501)
-            try client.send("GET /p/\(index)?q=\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
-            #expect(try client.readResponse().status == 404)
+            // The attack, scaled down: random 1,000-character methods and random paths.
+            var generator = SystemRandomNumberGenerator()
+            let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+            let client = try RawClient(port: server.port)
+            for index in 0..<300 {
+                let method = String((0..<1_000).map { _ in letters.randomElement(using: &generator)! })
+                try client.send("\(method) /x\(index)/\(UInt64.random(in: 0...UInt64.max)) HTTP/1.1\r\nHost: t\r\n\r\n")
+                #expect(try client.readResponse().status == 501)
+                try client.send("GET /p/\(index)?q=\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+                #expect(try client.readResponse().status == 404)
+            }
+            let after = try api.call("GET", "/metrics").text
+            #expect(series(after).symmetricDifference(series(before)).isEmpty)
+            #expect(after.contains(#"axiom_http_requests_total{route="",method="_OTHER",status="501"} 301"#))
+            // Values grow by a few digits; nothing else does.
+            #expect(after.utf8.count < before.utf8.count + 1_024)
         }
-        let after = try api.call("GET", "/metrics").text
-        #expect(series(after).symmetricDifference(series(before)).isEmpty)
-        #expect(after.contains(#"axiom_http_requests_total{route="",method="_OTHER",status="501"} 301"#))
-        // Values grow by a few digits; nothing else does.
-        #expect(after.utf8.count < before.utf8.count + 1_024)
     }
 
     /// Without `metrics_token`, on the main listener, /metrics is anyone's:
@@ -64,46 +62,27 @@ import TestSupport
 
     @Test func metricsTokenKeepsTheExpositionFromAnonymousReaders() throws {
         let token = "ops-token-0123456789"
-        let server = ServerProcess(arguments: ["--port", "0"], environment: ["AXIOM_METRICS_TOKEN": token])
-        try server.start()
-        defer { server.stop() }
-        let api = API(port: server.port)
+        try ServerProcess.run(arguments: ["--port", "0"], environment: ["AXIOM_METRICS_TOKEN": token]) { server, api in
 
-        let anonymous = try api.call("GET", "/metrics")
-        #expect(anonymous.status == 401)
-        #expect(anonymous.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
-        #expect(anonymous.text.contains(#""code":"unauthorized""#))
-        #expect(!anonymous.text.contains("axiom_build_info"))
-        for wrong in ["ops-token-012345678", "ops-token-01234567890", "ops-token-0123456788"] {
-            #expect(try api.call("GET", "/metrics", token: wrong).status == 401)
+            let anonymous = try api.call("GET", "/metrics")
+            #expect(anonymous.status == 401)
+            #expect(anonymous.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+            #expect(anonymous.text.contains(#""code":"unauthorized""#))
+            #expect(!anonymous.text.contains("axiom_build_info"))
+            for wrong in ["ops-token-012345678", "ops-token-01234567890", "ops-token-0123456788"] {
+                #expect(try api.call("GET", "/metrics", token: wrong).status == 401)
+            }
+            let scraped = try api.call("GET", "/metrics", token: token)
+            #expect(scraped.status == 200)
+            #expect(scraped.text.contains("axiom_build_info"))
+            #expect(try api.call("GET", "/health").status == 200)
         }
-        let scraped = try api.call("GET", "/metrics", token: token)
-        #expect(scraped.status == 200)
-        #expect(scraped.text.contains("axiom_build_info"))
-        #expect(try api.call("GET", "/health").status == 200)
     }
 }
 
 extension MetricsExposureTests {
-    /// A port free right now (the kernel's pick, released again).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw RawClient.ClientError.connectFailed(errno) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     @Test func withAnOpsPortTheOperationsRoutesLeaveTheMainListener() throws {
-        let opsPort = try Self.freePort()
+        let opsPort = try ServerProcess.freePort()
         let server = ServerProcess(arguments: ["--port", "0", "--ops-port", String(opsPort)])
         try server.start()
         defer { server.stop() }

@@ -31,23 +31,9 @@ import Testing
     }
 
     @Test func routesAndDocumentedOperationsAreTheSameSet() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-openapi-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var options = ServerOptions()
-        options.port = 0
-        options.databasePath = directory.appendingPathComponent("axiom.db").path
-        // The orchestrator is one per process: wait while another test's lives.
-        var started: AxiomService?
-        while started == nil {
-            do {
-                started = try await AxiomService.start(options: options, logger: .disabled)
-            } catch AxiomError.orchestratorAlreadyRunning {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+        let served = try await InProcessService.read { _ in } _: { service in
+            Set(service.routes.map { "\($0.method.rawValue) \($0.pattern)" })
         }
-        let service = started!
-        let served = Set(service.routes.map { "\($0.method.rawValue) \($0.pattern)" })
-        await service.shutdown()
 
         let documented = try Self.documentedOperations()
         #expect(!documented.isEmpty)

@@ -22,77 +22,73 @@ import TestSupport
     }
 
     @Test func indexAndDocumentLeadANewcomerAround() throws {
-        let server = ServerProcess(arguments: ["--port", "0"])
-        try server.start()
-        defer { server.stop() }
-        let api = API(port: server.port)
-        let index = try api.call("GET", "/")
-        #expect(index.status == 200)
-        let links = try #require(api.object(index)["links"] as? [String: String])
-        #expect(links["openapi"] == "/openapi.yaml")
-        #expect(links["ready"] == "/ready")
-        #expect(links["metrics"] == "/metrics")
-        #expect(api.object(index)["service"] as? String == "axiom-server")
+        try ServerProcess.run(arguments: ["--port", "0"]) { server, api in
+            let index = try api.call("GET", "/")
+            #expect(index.status == 200)
+            let links = try #require(api.object(index)["links"] as? [String: String])
+            #expect(links["openapi"] == "/openapi.yaml")
+            #expect(links["ready"] == "/ready")
+            #expect(links["metrics"] == "/metrics")
+            #expect(api.object(index)["service"] as? String == "axiom-server")
 
-        let document = try api.call("GET", "/openapi.yaml")
-        #expect(document.status == 200)
-        #expect(document.header("Content-Type") == "application/yaml; charset=utf-8")
-        // The embedded copy is the repository's file, byte for byte.
-        let file = try Data(contentsOf: Self.root.appendingPathComponent("openapi.yaml"))
-        #expect(Data(document.body) == file, "embedded document differs: run scripts/embed-openapi.sh")
+            let document = try api.call("GET", "/openapi.yaml")
+            #expect(document.status == 200)
+            #expect(document.header("Content-Type") == "application/yaml; charset=utf-8")
+            // The embedded copy is the repository's file, byte for byte.
+            let file = try Data(contentsOf: Self.root.appendingPathComponent("openapi.yaml"))
+            #expect(Data(document.body) == file, "embedded document differs: run scripts/embed-openapi.sh")
 
-        let ready = try api.call("GET", "/ready")
-        #expect(ready.status == 200)
-        #expect(api.object(ready)["status"] as? String == "ready")
-        #expect(try api.call("GET", "/health").status == 200)
+            let ready = try api.call("GET", "/ready")
+            #expect(ready.status == 200)
+            #expect(api.object(ready)["status"] as? String == "ready")
+            #expect(try api.call("GET", "/health").status == 200)
+        }
     }
 
     @Test func metricsParseWithPrometheusParserAndMoveWithRequests() throws {
-        let server = ServerProcess(arguments: ["--port", "0"])
-        try server.start()
-        defer { server.stop() }
-        let api = API(port: server.port)
-        let first = try api.call("GET", "/metrics")
-        #expect(first.status == 200)
-        #expect(first.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
-        let before = try PythonTool.parsePrometheus(first.text)
+        try ServerProcess.run(arguments: ["--port", "0"]) { server, api in
+            let first = try api.call("GET", "/metrics")
+            #expect(first.status == 200)
+            #expect(first.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
+            let before = try PythonTool.parsePrometheus(first.text)
 
-        for _ in 0..<3 { #expect(try api.call("GET", "/products?limit=5").status == 200) }
-        // Two reads of a product that is not there: two misses of the catalogue's working set.
-        for _ in 0..<2 { #expect(try api.call("GET", "/products/6f1c2a40-0000-4000-8000-00000000000a").status == 404) }
-        #expect(try api.call("GET", "/no/such/route").status == 404)
-        #expect(try register(api, "metrics@example.com").status == 202)
-        let after = try PythonTool.parsePrometheus(try api.call("GET", "/metrics").text)
+            for _ in 0..<3 { #expect(try api.call("GET", "/products?limit=5").status == 200) }
+            // Two reads of a product that is not there: two misses of the catalogue's working set.
+            for _ in 0..<2 { #expect(try api.call("GET", "/products/6f1c2a40-0000-4000-8000-00000000000a").status == 404) }
+            #expect(try api.call("GET", "/no/such/route").status == 404)
+            #expect(try register(api, "metrics@example.com").status == 202)
+            let after = try PythonTool.parsePrometheus(try api.call("GET", "/metrics").text)
 
-        let products = #"axiom_http_requests_total{method="GET",route="/products",status="200"}"#
-        #expect((after.samples[products] ?? 0) - (before.samples[products] ?? 0) == 3)
-        #expect(after.samples[#"axiom_http_requests_total{method="GET",route="",status="404"}"#] == 1)
-        #expect(after.samples[#"axiom_http_requests_total{method="POST",route="/users",status="202"}"#] == 1)
-        #expect(after.samples[#"axiom_http_request_duration_seconds_count{method="GET",route="/products"}"#] == 3)
-        #expect(after.types["axiom_http_request_duration_seconds"] == "histogram")
-        #expect(after.types["axiom_storage_batch_size"] == "histogram")
-        // The registration was one durable write, committed in a batch.
-        #expect((after.samples["axiom_storage_writes_total{outcome=\"acknowledged\"}"] ?? 0)
-                > (before.samples["axiom_storage_writes_total{outcome=\"acknowledged\"}"] ?? 0))
-        #expect((after.samples["axiom_storage_batch_size_count{}"] ?? 0) > (before.samples["axiom_storage_batch_size_count{}"] ?? 0))
-        #expect((after.samples[#"axiom_client_actions_total{client="UserClient"}"#] ?? 0)
-                > (before.samples[#"axiom_client_actions_total{client="UserClient"}"#] ?? 0))
-        #expect((after.samples[#"axiom_password_operations_total{kind="hash"}"#] ?? 0) >= 1)
-        #expect(after.samples[#"axiom_capability_available{capability="\#(ServerDatabase.storageName)"}"#] == 1)
-        #expect((after.samples["axiom_http_open_connections{}"] ?? 0) >= 1)
-        #expect(after.samples["axiom_sessions_live{}"] != nil)
-        let productMisses = #"axiom_working_set_lookups_total{result="miss",set="products"}"#
-        #expect((after.samples[productMisses] ?? 0) - (before.samples[productMisses] ?? 0) == 2)
-        #expect(after.samples[#"axiom_working_set_lookups_total{result="hit",set="products"}"#] == 0)
-        #expect(after.samples[#"axiom_working_set_capacity{set="products"}"#] == 100_000)
-        #expect(after.samples[#"axiom_working_set_entries{set="products"}"#] == 0)
-        for set in ["users", "sessions", "verified_tokens", "carts"] {
-            #expect(after.samples[#"axiom_working_set_capacity{set="\#(set)"}"#] != nil, "no working set \(set)")
+            let products = #"axiom_http_requests_total{method="GET",route="/products",status="200"}"#
+            #expect((after.samples[products] ?? 0) - (before.samples[products] ?? 0) == 3)
+            #expect(after.samples[#"axiom_http_requests_total{method="GET",route="",status="404"}"#] == 1)
+            #expect(after.samples[#"axiom_http_requests_total{method="POST",route="/users",status="202"}"#] == 1)
+            #expect(after.samples[#"axiom_http_request_duration_seconds_count{method="GET",route="/products"}"#] == 3)
+            #expect(after.types["axiom_http_request_duration_seconds"] == "histogram")
+            #expect(after.types["axiom_storage_batch_size"] == "histogram")
+            // The registration was one durable write, committed in a batch.
+            #expect((after.samples["axiom_storage_writes_total{outcome=\"acknowledged\"}"] ?? 0)
+                    > (before.samples["axiom_storage_writes_total{outcome=\"acknowledged\"}"] ?? 0))
+            #expect((after.samples["axiom_storage_batch_size_count{}"] ?? 0) > (before.samples["axiom_storage_batch_size_count{}"] ?? 0))
+            #expect((after.samples[#"axiom_client_actions_total{client="UserClient"}"#] ?? 0)
+                    > (before.samples[#"axiom_client_actions_total{client="UserClient"}"#] ?? 0))
+            #expect((after.samples[#"axiom_password_operations_total{kind="hash"}"#] ?? 0) >= 1)
+            #expect(after.samples[#"axiom_capability_available{capability="\#(ServerDatabase.storageName)"}"#] == 1)
+            #expect((after.samples["axiom_http_open_connections{}"] ?? 0) >= 1)
+            #expect(after.samples["axiom_sessions_live{}"] != nil)
+            let productMisses = #"axiom_working_set_lookups_total{result="miss",set="products"}"#
+            #expect((after.samples[productMisses] ?? 0) - (before.samples[productMisses] ?? 0) == 2)
+            #expect(after.samples[#"axiom_working_set_lookups_total{result="hit",set="products"}"#] == 0)
+            #expect(after.samples[#"axiom_working_set_capacity{set="products"}"#] == 100_000)
+            #expect(after.samples[#"axiom_working_set_entries{set="products"}"#] == 0)
+            for set in ["users", "sessions", "verified_tokens", "carts"] {
+                #expect(after.samples[#"axiom_working_set_capacity{set="\#(set)"}"#] != nil, "no working set \(set)")
+            }
+            #expect(after.types["axiom_working_set_lookups"] == "counter")
+            #expect(after.samples["axiom_contexts_live{}"] ?? 0 >= 1)
+            #expect((after.samples["process_resident_memory_bytes{}"] ?? 0) > 1_000_000)
+            #expect((after.samples["process_open_fds{}"] ?? 0) > 3)
         }
-        #expect(after.types["axiom_working_set_lookups"] == "counter")
-        #expect(after.samples["axiom_contexts_live{}"] ?? 0 >= 1)
-        #expect((after.samples["process_resident_memory_bytes{}"] ?? 0) > 1_000_000)
-        #expect((after.samples["process_open_fds{}"] ?? 0) > 3)
     }
 
     @Test func accessLinesAreJSONWithARouteASessionHashAndNoSecrets() throws {
@@ -137,51 +133,49 @@ import TestSupport
     }
 
     @Test func componentsAreForAdminsAndDescribeTheRuntime() throws {
-        let server = ServerProcess(arguments: ["--port", "0"], environment: Self.adminEnvironment)
-        try server.start()
-        defer { server.stop() }
-        let api = API(port: server.port)
-        #expect(try api.call("GET", "/axiom/components").status == 401)
-        #expect(try register(api, "customer@example.com").status == 202)
-        let customer = try signIn(api, email: "customer@example.com", password: "correct horse battery")
-        let refused = try api.call("GET", "/axiom/components", token: customer)
-        #expect(refused.status == 403)
-        #expect(api.object(refused)["code"] as? String == "forbidden")
+        try ServerProcess.run(arguments: ["--port", "0"], environment: Self.adminEnvironment) { server, api in
+            #expect(try api.call("GET", "/axiom/components").status == 401)
+            #expect(try register(api, "customer@example.com").status == 202)
+            let customer = try signIn(api, email: "customer@example.com", password: "correct horse battery")
+            let refused = try api.call("GET", "/axiom/components", token: customer)
+            #expect(refused.status == 403)
+            #expect(api.object(refused)["code"] as? String == "forbidden")
 
-        let admin = try signIn(api, email: "root@example.com", password: "a very long secret")
-        let response = try api.call("GET", "/axiom/components", token: admin)
-        #expect(response.status == 200)
-        let document = api.object(response)
-        let components = try #require(document["components"] as? [[String: Any]])
-        let byType = Dictionary(components.compactMap { c in (c["type"] as? String).map { ($0, c) } }) { a, _ in a }
-        let storage = "Capabilities.\(ServerDatabase.storageName)"
-        #expect(byType[storage]?["kind"] as? String == "capability")
-        #expect(byType[storage]?["lifetime"] as? String == "transient")
-        let cart = try #require(byType["CartClient.CartClient"])
-        #expect(cart["lifetime"] as? String == "singleton")
-        #expect((cart["dependencies"] as? [String])?.contains(storage) == true)
-        #expect(cart["instances_created"] as? Int == 1)
-        // Two signed-in sessions: each has its own root context; only the
-        // admin's has made an admin context (on this request).
-        let session = try #require(byType["Contexts.SessionContext"])
-        #expect(session["instances_live"] as? Int == 2)
-        #expect(byType["Contexts.AdminContext"]?["instances_live"] as? Int == 1)
-        #expect(byType["Contexts.CartContext"]?["instances_live"] as? Int == 0)
-        // Every context type, with the context types it may make.
-        #expect((session["downstream"] as? [String]) == ["Contexts.AdminContext", "Contexts.CartContext",
-                                                          "Contexts.CheckoutContext", "Contexts.LiveUpdatesContext",
-                                                          "Contexts.OrdersContext", "Contexts.ProfileContext",
-                                                          "Contexts.WishlistContext"])
-        #expect((byType["Contexts.CheckoutContext"]?["downstream"] as? [String])
-                == ["Contexts.CartContext", "Contexts.OrdersContext"])
-        #expect(byType["Contexts.StorefrontContext"]?["instances_live"] as? Int == 1)
-        #expect(byType["Contexts.RegistrationContext"]?["instances_live"] as? Int == 1)
-        #expect(byType["CartRoutes"]?["dependencies"] as? [String] == ["Contexts.CartContext"])
-        #expect(document["live_sessions"] as? Int == 2)
-        let validation = try #require(document["validation"] as? [String: Any])
-        #expect(validation["passed"] as? Bool == true)
-        #expect(((validation["checks"] as? [[String: Any]])?.count ?? 0) >= 5)
-        #expect((document["capabilities"] as? [[String: Any]])?.allSatisfy { $0["available"] as? Bool == true } == true)
+            let admin = try signIn(api, email: "root@example.com", password: "a very long secret")
+            let response = try api.call("GET", "/axiom/components", token: admin)
+            #expect(response.status == 200)
+            let document = api.object(response)
+            let components = try #require(document["components"] as? [[String: Any]])
+            let byType = Dictionary(components.compactMap { c in (c["type"] as? String).map { ($0, c) } }) { a, _ in a }
+            let storage = "Capabilities.\(ServerDatabase.storageName)"
+            #expect(byType[storage]?["kind"] as? String == "capability")
+            #expect(byType[storage]?["lifetime"] as? String == "transient")
+            let cart = try #require(byType["CartClient.CartClient"])
+            #expect(cart["lifetime"] as? String == "singleton")
+            #expect((cart["dependencies"] as? [String])?.contains(storage) == true)
+            #expect(cart["instances_created"] as? Int == 1)
+            // Two signed-in sessions: each has its own root context; only the
+            // admin's has made an admin context (on this request).
+            let session = try #require(byType["Contexts.SessionContext"])
+            #expect(session["instances_live"] as? Int == 2)
+            #expect(byType["Contexts.AdminContext"]?["instances_live"] as? Int == 1)
+            #expect(byType["Contexts.CartContext"]?["instances_live"] as? Int == 0)
+            // Every context type, with the context types it may make.
+            #expect((session["downstream"] as? [String]) == ["Contexts.AdminContext", "Contexts.CartContext",
+                                                              "Contexts.CheckoutContext", "Contexts.LiveUpdatesContext",
+                                                              "Contexts.OrdersContext", "Contexts.ProfileContext",
+                                                              "Contexts.WishlistContext"])
+            #expect((byType["Contexts.CheckoutContext"]?["downstream"] as? [String])
+                    == ["Contexts.CartContext", "Contexts.OrdersContext"])
+            #expect(byType["Contexts.StorefrontContext"]?["instances_live"] as? Int == 1)
+            #expect(byType["Contexts.RegistrationContext"]?["instances_live"] as? Int == 1)
+            #expect(byType["CartRoutes"]?["dependencies"] as? [String] == ["Contexts.CartContext"])
+            #expect(document["live_sessions"] as? Int == 2)
+            let validation = try #require(document["validation"] as? [String: Any])
+            #expect(validation["passed"] as? Bool == true)
+            #expect(((validation["checks"] as? [[String: Any]])?.count ?? 0) >= 5)
+            #expect((document["capabilities"] as? [[String: Any]])?.allSatisfy { $0["available"] as? Bool == true } == true)
+        }
     }
 
     // The SQLite file's directory moved away and back; PostgreSQL stopped

@@ -28,28 +28,68 @@ struct PaymentShop {
     /// A checkout body that gives `address`.
     static let addressedCheckout = #"{"shipping_address":\#(address)}"#
 
-    static func open(stock: Int = 100, arguments: [String] = [], secret: String? = PaymentShop.secret) throws -> PaymentShop {
+    /// The product every shop sells, unless it names another.
+    struct Product {
+        var sku = "PAY-1", name = "Kettle", price = 4000
+    }
+
+    static func open(stock: Int = 100, arguments: [String] = [], secret: String? = PaymentShop.secret,
+                     product: Product = Product()) throws -> PaymentShop {
         var environment = AccountFlowTests.adminEnvironment
         if let secret { environment["AXIOM_PAYMENT_WEBHOOK_SECRET"] = secret }
         let server = ServerProcess(arguments: ["--port", "0"] + arguments, environment: environment)
         try server.start()
         let api = API(port: server.port)
-        let admin = try EventShop.signIn(api, "root@example.com", "a very long secret")
-        let product = try api.call("POST", "/products", json: #"{"sku":"PAY-1","name":"Kettle","description":"","price":{"amount":4000,"currency":"USD"},"stock":\#(stock)}"#, token: admin)
-        return PaymentShop(server: server, api: api, admin: admin,
-                           productID: try #require(api.object(product)["id"] as? String))
+        do {
+            let admin = try api.adminToken()
+            let productID = try api.product(sku: product.sku, name: product.name, price: product.price, stock: stock, admin: admin)
+            return PaymentShop(server: server, api: api, admin: admin, productID: productID)
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    /// Runs `body` on a shop opened as `open` does, and stops its server
+    /// when `body` ends, however it ends.
+    static func run<T>(stock: Int = 100, arguments: [String] = [], secret: String? = PaymentShop.secret,
+                       _ body: (PaymentShop, API) throws -> T) throws -> T {
+        let shop = try open(stock: stock, arguments: arguments, secret: secret)
+        defer { shop.server.stop() }
+        return try body(shop, shop.api)
+    }
+
+    static func run<T>(stock: Int = 100, arguments: [String] = [], secret: String? = PaymentShop.secret,
+                       _ body: (PaymentShop, API) async throws -> T) async throws -> T {
+        let shop = try open(stock: stock, arguments: arguments, secret: secret)
+        defer { shop.server.stop() }
+        return try await body(shop, shop.api)
     }
 
     /// The admin's user id.
     func adminID() throws -> String {
-        try #require(api.object(try api.call("GET", "/users/me", token: admin))["id"] as? String)
+        try api.userID(admin)
     }
 
     /// A new signed-in customer.
     func customer(_ name: String) throws -> String {
         let email = "\(name)@example.com"
-        #expect(try api.call("POST", "/users", json: #"{"name":"\#(name)","email":"\#(email)","password":"\#(Self.password)"}"#).status == 202)
-        return try EventShop.signIn(api, email, Self.password)
+        try api.register(name, email: email, password: Self.password)
+        return try api.token(email, Self.password)
+    }
+
+    /// A new customer with `quantity` of the product in the cart.
+    func customer(_ name: String, carting quantity: Int) throws -> String {
+        let token = try customer(name)
+        #expect(try api.call("PUT", "/cart/items/\(productID)", json: #"{"quantity":\#(quantity)}"#, token: token).status == 200)
+        return token
+    }
+
+    /// A new customer and the order they placed for one unit (`checkout`).
+    func customerWithOrder(_ name: String) throws -> (token: String, order: [String: Any], id: String) {
+        let token = try customer(name)
+        let order = try checkout(token)
+        return (token, order, try #require(order["id"] as? String))
     }
 
     /// Puts `quantity` in the cart and checks out (with `body`, e.g. a
@@ -125,6 +165,13 @@ struct PaymentShop {
 
     static func paymentStatus(_ object: [String: Any]) -> String? {
         (object["payment"] as? [String: Any])?["status"] as? String
+    }
+
+    /// A 422's `errors`, each with its string members.
+    static func fields(_ api: API, _ response: RawClient.Response) -> [[String: String]] {
+        (api.object(response)["errors"] as? [[String: Any]])?.map { error in
+            error.compactMapValues { $0 as? String }
+        } ?? []
     }
 
     static func code(_ api: API, _ response: RawClient.Response) -> String? {

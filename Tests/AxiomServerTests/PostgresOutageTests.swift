@@ -50,45 +50,43 @@ struct PostgresOutageTests {
     }
 
     @Test func postgresStoppedMeans503AndItRecoversOnItsOwnWhenBack() throws {
-        let cluster = Cluster(port: try MetricsExposureTests.freePort())
+        let cluster = Cluster(port: try ServerProcess.freePort())
         let url = try cluster.run("start")
         defer { _ = try? cluster.run("stop") }
-        let server = ServerProcess(arguments: ["--port", "0", "--storage-probe-interval", "0.1"],
-                                   environment: AccountFlowTests.adminEnvironment,
-                                   database: ServerDatabase(arguments: ["--database-url", url], setupError: nil))
-        try server.start()
-        defer { server.stop() }
-        let api = API(port: server.port)
-        let admin = try EventShop.signIn(api, "root@example.com", "a very long secret")
-        let product = #"{"sku":"PG-1","name":"Lamp","description":"","price":{"amount":500,"currency":"USD"},"stock":3}"#
-        let created = try api.call("POST", "/products", json: product, token: admin)
-        #expect(created.status == 201)
-        let productID = try #require(api.object(created)["id"] as? String)
-        #expect(try api.call("GET", "/ready").status == 200)
+        try ServerProcess.run(arguments: ["--port", "0", "--storage-probe-interval", "0.1"],
+                              environment: AccountFlowTests.adminEnvironment,
+                              database: ServerDatabase(arguments: ["--database-url", url], setupError: nil)) { server, api in
+            let admin = try api.token("root@example.com", "a very long secret")
+            let product = #"{"sku":"PG-1","name":"Lamp","description":"","price":{"amount":500,"currency":"USD"},"stock":3}"#
+            let created = try api.call("POST", "/products", json: product, token: admin)
+            #expect(created.status == 201)
+            let productID = try #require(api.object(created)["id"] as? String)
+            #expect(try api.call("GET", "/ready").status == 200)
 
-        try cluster.run("halt")
-        // No request needed: the recovery loop's probe finds it gone.
-        #expect(try poll(api, "/ready", status: 503))
-        let notReady = try api.call("GET", "/ready")
-        #expect((api.object(notReady)["reasons"] as? [String])?.contains("capability PostgresStorage is unavailable") == true)
-        #expect(try api.call("GET", "/health").status == 200)
-        let refused = try api.call("POST", "/products", json: product.replacingOccurrences(of: "PG-1", with: "PG-2"),
-                                   token: admin)
-        #expect(refused.status == 503)
-        #expect(api.object(refused)["code"] as? String == "storage_unavailable")
-        let list = try api.call("GET", "/products?q=lamp")
-        #expect(list.status == 503)
-        #expect(api.object(list)["code"] as? String == "storage_unavailable")
+            try cluster.run("halt")
+            // No request needed: the recovery loop's probe finds it gone.
+            #expect(try poll(api, "/ready", status: 503))
+            let notReady = try api.call("GET", "/ready")
+            #expect((api.object(notReady)["reasons"] as? [String])?.contains("capability PostgresStorage is unavailable") == true)
+            #expect(try api.call("GET", "/health").status == 200)
+            let refused = try api.call("POST", "/products", json: product.replacingOccurrences(of: "PG-1", with: "PG-2"),
+                                       token: admin)
+            #expect(refused.status == 503)
+            #expect(api.object(refused)["code"] as? String == "storage_unavailable")
+            let list = try api.call("GET", "/products?q=lamp")
+            #expect(list.status == 503)
+            #expect(api.object(list)["code"] as? String == "storage_unavailable")
 
-        try cluster.run("resume")
-        #expect(try poll(api, "/ready", status: 200))
-        let after = try api.call("POST", "/products", json: product.replacingOccurrences(of: "PG-1", with: "PG-3"),
-                                 token: admin)
-        #expect(after.status == 201)
-        let found = api.object(try api.call("GET", "/products?q=lamp"))["items"] as? [[String: Any]] ?? []
-        #expect(Set(found.compactMap { $0["sku"] as? String }) == ["PG-1", "PG-3"])
-        #expect(try api.call("GET", "/products/\(productID)").status == 200)
-        #expect(server.log.contains { $0.contains(#""event":"capability_unavailable""#) })
-        #expect(server.log.contains { $0.contains(#""event":"capability_available""#) })
+            try cluster.run("resume")
+            #expect(try poll(api, "/ready", status: 200))
+            let after = try api.call("POST", "/products", json: product.replacingOccurrences(of: "PG-1", with: "PG-3"),
+                                     token: admin)
+            #expect(after.status == 201)
+            let found = api.object(try api.call("GET", "/products?q=lamp"))["items"] as? [[String: Any]] ?? []
+            #expect(Set(found.compactMap { $0["sku"] as? String }) == ["PG-1", "PG-3"])
+            #expect(try api.call("GET", "/products/\(productID)").status == 200)
+            #expect(server.log.contains { $0.contains(#""event":"capability_unavailable""#) })
+            #expect(server.log.contains { $0.contains(#""event":"capability_available""#) })
+        }
     }
 }

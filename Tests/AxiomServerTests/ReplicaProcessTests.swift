@@ -38,9 +38,14 @@ import TestSupport
         return Pair(a: a, b: b, directory: directory)
     }
 
-    static func signIn(_ api: API, _ email: String, _ password: String) throws -> String {
-        let response = try api.call("POST", "/sessions", json: #"{"email":"\#(email)","password":"\#(password)"}"#)
-        return try #require(api.object(response)["token"] as? String)
+    /// On `api`: the admin signed in, a product, and the customer `email`
+    /// registered and signed in.
+    static func stocked(_ api: API, product: (sku: String, name: String, price: Int, stock: Int),
+                        customer email: String) throws -> (admin: String, product: String, token: String) {
+        let admin = try api.adminToken()
+        let id = try api.product(sku: product.sku, name: product.name, price: product.price, stock: product.stock, admin: admin)
+        try api.register("R", email: email, password: Self.password)
+        return (admin, id, try api.token(email, Self.password))
     }
 
     @Test func writesOnOneProcessAreReadOnTheOtherAndASignOutIsRefusedThere() throws {
@@ -48,11 +53,7 @@ import TestSupport
         defer { pair.stop() }
         let a = API(port: pair.a.port)
         let b = API(port: pair.b.port)
-        let admin = try Self.signIn(a, "root@example.com", "a very long secret")
-        let created = try a.call("POST", "/products", json: #"{"sku":"RP-1","name":"Kettle","description":"","price":{"amount":1000,"currency":"USD"},"stock":500}"#, token: admin)
-        let product = try #require(a.object(created)["id"] as? String)
-        #expect(try a.call("POST", "/users", json: #"{"name":"R","email":"r@example.com","password":"\#(Self.password)"}"#).status == 202)
-        let token = try Self.signIn(a, "r@example.com", Self.password)
+        let (admin, product, token) = try Self.stocked(a, product: ("RP-1", "Kettle", 1000, 500), customer: "r@example.com")
         for round in 1...20 {
             // B reads first, so it holds the cart and the product A changes next.
             #expect(try b.call("GET", "/cart", token: token).status == 200)
@@ -73,12 +74,8 @@ import TestSupport
         let pair = try Self.start(pollInterval: "0.05")
         defer { pair.stop() }
         let a = API(port: pair.a.port)
-        let admin = try Self.signIn(a, "root@example.com", "a very long secret")
-        let created = try a.call("POST", "/products", json: #"{"sku":"RP-2","name":"Pot","description":"","price":{"amount":700,"currency":"USD"},"stock":50}"#, token: admin)
-        let product = try #require(a.object(created)["id"] as? String)
-        #expect(try a.call("POST", "/users", json: #"{"name":"S","email":"s@example.com","password":"\#(Self.password)"}"#).status == 202)
-        let onA = try Self.signIn(a, "s@example.com", Self.password)
-        let onB = try Self.signIn(API(port: pair.b.port), "s@example.com", Self.password)
+        let (_, product, onA) = try Self.stocked(a, product: ("RP-2", "Pot", 700, 50), customer: "s@example.com")
+        let onB = try API(port: pair.b.port).token("s@example.com", Self.password)
         let stream = try EventStreamClient(port: pair.b.port, token: onB)
         for quantity in 1...3 {
             #expect(try a.call("PUT", "/cart/items/\(product)", json: #"{"quantity":\#(quantity)}"#, token: onA).status == 200)

@@ -42,26 +42,10 @@ import Testing
     }
 
     static func servedPolicies(_ configure: (inout ServerOptions) -> Void) async throws -> [String: RoutePolicy] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-policies-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        var options = ServerOptions()
-        options.port = 0
-        options.databasePath = directory.appendingPathComponent("axiom.db").path
-        configure(&options)
-        // The orchestrator is one per process: wait while another test's lives.
-        var started: AxiomService?
-        while started == nil {
-            do {
-                started = try await AxiomService.start(options: options, logger: .disabled)
-            } catch AxiomError.orchestratorAlreadyRunning {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+        try await InProcessService.read(configure) { service in
+            Dictionary(service.routes.map { ("\($0.method.rawValue) \($0.pattern)", $0.policy) },
+                       uniquingKeysWith: { first, _ in first })
         }
-        let service = started!
-        let served = Dictionary(service.routes.map { ("\($0.method.rawValue) \($0.pattern)", $0.policy) },
-                                uniquingKeysWith: { first, _ in first })
-        await service.shutdown()
-        return served
     }
 
     static func compare(_ served: [String: RoutePolicy], _ expected: [String: RoutePolicy]) {

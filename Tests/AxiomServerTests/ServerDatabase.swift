@@ -46,6 +46,14 @@ struct ServerDatabase: Sendable {
         return postgresSchema(on: base)
     }
 
+    /// A fresh database (`fresh(in:)`) in a temporary directory of its
+    /// own, removed when `body` ends.
+    static func withFresh<T>(_ body: (ServerDatabase) throws -> T) throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-database-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try body(fresh(in: directory))
+    }
+
     /// A new schema on the PostgreSQL server at `base`.
     static func postgresSchema(on base: String) -> ServerDatabase {
         let schema = "s_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()

@@ -104,7 +104,7 @@ import TestSupport
         // A path that answers 404, and a port nobody listens on.
         #expect(try ServerProcess(arguments: ["healthcheck", "--port", String(server.port), "--path", "/nope"])
             .runToExit().status == 1)
-        let closed = try freePort()
+        let closed = try ServerProcess.freePort()
         let refused = try ServerProcess(arguments: ["healthcheck", "--port", String(closed)]).runToExit()
         #expect(refused.status == 1)
         #expect(refused.output.contains("healthcheck: http://127.0.0.1:\(closed)/ready did not answer: connection refused"),
@@ -127,20 +127,5 @@ import TestSupport
             .runToExit()
         #expect(missing.status == 1)
         #expect(missing.output.contains("healthcheck: http://127.0.0.1:\(server.port)/nope answered HTTP/1.1 404"))
-    }
-
-    /// A port that was free a moment ago (bound, then released).
-    private func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -16,37 +16,36 @@ import TestSupport
     }
 
     @Test func oneCustomersUnpaidOrdersHoldAtMostTheUnitsBoundAndOthersStillBuy() throws {
-        let shop = try Shop.open(stock: 200)
-        defer { shop.server.stop() }
-        let hoarder = try shop.customer("hoarder")
-        #expect(try checkout(shop, hoarder, quantity: 99).status == 201)
-        let second = try checkout(shop, hoarder, quantity: 99)
-        #expect(second.status == 409)
-        #expect(Shop.code(shop.api, second) == "too_many_unpaid_units")
-        // The refused checkout left nothing behind: its stock is back, the cart as it was.
-        #expect(try shop.stock() == 101)
-        let cart = shop.api.object(try shop.api.call("GET", "/cart", token: hoarder))
-        #expect((cart["items"] as? [[String: Any]])?.first?["quantity"] as? Int == 99)
-        let buyer = try shop.customer("buyer")
-        #expect(try checkout(shop, buyer, quantity: 50).status == 201)
-        #expect(try shop.stock() == 51)
+        try Shop.run(stock: 200) { shop, _ in
+            let hoarder = try shop.customer("hoarder")
+            #expect(try checkout(shop, hoarder, quantity: 99).status == 201)
+            let second = try checkout(shop, hoarder, quantity: 99)
+            #expect(second.status == 409)
+            #expect(Shop.code(shop.api, second) == "too_many_unpaid_units")
+            // The refused checkout left nothing behind: its stock is back, the cart as it was.
+            #expect(try shop.stock() == 101)
+            let cart = shop.api.object(try shop.api.call("GET", "/cart", token: hoarder))
+            #expect((cart["items"] as? [[String: Any]])?.first?["quantity"] as? Int == 99)
+            let buyer = try shop.customer("buyer")
+            #expect(try checkout(shop, buyer, quantity: 50).status == 201)
+            #expect(try shop.stock() == 51)
+        }
     }
 
     @Test func aCustomerWithTheBoundOfUnpaidOrdersPaysOneBeforeTheNext() throws {
-        let shop = try Shop.open(stock: 50, arguments: ["--unpaid-orders-per-customer", "2"])
-        defer { shop.server.stop() }
-        let api = shop.api
-        let gia = try shop.customer("gia")
-        let first = try checkout(shop, gia, quantity: 1)
-        #expect(try checkout(shop, gia, quantity: 1).status == 201)
-        let third = try checkout(shop, gia, quantity: 1)
-        #expect(third.status == 409)
-        #expect(Shop.code(api, third) == "too_many_unpaid_orders")
-        #expect(try shop.stock() == 48)
-        let firstID = try #require(api.object(first)["id"] as? String)
-        #expect(try api.call("POST", "/orders/\(firstID)/payment", json: #"{"status":"succeeded","reference":"TR-1"}"#,
-                             token: shop.admin).status == 200)
-        #expect(try api.call("POST", "/checkout", json: Self.transfer, token: gia).status == 201)
-        #expect(try shop.stock() == 47)
+        try Shop.run(stock: 50, arguments: ["--unpaid-orders-per-customer", "2"]) { shop, api in
+            let gia = try shop.customer("gia")
+            let first = try checkout(shop, gia, quantity: 1)
+            #expect(try checkout(shop, gia, quantity: 1).status == 201)
+            let third = try checkout(shop, gia, quantity: 1)
+            #expect(third.status == 409)
+            #expect(Shop.code(api, third) == "too_many_unpaid_orders")
+            #expect(try shop.stock() == 48)
+            let firstID = try #require(api.object(first)["id"] as? String)
+            #expect(try api.call("POST", "/orders/\(firstID)/payment", json: #"{"status":"succeeded","reference":"TR-1"}"#,
+                                 token: shop.admin).status == 200)
+            #expect(try api.call("POST", "/checkout", json: Self.transfer, token: gia).status == 201)
+            #expect(try shop.stock() == 47)
+        }
     }
 }

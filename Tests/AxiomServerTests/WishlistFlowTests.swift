@@ -24,98 +24,98 @@ import TestSupport
     }
 
     @Test func savedProductsShowNewestFirstWithPriceAndAvailability() throws {
-        let shop = try EventShop.open(users: 2, sessionsEach: 1)
-        defer { shop.server.stop() }
-        let (api, alice, bob) = (shop.api, shop.tokens[0][0], shop.tokens[1][0])
-        let empty = try api.call("GET", "/wishlist", token: alice)
-        #expect(empty.status == 200 && Self.items(api.object(empty)).isEmpty)
+        try EventShop.run(users: 2, sessionsEach: 1) { shop in
+            let (api, alice, bob) = (shop.api, shop.tokens[0][0], shop.tokens[1][0])
+            let empty = try api.call("GET", "/wishlist", token: alice)
+            #expect(empty.status == 200 && Self.items(api.object(empty)).isEmpty)
 
-        let teapot = shop.productID
-        let cup = try Self.product(api, sku: "WL-CUP", stock: 0, admin: shop.admin)
-        let jar = try Self.product(api, sku: "WL-JAR", stock: 3, admin: shop.admin)
-        for id in [teapot, cup, jar] {
-            #expect(try api.call("PUT", "/wishlist/items/\(id)", token: alice).status == 200)
+            let teapot = shop.productID
+            let cup = try Self.product(api, sku: "WL-CUP", stock: 0, admin: shop.admin)
+            let jar = try Self.product(api, sku: "WL-JAR", stock: 3, admin: shop.admin)
+            for id in [teapot, cup, jar] {
+                #expect(try api.call("PUT", "/wishlist/items/\(id)", token: alice).status == 200)
+            }
+            #expect(try api.call("PATCH", "/products/\(jar)", json: #"{"active":false}"#, token: shop.admin).status == 200)
+            let shown = api.object(try api.call("GET", "/wishlist", token: alice))
+            #expect(Self.ids(shown) == [jar, cup, teapot])
+            #expect(Self.items(shown).map { $0["availability"] as? String } == ["unavailable", "out_of_stock", "in_stock"])
+            let first = try #require(Self.items(shown).last)
+            #expect(first["name"] as? String == "Teapot")
+            #expect(EventShop.sameJSON(first["price"] as? [String: Any] ?? [:], ["amount": 1250, "currency": "USD"]))
+
+            // Saving again changes nothing: same answer, same place in the list.
+            let again = try api.call("PUT", "/wishlist/items/\(teapot)", token: alice)
+            #expect(again.status == 200 && Self.ids(api.object(again)) == [jar, cup, teapot])
+            // Removing answers the list without it; removing it again is no error.
+            let removed = try api.call("DELETE", "/wishlist/items/\(cup)", token: alice)
+            #expect(removed.status == 200 && Self.ids(api.object(removed)) == [jar, teapot])
+            let twice = try api.call("DELETE", "/wishlist/items/\(cup)", token: alice)
+            #expect(twice.status == 200 && Self.ids(api.object(twice)) == [jar, teapot])
+            // One list per user: Bob's is his own.
+            #expect(Self.items(try shop.get("/wishlist", token: bob)).isEmpty)
+
+            // Conditional GET, as for the cart.
+            let tagged = try api.call("GET", "/wishlist", token: alice)
+            let etag = try #require(tagged.header("ETag"))
+            #expect(try api.call("GET", "/wishlist", token: alice, headers: ["If-None-Match": etag]).status == 304)
+            #expect(try api.call("PUT", "/wishlist/items/\(cup)", token: alice).status == 200)
+            #expect(try api.call("GET", "/wishlist", token: alice, headers: ["If-None-Match": etag]).status == 200)
         }
-        #expect(try api.call("PATCH", "/products/\(jar)", json: #"{"active":false}"#, token: shop.admin).status == 200)
-        let shown = api.object(try api.call("GET", "/wishlist", token: alice))
-        #expect(Self.ids(shown) == [jar, cup, teapot])
-        #expect(Self.items(shown).map { $0["availability"] as? String } == ["unavailable", "out_of_stock", "in_stock"])
-        let first = try #require(Self.items(shown).last)
-        #expect(first["name"] as? String == "Teapot")
-        #expect(EventShop.sameJSON(first["price"] as? [String: Any] ?? [:], ["amount": 1250, "currency": "USD"]))
-
-        // Saving again changes nothing: same answer, same place in the list.
-        let again = try api.call("PUT", "/wishlist/items/\(teapot)", token: alice)
-        #expect(again.status == 200 && Self.ids(api.object(again)) == [jar, cup, teapot])
-        // Removing answers the list without it; removing it again is no error.
-        let removed = try api.call("DELETE", "/wishlist/items/\(cup)", token: alice)
-        #expect(removed.status == 200 && Self.ids(api.object(removed)) == [jar, teapot])
-        let twice = try api.call("DELETE", "/wishlist/items/\(cup)", token: alice)
-        #expect(twice.status == 200 && Self.ids(api.object(twice)) == [jar, teapot])
-        // One list per user: Bob's is his own.
-        #expect(Self.items(try shop.get("/wishlist", token: bob)).isEmpty)
-
-        // Conditional GET, as for the cart.
-        let tagged = try api.call("GET", "/wishlist", token: alice)
-        let etag = try #require(tagged.header("ETag"))
-        #expect(try api.call("GET", "/wishlist", token: alice, headers: ["If-None-Match": etag]).status == 304)
-        #expect(try api.call("PUT", "/wishlist/items/\(cup)", token: alice).status == 200)
-        #expect(try api.call("GET", "/wishlist", token: alice, headers: ["If-None-Match": etag]).status == 200)
     }
 
     @Test func badInputIsRefusedWithAStableCodeAndChangesNothing() throws {
-        let shop = try EventShop.open(users: 1, sessionsEach: 1)
-        defer { shop.server.stop() }
-        let (api, alice) = (shop.api, shop.tokens[0][0])
-        let unknown = try api.call("PUT", "/wishlist/items/\(UUID().uuidString.lowercased())", token: alice)
-        #expect(unknown.status == 404 && api.object(unknown)["code"] as? String == "product_not_found")
-        let notAnID = try api.call("PUT", "/wishlist/items/not-a-product", token: alice)
-        #expect(notAnID.status == 404 && api.object(notAnID)["code"] as? String == "product_not_found")
-        #expect(try api.call("GET", "/wishlist").status == 401)
-        #expect(try api.call("PUT", "/wishlist/items/\(shop.productID)").status == 401)
-        #expect(Self.items(try shop.get("/wishlist", token: alice)).isEmpty)
+        try EventShop.run(users: 1, sessionsEach: 1) { shop in
+            let (api, alice) = (shop.api, shop.tokens[0][0])
+            let unknown = try api.call("PUT", "/wishlist/items/\(UUID().uuidString.lowercased())", token: alice)
+            #expect(unknown.status == 404 && api.object(unknown)["code"] as? String == "product_not_found")
+            let notAnID = try api.call("PUT", "/wishlist/items/not-a-product", token: alice)
+            #expect(notAnID.status == 404 && api.object(notAnID)["code"] as? String == "product_not_found")
+            #expect(try api.call("GET", "/wishlist").status == 401)
+            #expect(try api.call("PUT", "/wishlist/items/\(shop.productID)").status == 401)
+            #expect(Self.items(try shop.get("/wishlist", token: alice)).isEmpty)
 
-        // The bound: the 101st product is refused, and the list stays at 100.
-        var saved = [shop.productID]
-        #expect(try api.call("PUT", "/wishlist/items/\(shop.productID)", token: alice).status == 200)
-        for index in 1..<100 {
-            let id = try Self.product(api, sku: "WL-\(index)", stock: 1, admin: shop.admin)
-            #expect(try api.call("PUT", "/wishlist/items/\(id)", token: alice).status == 200)
-            saved.append(id)
+            // The bound: the 101st product is refused, and the list stays at 100.
+            var saved = [shop.productID]
+            #expect(try api.call("PUT", "/wishlist/items/\(shop.productID)", token: alice).status == 200)
+            for index in 1..<100 {
+                let id = try Self.product(api, sku: "WL-\(index)", stock: 1, admin: shop.admin)
+                #expect(try api.call("PUT", "/wishlist/items/\(id)", token: alice).status == 200)
+                saved.append(id)
+            }
+            let extra = try Self.product(api, sku: "WL-EXTRA", stock: 1, admin: shop.admin)
+            let full = try api.call("PUT", "/wishlist/items/\(extra)", token: alice)
+            #expect(full.status == 422 && api.object(full)["code"] as? String == "validation_failed")
+            let fields = (api.object(full)["errors"] as? [[String: Any]])?.map { ($0["field"] as? String, $0["code"] as? String) }
+            #expect(fields?.first?.0 == "items" && fields?.first?.1 == "too_long")
+            let kept = try shop.get("/wishlist", token: alice)
+            #expect(Self.ids(kept) == saved.reversed())
+            // A product already saved is still no change, full or not; one out makes room.
+            #expect(try api.call("PUT", "/wishlist/items/\(shop.productID)", token: alice).status == 200)
+            #expect(try api.call("DELETE", "/wishlist/items/\(saved[5])", token: alice).status == 200)
+            #expect(try api.call("PUT", "/wishlist/items/\(extra)", token: alice).status == 200)
         }
-        let extra = try Self.product(api, sku: "WL-EXTRA", stock: 1, admin: shop.admin)
-        let full = try api.call("PUT", "/wishlist/items/\(extra)", token: alice)
-        #expect(full.status == 422 && api.object(full)["code"] as? String == "validation_failed")
-        let fields = (api.object(full)["errors"] as? [[String: Any]])?.map { ($0["field"] as? String, $0["code"] as? String) }
-        #expect(fields?.first?.0 == "items" && fields?.first?.1 == "too_long")
-        let kept = try shop.get("/wishlist", token: alice)
-        #expect(Self.ids(kept) == saved.reversed())
-        // A product already saved is still no change, full or not; one out makes room.
-        #expect(try api.call("PUT", "/wishlist/items/\(shop.productID)", token: alice).status == 200)
-        #expect(try api.call("DELETE", "/wishlist/items/\(saved[5])", token: alice).status == 200)
-        #expect(try api.call("PUT", "/wishlist/items/\(extra)", token: alice).status == 200)
     }
 
     @Test func anotherSessionSeesEachChangeAsGETShowsItAndNothingForNoChange() throws {
-        let shop = try EventShop.open(users: 2, sessionsEach: 2)
-        defer { shop.server.stop() }
-        let (api, writer, watching) = (shop.api, shop.tokens[0][0], shop.tokens[0][1])
-        let watcher = try shop.stream(watching)
-        let stranger = try shop.stream(shop.tokens[1][0])
-        #expect(try api.call("PUT", "/wishlist/items/\(shop.productID)", token: writer).status == 200)
-        let saved = try #require(try watcher.event())
-        #expect(saved.type == "wishlist.updated" && saved.id != nil)
-        #expect(EventShop.sameJSON(saved.object, try shop.get("/wishlist", token: watching)))
-        // Saved again: no change, no event; the next event is the removal.
-        #expect(try api.call("PUT", "/wishlist/items/\(shop.productID)", token: writer).status == 200)
-        #expect(try api.call("DELETE", "/wishlist/items/\(shop.productID)", token: writer).status == 200)
-        let removed = try #require(try watcher.event())
-        #expect(removed.type == "wishlist.updated" && Self.items(removed.object).isEmpty)
-        #expect(EventShop.sequence(removed.id)! > EventShop.sequence(saved.id)!)
-        // The other user's stream carries none of it: its next event is its own.
-        try shop.setQuantity(1, token: shop.tokens[1][0])
-        let own = try #require(try stranger.event())
-        #expect(own.type == "cart.updated")
+        try EventShop.run(users: 2, sessionsEach: 2) { shop in
+            let (api, writer, watching) = (shop.api, shop.tokens[0][0], shop.tokens[0][1])
+            let watcher = try shop.stream(watching)
+            let stranger = try shop.stream(shop.tokens[1][0])
+            #expect(try api.call("PUT", "/wishlist/items/\(shop.productID)", token: writer).status == 200)
+            let saved = try #require(try watcher.event())
+            #expect(saved.type == "wishlist.updated" && saved.id != nil)
+            #expect(EventShop.sameJSON(saved.object, try shop.get("/wishlist", token: watching)))
+            // Saved again: no change, no event; the next event is the removal.
+            #expect(try api.call("PUT", "/wishlist/items/\(shop.productID)", token: writer).status == 200)
+            #expect(try api.call("DELETE", "/wishlist/items/\(shop.productID)", token: writer).status == 200)
+            let removed = try #require(try watcher.event())
+            #expect(removed.type == "wishlist.updated" && Self.items(removed.object).isEmpty)
+            #expect(EventShop.sequence(removed.id)! > EventShop.sequence(saved.id)!)
+            // The other user's stream carries none of it: its next event is its own.
+            try shop.setQuantity(1, token: shop.tokens[1][0])
+            let own = try #require(try stranger.event())
+            #expect(own.type == "cart.updated")
+        }
     }
 
     @Test func aChangeOnOneProcessReachesAStreamOnTheOtherAndAnIDResumesThere() throws {
@@ -124,7 +124,7 @@ import TestSupport
         let shop = try EventResumeTests.open(processes: 2, database: .fresh(in: directory))
         defer { shop.stop() }
         let onA = shop.apis[0]
-        let second = try Self.product(onA, sku: "WL-B", stock: 5, admin: EventShop.signIn(onA, "root@example.com", "a very long secret"))
+        let second = try Self.product(onA, sku: "WL-B", stock: 5, admin: onA.token("root@example.com", "a very long secret"))
 
         // Live across processes: saved on A, shown on B's stream with A's id.
         let onB = try shop.stream(on: 1)

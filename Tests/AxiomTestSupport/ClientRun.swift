@@ -30,7 +30,7 @@ public struct ClientRun<C: Client>: Sendable {
 
     /// Shuts the orchestrator down (deactivating the client) and closes the database.
     public func stop() async {
-        await Self.stop(orchestrator)
+        await orchestrator.shutdownClosingStorage()
     }
 
     /// `path` is the database file on SQLite, the URL on PostgreSQL
@@ -79,17 +79,9 @@ public struct ClientRun<C: Client>: Sendable {
             guard let client = made.client.withLock({ $0 }) else { throw AxiomError.orchestratorNotStarted }
             return ClientRun(orchestrator: orchestrator, client: client, clock: clock)
         } catch {
-            await stop(orchestrator)
+            await orchestrator.shutdownClosingStorage()
             throw error
         }
-    }
-
-    private static func stop(_ orchestrator: AxiomOrchestrator) async {
-        let sqlite = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
-        let postgres = try? orchestrator.capabilityRegistry.resolve(PostgresStorage.self)
-        await orchestrator.shutdown()
-        await sqlite?.close()
-        await postgres?.close()
     }
 }
 

@@ -1,4 +1,5 @@
 import Axiom
+import Capabilities
 
 /// The orchestrator is a process singleton (constraint 2.15) and test
 /// suites run in parallel: each test claims it in turn, waiting while
@@ -17,12 +18,30 @@ public func acquireOrchestrator() async throws -> AxiomOrchestrator {
 /// whether `body` throws or not.
 public func withOrchestrator<R>(_ body: (AxiomOrchestrator) async throws -> R) async throws -> R {
     let orchestrator = try await acquireOrchestrator()
+    return try await withCleanup({ await orchestrator.shutdown() }) { try await body(orchestrator) }
+}
+
+extension AxiomOrchestrator {
+    /// Shuts down (deactivating the clients) and then closes the storage
+    /// capability in place, SQLite or PostgreSQL, as a process's end does.
+    public func shutdownClosingStorage() async {
+        let sqlite = try? capabilityRegistry.resolve(SQLiteStorage.self)
+        let postgres = try? capabilityRegistry.resolve(PostgresStorage.self)
+        await shutdown()
+        await sqlite?.close()
+        await postgres?.close()
+    }
+}
+
+/// Runs `body`, then `cleanup`, whether `body` throws or not: the `defer`
+/// an async stop or close cannot be.
+public func withCleanup<R>(_ cleanup: () async -> Void, _ body: () async throws -> R) async throws -> R {
     do {
-        let result = try await body(orchestrator)
-        await orchestrator.shutdown()
+        let result = try await body()
+        await cleanup()
         return result
     } catch {
-        await orchestrator.shutdown()
+        await cleanup()
         throw error
     }
 }

@@ -43,6 +43,14 @@ public struct Replicas: Sendable {
         return Replicas(storages: storages, accesses: accesses, database: database, keepAlive: directory)
     }
 
+    /// Runs `body` on `open`'s replicas and closes them after, whether
+    /// `body` throws or not.
+    public static func with<R>(_ count: Int, backend: StorageBackend, migrations: [Migration],
+                               _ body: (Replicas) async throws -> R) async throws -> R {
+        let replicas = try await open(count, backend: backend, migrations: migrations)
+        return try await withCleanup({ await replicas.close() }) { try await body(replicas) }
+    }
+
     /// Closes every replica's storage.
     public func close() async {
         for storage in storages { await storage.close() }

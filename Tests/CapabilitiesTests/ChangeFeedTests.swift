@@ -33,13 +33,10 @@ import Testing
 
     @Test(arguments: StorageBackend.all)
     func concurrentWritersOnTwoConnectionsLoseNoChange(backend: StorageBackend) async throws {
-        let directory = try TempDirectory()
-        let database = try await backend.database(at: directory.path("shared.db"))
-        let a = try await Replica.open(backend, database: database, migrations: Self.migrations)
-        let b = try await Replica.open(backend, database: database, migrations: Self.migrations)
+        let (a, b) = try await Replica.pair(backend, migrations: Self.migrations)
         // The follower polls fast while the writers run, so a row that
         // committed behind a higher sequence would be stepped over.
-        let follower = try await Replica.open(backend, database: database, migrations: Self.migrations,
+        let follower = try await Replica.open(backend, database: a.sharedDatabase, migrations: Self.migrations,
                                               wake: .poll, pollInterval: .milliseconds(1))
         let recorder = Recorder()
         follower.feed.subscribe(recorder)
@@ -68,10 +65,7 @@ import Testing
 
     @Test(arguments: StorageBackend.all)
     func ownChangesMoveThePositionButAreNotAppliedAgain(backend: StorageBackend) async throws {
-        let directory = try TempDirectory()
-        let database = try await backend.database(at: directory.path("shared.db"))
-        let own = try await Replica.open(backend, database: database, migrations: Self.migrations)
-        let other = try await Replica.open(backend, database: database, migrations: Self.migrations)
+        let (own, other) = try await Replica.pair(backend, migrations: Self.migrations)
         let recorder = Recorder()
         own.feed.subscribe(recorder)
         try await own.feed.start()
@@ -80,17 +74,13 @@ import Testing
         try await own.feed.barrier()
         #expect(recorder.keys == ["theirs"])
         #expect(own.feed.appliedSequence >= 2)
-        await own.stop()
-        await other.stop()
+        for replica in [own, other] { await replica.stop() }
     }
 
     @Test(arguments: StorageBackend.all)
     func aFollowerBehindRetentionStartsOver(backend: StorageBackend) async throws {
-        let directory = try TempDirectory()
-        let database = try await backend.database(at: directory.path("shared.db"))
-        let writer = try await Replica.open(backend, database: database, migrations: Self.migrations)
-        let follower = try await Replica.open(backend, database: database, migrations: Self.migrations,
-                                              wake: .poll, pollInterval: .seconds(3600))
+        let (writer, follower) = try await Replica.pair(backend, migrations: Self.migrations,
+                                                        b: .poll(every: .seconds(3600)))
         let recorder = Recorder()
         follower.feed.subscribe(recorder)
         try await Self.note(writer, "before")

@@ -20,14 +20,7 @@ import Testing
                     (4, 'oak desk', 'plain');
                 """)
         }
-        do {
-            let result = try await body(storage)
-            await storage.close()
-            return result
-        } catch {
-            await storage.close()
-            throw error
-        }
+        return try await withCleanup({ await storage.close() }) { try await body(storage) }
     }
 
     private static func scores(_ storage: SQLiteStorage, _ match: String, weights: [Double],

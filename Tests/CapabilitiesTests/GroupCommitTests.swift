@@ -52,9 +52,7 @@ import Testing
 
     @Test func batchSizeIsBounded() async throws {
         let directory = try TempDirectory()
-        var configuration = Fixture.configuration(directory)
-        configuration.maxBatchSize = 16
-        let storage = try await SQLiteStorage.open(configuration, migrations: Fixture.migrations)
+        let storage = try await Fixture.open(directory) { $0.maxBatchSize = 16 }
         let hold = storage.holdWriter()
         try await withThrowingTaskGroup(of: Int.self) { group in
             for i in 0..<100 {

@@ -17,9 +17,7 @@ import TestSupport
 
     @Test(arguments: StorageBackend.all)
     func latestAcrossSpansIsWhatEveryRowSays(backend: StorageBackend) async throws {
-        let directory = try TempDirectory()
-        let database = try await backend.database(at: directory.path("log.db"))
-        let replica = try await Replica.open(backend, database: database, migrations: [])
+        let replica = try await Replica.fresh(backend, migrations: [])
         // 1,500 changes (about six spans) of three users and nobody, two kinds, six keys, in a fixed pattern.
         try await replica.storage.durableWrite { handle in
             for n in 0..<1_500 {

@@ -10,10 +10,7 @@ import Testing
 @Suite(.serialized) struct SequencedWriteTests {
     @Test(arguments: StorageBackend.all)
     func eachWriteGetsTheNewestSequenceOfItsOwnRows(backend: StorageBackend) async throws {
-        let directory = try TempDirectory()
-        let database = try await backend.database(at: directory.path("shared.db"))
-        let a = try await Replica.open(backend, database: database, migrations: ChangeFeedTests.migrations)
-        let b = try await Replica.open(backend, database: database, migrations: ChangeFeedTests.migrations)
+        let (a, b) = try await Replica.pair(backend, migrations: ChangeFeedTests.migrations)
         // Write w records w % 4 rows (none for every fourth), keyed "w-r".
         let answers = try await withThrowingTaskGroup(of: (Int, Int64?).self) { group in
             for write in 0..<64 {

@@ -22,9 +22,7 @@ import Capabilities
 
     @Test(arguments: StorageBackend.all)
     func aLeaseIsCutFromAFullBucketAndUnspentTokensGoBack(backend: StorageBackend) async throws {
-        let directory = try TempDirectory()
-        let replica = try await Replica.open(backend, database: try await backend.database(at: directory.path("rl.db")),
-                                             migrations: [])
+        let replica = try await Replica.fresh(backend, migrations: [])
         defer { Task { await replica.stop() } }
         let first = try #require(try await Self.exchange(replica.storage, "10.0.0.1", want: 10))
         #expect(first.granted == 10)
@@ -45,10 +43,7 @@ import Capabilities
 
     @Test(arguments: StorageBackend.all)
     func twoProcessesLeasingAtOnceNeverGrantATokenTwice(backend: StorageBackend) async throws {
-        let directory = try TempDirectory()
-        let database = try await backend.database(at: directory.path("rl.db"))
-        let a = try await Replica.open(backend, database: database, migrations: [])
-        let b = try await Replica.open(backend, database: database, migrations: [])
+        let (a, b) = try await Replica.pair(backend, migrations: [])
         defer { Task { await a.stop(); await b.stop() } }
         let granted = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<40 {
@@ -70,9 +65,7 @@ import Capabilities
 
     @Test(arguments: StorageBackend.all)
     func refilledBucketsArePrunedOthersKept(backend: StorageBackend) async throws {
-        let directory = try TempDirectory()
-        let replica = try await Replica.open(backend, database: try await backend.database(at: directory.path("rl.db")),
-                                             migrations: [])
+        let replica = try await Replica.fresh(backend, migrations: [])
         defer { Task { await replica.stop() } }
         // 10 tokens at 1000 a second: full again 10 ms after the lease.
         _ = try await Self.exchange(replica.storage, "fast", want: 5, policy: "per-user", rate: 1000, capacity: 10)

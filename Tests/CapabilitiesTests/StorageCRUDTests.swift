@@ -245,9 +245,7 @@ import Testing
 
     @Test func statementCacheEvictionKeepsResultsCorrect() async throws {
         let directory = try TempDirectory()
-        var configuration = Fixture.configuration(directory)
-        configuration.statementCacheCapacity = 2
-        let storage = try await SQLiteStorage.open(configuration, migrations: Fixture.migrations)
+        let storage = try await Fixture.open(directory) { $0.statementCacheCapacity = 2 }
         for i in 0..<20 {
             // 20 distinct statements through a 2-entry cache, each reused.
             try await storage.write { db in

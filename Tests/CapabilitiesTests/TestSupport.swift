@@ -34,6 +34,14 @@ enum Fixture {
         try await SQLiteStorage.open(configuration(directory, file: file), migrations: migrations)
     }
 
+    /// `open`, with `configure`'s changes to the configuration.
+    static func open(_ directory: TempDirectory,
+                     configure: (inout StorageConfiguration) -> Void) async throws -> SQLiteStorage {
+        var configuration = configuration(directory)
+        configure(&configuration)
+        return try await SQLiteStorage.open(configuration, migrations: migrations)
+    }
+
     @discardableResult
     static func insertUser(_ storage: SQLiteStorage, id: String, email: String? = nil) async throws -> Int {
         try await storage.write { db in

@@ -11,13 +11,9 @@ import Testing
 @Suite(.serialized) struct CartChangeFeedTests {
     @Test(arguments: StorageBackend.all)
     func aWriteOnOneReplicaIsReadOnTheOtherAfterTheBarrier(backend: StorageBackend) async throws {
-        let directory = try TempDirectory()
-        let database = try await backend.database(at: directory.path("carts.db"))
         // Polling slowly: only the barrier makes B current within a round.
-        let a = try await Replica.open(backend, database: database, migrations: CartClient.migrations,
-                                       wake: .poll, pollInterval: .seconds(3600))
-        let b = try await Replica.open(backend, database: database, migrations: CartClient.migrations,
-                                       wake: .poll, pollInterval: .seconds(3600))
+        let (a, b) = try await Replica.pair(backend, migrations: CartClient.migrations,
+                                            a: .poll(every: .seconds(3600)), b: .poll(every: .seconds(3600)))
         let cartsA = CartClient(storage: a.storage)
         let cartsB = CartClient(storage: b.storage)
         a.feed.subscribe(cartsA)
@@ -39,11 +35,8 @@ import Testing
 
     @Test(arguments: StorageBackend.all)
     func anObserverOnTheOtherReplicaHearsTheChange(backend: StorageBackend) async throws {
-        let directory = try TempDirectory()
-        let database = try await backend.database(at: directory.path("carts.db"))
-        let a = try await Replica.open(backend, database: database, migrations: CartClient.migrations)
-        let b = try await Replica.open(backend, database: database, migrations: CartClient.migrations,
-                                       wake: .poll, pollInterval: .milliseconds(10))
+        let (a, b) = try await Replica.pair(backend, migrations: CartClient.migrations,
+                                            b: .poll(every: .milliseconds(10)))
         let cartsA = CartClient(storage: a.storage)
         let cartsB = CartClient(storage: b.storage)
         b.feed.subscribe(cartsB)

@@ -68,14 +68,7 @@ func withCatalog<R>(_ database: CatalogDatabase? = nil, backend: StorageBackend 
                     _ body: (CatalogRun) async throws -> R) async throws -> R {
     let database = if let database { database } else { try await CatalogDatabase(backend) }
     let run = try await CatalogRun.start(database, currency: currency, cacheEntries: cacheEntries, lease: lease)
-    do {
-        let result = try await body(run)
-        await run.stop()
-        return result
-    } catch {
-        await run.stop()
-        throw error
-    }
+    return try await withCleanup({ await run.stop() }) { try await body(run) }
 }
 
 func usd(_ amount: Int64) -> Money { Money(amount: amount, currency: .usd) }

@@ -4,13 +4,11 @@ import Contexts
 import Domain
 import Testing
 
-@Suite("Cart and checkout contexts", .serialized)
-struct CartAndCheckoutTests {
+@Suite("Cart and checkout contexts", .serialized) struct CartAndCheckoutTests {
     @Test("a cart line is priced from the catalogue; every session of the user sees the same cart", arguments: StorageBackend.all)
     func cartPricedAndShared(backend: StorageBackend) async throws {
         try await ShopRun.with(backend) { shop in
-            let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
-            let alice = try await shop.customer("Alice")
+            let (mug, alice) = try await shop.mugAndAlice()
             let quote = try await shop.feature(CartContext.self, of: alice).setQuantity(3, of: mug.id)
             #expect(quote.lines.map(\.quantity) == [3])
             #expect(quote.total == Money(amount: 3_750, currency: .usd))
@@ -43,8 +41,7 @@ struct CartAndCheckoutTests {
     @Test("checkout turns the cart into a pending order awaiting its payment, takes the stock, empties the cart; a retried key answers the same order", arguments: StorageBackend.all)
     func checkoutAllOrNothing(backend: StorageBackend) async throws {
         try await ShopRun.with(backend) { shop in
-            let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
-            let alice = try await shop.customer("Alice")
+            let (mug, alice) = try await shop.mugAndAlice()
             let checkout = try await shop.feature(CheckoutContext.self, of: alice)
             await #expect(throws: CartError.emptyCart) { _ = try await checkout.checkout(idempotencyKey: "k1") }
             _ = try await shop.feature(CartContext.self, of: alice).setQuantity(2, of: mug.id)
@@ -65,8 +62,7 @@ struct CartAndCheckoutTests {
     @Test("an order is its owner's and the admins': another customer gets not-found; a cancel returns the stock once", arguments: StorageBackend.all)
     func ordersOwnedAndCancelled(backend: StorageBackend) async throws {
         try await ShopRun.with(backend) { shop in
-            let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
-            let alice = try await shop.customer("Alice")
+            let (mug, alice) = try await shop.mugAndAlice()
             let bob = try await shop.customer("Bob")
             _ = try await shop.feature(CartContext.self, of: alice).setQuantity(4, of: mug.id)
             let (placed, _) = try await shop.feature(CheckoutContext.self, of: alice).checkout(idempotencyKey: nil)

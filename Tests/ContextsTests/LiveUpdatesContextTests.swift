@@ -4,13 +4,11 @@ import Contexts
 import Domain
 import Testing
 
-@Suite("Live updates context", .serialized)
-struct LiveUpdatesContextTests {
+@Suite("Live updates context", .serialized) struct LiveUpdatesContextTests {
     @Test("a cart change made in another session arrives priced; sign-out ends the stream", arguments: StorageBackend.all)
     func cartChangeThenSignOut(backend: StorageBackend) async throws {
         try await ShopRun.with(backend) { shop in
-            let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
-            let alice = try await shop.customer("Alice")
+            let (mug, alice) = try await shop.mugAndAlice()
             let live = try await shop.feature(LiveUpdatesContext.self, of: alice)
             let subscription = try await live.liveUpdates(after: nil)
             #expect(subscription.replay.isEmpty && !subscription.mustRefetch)
@@ -33,18 +31,9 @@ struct LiveUpdatesContextTests {
     /// Whether `stream` finishes with no further element; false if an
     /// element comes or nothing happens within the hang guard.
     static func ends(_ stream: AsyncFilterSequence<AsyncStream<LiveEvent>>, within limit: Duration = .seconds(10)) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                var iterator = stream.makeAsyncIterator()
-                return await iterator.next() == nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            let ended = await group.next() ?? false
-            group.cancelAll()
-            return ended
+        await withHangGuard(limit, otherwise: false) {
+            var iterator = stream.makeAsyncIterator()
+            return await iterator.next() == nil
         }
     }
 }

@@ -30,13 +30,7 @@ import Testing
         let clock: ManualClock
         let directory: TempDirectory
 
-        func stop() async {
-            let sqlite = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
-            let postgres = try? orchestrator.capabilityRegistry.resolve(PostgresStorage.self)
-            await orchestrator.shutdown()
-            await sqlite?.close()
-            await postgres?.close()
-        }
+        func stop() async { await orchestrator.shutdownClosingStorage() }
 
         func stock(_ id: ProductID) async throws -> Int { try await catalog.product(id).stock }
 

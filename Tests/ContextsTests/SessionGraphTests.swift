@@ -4,13 +4,11 @@ import Contexts
 import Domain
 import Testing
 
-@Suite("A session's context graph", .serialized)
-struct SessionGraphTests {
+@Suite("A session's context graph", .serialized) struct SessionGraphTests {
     @Test("features are made once, on first use, below the session's root; checkout shares its cart and orders; sign-out releases them all", arguments: StorageBackend.all)
     func lazySharedReleased(backend: StorageBackend) async throws {
         try await ShopRun.with(backend) { shop in
-            let mug = try await shop.product("MUG", cents: 1_250, stock: 5)
-            let alice = try await shop.customer("Alice")
+            let (mug, alice) = try await shop.mugAndAlice()
             let registry = shop.orchestrator.contextRegistry
             let before = registry.count
             let root = try await shop.sessions.withSession(SessionID(alice.sessionID)) { $0 }

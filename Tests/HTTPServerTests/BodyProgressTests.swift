@@ -51,12 +51,10 @@ import TestSupport
         var configuration = HTTPServerConfiguration()
         configuration.bodyMinRate = 1
         configuration.bodyGrace = .seconds(30)
-        try await TestServer.with(configuration: configuration) { server in
-            let client = try server.client()
+        try await TestServer.withClient(configuration: configuration) { client in
             try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 6\r\n\r\nabc")
             try await Task.sleep(for: .milliseconds(50))
-            try client.send("def")
-            let response = try client.readResponse()
+            let response = try client.exchange("def")
             #expect(response.status == 200)
             #expect(response.text == "abcdef")
         }

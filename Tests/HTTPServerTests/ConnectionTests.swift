@@ -28,8 +28,7 @@ import TestSupport
         try await TestServer.with { server in
             let client = try server.client()
             for index in 0..<5 {
-                try client.send("GET /items/\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
-                let response = try client.readResponse()
+                let response = try client.exchange("GET /items/\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
                 #expect(response.status == 200)
                 #expect(response.text == #"{"id":"\#(index)"}"#)
                 #expect(response.header("Connection") == nil)
@@ -56,10 +55,8 @@ import TestSupport
     }
 
     @Test func connectionCloseFromTheClientIsHonoured() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\nGET /health HTTP/1.1\r\nHost: t\r\n\r\n")
-            let response = try client.readResponse()
+        try await TestServer.withClient { client in
+            let response = try client.exchange("GET /health HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\nGET /health HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(response.status == 200)
             #expect(response.header("Connection") == "close")
             #expect(try client.isClosedByPeer())
@@ -85,28 +82,22 @@ import TestSupport
     }
 
     @Test func headSendsTheGetHeadersWithoutTheBody() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("GET /items/abc HTTP/1.1\r\nHost: t\r\n\r\n")
-            let get = try client.readResponse()
+        try await TestServer.withClient { client in
+            let get = try client.exchange("GET /items/abc HTTP/1.1\r\nHost: t\r\n\r\n")
             try client.send("HEAD /items/abc HTTP/1.1\r\nHost: t\r\n\r\n")
             let head = try client.readResponse(forHead: true)
             #expect(head.status == 200)
             #expect(head.header("Content-Length") == String(get.body.count))
             #expect(head.header("Content-Type") == get.header("Content-Type"))
             // Had a body been sent, it would be read here as a broken status line.
-            try client.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
-            #expect(try client.readResponse().text == #"{"status":"ok"}"#)
+            #expect(try client.exchange("GET /health HTTP/1.1\r\nHost: t\r\n\r\n").text == #"{"status":"ok"}"#)
         }
     }
 
     @Test func requestIdIsEchoedWhenSaneAndGeneratedOtherwise() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("GET /health HTTP/1.1\r\nHost: t\r\nX-Request-Id: abc-123\r\n\r\n")
-            #expect(try client.readResponse().header("X-Request-Id") == "abc-123")
-            try client.send("GET /nowhere HTTP/1.1\r\nHost: t\r\nX-Request-Id: <script>\r\n\r\n")
-            let response = try client.readResponse()
+        try await TestServer.withClient { client in
+            #expect(try client.exchange("GET /health HTTP/1.1\r\nHost: t\r\nX-Request-Id: abc-123\r\n\r\n").header("X-Request-Id") == "abc-123")
+            let response = try client.exchange("GET /nowhere HTTP/1.1\r\nHost: t\r\nX-Request-Id: <script>\r\n\r\n")
             let generated = try #require(response.header("X-Request-Id"))
             #expect(generated != "<script>")
             #expect(response.text.contains(#""request_id":"\#(generated)""#))
@@ -118,8 +109,7 @@ import TestSupport
         configuration.idleTimeout = .milliseconds(500)
         try await TestServer.with(configuration: configuration) { server in
             let client = try server.client()
-            try client.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
-            #expect(try client.readResponse().status == 200)
+            #expect(try client.exchange("GET /health HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
             // The next read blocks until the server closes the idle connection.
             #expect(try client.isClosedByPeer())
         }

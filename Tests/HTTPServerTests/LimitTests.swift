@@ -5,10 +5,8 @@ import TestSupport
 
 @Suite struct LimitTests {
     @Test func requestLineOverTheLimitIs414() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: t\r\n\r\n")
-            let response = try client.readResponse()
+        try await TestServer.withClient { client in
+            let response = try client.exchange("GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(response.status == 414)
             #expect(response.text.contains(#""code":"request_line_too_long""#))
         }
@@ -18,40 +16,33 @@ import TestSupport
         try await TestServer.with { server in
             let client = try server.client()
             // No line end at all: the server must not wait for one.
-            try client.send("GET /" + String(repeating: "a", count: 9000))
-            #expect(try client.readResponse().status == 414)
+            #expect(try client.exchange("GET /" + String(repeating: "a", count: 9000)).status == 414)
         }
     }
 
     @Test func headerSectionOverTheLimitIs431() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
+        try await TestServer.withClient { client in
             var request = "GET /health HTTP/1.1\r\nHost: t\r\n"
             for index in 0..<20 { request += "X-Filler-\(index): " + String(repeating: "v", count: 1000) + "\r\n" }
-            try client.send(request + "\r\n")
-            let response = try client.readResponse()
+            let response = try client.exchange(request + "\r\n")
             #expect(response.status == 431)
             #expect(response.text.contains(#""code":"header_section_too_large""#))
         }
     }
 
     @Test func tooManyHeaderFieldsIs431() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
+        try await TestServer.withClient { client in
             var request = "GET /health HTTP/1.1\r\nHost: t\r\n"
             for index in 0..<101 { request += "X-F\(index): v\r\n" }
-            try client.send(request + "\r\n")
-            let response = try client.readResponse()
+            let response = try client.exchange(request + "\r\n")
             #expect(response.status == 431)
             #expect(response.text.contains(#""code":"too_many_header_fields""#))
         }
     }
 
     @Test func declaredBodyOverTheLimitIs413BeforeAnyBodyByte() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1048577\r\n\r\n")
-            let response = try client.readResponse()
+        try await TestServer.withClient { client in
+            let response = try client.exchange("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1048577\r\n\r\n")
             #expect(response.status == 413)
             #expect(response.header("Connection") == "close")
         }
@@ -60,21 +51,17 @@ import TestSupport
     @Test func chunkedBodyGrowingOverTheLimitIs413() async throws {
         var configuration = HTTPServerConfiguration()
         configuration.limits.maxBodyBytes = 1000
-        try await TestServer.with(configuration: configuration) { server in
-            let client = try server.client()
+        try await TestServer.withClient(configuration: configuration) { (client) throws in
             let chunk = String(repeating: "x", count: 600)
-            try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n")
-            #expect(try client.readResponse().status == 413)
+            #expect(try client.exchange("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n\(chunk)\r\n258\r\n\(chunk)\r\n0\r\n\r\n").status == 413)
         }
     }
 
     @Test func bodyAtExactlyTheLimitIsAccepted() async throws {
         var configuration = HTTPServerConfiguration()
         configuration.limits.maxBodyBytes = 1000
-        try await TestServer.with(configuration: configuration) { server in
-            let client = try server.client()
-            try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n" + String(repeating: "y", count: 1000))
-            let response = try client.readResponse()
+        try await TestServer.withClient(configuration: configuration) { client in
+            let response = try client.exchange("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n" + String(repeating: "y", count: 1000))
             #expect(response.status == 200)
             #expect(response.body.count == 1000)
         }
@@ -83,8 +70,7 @@ import TestSupport
     @Test func tricklingClientIsCutOffByTheHeaderTimeout() async throws {
         var configuration = HTTPServerConfiguration()
         configuration.headerTimeout = .milliseconds(800)
-        try await TestServer.with(configuration: configuration) { server in
-            let client = try server.client()
+        try await TestServer.withClient(configuration: configuration) { client in
             // One byte every 100 ms: each arrival is progress, but the header
             // section as a whole never completes in time.
             let request = Array("GET /health HTTP/1.1\r\nHost: t\r\nX-Slow: " .utf8) + [UInt8](repeating: UInt8(ascii: "z"), count: 200)
@@ -109,10 +95,8 @@ import TestSupport
     @Test func stalledBodyIsCutOffWith408() async throws {
         var configuration = HTTPServerConfiguration()
         configuration.bodyTimeout = .milliseconds(500)
-        try await TestServer.with(configuration: configuration) { server in
-            let client = try server.client()
-            try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\nabc")
-            let response = try client.readResponse()
+        try await TestServer.withClient(configuration: configuration) { client in
+            let response = try client.exchange("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\nabc")
             #expect(response.status == 408)
         }
     }

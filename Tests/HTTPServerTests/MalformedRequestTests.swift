@@ -63,8 +63,7 @@ import TestSupport
     func malformedRequestIsRefused(_ testCase: Case) async throws {
         try await TestServer.with { server in
             let client = try server.client()
-            try client.send(testCase.request)
-            let response = try client.readResponse()
+            let response = try client.exchange(testCase.request)
             #expect(response.status == testCase.status, "\(testCase.name)")
             #expect(response.header("Content-Type") == "application/problem+json")
             if testCase.status == 400 {

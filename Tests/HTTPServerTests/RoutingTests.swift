@@ -4,10 +4,8 @@ import TestSupport
 
 @Suite struct RoutingTests {
     @Test func unknownPathIs404WithProblemDetails() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("GET /nothing/here HTTP/1.1\r\nHost: t\r\n\r\n")
-            let response = try client.readResponse()
+        try await TestServer.withClient { client in
+            let response = try client.exchange("GET /nothing/here HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(response.status == 404)
             #expect(response.header("Content-Type") == "application/problem+json")
             #expect(response.text.contains(#""code":"not_found""#))
@@ -16,44 +14,35 @@ import TestSupport
     }
 
     @Test func knownPathWithOtherMethodIs405WithAllow() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("PUT /items/1 HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
-            let response = try client.readResponse()
+        try await TestServer.withClient { client in
+            let response = try client.exchange("PUT /items/1 HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
             #expect(response.status == 405)
             #expect(response.header("Allow") == "DELETE, GET, HEAD, OPTIONS")
         }
     }
 
     @Test func standardMethodNoResourceServesIs405NotA501() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("TRACE /health HTTP/1.1\r\nHost: t\r\n\r\n")
-            let response = try client.readResponse()
+        try await TestServer.withClient { client in
+            let response = try client.exchange("TRACE /health HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(response.status == 405)
             #expect(response.header("Allow") == "GET, HEAD, OPTIONS")
-            try client.send("TRACE /nowhere HTTP/1.1\r\nHost: t\r\n\r\n")
-            #expect(try client.readResponse().status == 404)
+            #expect(try client.exchange("TRACE /nowhere HTTP/1.1\r\nHost: t\r\n\r\n").status == 404)
         }
     }
 
     @Test func optionsListsTheAllowedMethods() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("OPTIONS /items/1 HTTP/1.1\r\nHost: t\r\n\r\n")
-            let response = try client.readResponse()
+        try await TestServer.withClient { client in
+            let response = try client.exchange("OPTIONS /items/1 HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(response.status == 204)
             #expect(response.header("Allow") == "DELETE, GET, HEAD, OPTIONS")
-            try client.send("OPTIONS * HTTP/1.1\r\nHost: t\r\n\r\n")
-            #expect(try client.readResponse().status == 204)
+            #expect(try client.exchange("OPTIONS * HTTP/1.1\r\nHost: t\r\n\r\n").status == 204)
         }
     }
 
     @Test func unknownMethodIs501AndVersionIs505() async throws {
         try await TestServer.with { server in
             let client = try server.client()
-            try client.send("PURGE /health HTTP/1.1\r\nHost: t\r\n\r\n")
-            let notImplemented = try client.readResponse()
+            let notImplemented = try client.exchange("PURGE /health HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(notImplemented.status == 501)
             #expect(notImplemented.text.contains(#""code":"method_not_implemented""#))
             let other = try server.client()
@@ -65,52 +54,40 @@ import TestSupport
     }
 
     @Test func aHigherHTTP1MinorVersionIsServedAsHTTP11() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("GET /health HTTP/1.2\r\nHost: t\r\n\r\n")
-            let first = try client.readResponse()
+        try await TestServer.withClient { client in
+            let first = try client.exchange("GET /health HTTP/1.2\r\nHost: t\r\n\r\n")
             #expect(first.status == 200)
             #expect(first.statusLine.hasPrefix("HTTP/1.1 "))
             // Persistent, as 1.1 is by default.
-            try client.send("GET /health HTTP/1.7\r\nHost: t\r\n\r\n")
-            #expect(try client.readResponse().status == 200)
+            #expect(try client.exchange("GET /health HTTP/1.7\r\nHost: t\r\n\r\n").status == 200)
         }
     }
 
     @Test func pathParametersAndQueryArePercentDecoded() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("GET /echo/a%20b%2Fc?q=x+y%26z HTTP/1.1\r\nHost: t\r\n\r\n")
-            let response = try client.readResponse()
+        try await TestServer.withClient { client in
+            let response = try client.exchange("GET /echo/a%20b%2Fc?q=x+y%26z HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(response.text == #"{"name":"a b/c","path":"/echo/a b/c","q":"x y&z"}"#)
         }
     }
 
     @Test func absoluteFormTargetIsAccepted() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("GET http://example.com:8080/items/42?x=1 HTTP/1.1\r\nHost: example.com:8080\r\n\r\n")
-            #expect(try client.readResponse().text == #"{"id":"42"}"#)
+        try await TestServer.withClient { (client) throws in
+            #expect(try client.exchange("GET http://example.com:8080/items/42?x=1 HTTP/1.1\r\nHost: example.com:8080\r\n\r\n").text == #"{"id":"42"}"#)
         }
     }
 
     @Test func throwingHandlerBecomes500AndTheConnectionLives() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("GET /boom HTTP/1.1\r\nHost: t\r\n\r\n")
-            let response = try client.readResponse()
+        try await TestServer.withClient { client in
+            let response = try client.exchange("GET /boom HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(response.status == 500)
             #expect(response.text.contains(#""code":"internal_error""#))
-            try client.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
-            #expect(try client.readResponse().status == 200)
+            #expect(try client.exchange("GET /health HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
         }
     }
 
     @Test func thrownHTTPErrorKeepsItsStatusAndCode() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("GET /teapot HTTP/1.1\r\nHost: t\r\n\r\n")
-            let response = try client.readResponse()
+        try await TestServer.withClient { client in
+            let response = try client.exchange("GET /teapot HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(response.status == 418)
             #expect(response.text.contains(#""code":"teapot""#))
             #expect(response.text.contains(#""detail":"Short and stout.""#))
@@ -138,10 +115,8 @@ import TestSupport
     }
 
     @Test func noContentResponseHasNoLengthOrBody() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("DELETE /items/1 HTTP/1.1\r\nHost: t\r\n\r\nGET /health HTTP/1.1\r\nHost: t\r\n\r\n")
-            let deleted = try client.readResponse()
+        try await TestServer.withClient { client in
+            let deleted = try client.exchange("DELETE /items/1 HTTP/1.1\r\nHost: t\r\n\r\nGET /health HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(deleted.status == 204)
             #expect(deleted.header("Content-Length") == nil)
             #expect(try client.readResponse().status == 200)

@@ -5,23 +5,18 @@ import TestSupport
 
 @Suite struct StreamingTests {
     @Test func streamedBodyIsSentChunked() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("GET /stream?n=3 HTTP/1.1\r\nHost: t\r\n\r\n")
-            let response = try client.readResponse()
+        try await TestServer.withClient { client in
+            let response = try client.exchange("GET /stream?n=3 HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(response.header("Transfer-Encoding") == "chunked")
             #expect(response.text == "part 0\npart 1\npart 2\n")
             // The connection is reusable after the last chunk.
-            try client.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
-            #expect(try client.readResponse().status == 200)
+            #expect(try client.exchange("GET /health HTTP/1.1\r\nHost: t\r\n\r\n").status == 200)
         }
     }
 
     @Test func streamToHTTP10IsCloseDelimited() async throws {
-        try await TestServer.with { server in
-            let client = try server.client()
-            try client.send("GET /stream?n=2 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-            let response = try client.readResponse()
+        try await TestServer.withClient { client in
+            let response = try client.exchange("GET /stream?n=2 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
             #expect(response.header("Transfer-Encoding") == nil)
             #expect(response.header("Connection") == "close")
             #expect(response.text == "part 0\npart 1\n")
@@ -41,8 +36,7 @@ import TestSupport
                 }
             })
         }
-        try await TestServer.with(router: router) { server in
-            let client = try server.client()
+        try await TestServer.withClient(router: router) { client in
             try client.send("GET /firehose HTTP/1.1\r\nHost: t\r\n\r\n")
             // Wait until the producer stops making progress while nobody reads.
             var last = -1

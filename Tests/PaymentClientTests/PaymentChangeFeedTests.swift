@@ -13,11 +13,8 @@ import Testing
 @Suite(.serialized) struct PaymentChangeFeedTests {
     @Test(arguments: StorageBackend.all)
     func aRefundOnOneReplicaReachesAnObserverOnTheOther(backend: StorageBackend) async throws {
-        let directory = try TempDirectory()
-        let database = try await backend.database(at: directory.path("payments.db"))
-        let a = try await Replica.open(backend, database: database, migrations: PaymentClient.migrations)
-        let b = try await Replica.open(backend, database: database, migrations: PaymentClient.migrations,
-                                       wake: .poll, pollInterval: .milliseconds(10))
+        let (a, b) = try await Replica.pair(backend, migrations: PaymentClient.migrations,
+                                            b: .poll(every: .milliseconds(10)))
         let settings = PaymentSettings(webhookSecret: PaymentRun.secret, webhookToleranceSeconds: 300, timeoutSeconds: 900)
         try await withOrchestrator { orchestrator in
             try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }

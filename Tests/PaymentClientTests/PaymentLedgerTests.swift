@@ -174,7 +174,7 @@ import Testing
                                                 migrations: PaymentClient.migrations.filter { $0.version == 500 })
         let orders = try (0..<4).map { _ in try order() }
         let statuses = ["succeeded", "refund_pending", "refunded", "expired"]
-        try await before.storage().writeTransaction { handle in
+        try await before.database.writeTransaction { handle in
             for (order, status) in zip(orders, statuses) {
                 try handle.execute("""
                     INSERT INTO payments(id, order_id, user_id, status, amount, currency, method, reference, expires_at,

@@ -18,9 +18,8 @@ import Testing
     /// Three payment clients on one fresh database, with the orchestrator's
     /// message authenticator (stateless).
     private func withReplicas(_ backend: StorageBackend, _ body: ([PaymentClient]) async throws -> Void) async throws {
-        let replicas = try await Replicas.open(3, backend: backend, migrations: PaymentClient.migrations)
-        let settings = PaymentSettings(webhookSecret: PaymentRun.secret, webhookToleranceSeconds: 300, timeoutSeconds: 900)
-        do {
+        try await Replicas.with(3, backend: backend, migrations: PaymentClient.migrations) { replicas in
+            let settings = PaymentSettings(webhookSecret: PaymentRun.secret, webhookToleranceSeconds: 300, timeoutSeconds: 900)
             try await withOrchestrator { orchestrator in
                 try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
                 let authenticator = try orchestrator.capabilityRegistry.handle(MessageAuthenticator.self)
@@ -30,11 +29,7 @@ import Testing
                 try await body(clients)
                 for client in clients { await client.deactivate() }
             }
-        } catch {
-            await replicas.close()
-            throw error
         }
-        await replicas.close()
     }
 
     private func open(_ client: PaymentClient, _ order: Order) async throws -> Payment {

@@ -31,41 +31,45 @@ public final class RawClient {
     public init(port: Int, receiveTimeoutSeconds: Int = 30, sourceAddress: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if let sourceAddress {
-            var source = sockaddr_in()
-            source.sin_family = sa_family_t(AF_INET)
-            source.sin_addr.s_addr = inet_addr(sourceAddress)
-            let bound = withUnsafePointer(to: &source) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard bound == 0 else {
-                let code = errno
-                Glibc.close(fd)
-                throw ClientError.connectFailed(code)
-            }
+            try Self.call(fd, Self.address(sourceAddress, port: 0)) { Glibc.bind($0, $1, $2) }
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw ClientError.connectFailed(code)
-        }
+        try Self.call(fd, Self.address("127.0.0.1", port: port)) { Glibc.connect($0, $1, $2) }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { Glibc.close(fd) }
 
+    private static func address(_ host: String, port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr(host)
+        return address
+    }
+
+    /// `bind` or `connect` of `fd` to `address`; on failure `fd` is closed
+    /// and the error thrown.
+    private static func call(_ fd: Int32, _ address: sockaddr_in,
+                             _ operation: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) throws {
+        var address = address
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { operation(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            throw ClientError.connectFailed(code)
+        }
+    }
+
     public func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+    /// Sends `request` and reads the response to it.
+    public func exchange(_ request: String) throws -> Response {
+        try send(request)
+        return try readResponse()
+    }
 
     public func send(_ bytes: [UInt8]) throws {
         var offset = 0

@@ -23,12 +23,8 @@ import Testing
 
     @Test(arguments: StorageBackend.all)
     func aSignOutOrSuspensionOnOneReplicaIsRefusedByTheOther(backend: StorageBackend) async throws {
-        let directory = try TempDirectory()
-        let database = try await backend.database(at: directory.path("users.db"))
-        let a = try await Replica.open(backend, database: database, migrations: UserClient.migrations,
-                                       wake: .poll, pollInterval: .seconds(3600))
-        let b = try await Replica.open(backend, database: database, migrations: UserClient.migrations,
-                                       wake: .poll, pollInterval: .seconds(3600))
+        let (a, b) = try await Replica.pair(backend, migrations: UserClient.migrations,
+                                            a: .poll(every: .seconds(3600)), b: .poll(every: .seconds(3600)))
         let usersA = try await Self.client(a)
         let usersB = try await Self.client(b)
         let admin = try await usersA.ensureAdmin(name: "Root", email: "root@example.com", password: Self.password)

@@ -17,8 +17,7 @@ struct UserReplicas {
     static func run(_ count: Int, backend: StorageBackend, throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
                     cacheEntries: Int = UserClient.defaultCacheEntries,
                     _ body: (UserReplicas) async throws -> Void) async throws {
-        let replicas = try await Replicas.open(count, backend: backend, migrations: UserClient.migrations)
-        do {
+        try await Replicas.with(count, backend: backend, migrations: UserClient.migrations) { replicas in
             try await withOrchestrator { orchestrator in
                 try await orchestrator.registerCapability(PasswordHasher.self) { try PasswordHasher(parameters: .minimum) }
                 try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
@@ -36,10 +35,6 @@ struct UserReplicas {
                 try await body(UserReplicas(clients: clients, clock: clock, storages: replicas.storages))
                 for client in clients { await client.deactivate() }
             }
-        } catch {
-            await replicas.close()
-            throw error
         }
-        await replicas.close()
     }
 }

@@ -76,26 +76,14 @@ struct ShopRun {
         }
     }
 
-    func stop() async {
-        let sqlite = try? orchestrator.capabilityRegistry.resolve(SQLiteStorage.self)
-        let postgres = try? orchestrator.capabilityRegistry.resolve(PostgresStorage.self)
-        await orchestrator.shutdown()
-        await sqlite?.close()
-        await postgres?.close()
-    }
+    func stop() async { await orchestrator.shutdownClosingStorage() }
 
     /// Runs `body` with a started shop and stops it after, whether `body`
     /// throws or not.
     static func with(_ backend: StorageBackend = .sqlite, lease: CheckoutLease = .default,
                      _ body: (ShopRun) async throws -> Void) async throws {
         let run = try await start(backend, lease: lease)
-        do {
-            try await body(run)
-            await run.stop()
-        } catch {
-            await run.stop()
-            throw error
-        }
+        try await withCleanup({ await run.stop() }) { try await body(run) }
     }
 
     /// A registered, signed-in customer.
@@ -138,6 +126,12 @@ struct ShopRun {
     }
 
     /// A product on sale, made by the admin.
+    /// The opening most context tests share: a mug (12.50, five in stock)
+    /// and Alice, registered and signed in.
+    func mugAndAlice() async throws -> (mug: Product, alice: Authentication) {
+        (try await product("MUG", cents: 1_250, stock: 5), try await customer("Alice"))
+    }
+
     func product(_ sku: String, cents: Int64, stock: Int) async throws -> Product {
         let admin = try await admin()
         return try await feature(AdminContext.self, of: admin).createProduct(

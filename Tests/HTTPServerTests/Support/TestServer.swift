@@ -35,6 +35,14 @@ struct TestServer {
         }
         await server.stop()
     }
+
+    /// `with`, for a test that needs one client of the server and not the
+    /// server itself.
+    static func withClient(configuration: HTTPServerConfiguration = HTTPServerConfiguration(),
+                           router: Router = TestRoutes.router(),
+                           _ body: (RawClient) async throws -> Void) async throws {
+        try await with(configuration: configuration, router: router) { server in try await body(try server.client()) }
+    }
 }
 
 /// Routes the protocol tests drive: they echo what the server parsed, so a
