@@ -25,19 +25,15 @@ public struct RateLimitPolicy: Sendable {
                          windowSeconds: max(1, Int((Double(burst) / requestsPerSecond).rounded(.up))))
     }
 
-    /// `RateLimit` (5): `r` requests remaining, `t` seconds until the quota is whole again.
-    public func stateField(remaining: Int, resetSeconds: Int) -> String {
-        Self.stateField(name: name, remaining: remaining, resetSeconds: resetSeconds)
-    }
-
     /// The field of any named policy, also one that is no token bucket
     /// (sign-in back-off states its free attempts per forgetting window).
     public static func policyField(name: String, quota: Int, windowSeconds: Int) -> String {
         "\"\(name)\";q=\(quota);w=\(windowSeconds)"
     }
 
-    /// Written into one string of its final size: an interpolation makes
-    /// two allocations on every rate-limited response.
+    /// `RateLimit` (5): `r` requests remaining, `t` seconds until the
+    /// quota is whole again. Written into one string of its final size: an
+    /// interpolation makes two allocations on every rate-limited response.
     public static func stateField(name: String, remaining: Int, resetSeconds: Int) -> String {
         String(unsafeUninitializedCapacity: name.utf8.count + 2 * 20 + 8) { buffer in
             var at = 0

@@ -72,8 +72,8 @@ import TestSupport
 
     @Test func theRateLimitFieldIsWrittenInDecimal() {
         let policy = RateLimitPolicy(requestsPerSecond: 10, burst: 20)
-        #expect(policy.stateField(remaining: 0, resetSeconds: 1) == #""per-address";r=0;t=1"#)
-        #expect(policy.stateField(remaining: 1234, resetSeconds: 560) == #""per-address";r=1234;t=560"#)
-        #expect(policy.stateField(remaining: Int.max, resetSeconds: -3) == #""per-address";r=9223372036854775807;t=0"#)
+        #expect(RateLimitPolicy.stateField(name: policy.name, remaining: 0, resetSeconds: 1) == #""per-address";r=0;t=1"#)
+        #expect(RateLimitPolicy.stateField(name: policy.name, remaining: 1234, resetSeconds: 560) == #""per-address";r=1234;t=560"#)
+        #expect(RateLimitPolicy.stateField(name: policy.name, remaining: Int.max, resetSeconds: -3) == #""per-address";r=9223372036854775807;t=0"#)
     }
 }
