@@ -2,9 +2,9 @@
 # Installs the system packages the build needs (Debian/Ubuntu), skipping the
 # ones already present; with --tests, also what the tests and benchmarks use.
 # Safe to run again.
-#   scripts/setup.sh           libsqlite3, libpq, libsodium, zlib: enough to build and run the server
+#   scripts/setup.sh           libsqlite3, libpq, libsodium, zlib, libssl: enough to build and run the server
 #   scripts/setup.sh --tests   and PostgreSQL 15, HAProxy (scripts/cluster.sh's balancer), Chromium with
-#                              chromedriver, promtool (prometheus), wrk, curl and the PyPI tools below
+#                              chromedriver, promtool (prometheus), aiosmtpd (a real SMTP server), wrk, curl and the PyPI tools below
 set -euo pipefail
 tests=false
 case "${1:-}" in
@@ -12,9 +12,9 @@ case "${1:-}" in
   "") ;;
   *) echo "usage: scripts/setup.sh [--tests]" >&2; exit 2 ;;
 esac
-packages=(libsqlite3-dev libpq-dev libsodium-dev zlib1g-dev python3)
+packages=(libsqlite3-dev libpq-dev libsodium-dev zlib1g-dev libssl-dev python3)
 if $tests; then
-  packages+=(postgresql-15 wrk curl chromium chromium-driver haproxy prometheus)
+  packages+=(postgresql-15 wrk curl chromium chromium-driver haproxy prometheus python3-aiosmtpd)
 fi
 missing=()
 for package in "${packages[@]}"; do
@@ -33,3 +33,5 @@ command -v schemathesis >/dev/null || python3 -m pip install -q schemathesis
 python3 -c 'import selenium' 2>/dev/null || python3 -m pip install -q selenium
 # prometheus_client (PyPI): its text parser checks GET /metrics in the tests.
 python3 -c 'import prometheus_client' 2>/dev/null || python3 -m pip install -q prometheus_client
+# trustme (PyPI) makes the test CA and certificates the SMTP and TLS tests serve.
+python3 -c 'import trustme' 2>/dev/null || python3 -m pip install -q trustme

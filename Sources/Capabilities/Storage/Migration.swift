@@ -58,7 +58,7 @@ enum MigrationRunner {
             id         INTEGER PRIMARY KEY CHECK (id = 1),
             probe_count INTEGER NOT NULL
         ) STRICT;
-        """ + ChangeOutbox.sqliteSchema + SharedRateBuckets.sqliteSchema
+        """ + ChangeOutbox.sqliteSchema + SharedRateBuckets.sqliteSchema + JobQueueSchema.sqliteSchema
 
     static func validate(_ migrations: [Migration]) throws {
         for (previous, next) in zip(migrations, migrations.dropFirst()) where next.version <= previous.version {

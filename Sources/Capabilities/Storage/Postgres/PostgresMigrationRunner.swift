@@ -17,7 +17,7 @@ enum PostgresMigrationRunner {
             id          BIGINT PRIMARY KEY CHECK (id = 1),
             probe_count BIGINT NOT NULL
         );
-        """ + ChangeOutbox.postgresSchema + SharedRateBuckets.postgresSchema
+        """ + ChangeOutbox.postgresSchema + SharedRateBuckets.postgresSchema + JobQueueSchema.postgresSchema
 
     static func apply(_ migrations: [Migration], on connection: PostgresConnection) throws {
         try MigrationRunner.validate(migrations)
