@@ -1,3 +1,5 @@
+import Domain
+
 extension StorageHandle {
     /// Enqueues `job` in this write's transaction: committed with the
     /// change that causes it, or rolled back with it. Answers false when
