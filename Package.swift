@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // PostgreSQL's C client, for the storage capability's second backend.
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // OpenSSL 3's libssl: TLS for the outbound SMTP and HTTPS clients.
+        .systemLibrary(name: "CSSL", providers: [.apt(["libssl-dev"])]),
 
         // --- The one sharded-lock type (LockShards), below both HTTPServer's
         // rate limits and Axiom's runtime and working sets. No dependencies.
@@ -48,8 +50,10 @@ let package = Package(
 
 
         // --- Capabilities: storage (SQLite, PostgreSQL), password hashing,
-        // randomness, the clock. Axiom for the Capability protocol.
-        .target(name: "Capabilities", dependencies: ["CSQLite", "CSQLiteSharedMap", "CLibPQ", "CSodium", "Axiom", "Domain"]),
+        // randomness, the clock, TCP/TLS connections and SMTP mail. Axiom for
+        // the Capability protocol.
+        .target(name: "Capabilities", dependencies: ["CSQLite", "CSQLiteSharedMap", "CLibPQ", "CSodium", "CSSL", "Axiom",
+                                                     "Domain"]),
 
         // --- Clients: one target each, so a client cannot import another.
         // Axiom, Domain and Capabilities only.
