@@ -8,7 +8,8 @@ public struct MailRequest: Sendable, Hashable {
     public let toName: String?
     /// A JSON object: what the templates are rendered with.
     public let values: [UInt8]
-    /// Without angle brackets: `job-42.order-mail@shop.example`.
+    /// The left part, stable per job (`job-42.order-mail`); the sender's
+    /// domain is added as its right part.
     public let messageID: String
 
     public init(template: String, to: String, toName: String? = nil, values: [UInt8], messageID: String) {
