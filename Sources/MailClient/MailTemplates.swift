@@ -11,6 +11,11 @@ public struct MailTemplates: Sendable {
     /// The names found, e.g. `order/placed` for `order/placed.subject`.
     public var names: [String] { sets.keys.sorted() }
 
+    /// No templates: a service whose mail is off renders nothing.
+    public init() {
+        sets = [:]
+    }
+
     public init(directory: String, overrides: String? = nil) throws(MailTemplateError) {
         let files = FileManager.default
         let listed: [String]

@@ -119,6 +119,7 @@ struct ServerOptions: Sendable {
 
     var storageProbeIntervalSeconds = 2.0
     var eventsHeartbeatSeconds = 15.0
+    var mail = MailOptions()
 
     var sessionLifetime: Duration { .milliseconds(Int(sessionTTLSeconds * 1000)) }
     var sessionIdleTimeout: Duration { .milliseconds(Int(sessionIdleTimeoutSeconds * 1000)) }
@@ -436,7 +437,7 @@ struct ServerOptions: Sendable {
                  \.storageProbeIntervalSeconds),
         .seconds("events_heartbeat_interval", help: "seconds between heartbeat comments on GET /events streams",
                  \.eventsHeartbeatSeconds),
-    ]
+    ] + mailSettings
 
     /// The addresses of a comma-separated list (spaces around items
     /// allowed); items that are not numeric IPv4 or IPv6 addresses are left out.
@@ -461,6 +462,9 @@ struct ServerOptions: Sendable {
         }
         if (adminEmail == nil) != (adminPassword == nil) {
             throw ConfigurationError("admin_email and admin_password must be set together (or neither)")
+        }
+        if mail.isOn && mail.from == nil {
+            throw ConfigurationError("smtp_host is set without mail_from: every mail needs a From address")
         }
     }
 }
