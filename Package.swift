@@ -63,11 +63,14 @@ let package = Package(
         .target(name: "PaymentClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
         // Saved products (migrations 600-699).
         .target(name: "WishlistClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
+        // The job queue's claims, outcomes and admin actions (stateless; the
+        // `jobs` table is Capabilities' bookkeeping, like the outbox).
+        .target(name: "JobClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
 
         // --- Contexts: a graph per session and the process-wide ones. Clients,
         // never Capabilities.
         .target(name: "Contexts", dependencies: ["Axiom", "Domain", "UserClient", "CatalogClient", "PricingClient",
-                                                 "CartClient", "OrderClient", "PaymentClient", "WishlistClient"]),
+                                                 "CartClient", "OrderClient", "PaymentClient", "WishlistClient", "JobClient"]),
 
         // --- Presentation: route groups, each bound to one context type; only
         // turns its answers into JSON (no domain logic here).
@@ -76,7 +79,7 @@ let package = Package(
         // --- Composition root: configuration, wiring, main. Sees every layer.
         .executableTarget(name: "AxiomServer", dependencies: [
             "Sharding", "HTTPServer", "Axiom", "Domain", "Capabilities", "UserClient", "CatalogClient", "PricingClient",
-            "CartClient", "OrderClient", "PaymentClient", "WishlistClient", "Contexts", "Presentation",
+            "CartClient", "OrderClient", "PaymentClient", "WishlistClient", "JobClient", "Contexts", "Presentation",
         ]),
 
         // --- Tooling ----------------------------------------------------------
@@ -115,7 +118,7 @@ let package = Package(
         // Contexts with real clients over a temp SQLite file, no HTTP.
         .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain", "Capabilities", "UserClient",
                                                           "CatalogClient", "PricingClient", "CartClient", "OrderClient",
-                                                          "PaymentClient", "AxiomTestSupport"]),
+                                                          "PaymentClient", "JobClient", "AxiomTestSupport"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain", "Axiom", "Formats"]),
         // CLibPQ: a fresh PostgreSQL schema per server when the server
         // tests run on PostgreSQL (ServerDatabase).
