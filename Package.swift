@@ -69,11 +69,15 @@ let package = Package(
         .target(name: "WishlistClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
         // Mail: templates rendered and sent through the SMTP capability.
         .target(name: "MailClient", dependencies: ["Axiom", "Domain", "Capabilities", "Formats"]),
+        // The job queue's claims, outcomes and admin actions (stateless; the
+        // `jobs` table is Capabilities' bookkeeping, like the outbox).
+        .target(name: "JobClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
 
         // --- Contexts: a graph per session and the process-wide ones. Clients,
         // never Capabilities.
         .target(name: "Contexts", dependencies: ["Axiom", "Domain", "UserClient", "CatalogClient", "PricingClient",
-                                                 "CartClient", "OrderClient", "PaymentClient", "WishlistClient", "MailClient"]),
+                                                 "CartClient", "OrderClient", "PaymentClient", "WishlistClient", "MailClient",
+                                                 "JobClient"]),
 
         // --- Presentation: route groups, each bound to one context type; only
         // turns its answers into JSON (no domain logic here).
@@ -82,7 +86,8 @@ let package = Package(
         // --- Composition root: configuration, wiring, main. Sees every layer.
         .executableTarget(name: "AxiomServer", dependencies: [
             "Sharding", "HTTPServer", "Axiom", "Domain", "Capabilities", "UserClient", "CatalogClient", "PricingClient",
-            "CartClient", "OrderClient", "PaymentClient", "WishlistClient", "MailClient", "Contexts", "Presentation",
+            "CartClient", "OrderClient", "PaymentClient", "WishlistClient", "MailClient", "JobClient", "Contexts",
+            "Presentation",
         ]),
 
         // --- Tooling ----------------------------------------------------------
@@ -122,7 +127,7 @@ let package = Package(
         // Contexts with real clients over a temp SQLite file, no HTTP.
         .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain", "Capabilities", "UserClient",
                                                           "CatalogClient", "PricingClient", "CartClient", "OrderClient",
-                                                          "PaymentClient", "AxiomTestSupport"]),
+                                                          "PaymentClient", "JobClient", "AxiomTestSupport"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain", "Axiom", "Formats"]),
         // CLibPQ: a fresh PostgreSQL schema per server when the server
         // tests run on PostgreSQL (ServerDatabase).

@@ -6,6 +6,7 @@ import Contexts
 import Domain
 import HTTPServer
 import MailClient
+import JobClient
 import OrderClient
 import PaymentClient
 import PricingClient
@@ -32,6 +33,7 @@ final class AxiomService: Sendable {
     /// Set when shutdown begins, so `/ready` turns 503 while requests drain.
     private let lifecycle: Lifecycle
     private let feed: ChangeFeed
+    private let jobRunner: JobRunnerContext
 
     /// Builds and starts everything; throws (and the process refuses to
     /// start) when a capability cannot be made or a constraint fails.
@@ -56,6 +58,15 @@ final class AxiomService: Sendable {
             OrderLiveFeature.self,
             WishlistLiveFeature.self,
         ]))
+        // The work behind every job kind this process runs, declared in
+        // each feature's files; the runner claims only these kinds.
+        try orchestrator.compose(JobRunnerContext.self, with: JobWorks([
+            PaymentExpiryWork.self,
+            CheckoutRecoveryWork.self,
+            ExpiredSessionsWork.self,
+            JobPruneWork.self,
+            OrderMails.self,
+        ]))
         do {
             try await orchestrator.start()
         } catch AxiomError.constraintViolations(let report) {
@@ -74,6 +85,7 @@ final class AxiomService: Sendable {
         let registration: RegistrationContext
         let notifications: PaymentNotificationContext
         let recovery: CheckoutRecoveryContext
+        let jobRunner: JobRunnerContext
         let feed: ChangeFeed
         let tokenStore: StorageTokenStore?
         do {
@@ -109,6 +121,7 @@ final class AxiomService: Sendable {
             // are running. A SQLite file has this one process.
             let repaired = try await recovery.recover(options.databaseURL == nil ? .everything : .ownOrExpired)
             log(repaired, as: "checkouts_reconciled", always: true, logger: logger)
+            jobRunner = try await orchestrator.createContext(JobRunnerContext.self, parent: nil)
             if let email = options.adminEmail, let password = options.adminPassword {
                 let admin = try await registration.ensureAdmin(name: options.adminName, email: email, password: password)
                 // An existing account is left as it is: if it was demoted or
@@ -151,7 +164,8 @@ final class AxiomService: Sendable {
         let metrics = ServiceMetrics(orchestrator: orchestrator,
                                      applicationLimiters: [userLimiter].compactMap { $0 } + classLimits.limiters,
                                      loginDecisions: registration.loginDecisions,
-                                     paymentAnomalies: { notifications.anomaliesKept }, changeFeed: feed)
+                                     paymentAnomalies: { notifications.anomaliesKept }, changeFeed: feed,
+                                     jobRunner: jobRunner)
         func registerProbes(on router: inout Router) {
             HealthRoutes.register(on: &router)
             ReadinessRoutes.register(on: &router) { [orchestrator] in
@@ -230,15 +244,18 @@ final class AxiomService: Sendable {
             await orchestrator.shutdown()
             throw error
         }
+        // Cluster-wide sweeps (payment expiry, checkout recovery, expired
+        // sessions, the queue's prune) are periodic jobs, run on one replica
+        // at a time. What stays a loop here is each process's own: its
+        // session contexts, its storage instance, its rate-limit tokens, its
+        // search index merge that gives way to its own writes (docs/jobs.md).
+        await jobRunner.start()
         let background = [
             Task { await sessions.expireIdleSessions(every: .seconds(30)) },
-            Task { await removeExpiredSessions(registration: registration, logger: logger, every: .seconds(600)) },
             Task {
                 await StorageRecovery(orchestrator: orchestrator, logger: logger) { await storage.watch(orchestrator) }
                     .run(every: options.storageProbeInterval)
             },
-            Task { await expirePayments(notifications: notifications, logger: logger, every: .milliseconds(500)) },
-            Task { await recoverCheckouts(recovery: recovery, logger: logger, every: .seconds(5)) },
             Task { await compactSearchIndex(storefront: storefront, logger: logger, every: .seconds(10),
                                            resume: .milliseconds(100)) },
         ] + ([server.rateLimiter, userLimiter].compactMap { $0 } + classLimits.limiters).map { limiter in
@@ -247,13 +264,14 @@ final class AxiomService: Sendable {
         let routes = router.routes + (opsRouter?.routes ?? [])
         return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server,
                             opsServer: opsServer, routes: routes, background: background, lifecycle: lifecycle,
-                            feed: feed)
+                            feed: feed, jobRunner: jobRunner)
     }
 
     private init(options: ServerOptions, logger: ServerLogger, orchestrator: AxiomOrchestrator, server: HTTPServer,
                  opsServer: HTTPServer?, routes: [Router.Route], background: [Task<Void, Never>],
-                 lifecycle: Lifecycle, feed: ChangeFeed) {
+                 lifecycle: Lifecycle, feed: ChangeFeed, jobRunner: JobRunnerContext) {
         self.feed = feed
+        self.jobRunner = jobRunner
         self.opsServer = opsServer
         self.background = background
         self.lifecycle = lifecycle
@@ -324,6 +342,11 @@ final class AxiomService: Sendable {
         try orchestrator.registerClient(WishlistClient.self, dependencies: [database]) { resolver in
             subscribers.adding(WishlistClient(storage: try storage.access(resolver)))
         }
+        let jobSettings = options.jobRunnerSettings
+        try orchestrator.registerClient(JobClient.self, dependencies: [database, SystemClockCapability.self]) { resolver in
+            JobClient(storage: try storage.access(resolver), clock: try resolver.handle(SystemClockCapability.self).current,
+                      settings: jobSettings)
+        }
         let sessionLifetime = options.sessionLifetime
         let throttle = options.loginThrottle
         let userCacheEntries = options.userCacheEntries
@@ -353,37 +376,6 @@ final class AxiomService: Sendable {
         try orchestrator.registerClient(MailClient.self, dependencies: transport + [SystemClockCapability.self]) { resolver in
             MailClient(transport: options.mail.isOn ? try resolver.handle(MailTransport.self) : nil, templates: templates,
                        sender: sender, site: site, clock: try resolver.handle(SystemClockCapability.self).current)
-        }
-    }
-
-    /// Deletes expired sign-in sessions now and then (once right away).
-    private static func removeExpiredSessions(registration: RegistrationContext, logger: ServerLogger,
-                                              every interval: Duration) async {
-        await repeating(every: interval, logger: logger, failure: "expired_sessions_not_removed") {
-            let removed = try await registration.removeExpiredSessions()
-            if removed > 0 { logger.log(.info, "expired_sessions_removed", numbers: [("sessions", removed)]) }
-        }
-    }
-
-    /// Expires unpaid payments past their deadline (and finishes any payment
-    /// change left open). Every half second: one probe of the
-    /// `(status, expires_at)` index when nothing is due, and an order is
-    /// cancelled within about half a second of its `expires_at`.
-    private static func expirePayments(notifications: PaymentNotificationContext, logger: ServerLogger,
-                                       every interval: Duration) async {
-        await repeating(every: interval, logger: logger, failure: "payments_not_expired") {
-            let expired = try await notifications.sweep()
-            if expired > 0 { logger.log(.info, "payments_expired", numbers: [("payments", expired)]) }
-        }
-    }
-
-    /// Finishes, now and then, checkouts whose lease ran out: their process
-    /// died or paused longer than the lease (`CheckoutRecoveryContext.recover`).
-    private static func recoverCheckouts(recovery: CheckoutRecoveryContext, logger: ServerLogger,
-                                         every interval: Duration) async {
-        try? await Task.sleep(for: interval)
-        await repeating(every: interval, logger: logger, failure: "checkouts_not_recovered") {
-            log(try await recovery.recover(.expired), as: "checkouts_recovered", always: false, logger: logger)
         }
     }
 
@@ -419,21 +411,6 @@ final class AxiomService: Sendable {
         }
     }
 
-    /// Runs `round` now and then every `interval` until the task is
-    /// cancelled. A round that throws (storage unavailable) is logged as
-    /// `failure`, and the next round tries again.
-    private static func repeating(every interval: Duration, logger: ServerLogger, failure: String,
-                                  _ round: () async throws -> Void) async {
-        while !Task.isCancelled {
-            do {
-                try await round()
-            } catch {
-                logger.log(.warning, failure, [("error", String(describing: error))])
-            }
-            try? await Task.sleep(for: interval)
-        }
-    }
-
     private static func log(_ repair: CheckoutRecoveryContext.Repair, as event: String, always: Bool,
                             logger: ServerLogger) {
         guard always || !repair.isEmpty else { return }
@@ -456,6 +433,9 @@ final class AxiomService: Sendable {
         await server.shutdown()
         await opsServer?.shutdown()
         for task in background { task.cancel() }
+        // Before the clients go: a running job finishes (or, past the
+        // grace, is left to its lease) while its clients can still record it.
+        await jobRunner.stop()
         await feed.stop()
         await orchestrator.shutdown()
         logger.log(.notice, "stopped")
