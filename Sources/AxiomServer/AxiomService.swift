@@ -50,6 +50,8 @@ final class AxiomService: Sendable {
             configuration: .init(idleTimeout: options.sessionIdleTimeout, maxSessions: options.maxSessions),
             clock: try orchestrator.capabilityRegistry.resolve(SystemClockCapability.self))
         try orchestrator.compose(RegistrationContext.self, with: sessions)
+        try orchestrator.compose(CheckoutContext.self,
+                                 with: CheckoutRules(requireVerifiedEmail: options.requireVerifiedEmail))
         try orchestrator.compose(LiveUpdatesContext.self, with: LiveFeatures([
             CartLiveFeature.self,
             OrderLiveFeature.self,
@@ -122,13 +124,18 @@ final class AxiomService: Sendable {
         let classLimits = RouteClassRateLimits(
             signIn: RouteClassRateLimit(options.signInRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }),
             registration: RouteClassRateLimit(options.registrationRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }),
-            checkout: RouteClassRateLimit(options.checkoutRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }))
+            checkout: RouteClassRateLimit(options.checkoutRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }),
+            passwordReset: RouteClassRateLimit(options.passwordResetRateLimit.map {
+                RateLimiter(policy: $0, shared: tokenStore)
+            }))
         // Every route group, each bound to its one context type (RFC-001
         // 2.4): declared to the orchestrator and registered from this list.
         let groups: [any RouteGroup] = [
             CatalogRoutes(storefront, maxAge: options.catalogMaxAgeSeconds),
             RegistrationRoutes(registration, limits: classLimits),
+            AccountTokenRoutes(registration, limit: classLimits.passwordReset),
             ProfileRoutes(gate: gate),
+            AccountRoutes(gate: gate),
             CartRoutes(gate: gate),
             OrderRoutes(gate: gate),
             CheckoutRoutes(gate: gate, limit: classLimits.checkout),
@@ -316,6 +323,8 @@ final class AxiomService: Sendable {
         let userCacheEntries = options.userCacheEntries
         // As many sign-in sessions as session contexts may be held.
         let sessionCacheEntries = options.maxSessions
+        // This build has no mail transport: nothing mail-only is queued.
+        let accounts = options.accountSettings(mailEnabled: false)
         try orchestrator.registerClient(UserClient.self,
                                         dependencies: [database, PasswordHasher.self, SecureRandom.self,
                                                        SystemClockCapability.self]) { resolver in
@@ -324,7 +333,8 @@ final class AxiomService: Sendable {
                                           random: try resolver.handle(SecureRandom.self),
                                           clock: try resolver.handle(SystemClockCapability.self).current,
                                           sessionLifetime: sessionLifetime, throttle: throttle,
-                                          userCacheEntries: userCacheEntries, sessionCacheEntries: sessionCacheEntries))
+                                          userCacheEntries: userCacheEntries, sessionCacheEntries: sessionCacheEntries,
+                                          accounts: accounts))
         }
     }
 
