@@ -97,6 +97,10 @@ final class AxiomService: Sendable {
                 logger.log(.warning, "payments_not_configured",
                            [("detail", "payment_webhook_secret is not set: POST /payments/webhook answers 503")])
             }
+            if options.requireVerifiedEmail && !registration.mailEnabled {
+                logger.log(.warning, "verified_email_unreachable", [("detail",
+                    "require_verified_email is on but no mail is sent: accounts registered from now on cannot check out")])
+            }
             recovery = try await orchestrator.createContext(CheckoutRecoveryContext.self, parent: nil)
             // On PostgreSQL only what this process's previous life held and
             // what has its lease run out: never the checkouts other replicas
