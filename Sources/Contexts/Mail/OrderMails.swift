@@ -52,7 +52,7 @@ public struct OrderMails: JobWork {
 
     /// The customer's mail `order/<template>`.
     private func send(_ template: String, about id: OrderID, amount: Money? = nil, job: Job) async throws {
-        guard let order = try await settled(id), !Self.rolledBack(order, history: try await history(id)) else { return }
+        guard let order = try await settled(id, job: job), !Self.rolledBack(order, history: try await history(id)) else { return }
         let user: User
         do {
             user = try await users.call { try await $0.user(order.userID) }
@@ -80,10 +80,10 @@ public struct OrderMails: JobWork {
     }
 
     /// The order once its checkout or cancellation has finished; until then
-    /// the job is tried again (`OrderMailWaiting`).
-    private func settled(_ id: OrderID) async throws -> Order? {
+    /// the job waits (`OrderMailWaiting`).
+    private func settled(_ id: OrderID, job: Job) async throws -> Order? {
         let order = try await orders.call { try await $0.order(id) }
-        if try await orders.call({ try await $0.isOpen(id) }) { throw OrderMailWaiting(order: id) }
+        if try await orders.call({ try await $0.isOpen(id) }) { throw OrderMailWaiting(order: id, enqueuedAt: job.createdAt) }
         return order
     }
 
