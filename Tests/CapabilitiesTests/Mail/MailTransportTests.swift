@@ -32,6 +32,7 @@ import Testing
         #expect(accepted.authenticated)
         #expect(accepted.overTLS)
         #expect(accepted.mailOptions.contains { $0.hasPrefix("SIZE=") })
+        #expect(accepted.pipelined)
 
         let mail = try accepted.parsed()
         #expect(mail["defects"] as? [String] == [])
@@ -85,6 +86,19 @@ import Testing
         let mail = try accepted.parsed()
         #expect(mail["to"] as? [[String: String]] == [["name": "Jürgen Groß", "address": "jürgen@bücher.example"]])
         #expect(mail["defects"] as? [String] == [])
+    }
+
+    @Test func withoutPipeliningEachCommandWaitsForItsReply() async throws {
+        let server = try SMTPTestServer(["--tls", "none", "--no-pipelining"])
+        let transport = try MailTransport(server.settings(.none))
+        _ = try await transport.send(Self.message(to: [MailAddress("ann@example.org"), MailAddress("bob@example.org")]))
+        await #expect(throws: MailRejected.self) {
+            try await transport.send(Self.message(to: [MailAddress("ann@example.org"), MailAddress("nobody@example.org")]))
+        }
+        await transport.close()
+        let accepted = try server.accepted()
+        #expect(accepted.map(\.recipients) == [["ann@example.org", "bob@example.org"]])
+        #expect(accepted.map(\.pipelined) == [false])
     }
 
     @Test func messagesShareOneConnection() async throws {
@@ -148,6 +162,22 @@ import Testing
         await transport.close()
         let accepted = try server.accepted()
         #expect(accepted.map(\.recipients) == [["ann@example.org"]])
+    }
+
+    @Test func aPipelinedDataAfterARefusedRecipientDeliversNothing() async throws {
+        let server = try SMTPTestServer(["--tls", "none"])
+        let transport = try MailTransport(server.settings(.none))
+        // DATA is answered 354 (one recipient was accepted): the transport
+        // drops the connection instead of sending the message to only one.
+        let error = await #expect(throws: MailRejected.self) {
+            try await transport.send(Self.message(to: [MailAddress("ann@example.org"), MailAddress("nobody@example.org")]))
+        }
+        #expect(error?.code == 550)
+        _ = try await transport.send(Self.message())
+        await transport.close()
+        let accepted = try server.accepted()
+        #expect(accepted.map(\.recipients) == [["ann@example.org"]])
+        #expect(accepted.map(\.pipelined) == [true])
     }
 
     @Test func aCertificateForAnotherHostIsRefused() async throws {

@@ -14,6 +14,8 @@ final class SMTPTestServer {
         var recipients: [String] { envelope["rcpt_tos"] as? [String] ?? [] }
         var mailOptions: [String] { envelope["mail_options"] as? [String] ?? [] }
         var connection: Int { envelope["connection"] as? Int ?? -1 }
+        /// RCPT and DATA had arrived with MAIL (the client pipelined them).
+        var pipelined: Bool { envelope["pipelined"] as? Bool ?? false }
         var authenticated: Bool { envelope["authenticated"] as? Bool ?? false }
         var overTLS: Bool { envelope["tls"] as? Bool ?? false }
 
