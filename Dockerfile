@@ -37,8 +37,11 @@ RUN apt-get update \
     && chown axiom:axiom /data
 COPY --from=build /out/axiom-server /usr/local/bin/axiom-server
 COPY config/default.json /etc/axiom/default.json
-# Listen on every interface inside the container; keep the database on the volume.
+COPY config/mail /etc/axiom/mail
+# Listen on every interface inside the container; keep the database on the
+# volume; the mail templates where the image has them.
 ENV AXIOM_HOST=0.0.0.0 \
+    AXIOM_MAIL_TEMPLATES=/etc/axiom/mail \
     AXIOM_PORT=8080 \
     AXIOM_DATABASE=/data/axiom.db
 # Numeric, so an orchestrator can tell it is not root (runAsNonRoot).

@@ -102,7 +102,9 @@ import Testing
             [OrderError.illegalTransition(from: .pending, to: .delivered), OrderError.idempotencyKeyReused,
              OrderError.shippingAddressRequired(order), OrderError.shippingAddressLocked(order, status: .shipped)],
             [UnpaidOrderLimitError.tooManyOrders(limit: 5), UnpaidOrderLimitError.tooManyUnits(limit: 100, held: 99)],
-            [UserError.userSuspended(user), UserError.lastAdmin(user)],
+            [UserError.userSuspended(user), UserError.lastAdmin(user), UserError.emailNotVerified(user),
+             UserError.userDeleted(user)],
+            [AccountTokenError.resetTokenInvalid, AccountTokenError.verificationTokenInvalid], [MailNotConfigured()],
             [AuthenticationError.invalidCredentials, AuthenticationError.tooManyAttempts(retryAfterSeconds: 7),
              AuthenticationError.invalidToken, AuthenticationError.invalidTicket],
             [AccessDenied("no")], [PasswordHashingBusy(retryAfterSeconds: 1)],
@@ -111,12 +113,14 @@ import Testing
              PaymentError.illegalTransition(payment, from: .succeeded, to: .requiresPayment),
              PaymentError.refundExceedsPaid(payment, refundable: money),
              PaymentError.orderNotPaid(payment, status: .requiresPayment), PaymentError.orderShipped(payment)],
+            [JobError.notInState(id: 1, state: .running, action: "retried"), JobError.payloadErased(id: 1),
+             JobError.duplicateQueued(id: 1, kind: "k")],
         ]
         return cases.flatMap { $0 }
     }
 
     /// How many cases `refusals()` must list: one per case of each enum.
-    static let refusalCases = 1 + 3 + 1 + 1 + 1 + 3 + 4 + 2 + 2 + 4 + 1 + 1 + 7
+    static let refusalCases = 1 + 3 + 1 + 1 + 1 + 3 + 4 + 2 + 4 + 2 + 1 + 4 + 1 + 1 + 7 + 3
 
     /// The status and code the API answers `refusal` with.
     static func answer(_ refusal: any Refusal) -> (status: Int, code: String)? {
@@ -156,7 +160,15 @@ import Testing
             switch account {
             case .userSuspended: (409, "user_suspended")
             case .lastAdmin: (409, "last_admin")
+            case .emailNotVerified: (409, "email_not_verified")
+            case .userDeleted: (409, "user_deleted")
             }
+        case let token as AccountTokenError:
+            switch token {
+            case .resetTokenInvalid: (400, "reset_token_invalid")
+            case .verificationTokenInvalid: (400, "verification_token_invalid")
+            }
+        case is MailNotConfigured: (503, "mail_not_configured")
         case let authentication as AuthenticationError:
             switch authentication {
             case .invalidCredentials: (401, "invalid_credentials")
@@ -175,6 +187,12 @@ import Testing
             case .refundExceedsPaid: (422, "refund_exceeds_paid")
             case .orderNotPaid: (409, "order_not_paid")
             case .orderShipped: (409, "order_shipped")
+            }
+        case let job as JobError:
+            switch job {
+            case .notInState: (409, "job_state_conflict")
+            case .payloadErased: (409, "job_payload_erased")
+            case .duplicateQueued: (409, "job_duplicate_queued")
             }
         default: nil
         }

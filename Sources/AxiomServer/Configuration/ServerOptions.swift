@@ -3,6 +3,7 @@ import CatalogClient
 import Domain
 import Glibc
 import HTTPServer
+import JobClient
 import PaymentClient
 import UserClient
 
@@ -64,6 +65,11 @@ struct ServerOptions: Sendable {
     var loginUnfamiliarFreeFailures = 10
     var loginMaxUnfamiliarBackoffSeconds = 300.0
 
+    var passwordResetTTLSeconds = 1_800.0
+    var passwordResetMaxPerAccount = 3
+    var emailVerificationTTLSeconds = 172_800.0
+    var requireVerifiedEmail = false
+
     var adminEmail: String?
     var adminPassword: String?
     var adminName = "Administrator"
@@ -111,6 +117,8 @@ struct ServerOptions: Sendable {
     var rateLimitRegistrationBurst = 10
     var rateLimitCheckoutPerMinute = 30
     var rateLimitCheckoutBurst = 30
+    var rateLimitPasswordResetPerMinute = 5
+    var rateLimitPasswordResetBurst = 5
     /// `cluster`: on PostgreSQL the limits count across every process on the
     /// database (docs/rate-limits.md); a SQLite file has one process.
     var rateLimitScope = "cluster"
@@ -119,6 +127,11 @@ struct ServerOptions: Sendable {
 
     var storageProbeIntervalSeconds = 2.0
     var eventsHeartbeatSeconds = 15.0
+    var mail = MailOptions()
+    var jobsConcurrency = 4
+    var jobsPollIntervalSeconds = 0.2
+    var jobsLeaseSeconds = 60.0
+    var jobsRetentionDays = 7
 
     var sessionLifetime: Duration { .milliseconds(Int(sessionTTLSeconds * 1000)) }
     var sessionIdleTimeout: Duration { .milliseconds(Int(sessionIdleTimeoutSeconds * 1000)) }
@@ -136,6 +149,12 @@ struct ServerOptions: Sendable {
         PaymentSettings(webhookSecret: paymentWebhookSecret, webhookToleranceSeconds: Int64(paymentWebhookToleranceSeconds),
                         timeoutSeconds: Int64(paymentTimeoutSeconds),
                         manualTimeoutDays: Int64(manualPaymentTimeoutDays))
+    }
+
+    var jobRunnerSettings: JobRunnerSettings {
+        JobRunnerSettings(concurrency: jobsConcurrency, pollInterval: .milliseconds(Int(jobsPollIntervalSeconds * 1000)),
+                          lease: .milliseconds(Int(jobsLeaseSeconds * 1000)),
+                          retention: .seconds(jobsRetentionDays * 86_400), owner: checkoutLease.owner)
     }
 
     var checkoutLease: CheckoutLease {
@@ -197,6 +216,17 @@ struct ServerOptions: Sendable {
     }
     var checkoutRateLimit: RateLimitPolicy? {
         routeClassLimit("checkout", perMinute: rateLimitCheckoutPerMinute, burst: rateLimitCheckoutBurst)
+    }
+    var passwordResetRateLimit: RateLimitPolicy? {
+        routeClassLimit("password-reset", perMinute: rateLimitPasswordResetPerMinute, burst: rateLimitPasswordResetBurst)
+    }
+
+    /// The account flows' settings; `mailEnabled` is whether a mail
+    /// transport is configured.
+    func accountSettings(mailEnabled: Bool) -> AccountSettings {
+        AccountSettings(mailEnabled: mailEnabled, resetTokenLifetimeSeconds: Int64(passwordResetTTLSeconds.rounded(.up)),
+                        verificationTokenLifetimeSeconds: Int64(emailVerificationTTLSeconds.rounded(.up)),
+                        resetsPerAccount: passwordResetMaxPerAccount)
     }
 
     private func routeClassLimit(_ name: String, perMinute: Int, burst: Int) -> RateLimitPolicy? {
@@ -340,6 +370,17 @@ struct ServerOptions: Sendable {
                  help: "longest back-off of an address an account has not signed in from, on the account's failures",
                  \.loginMaxUnfamiliarBackoffSeconds),
 
+        .seconds("password_reset_ttl", max: 86_400, help: "seconds a mailed password-reset link works",
+                 \.passwordResetTTLSeconds),
+        .integer("password_reset_max_per_account", in: 1...100,
+                 help: "reset links one account is mailed per hour at most (more requests are answered alike and mail nothing)",
+                 \.passwordResetMaxPerAccount),
+        .seconds("email_verification_ttl", max: 30 * 86_400, help: "seconds a mailed address-verification link works",
+                 \.emailVerificationTTLSeconds),
+        .boolean("require_verified_email",
+                 help: "refuse checkout (409 email_not_verified) until the account's address is confirmed",
+                 \.requireVerifiedEmail),
+
         .optionalText("admin_email", help: "first admin's email, created at start-up if not registered",
                       \.adminEmail),
         .optionalText("admin_password", help: "first admin's password (prefer the environment to a flag)",
@@ -427,6 +468,12 @@ struct ServerOptions: Sendable {
         .integer("rate_limit_checkout_burst", in: 1...10_000_000,
                  help: "POST /checkout one client address may make at once above the rate",
                  \.rateLimitCheckoutBurst),
+        .integer("rate_limit_password_reset_per_minute", in: 1...100_000_000,
+                 help: "POST /password-resets and /password-resets/complete per minute one client address may sustain (password-reset policy)",
+                 \.rateLimitPasswordResetPerMinute),
+        .integer("rate_limit_password_reset_burst", in: 1...10_000_000,
+                 help: "password-reset requests one client address may make at once above the rate",
+                 \.rateLimitPasswordResetBurst),
         .text("rate_limit_scope", accepted: "cluster or process",
               help: "cluster: on PostgreSQL the limits count across every process on the database (leases of a shared bucket); process: each process counts alone",
               check: { ["cluster", "process"].contains($0) },
@@ -436,7 +483,18 @@ struct ServerOptions: Sendable {
                  \.storageProbeIntervalSeconds),
         .seconds("events_heartbeat_interval", help: "seconds between heartbeat comments on GET /events streams",
                  \.eventsHeartbeatSeconds),
-    ]
+        .integer("jobs_concurrency", in: 1...1_000, help: "jobs this process runs at once",
+                 \.jobsConcurrency),
+        .seconds("jobs_poll_interval", max: 60,
+                 help: "longest pause between this process's looks at the job queue for due jobs",
+                 \.jobsPollIntervalSeconds),
+        .seconds("jobs_lease", max: 86_400,
+                 help: "seconds a claimed job belongs to this process (renewed while it runs); after that another takes it over",
+                 \.jobsLeaseSeconds),
+        .integer("jobs_retention", in: 1...3_650,
+                 help: "days finished jobs (succeeded, dead, discarded) are kept before the hourly prune deletes them",
+                 \.jobsRetentionDays),
+    ] + mailSettings
 
     /// The addresses of a comma-separated list (spaces around items
     /// allowed); items that are not numeric IPv4 or IPv6 addresses are left out.
@@ -461,6 +519,9 @@ struct ServerOptions: Sendable {
         }
         if (adminEmail == nil) != (adminPassword == nil) {
             throw ConfigurationError("admin_email and admin_password must be set together (or neither)")
+        }
+        if mail.isOn && mail.from == nil {
+            throw ConfigurationError("smtp_host is set without mail_from: every mail needs a From address")
         }
     }
 }
