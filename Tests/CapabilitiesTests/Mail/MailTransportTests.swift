@@ -118,6 +118,22 @@ import Testing
         #expect(Set(try accepted.map { try $0.parsed()["message_id"] as? String }).count == 6)
     }
 
+    @Test func availabilityIsProbedWithAConnectionTheNextSendUses() async throws {
+        let server = try SMTPTestServer(["--tls", "starttls"])
+        let transport = try MailTransport(server.settings(.starttls))
+        #expect(await transport.checkAvailability())
+        _ = try await transport.send(Self.message())
+        await transport.close()
+        server.stop()
+        #expect(try server.accepted().map(\.connection).count == 1)
+        // The probe's connection carried the message: no other was opened.
+        #expect(try server.accepted().first?.connection == 1)
+
+        #expect(!(await transport.checkAvailability()))
+        #expect(!transport.isAvailable)
+        await #expect(throws: MailTransportError.self) { try await transport.send(Self.message()) }
+    }
+
     @Test func aKeptConnectionTheServerClosedIsReplacedOnce() async throws {
         let server = try SMTPTestServer(["--tls", "none", "--idle-timeout", "0.3"])
         let transport = try MailTransport(server.settings(.none))

@@ -28,6 +28,12 @@ class Recorder:
 
     async def handle_EHLO(self, server, session, envelope, hostname, responses):
         session.host_name = hostname
+        # One SMTP object per connection; numbered at its first EHLO, so
+        # the Controller's own readiness probe (no EHLO) is not counted.
+        with self.lock:
+            if not hasattr(server, "connection_number"):
+                self.connections += 1
+                server.connection_number = self.connections
         # aiosmtpd reads commands in order, so pipelined ones work; say so.
         return responses[:-1] + ["250-PIPELINING", responses[-1]] if self.pipelining else responses
 
@@ -63,17 +69,6 @@ class Recorder:
             json.dump(record, out)
         os.replace(base + ".json.tmp", base + ".json")
         return f"250 2.0.0 Ok: queued as Q{number}"
-
-
-class CountingController(Controller):
-    """Numbers each connection (aiosmtpd makes one SMTP object per connection)."""
-
-    def factory(self):
-        smtp = super().factory()
-        with self.handler.lock:
-            self.handler.connections += 1
-            smtp.connection_number = self.handler.connections
-        return smtp
 
 
 def authenticator(server, session, envelope, mechanism, auth_data):
@@ -114,9 +109,9 @@ def main():
                       auth_exclude_mechanism=[m for m in ("PLAIN", "LOGIN") if m not in args.auth_mechanisms.split()])
     port = free_port()
     recorder = Recorder(args.dir, args.defer, not args.no_pipelining)
-    controller = CountingController(recorder, hostname="127.0.0.1", port=port,
-                                    ssl_context=context if args.tls == "implicit" else None,
-                                    server_hostname="test.smtp", **kwargs)
+    controller = Controller(recorder, hostname="127.0.0.1", port=port,
+                        ssl_context=context if args.tls == "implicit" else None,
+                        server_hostname="test.smtp", **kwargs)
     controller.start()
     print(json.dumps({"port": port, "ca": os.path.join(args.dir, "ca.pem")}), flush=True)
     # Bounded: stdin closing (the test ended) or the lifetime, whichever first.
