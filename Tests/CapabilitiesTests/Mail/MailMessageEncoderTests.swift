@@ -1,6 +1,7 @@
 import AxiomTestSupport
 import Foundation
 import Testing
+import TestSupport
 @testable import Capabilities
 
 /// The RFC 5322 text itself, read back by Python's email package: folding,
@@ -19,7 +20,7 @@ import Testing
         let directory = try TempDirectory(prefix: "axiom-mail")
         let path = directory.path("message.eml")
         try Data(encoded.bytes).write(to: URL(fileURLWithPath: path))
-        let accepted = SMTPTestServer.Accepted(envelope: [:], rawPath: path)
+        let accepted = SMTPSink.Accepted(envelope: [:], rawPath: path)
         return (String(decoding: encoded.bytes, as: UTF8.self), try accepted.parsed())
     }
 
