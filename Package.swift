@@ -117,10 +117,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", "CZlib"]),
         .testTarget(name: "AxiomTests", dependencies: ["Axiom", "AxiomTestSupport"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
-        // Mail/smtp_server.py is the real SMTP server (aiosmtpd) the mail
-        // tests send to; Mail/mail_parse.py reads what it received.
-        .testTarget(name: "CapabilitiesTests", dependencies: ["Capabilities", "Axiom", "AxiomTestSupport", "TestSupport"],
-                    exclude: ["Mail/smtp_server.py", "Mail/mail_parse.py"]),
+        .testTarget(name: "CapabilitiesTests", dependencies: ["Capabilities", "Axiom", "AxiomTestSupport", "TestSupport"]),
         .testTarget(name: "UserClientTests", dependencies: ["UserClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
         .testTarget(name: "CatalogClientTests", dependencies: ["CatalogClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
         .testTarget(name: "PricingClientTests", dependencies: ["PricingClient", "Axiom", "Domain", "AxiomTestSupport"]),

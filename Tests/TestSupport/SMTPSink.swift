@@ -12,8 +12,15 @@ public final class SMTPSink: @unchecked Sendable {
         public var recipients: [String] { envelope["rcpt_tos"] as? [String] ?? [] }
         public var mailOptions: [String] { envelope["mail_options"] as? [String] ?? [] }
         public var connection: Int { envelope["connection"] as? Int ?? -1 }
+        /// RCPT and DATA had arrived with MAIL (the client pipelined them).
+        public var pipelined: Bool { envelope["pipelined"] as? Bool ?? false }
         public var authenticated: Bool { envelope["authenticated"] as? Bool ?? false }
         public var overTLS: Bool { envelope["tls"] as? Bool ?? false }
+
+        public init(envelope: [String: Any], rawPath: String) {
+            self.envelope = envelope
+            self.rawPath = rawPath
+        }
 
         /// The message as Python's email package reads it.
         public func parsed() throws -> [String: Any] {

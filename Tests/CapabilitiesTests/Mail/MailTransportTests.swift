@@ -33,6 +33,7 @@ import TestSupport
         #expect(accepted.authenticated)
         #expect(accepted.overTLS)
         #expect(accepted.mailOptions.contains { $0.hasPrefix("SIZE=") })
+        #expect(accepted.pipelined)
 
         let mail = try accepted.parsed()
         #expect(mail["defects"] as? [String] == [])
@@ -88,6 +89,19 @@ import TestSupport
         #expect(mail["defects"] as? [String] == [])
     }
 
+    @Test func withoutPipeliningEachCommandWaitsForItsReply() async throws {
+        let server = try SMTPSink(["--tls", "none", "--no-pipelining"])
+        let transport = try MailTransport(server.settings(.none))
+        _ = try await transport.send(Self.message(to: [MailAddress("ann@example.org"), MailAddress("bob@example.org")]))
+        await #expect(throws: MailRejected.self) {
+            try await transport.send(Self.message(to: [MailAddress("ann@example.org"), MailAddress("nobody@example.org")]))
+        }
+        await transport.close()
+        let accepted = try server.accepted()
+        #expect(accepted.map(\.recipients) == [["ann@example.org", "bob@example.org"]])
+        #expect(accepted.map(\.pipelined) == [false])
+    }
+
     @Test func messagesShareOneConnection() async throws {
         let server = try SMTPSink(["--tls", "starttls"])
         let transport = try MailTransport(server.settings(.starttls))
@@ -103,6 +117,22 @@ import TestSupport
         #expect(accepted.count == 6)
         #expect(Set(accepted.map(\.connection)).count == 1)
         #expect(Set(try accepted.map { try $0.parsed()["message_id"] as? String }).count == 6)
+    }
+
+    @Test func availabilityIsProbedWithAConnectionTheNextSendUses() async throws {
+        let server = try SMTPSink(["--tls", "starttls"])
+        let transport = try MailTransport(server.settings(.starttls))
+        #expect(await transport.checkAvailability())
+        _ = try await transport.send(Self.message())
+        await transport.close()
+        server.stop()
+        #expect(try server.accepted().map(\.connection).count == 1)
+        // The probe's connection carried the message: no other was opened.
+        #expect(try server.accepted().first?.connection == 1)
+
+        #expect(!(await transport.checkAvailability()))
+        #expect(!transport.isAvailable)
+        await #expect(throws: MailTransportError.self) { try await transport.send(Self.message()) }
     }
 
     @Test func aKeptConnectionTheServerClosedIsReplacedOnce() async throws {
@@ -149,6 +179,22 @@ import TestSupport
         await transport.close()
         let accepted = try server.accepted()
         #expect(accepted.map(\.recipients) == [["ann@example.org"]])
+    }
+
+    @Test func aPipelinedDataAfterARefusedRecipientDeliversNothing() async throws {
+        let server = try SMTPSink(["--tls", "none"])
+        let transport = try MailTransport(server.settings(.none))
+        // DATA is answered 354 (one recipient was accepted): the transport
+        // drops the connection instead of sending the message to only one.
+        let error = await #expect(throws: MailRejected.self) {
+            try await transport.send(Self.message(to: [MailAddress("ann@example.org"), MailAddress("nobody@example.org")]))
+        }
+        #expect(error?.code == 550)
+        _ = try await transport.send(Self.message())
+        await transport.close()
+        let accepted = try server.accepted()
+        #expect(accepted.map(\.recipients) == [["ann@example.org"]])
+        #expect(accepted.map(\.pipelined) == [true])
     }
 
     @Test func aCertificateForAnotherHostIsRefused() async throws {
