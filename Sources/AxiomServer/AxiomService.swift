@@ -5,6 +5,7 @@ import Capabilities
 import Contexts
 import Domain
 import HTTPServer
+import MailClient
 import JobClient
 import OrderClient
 import PaymentClient
@@ -64,6 +65,7 @@ final class AxiomService: Sendable {
             CheckoutRecoveryWork.self,
             ExpiredSessionsWork.self,
             JobPruneWork.self,
+            OrderMails.self,
         ]))
         do {
             try await orchestrator.start()
@@ -107,6 +109,13 @@ final class AxiomService: Sendable {
                            [("detail", "payment_webhook_secret is not set: POST /payments/webhook answers 503")])
             }
             recovery = try await orchestrator.createContext(CheckoutRecoveryContext.self, parent: nil)
+            if let transport = options.mail.transport {
+                logger.log(.info, "mail_on", [("smtp_host", transport.host), ("smtp_tls", transport.security.rawValue),
+                                              ("from", options.mail.sender.from.address)],
+                           numbers: [("smtp_port", Int(transport.port))])
+            } else {
+                logger.log(.notice, "mail_off", [("detail", "smtp_host is not set: no mail is queued or sent")])
+            }
             // On PostgreSQL only what this process's previous life held and
             // what has its lease run out: never the checkouts other replicas
             // are running. A SQLite file has this one process.
@@ -287,6 +296,9 @@ final class AxiomService: Sendable {
             try PasswordHasher(maxConcurrent: UsableCPUs.current.count, maxWaiting: options.passwordHashMaxWaiting)
         }
         try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
+        if let transport = options.mail.transport {
+            try await orchestrator.registerCapability(MailTransport.self) { try MailTransport(transport) }
+        }
         logger.log(.info, "storage_opened", storage.logFields,
                    numbers: [("migrations", schema.count), ("schema_version", Int(schema.last?.version ?? 0))])
     }
@@ -300,6 +312,7 @@ final class AxiomService: Sendable {
         let keyLifetime = options.idempotencyKeyTTLSeconds
         let unpaidLimits = options.unpaidOrderLimits
         let database = storage.capability
+        let mails = options.mail.isOn
         try orchestrator.registerClient(CatalogClient.self, dependencies: [database]) { resolver in
             subscribers.adding(CatalogClient(storage: try storage.access(resolver), currency: currency,
                                              cacheEntries: cacheEntries, lease: lease))
@@ -314,7 +327,7 @@ final class AxiomService: Sendable {
             subscribers.adding(OrderClient(storage: try storage.access(resolver),
                                            clock: try resolver.handle(SystemClockCapability.self).current,
                                            owner: lease.owner, idempotencyKeyLifetimeSeconds: keyLifetime,
-                                           unpaidLimits: unpaidLimits))
+                                           unpaidLimits: unpaidLimits, mails: mails))
         }
         let paymentSettings = options.paymentSettings
         try orchestrator.registerClient(PaymentClient.self,
@@ -323,8 +336,9 @@ final class AxiomService: Sendable {
             subscribers.adding(PaymentClient(storage: try storage.access(resolver),
                                              authenticator: try resolver.handle(MessageAuthenticator.self),
                                              clock: try resolver.handle(SystemClockCapability.self).current,
-                                             settings: paymentSettings))
+                                             settings: paymentSettings, mails: mails))
         }
+        try registerMail(on: orchestrator, options: options)
         try orchestrator.registerClient(WishlistClient.self, dependencies: [database]) { resolver in
             subscribers.adding(WishlistClient(storage: try storage.access(resolver)))
         }
@@ -347,6 +361,21 @@ final class AxiomService: Sendable {
                                           clock: try resolver.handle(SystemClockCapability.self).current,
                                           sessionLifetime: sessionLifetime, throttle: throttle,
                                           userCacheEntries: userCacheEntries, sessionCacheEntries: sessionCacheEntries))
+        }
+    }
+
+    /// The mail client, over the SMTP capability when mail is on; its
+    /// templates are read and parsed here, so a broken one stops the start.
+    private static func registerMail(on orchestrator: AxiomOrchestrator, options: ServerOptions) throws {
+        let templates = options.mail.isOn
+            ? try MailTemplates(directory: options.mail.templates, overrides: options.mail.templatesOverride)
+            : MailTemplates()
+        let sender = options.mail.sender
+        let site = options.mail.site(adminEmail: options.adminEmail)
+        let transport: [any Capability.Type] = options.mail.isOn ? [MailTransport.self] : []
+        try orchestrator.registerClient(MailClient.self, dependencies: transport + [SystemClockCapability.self]) { resolver in
+            MailClient(transport: options.mail.isOn ? try resolver.handle(MailTransport.self) : nil, templates: templates,
+                       sender: sender, site: site, clock: try resolver.handle(SystemClockCapability.self).current)
         }
     }
 

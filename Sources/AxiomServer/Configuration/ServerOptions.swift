@@ -120,6 +120,7 @@ struct ServerOptions: Sendable {
 
     var storageProbeIntervalSeconds = 2.0
     var eventsHeartbeatSeconds = 15.0
+    var mail = MailOptions()
     var jobsConcurrency = 4
     var jobsPollIntervalSeconds = 0.2
     var jobsLeaseSeconds = 60.0
@@ -458,7 +459,7 @@ struct ServerOptions: Sendable {
         .integer("jobs_retention", in: 1...3_650,
                  help: "days finished jobs (succeeded, dead, discarded) are kept before the hourly prune deletes them",
                  \.jobsRetentionDays),
-    ]
+    ] + mailSettings
 
     /// The addresses of a comma-separated list (spaces around items
     /// allowed); items that are not numeric IPv4 or IPv6 addresses are left out.
@@ -483,6 +484,9 @@ struct ServerOptions: Sendable {
         }
         if (adminEmail == nil) != (adminPassword == nil) {
             throw ConfigurationError("admin_email and admin_password must be set together (or neither)")
+        }
+        if mail.isOn && mail.from == nil {
+            throw ConfigurationError("smtp_host is set without mail_from: every mail needs a From address")
         }
     }
 }
