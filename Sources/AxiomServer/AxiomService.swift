@@ -53,6 +53,8 @@ final class AxiomService: Sendable {
             configuration: .init(idleTimeout: options.sessionIdleTimeout, maxSessions: options.maxSessions),
             clock: try orchestrator.capabilityRegistry.resolve(SystemClockCapability.self))
         try orchestrator.compose(RegistrationContext.self, with: sessions)
+        try orchestrator.compose(CheckoutContext.self,
+                                 with: CheckoutRules(requireVerifiedEmail: options.requireVerifiedEmail))
         try orchestrator.compose(LiveUpdatesContext.self, with: LiveFeatures([
             CartLiveFeature.self,
             OrderLiveFeature.self,
@@ -108,6 +110,10 @@ final class AxiomService: Sendable {
                 logger.log(.warning, "payments_not_configured",
                            [("detail", "payment_webhook_secret is not set: POST /payments/webhook answers 503")])
             }
+            if options.requireVerifiedEmail && !registration.mailEnabled {
+                logger.log(.warning, "verified_email_unreachable", [("detail",
+                    "require_verified_email is on but no mail is sent: accounts registered from now on cannot check out")])
+            }
             recovery = try await orchestrator.createContext(CheckoutRecoveryContext.self, parent: nil)
             if let transport = options.mail.transport {
                 logger.log(.info, "mail_on", [("smtp_host", transport.host), ("smtp_tls", transport.security.rawValue),
@@ -143,13 +149,18 @@ final class AxiomService: Sendable {
         let classLimits = RouteClassRateLimits(
             signIn: RouteClassRateLimit(options.signInRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }),
             registration: RouteClassRateLimit(options.registrationRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }),
-            checkout: RouteClassRateLimit(options.checkoutRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }))
+            checkout: RouteClassRateLimit(options.checkoutRateLimit.map { RateLimiter(policy: $0, shared: tokenStore) }),
+            passwordReset: RouteClassRateLimit(options.passwordResetRateLimit.map {
+                RateLimiter(policy: $0, shared: tokenStore)
+            }))
         // Every route group, each bound to its one context type (RFC-001
         // 2.4): declared to the orchestrator and registered from this list.
         let groups: [any RouteGroup] = [
             CatalogRoutes(storefront, maxAge: options.catalogMaxAgeSeconds),
             RegistrationRoutes(registration, limits: classLimits),
+            AccountTokenRoutes(registration, limit: classLimits.passwordReset),
             ProfileRoutes(gate: gate),
+            AccountRoutes(gate: gate),
             CartRoutes(gate: gate),
             OrderRoutes(gate: gate),
             CheckoutRoutes(gate: gate, limit: classLimits.checkout),
@@ -352,6 +363,8 @@ final class AxiomService: Sendable {
         let userCacheEntries = options.userCacheEntries
         // As many sign-in sessions as session contexts may be held.
         let sessionCacheEntries = options.maxSessions
+        // This build has no mail transport: nothing mail-only is queued.
+        let accounts = options.accountSettings(mailEnabled: false)
         try orchestrator.registerClient(UserClient.self,
                                         dependencies: [database, PasswordHasher.self, SecureRandom.self,
                                                        SystemClockCapability.self]) { resolver in
@@ -360,7 +373,8 @@ final class AxiomService: Sendable {
                                           random: try resolver.handle(SecureRandom.self),
                                           clock: try resolver.handle(SystemClockCapability.self).current,
                                           sessionLifetime: sessionLifetime, throttle: throttle,
-                                          userCacheEntries: userCacheEntries, sessionCacheEntries: sessionCacheEntries))
+                                          userCacheEntries: userCacheEntries, sessionCacheEntries: sessionCacheEntries,
+                                          accounts: accounts))
         }
     }
 

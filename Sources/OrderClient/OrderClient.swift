@@ -292,6 +292,21 @@ public actor OrderClient: StatelessClient, PublishingClient {
         return changed
     }
 
+    /// Takes the shipping address out of every order of `user` (the
+    /// account's deletion); orders without one are left alone, so a
+    /// repeat changes nothing. Answers how many orders changed.
+    public func eraseShippingAddresses(of user: UserID) async throws -> Int {
+        let (changed, sequence) = try await write { handle -> [Order] in
+            let changed = try OrderStore.eraseShippingAddresses(handle, user: user)
+            for order in changed { try handle.recordChange(Self.change(of: order)) }
+            return changed
+        }
+        if let sequence {
+            for order in changed { stateBroadcaster.publish(.changed(order, sequence: sequence), key: order.userID) }
+        }
+        return changed.count
+    }
+
     /// The order's checkout or cancellation finished its work in the other
     /// clients (stock committed or returned, cart cleared): start-up
     /// reconciliation no longer looks at it. Answers the order as stored

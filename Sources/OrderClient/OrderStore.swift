@@ -159,6 +159,22 @@ enum OrderStore {
         return changed
     }
 
+    /// `user`'s orders that had a shipping address, stored without it
+    /// (read locked, as `address` does, so an address given at once is not
+    /// lost under this write or kept past it).
+    static func eraseShippingAddresses(_ handle: any StorageHandle, user: UserID) throws -> [Order] {
+        let orders = try handle.query("SELECT document FROM orders WHERE user_id = ?" + handle.lockingRead,
+                                      user.description).map(decode)
+        var changed: [Order] = []
+        for order in orders where order.shippingAddress != nil {
+            let erased = order.withoutShippingAddress()
+            try handle.enqueue("UPDATE orders SET document = ? WHERE id = ?", OrderDocument.text(erased),
+                               order.id.description)
+            changed.append(erased)
+        }
+        return changed
+    }
+
     static func decode(_ row: StorageRow) throws -> Order {
         try OrderDocument.decode(row.get("document"))
     }

@@ -144,12 +144,16 @@ extension UserClient {
     /// memory. An expired token is refused anyway; this keeps the table and
     /// the working set from holding tokens nobody presents again. Returns
     /// how many were removed from memory. Expired event tickets and
-    /// sign-in throttle runs past their window go in the same sweep.
+    /// sign-in throttle runs past their window and mailed account tokens
+    /// past their expiry go in the same sweep.
     /// Deletes every session whose token has expired; answers how many were held.
     public func removeExpiredSessions() async throws -> Int {
         let now = nowMilliseconds()
         let policy = loginPolicy
         let step = Self.sweepStep
+        // Tokens stay past their expiry for the reset window: the
+        // per-account throttle counts the links issued in it.
+        let tokensBefore = now - max(accounts.resetWindowSeconds, 0) * 1000
         // In steps of at most `sweepStep` rows a table, each its own write:
         // the first sweep after a long stop can find a million expired
         // sessions, and one request's write is held (with its savepoint's
@@ -160,7 +164,8 @@ extension UserClient {
                 let sessions = try UserStore.deleteExpiredSessions(handle, now: now, limit: step)
                 let tickets = try EventTicketStore.deleteExpired(handle, now: now, limit: step)
                 let throttle = try LoginThrottleStore.sweep(handle, policy: policy, now: now, limit: step)
-                return sessions == step || tickets == step || throttle
+                let tokens = try AccountTokenStore.deleteExpired(handle, before: tokensBefore, limit: step)
+                return sessions == step || tickets == step || throttle || tokens == step
             }
         }
         let expired = sessions.forget { $0.expiresAt <= now }

@@ -58,6 +58,8 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     let random: CapabilityHandle<SecureRandom>
     let clock: any TimeSource
     let sessionLifetime: Int64
+    /// The account flows' settings; `mailEnabled` says whether mails are queued.
+    public nonisolated let accounts: AccountSettings
     nonisolated let users: VersionedWorkingSet<UserID, User>
     /// By token hash. Session rows never change, only go: each carries
     /// version 0, and a revocation forgets it (a miss read that overlapped
@@ -82,8 +84,9 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
                 random: CapabilityHandle<SecureRandom>, clock: any TimeSource,
                 sessionLifetime: Duration = .seconds(24 * 3600), throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
                 userCacheEntries: Int = UserClient.defaultCacheEntries,
-                sessionCacheEntries: Int = UserClient.defaultCacheEntries) {
+                sessionCacheEntries: Int = UserClient.defaultCacheEntries, accounts: AccountSettings = AccountSettings()) {
         self.storage = storage
+        self.accounts = accounts
         self.hasher = hasher
         self.random = random
         self.clock = clock
@@ -123,7 +126,12 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
 
     // MARK: Users
 
-    /// A new customer. `validation_failed` (every field), `duplicate_email`.
+    /// A new customer, unverified: with mail on, a verification link is
+    /// mailed to the address in the same commit. `validation_failed`
+    /// (every field), `duplicate_email`; with mail on, a taken address
+    /// queues a mail to its owner (someone tried to register with it) in
+    /// the commit that would have made the account, so both answers cost
+    /// one hash and one commit.
     public func register(_ request: NewUserRequest) async throws -> User {
         try await create(request, role: .customer)
     }
@@ -190,13 +198,16 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         // others is not overwritten with an old copy.
         let role = patch.role.map { _ in changed.role.rawValue }
         let status = patch.status.map { _ in changed.status.rawValue }
+        let deleted = UserError.userDeleted(id)
         let (current, revoked) = try await writeUser(id) { handle -> [UserStore.StoredSession] in
             try UserStore.lockActiveAdmins(handle)
             let wasActiveAdmin = try UserStore.isActiveAdmin(handle, id: id)
-            try handle.execute("""
-                UPDATE users SET role = COALESCE(?, role), status = COALESCE(?, status), version = version + 1 WHERE id = ?
+            // A deletion committed since the user was read stays.
+            guard try handle.execute("""
+                UPDATE users SET role = COALESCE(?, role), status = COALESCE(?, status), version = version + 1
+                WHERE id = ? AND deleted_at IS NULL
                 """,
-                               role, status, id.description)
+                               role, status, id.description) == 1 else { throw deleted }
             if wasActiveAdmin, try UserStore.activeAdminCount(handle) == 0 { throw UserError.lastAdmin(id) }
             return revoke ? try UserStore.deleteSessions(handle, user: id, except: nil) : []
         }
@@ -236,7 +247,12 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         let latest = try await self.user(id)
         let user = try patch.applied(to: latest)
         let hash = newHash
+        let emailChanged = user.email.normalized != latest.email.normalized
         let revokesOthers = hash != nil || user.email.address != latest.email.address
+        let mails = accounts.mailEnabled
+        let token = random.current.token(byteCount: 32, encoding: .base64url)
+        let lifetime = accounts.verificationTokenLifetimeSeconds
+        let now = nowMilliseconds()
         let (current, revoked) = try await writeUser(id) { handle -> [UserStore.StoredSession] in
             if let unchangedFrom, try UserStore.user(handle, id: id)?.user != unchangedFrom {
                 throw EntityError.preconditionFailed(entity: "user")
@@ -250,6 +266,20 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
             if let hash {
                 try handle.execute("UPDATE users SET password_hash = ?, version = version + 1 WHERE id = ?",
                                    hash, id.description)
+            }
+            if emailChanged {
+                // The new address is unconfirmed until its link is followed;
+                // the old one is told, so a takeover does not go unnoticed.
+                try handle.execute("UPDATE users SET email_verified = 0 WHERE id = ?", id.description)
+                if mails {
+                    try AccountTokenStore.issue(handle, user: id, purpose: .emailVerification,
+                                                emailKey: user.email.normalized, tokenHash: TokenDigest.sha256Hex(token),
+                                                now: now, lifetimeSeconds: lifetime)
+                    try handle.enqueue(try AccountMail(.verifyEmail, userID: id, token: token,
+                                                       address: user.email.address).job(at: now))
+                    try handle.enqueue(try AccountMail(.emailChanged, userID: id, address: latest.email.address)
+                        .job(at: now))
+                }
             }
             guard revokesOthers else { return [] }
             return try UserStore.deleteSessions(handle, user: id, except: keepingSession)
@@ -266,10 +296,30 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
         // which addresses are registered. The unique `email_key`
         // index refuses a taken one (`duplicate_email`).
         let hash = try await hashPassword(request.password)
+        let now = nowMilliseconds()
+        // An admin from configuration is the operator's own address.
         let user = try request.makeUser(id: UserID(RandomUUID.make()), role: role,
-                                        createdAt: Timestamp(millisecondsSince1970: nowMilliseconds()))
+                                        createdAt: Timestamp(millisecondsSince1970: now), emailVerified: role == .admin)
         let started = users.start(of: user.id)
-        try await storage.durableWrite { try UserStore.insert($0, user, passwordHash: hash) }
+        let mails = accounts.mailEnabled && role == .customer
+        let token = random.current.token(byteCount: 32, encoding: .base64url)
+        let lifetime = accounts.verificationTokenLifetimeSeconds
+        let taken = try await storage.durableWrite { handle -> Bool in
+            if mails, let owner = try UserStore.user(handle, emailKey: user.email.normalized) {
+                try handle.enqueue(try AccountMail(.registrationAttempt, userID: owner.user.id).job(at: now))
+                return true
+            }
+            try UserStore.insert(handle, user, passwordHash: hash)
+            if mails {
+                try AccountTokenStore.issue(handle, user: user.id, purpose: .emailVerification,
+                                            emailKey: user.email.normalized, tokenHash: TokenDigest.sha256Hex(token),
+                                            now: now, lifetimeSeconds: lifetime)
+                try handle.enqueue(try AccountMail(.verifyEmail, userID: user.id, token: token,
+                                                   address: user.email.address).job(at: now))
+            }
+            return false
+        }
+        if taken { throw EntityError.duplicate(field: "email", value: user.email.address) }
         _ = users.applyCommitted([Versioned(user.id, user, version: 1)], startedAt: started)
         stateBroadcaster.publish(.registered(user))
         return user

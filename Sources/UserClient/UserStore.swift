@@ -25,7 +25,7 @@ enum UserStore {
     /// Every read below is one probe of an index (primary key, the unique
     /// `email_key` and `token_hash`, `users_by_creation`): nothing the users
     /// client reads grows with the tables.
-    static let userColumns = "id, name, email, role, status, created_at, password_hash, version"
+    static let userColumns = "id, name, email, email_verified, role, status, deleted_at, created_at, password_hash, version"
 
     static func user(_ handle: any StorageHandle, id: UserID) throws -> StoredUser? {
         try handle.queryOne("SELECT \(userColumns) FROM users WHERE id = ?", id.description).map(storedUser)
@@ -71,10 +71,13 @@ enum UserStore {
         let idText: String = try row.get("id")
         guard let id = UserID(idText),
               let role = UserRole(rawValue: try row.get("role")),
-              let status = UserStatus(rawValue: try row.get("status"))
+              let stored = UserStatus(rawValue: try row.get("status"))
         else { throw UserDataError(description: "user row \(idText) is not valid") }
-        let user = User(id: id, name: try row.get("name"), email: try Email(try row.get("email")), role: role,
-                        status: status, createdAt: Timestamp(millisecondsSince1970: try row.get("created_at")))
+        let deletedAt: Int64? = try row.get("deleted_at")
+        let verified: Int64 = try row.get("email_verified")
+        let user = User(id: id, name: try row.get("name"), email: try Email(try row.get("email")),
+                        emailVerified: verified != 0, role: role, status: deletedAt == nil ? stored : .deleted,
+                        createdAt: Timestamp(millisecondsSince1970: try row.get("created_at")))
         return StoredUser(user: user, passwordHash: try row.get("password_hash"), version: try row.get("version"))
     }
 
@@ -82,10 +85,11 @@ enum UserStore {
     static func insert(_ handle: any StorageHandle, _ user: User, passwordHash: String) throws {
         do {
             try handle.execute("""
-                INSERT INTO users(id, name, email, email_key, password_hash, role, status, created_at)
-                VALUES(?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO users(id, name, email, email_key, password_hash, role, status, created_at, email_verified)
+                VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, user.id.description, user.name, user.email.address, user.email.normalized, passwordHash,
-                user.role.rawValue, user.status.rawValue, user.createdAt.millisecondsSince1970)
+                user.role.rawValue, user.status.rawValue, user.createdAt.millisecondsSince1970,
+                user.emailVerified ? 1 : 0)
         } catch let error as StorageError where error.isUniqueViolation {
             throw EntityError.duplicate(field: "email", value: user.email.address)
         }
@@ -117,6 +121,28 @@ enum UserStore {
     static func insert(_ handle: any StorageHandle, _ session: StoredSession, createdAt: Int64) throws {
         try handle.execute("INSERT INTO sessions(id, user_id, token_hash, created_at, expires_at) VALUES(?, ?, ?, ?, ?)",
                            session.id, session.userID.description, session.tokenHash, createdAt, session.expiresAt)
+    }
+
+    /// The user's unexpired sessions, oldest first (`sessions_by_user`).
+    static func sessions(_ handle: any StorageHandle, user: UserID, now: Int64) throws -> [SessionSummary] {
+        try handle.query("""
+            SELECT id, created_at, expires_at FROM sessions WHERE user_id = ? AND expires_at > ? ORDER BY created_at, id
+            """, user.description, now).map { row in
+            SessionSummary(id: try row.get("id"), createdAt: Timestamp(millisecondsSince1970: try row.get("created_at")),
+                           expiresAt: Timestamp(millisecondsSince1970: try row.get("expires_at")), current: false)
+        }
+    }
+
+    /// Deletes the session if it is `user`'s; returns it (nil: no such
+    /// session of theirs, another user's included).
+    static func deleteSession(_ handle: any StorageHandle, id: String, of user: UserID) throws -> StoredSession? {
+        guard let row = try handle.queryOne("SELECT token_hash, expires_at FROM sessions WHERE id = ? AND user_id = ?",
+                                            id, user.description) else { return nil }
+        let session = StoredSession(id: id, userID: user, tokenHash: try row.get("token_hash"),
+                                    expiresAt: try row.get("expires_at"))
+        try handle.execute("DELETE FROM sessions WHERE id = ?", id)
+        try handle.recordChange(ChangeRecord(kind: .session, key: id, userID: user.description))
+        return session
     }
 
     /// Deletes the session; returns its token hash (nil if it was gone).

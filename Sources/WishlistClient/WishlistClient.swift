@@ -67,6 +67,12 @@ public actor WishlistClient: StatefulClient {
         try await write(user) { try WishlistStore.remove(product, for: user, $0) }
     }
 
+    /// Takes every product out (the account's deletion); an empty list
+    /// changes nothing.
+    public func clear(_ user: UserID) async throws -> [ProductID] {
+        try await write(user) { try WishlistStore.clear(user, $0) }
+    }
+
     /// One change of `user`'s list (`change` answers whether it changed a
     /// row); one that changes nothing writes nothing and publishes nothing.
     private func write(_ user: UserID,

@@ -47,6 +47,11 @@ enum WishlistStore {
         try handle.execute("DELETE FROM wishlist_items WHERE user_id = ? AND product_id = ?",
                            user.description, product.description) > 0
     }
+
+    /// Deletes every item of `user`'s list; answers whether there was one.
+    static func clear(_ user: UserID, _ handle: any StorageHandle) throws -> Bool {
+        try handle.execute("DELETE FROM wishlist_items WHERE user_id = ?", user.description) > 0
+    }
 }
 
 /// A stored row that does not read as a wishlist item.

@@ -38,6 +38,9 @@ import Testing
             "POST /users": accountData, "POST /sessions": accountData,
             "DELETE /sessions/current": accountData, "GET /users": accountData,
             "GET /users/{id}": accountData, "PATCH /users/{id}": accountData,
+            "POST /password-resets": accountData, "POST /password-resets/complete": accountData,
+            "POST /email-verifications": accountData, "POST /me/email-verifications": accountData,
+            "GET /me/sessions": accountData, "DELETE /me/sessions/{id}": accountData, "DELETE /me": accountData,
             "GET /events": .standard, "GET /axiom/components": .standard,
             "POST /payments/webhook": .standard,
         ]

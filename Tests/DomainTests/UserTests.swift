@@ -102,7 +102,7 @@ import Testing
         let user = try makeUser(1, email: "Ada@Example.com", role: .admin).suspended()
         let (decoded, json) = try roundTrip(user)
         #expect(decoded == user)
-        #expect(json == #"{"created_at":"2026-11-18T11:06:40.000Z","email":"Ada@Example.com","id":"00000000-0000-0000-0000-000000000001","name":"Ada Lovelace","role":"admin","status":"suspended"}"#)
+        #expect(json == #"{"created_at":"2026-11-18T11:06:40.000Z","email":"Ada@Example.com","email_verified":true,"id":"00000000-0000-0000-0000-000000000001","name":"Ada Lovelace","role":"admin","status":"suspended"}"#)
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(User.self, from: Data(json.replacingOccurrences(of: "\"admin\"", with: "\"root\"").utf8))
         }

@@ -102,7 +102,9 @@ import Testing
             [OrderError.illegalTransition(from: .pending, to: .delivered), OrderError.idempotencyKeyReused,
              OrderError.shippingAddressRequired(order), OrderError.shippingAddressLocked(order, status: .shipped)],
             [UnpaidOrderLimitError.tooManyOrders(limit: 5), UnpaidOrderLimitError.tooManyUnits(limit: 100, held: 99)],
-            [UserError.userSuspended(user), UserError.lastAdmin(user)],
+            [UserError.userSuspended(user), UserError.lastAdmin(user), UserError.emailNotVerified(user),
+             UserError.userDeleted(user)],
+            [AccountTokenError.resetTokenInvalid, AccountTokenError.verificationTokenInvalid], [MailNotConfigured()],
             [AuthenticationError.invalidCredentials, AuthenticationError.tooManyAttempts(retryAfterSeconds: 7),
              AuthenticationError.invalidToken, AuthenticationError.invalidTicket],
             [AccessDenied("no")], [PasswordHashingBusy(retryAfterSeconds: 1)],
@@ -118,7 +120,7 @@ import Testing
     }
 
     /// How many cases `refusals()` must list: one per case of each enum.
-    static let refusalCases = 1 + 3 + 1 + 1 + 1 + 3 + 4 + 2 + 2 + 4 + 1 + 1 + 7 + 3
+    static let refusalCases = 1 + 3 + 1 + 1 + 1 + 3 + 4 + 2 + 4 + 2 + 1 + 4 + 1 + 1 + 7 + 3
 
     /// The status and code the API answers `refusal` with.
     static func answer(_ refusal: any Refusal) -> (status: Int, code: String)? {
@@ -158,7 +160,15 @@ import Testing
             switch account {
             case .userSuspended: (409, "user_suspended")
             case .lastAdmin: (409, "last_admin")
+            case .emailNotVerified: (409, "email_not_verified")
+            case .userDeleted: (409, "user_deleted")
             }
+        case let token as AccountTokenError:
+            switch token {
+            case .resetTokenInvalid: (400, "reset_token_invalid")
+            case .verificationTokenInvalid: (400, "verification_token_invalid")
+            }
+        case is MailNotConfigured: (503, "mail_not_configured")
         case let authentication as AuthenticationError:
             switch authentication {
             case .invalidCredentials: (401, "invalid_credentials")

@@ -23,15 +23,17 @@ extension ClientRun where C == UserClient {
 
     static func start(_ directory: TempDirectory, throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
                       sessionLifetime: Duration = .seconds(3600), clock: ManualClock = ManualClock(),
-                      cacheEntries: Int = UserClient.defaultCacheEntries) async throws -> UserRun {
+                      cacheEntries: Int = UserClient.defaultCacheEntries,
+                      accounts: AccountSettings = AccountSettings()) async throws -> UserRun {
         try await start(directory.databasePath, backend: .sqlite, throttle: throttle, sessionLifetime: sessionLifetime,
-                        clock: clock, cacheEntries: cacheEntries)
+                        clock: clock, cacheEntries: cacheEntries, accounts: accounts)
     }
 
     /// `database`: a file path on SQLite, a URL on PostgreSQL (`StorageBackend.database(at:)`).
     static func start(_ database: String, backend: StorageBackend, throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
                       sessionLifetime: Duration = .seconds(3600), clock: ManualClock = ManualClock(),
-                      cacheEntries: Int = UserClient.defaultCacheEntries) async throws -> UserRun {
+                      cacheEntries: Int = UserClient.defaultCacheEntries,
+                      accounts: AccountSettings = AccountSettings()) async throws -> UserRun {
         try await start(path: database, backend: backend, migrations: UserClient.migrations, clock: clock,
                         capabilities: { orchestrator in
                             try await orchestrator.registerCapability(PasswordHasher.self) {
@@ -43,7 +45,7 @@ extension ClientRun where C == UserClient {
             UserClient(storage: try backend.access(resolver), hasher: try resolver.handle(PasswordHasher.self),
                        random: try resolver.handle(SecureRandom.self), clock: clock,
                        sessionLifetime: sessionLifetime, throttle: throttle,
-                       userCacheEntries: cacheEntries, sessionCacheEntries: cacheEntries)
+                       userCacheEntries: cacheEntries, sessionCacheEntries: cacheEntries, accounts: accounts)
         }
     }
 }

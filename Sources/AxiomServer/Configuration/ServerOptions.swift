@@ -65,6 +65,11 @@ struct ServerOptions: Sendable {
     var loginUnfamiliarFreeFailures = 10
     var loginMaxUnfamiliarBackoffSeconds = 300.0
 
+    var passwordResetTTLSeconds = 1_800.0
+    var passwordResetMaxPerAccount = 3
+    var emailVerificationTTLSeconds = 172_800.0
+    var requireVerifiedEmail = false
+
     var adminEmail: String?
     var adminPassword: String?
     var adminName = "Administrator"
@@ -112,6 +117,8 @@ struct ServerOptions: Sendable {
     var rateLimitRegistrationBurst = 10
     var rateLimitCheckoutPerMinute = 30
     var rateLimitCheckoutBurst = 30
+    var rateLimitPasswordResetPerMinute = 5
+    var rateLimitPasswordResetBurst = 5
     /// `cluster`: on PostgreSQL the limits count across every process on the
     /// database (docs/rate-limits.md); a SQLite file has one process.
     var rateLimitScope = "cluster"
@@ -209,6 +216,17 @@ struct ServerOptions: Sendable {
     }
     var checkoutRateLimit: RateLimitPolicy? {
         routeClassLimit("checkout", perMinute: rateLimitCheckoutPerMinute, burst: rateLimitCheckoutBurst)
+    }
+    var passwordResetRateLimit: RateLimitPolicy? {
+        routeClassLimit("password-reset", perMinute: rateLimitPasswordResetPerMinute, burst: rateLimitPasswordResetBurst)
+    }
+
+    /// The account flows' settings; `mailEnabled` is whether a mail
+    /// transport is configured.
+    func accountSettings(mailEnabled: Bool) -> AccountSettings {
+        AccountSettings(mailEnabled: mailEnabled, resetTokenLifetimeSeconds: Int64(passwordResetTTLSeconds.rounded(.up)),
+                        verificationTokenLifetimeSeconds: Int64(emailVerificationTTLSeconds.rounded(.up)),
+                        resetsPerAccount: passwordResetMaxPerAccount)
     }
 
     private func routeClassLimit(_ name: String, perMinute: Int, burst: Int) -> RateLimitPolicy? {
@@ -352,6 +370,17 @@ struct ServerOptions: Sendable {
                  help: "longest back-off of an address an account has not signed in from, on the account's failures",
                  \.loginMaxUnfamiliarBackoffSeconds),
 
+        .seconds("password_reset_ttl", max: 86_400, help: "seconds a mailed password-reset link works",
+                 \.passwordResetTTLSeconds),
+        .integer("password_reset_max_per_account", in: 1...100,
+                 help: "reset links one account is mailed per hour at most (more requests are answered alike and mail nothing)",
+                 \.passwordResetMaxPerAccount),
+        .seconds("email_verification_ttl", max: 30 * 86_400, help: "seconds a mailed address-verification link works",
+                 \.emailVerificationTTLSeconds),
+        .boolean("require_verified_email",
+                 help: "refuse checkout (409 email_not_verified) until the account's address is confirmed",
+                 \.requireVerifiedEmail),
+
         .optionalText("admin_email", help: "first admin's email, created at start-up if not registered",
                       \.adminEmail),
         .optionalText("admin_password", help: "first admin's password (prefer the environment to a flag)",
@@ -439,6 +468,12 @@ struct ServerOptions: Sendable {
         .integer("rate_limit_checkout_burst", in: 1...10_000_000,
                  help: "POST /checkout one client address may make at once above the rate",
                  \.rateLimitCheckoutBurst),
+        .integer("rate_limit_password_reset_per_minute", in: 1...100_000_000,
+                 help: "POST /password-resets and /password-resets/complete per minute one client address may sustain (password-reset policy)",
+                 \.rateLimitPasswordResetPerMinute),
+        .integer("rate_limit_password_reset_burst", in: 1...10_000_000,
+                 help: "password-reset requests one client address may make at once above the rate",
+                 \.rateLimitPasswordResetBurst),
         .text("rate_limit_scope", accepted: "cluster or process",
               help: "cluster: on PostgreSQL the limits count across every process on the database (leases of a shared bucket); process: each process counts alone",
               check: { ["cluster", "process"].contains($0) },

@@ -96,6 +96,29 @@ public final class RegistrationContext: Context {
         }
     }
 
+    /// Mails a reset link to the account of `email` if there is one; the
+    /// caller is answered the same either way. `mail_not_configured` when
+    /// mail is off (for every address alike).
+    public func requestPasswordReset(email: String) async throws {
+        guard users.call({ $0.accounts.mailEnabled }) else { throw MailNotConfigured() }
+        try await users.call { try await $0.requestPasswordReset(email: email) }
+    }
+
+    /// Sets the password of the reset token's account and ends every
+    /// session of it (`reset_token_invalid`, `validation_failed`).
+    public func completePasswordReset(_ completion: PasswordResetCompletion) async throws {
+        _ = try await users.call { try await $0.completePasswordReset(completion) }
+    }
+
+    /// Confirms the address a verification link was mailed to
+    /// (`verification_token_invalid`).
+    public func confirmEmail(token: String) async throws {
+        _ = try await users.call { try await $0.confirmEmail(token: token) }
+    }
+
+    /// Whether mail is on: registration's answer says what to expect.
+    public var mailEnabled: Bool { users.call { $0.accounts.mailEnabled } }
+
     /// Signs in; the token is returned once and stored only as a hash.
     public func signIn(email: String, password: String,
                                    clientAddress: String) async throws -> AuthenticatedSession {

@@ -60,6 +60,7 @@ public struct OrderMails: JobWork {
             guard case .notFound = error else { throw error }
             return
         }
+        guard user.status != .deleted else { return }
         let values = try await values(order, amount: amount, recipient: user.name)
         _ = try await mail.call {
             try await $0.send(MailRequest(template: "order/\(template)", to: user.email.description, toName: user.name,

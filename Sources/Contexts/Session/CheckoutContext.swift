@@ -18,11 +18,13 @@ public final class CheckoutContext: SessionFeature {
     public let identity: ContextIdentity
     public let caller: SessionCaller
     private let clients: CheckoutClients
+    private let rules: CheckoutRules
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
         caller = try SessionCaller.of(creation)
         clients = try CheckoutClients(creation)
+        rules = creation.composition(CheckoutRules.self) ?? CheckoutRules()
     }
 
     /// Cart → stock → order, all or nothing (seed 004, pattern 4):
@@ -56,6 +58,7 @@ public final class CheckoutContext: SessionFeature {
                          shippingAddress: ShippingAddress? = nil) async throws -> (order: OrderWithPayment, created: Bool) {
         let user = try caller.current.user
         guard user.canPlaceOrder else { throw UserError.userSuspended(user.id) }
+        if rules.requireVerifiedEmail, !user.emailVerified { throw UserError.emailNotVerified(user.id) }
         let cart = try await clients.carts.call { try await $0.cart(for: user.id) }
         // A retry after the first request went through finds the cart
         // emptied of what it ordered: an empty cart matches the key's order.

@@ -3,7 +3,8 @@ import Domain
 import UserClient
 
 /// A session's profile feature: `/users/me`, a user record a customer may
-/// read (their own), and sign-out. It holds no state (see `CartContext`).
+/// read (their own), the user's sessions (listed, ended one by one), a new
+/// verification link, and sign-out. It holds no state (see `CartContext`).
 public final class ProfileContext: SessionFeature {
     public let identity: ContextIdentity
     public let caller: SessionCaller
@@ -44,6 +45,27 @@ public final class ProfileContext: SessionFeature {
         }
         return try await users.call { try await $0.updateProfile(caller.user.id, patch, keepingSession: caller.sessionID,
                                                    clientAddress: clientAddress, unchangedFrom: seen) }
+    }
+
+    /// The caller's unexpired sessions, oldest first, this one marked `current`.
+    public func sessions() async throws -> [SessionSummary] {
+        let caller = try self.caller.current
+        return try await users.call { try await $0.sessions(of: caller.user.id, current: caller.sessionID) }
+    }
+
+    /// Ends one of the caller's sessions (this one too), on every replica;
+    /// `session_not_found` for one that is not theirs.
+    public func endSession(_ sessionID: String) async throws {
+        let caller = try self.caller.current
+        try await users.call { try await $0.endSession(sessionID, of: caller.user.id) }
+    }
+
+    /// Mails a new verification link to the caller's address (the earlier
+    /// ones void); answers whether one was queued (not when the address is
+    /// confirmed already or mail is off).
+    public func resendVerification() async throws -> Bool {
+        let caller = try self.caller.current
+        return try await users.call { try await $0.resendVerification(caller.user.id) }
     }
 
     /// Revokes this session's token; its live streams end (the users client

@@ -8,11 +8,11 @@ import Domain
 /// (`enter`), which records its caller for every feature of the session
 /// and reaches the feature the request is for, made on first use (RFC-001
 /// section 4: the session's graph is profile, cart, orders, checkout →
-/// cart + orders, admin → orders, live updates, wishlist).
+/// cart + orders, admin → orders, live updates, wishlist, account deletion).
 public final class SessionContext: SessionFeature {
     public static var downstreamTypes: [any Context.Type] {
         [ProfileContext.self, CartContext.self, OrdersContext.self, CheckoutContext.self, AdminContext.self,
-         LiveUpdatesContext.self, WishlistContext.self]
+         LiveUpdatesContext.self, WishlistContext.self, AccountDeletionContext.self]
     }
 
     public let identity: ContextIdentity

@@ -110,6 +110,13 @@ public struct Order: Hashable, Sendable, Codable, Identifiable, Validatable {
                          checkoutID: checkoutID, shippingAddress: address).validated()
     }
 
+    /// The order without its shipping address: its customer's account was
+    /// deleted, and the address is theirs. Lines, amounts and status stay.
+    public func withoutShippingAddress() -> Order {
+        Order(id: id, userID: userID, status: status, lines: lines, total: total, createdAt: createdAt,
+              checkoutID: checkoutID, shippingAddress: nil)
+    }
+
     /// Checkout finished: pending → confirmed (system).
     public func confirmed() throws -> Order { try transitioned(to: .confirmed, by: .system) }
 

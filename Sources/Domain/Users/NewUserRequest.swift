@@ -23,12 +23,14 @@ public struct NewUserRequest: Sendable, Decodable, Validatable, CustomStringConv
         return errors.orNil
     }
 
-    /// The user this registration creates (active), after full validation.
-    /// The password is left to the caller, who hashes it.
-    public func makeUser(id: UserID, role: UserRole = .customer, createdAt: Timestamp) throws -> User {
+    /// The user this registration creates (active, its address not yet
+    /// confirmed unless `emailVerified`), after full validation. The
+    /// password is left to the caller, who hashes it.
+    public func makeUser(id: UserID, role: UserRole = .customer, createdAt: Timestamp,
+                         emailVerified: Bool = false) throws -> User {
         if let errors = validate() { throw errors }
-        return User(id: id, name: User.normalizedName(name), email: try Email(email), role: role,
-                    status: .active, createdAt: createdAt)
+        return User(id: id, name: User.normalizedName(name), email: try Email(email), emailVerified: emailVerified,
+                    role: role, status: .active, createdAt: createdAt)
     }
 
     public var description: String { "NewUserRequest(name: \(name), email: \(email), password: <redacted>)" }

@@ -3,30 +3,38 @@
 ///
 /// Never carries a password or its hash: credentials belong to the storage
 /// and hashing capabilities, so a `User` can be encoded to any response.
-/// Encodes as `{id, name, email, role, status, created_at}`.
+/// Encodes as `{id, name, email, email_verified, role, status, created_at}`.
+///
+/// `emailVerified`: the address was confirmed by a link mailed to it (or
+/// the account predates verification). A deleted account keeps its row,
+/// anonymised, with status `deleted`: its orders keep their customer.
 public struct User: Hashable, Sendable, Codable, Identifiable, Validatable {
     public static let maxNameLength = 100
 
     public let id: UserID
     public let name: String
     public let email: Email
+    public let emailVerified: Bool
     public let role: UserRole
     public let status: UserStatus
     public let createdAt: Timestamp
 
     /// Memberwise; does not validate (see `validate()` / `validated()`).
-    public init(id: UserID, name: String, email: Email, role: UserRole = .customer,
+    public init(id: UserID, name: String, email: Email, emailVerified: Bool = true, role: UserRole = .customer,
                 status: UserStatus = .active, createdAt: Timestamp) {
         self.id = id
         self.name = name
         self.email = email
+        self.emailVerified = emailVerified
         self.role = role
         self.status = status
         self.createdAt = createdAt
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, name, email, role, status
+        case id, name, email
+        case emailVerified = "email_verified"
+        case role, status
         case createdAt = "created_at"
     }
 
@@ -51,6 +59,7 @@ public struct User: Hashable, Sendable, Codable, Identifiable, Validatable {
 
     public var isActive: Bool { status == .active }
     public var isAdmin: Bool { role == .admin }
+    public var isDeleted: Bool { status == .deleted }
     /// Only active users log in, change their cart or check out.
     public var canPlaceOrder: Bool { isActive }
     public var canLogIn: Bool { isActive }
@@ -63,7 +72,14 @@ public struct User: Hashable, Sendable, Codable, Identifiable, Validatable {
     }
 
     /// A new address (uniqueness is the `UserState`'s job).
-    public func changingEmail(to newEmail: Email) -> User { copy(email: newEmail) }
+    /// A new address (uniqueness is the `UserState`'s job), unverified
+    /// until a link mailed to it is followed, when `verifying` is set.
+    public func changingEmail(to newEmail: Email, verifying: Bool = false) -> User {
+        copy(email: newEmail, emailVerified: verifying ? false : emailVerified)
+    }
+
+    /// The address confirmed (its verification link followed).
+    public func verified() -> User { copy(emailVerified: true) }
 
     public func suspended() -> User { copy(status: .suspended) }
     public func activated() -> User { copy(status: .active) }
@@ -71,9 +87,9 @@ public struct User: Hashable, Sendable, Codable, Identifiable, Validatable {
     public func with(role: UserRole) -> User { copy(role: role) }
     public func with(status: UserStatus) -> User { copy(status: status) }
 
-    private func copy(name: String? = nil, email: Email? = nil, role: UserRole? = nil,
+    private func copy(name: String? = nil, email: Email? = nil, emailVerified: Bool? = nil, role: UserRole? = nil,
                       status: UserStatus? = nil) -> User {
-        User(id: id, name: name ?? self.name, email: email ?? self.email, role: role ?? self.role,
-             status: status ?? self.status, createdAt: createdAt)
+        User(id: id, name: name ?? self.name, email: email ?? self.email, emailVerified: emailVerified ?? self.emailVerified,
+             role: role ?? self.role, status: status ?? self.status, createdAt: createdAt)
     }
 }

@@ -29,9 +29,9 @@ public struct UserAdminPatch: Sendable, Codable, Equatable, Validatable {
 
     public func validate() -> ValidationError? {
         var errors = ValidationError()
-        if let status, UserStatus(rawValue: status) == nil {
+        if let status, !UserStatus.assignable.contains(where: { $0.rawValue == status }) {
             errors.add("status", .invalidFormat, "status must be one of: "
-                + UserStatus.allCases.map(\.rawValue).joined(separator: ", "))
+                + UserStatus.assignable.map(\.rawValue).joined(separator: ", "))
         }
         if let role, UserRole(rawValue: role) == nil {
             errors.add("role", .invalidFormat, "role must be one of: "
@@ -40,8 +40,10 @@ public struct UserAdminPatch: Sendable, Codable, Equatable, Validatable {
         return errors.orNil
     }
 
+    /// `user_deleted` for an erased account: it stays deleted.
     public func applied(to user: User) throws -> User {
         if let errors = validate() { throw errors }
+        if user.isDeleted { throw UserError.userDeleted(user.id) }
         var result = user
         if let status = status.flatMap(UserStatus.init(rawValue:)) { result = result.with(status: status) }
         if let role = role.flatMap(UserRole.init(rawValue:)) { result = result.with(role: role) }

@@ -448,9 +448,14 @@ paths:
         changed): registration does not tell anyone which addresses have
         accounts, and both cost the same password hash. Sign in with
         `POST /sessions` to get the account (and `GET /users/me` for its
-        id). Once the service sends e-mail, the owner of a taken address
-        will be told by e-mail that someone tried to register it; until
-        then the answer is the same 202 and nothing else happens.
+        id). The new account's `email_verified` is false until the link
+        mailed to it is followed (`POST /email-verifications`).
+
+        When the shop sends mail, a new address is mailed a verification
+        link and the owner of a taken address is mailed that someone tried
+        to register with it; the answer is still one 202 for both, whose
+        `detail` points to the inbox. Without mail the answer is the same
+        202 and nothing else happens.
       requestBody:
         required: true
         content:
@@ -528,6 +533,265 @@ paths:
           description: Signed out.
         "401":
           $ref: "#/components/responses/Unauthorized"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /password-resets:
+    post:
+      operationId: requestPasswordReset
+      summary: Mail a link that sets a new password
+      description: |
+        One answer, 202, whether or not the address has an account: if it
+        has an active one, a link is mailed to it (a token of 32 random
+        bytes; only its SHA-256 is stored), which works once and for
+        `password_reset_ttl` seconds (30 minutes by default); a new link
+        voids the earlier ones. One account is mailed at most
+        `password_reset_max_per_account` links an hour (more requests are
+        answered alike and mail nothing), and one client address is held
+        to the `password-reset` rate limit (429). When the shop sends no
+        mail, every request is answered 503 `mail_not_configured`.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              additionalProperties: false
+              required: [email]
+              properties:
+                email:
+                  type: string
+      responses:
+        "202":
+          description: If the address has an account, a link is on its way.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [status, detail]
+                properties:
+                  status:
+                    type: string
+                    enum: [accepted]
+                  detail:
+                    type: string
+        "400":
+          $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/MailOrStorageUnavailable"
+  /password-resets/complete:
+    post:
+      operationId: completePasswordReset
+      summary: Set a new password with a mailed reset link's token
+      description: |
+        Sets the password (the password rules of registration apply, 422),
+        ends every session of the account on every replica (their tokens get
+        401, their live streams end), uses the token up, and mails the owner
+        a notice. A token unknown, used, voided by a newer one or expired is
+        400 `reset_token_invalid`. Following the link confirms the address
+        it was mailed to.
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              additionalProperties: false
+              required: [token, password]
+              properties:
+                token:
+                  type: string
+                password:
+                  type: string
+                  minLength: 10
+      responses:
+        "204":
+          description: The password is set; sign in with it.
+        "400":
+          $ref: "#/components/responses/AccountTokenInvalid"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /email-verifications:
+    post:
+      operationId: confirmEmail
+      summary: Confirm an address with a mailed verification link's token
+      description: |
+        A link is mailed at registration and on an address change (to the
+        new address; the old one is told of the change). It works once, for
+        `email_verification_ttl` seconds, and only while the account still
+        has the address it was mailed to: otherwise 400
+        `verification_token_invalid`. With `require_verified_email`, checkout
+        waits for it (409 `email_not_verified`).
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              additionalProperties: false
+              required: [token]
+              properties:
+                token:
+                  type: string
+      responses:
+        "204":
+          description: The address is confirmed.
+        "400":
+          $ref: "#/components/responses/AccountTokenInvalid"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /me:
+    delete:
+      operationId: deleteMe
+      summary: Delete your account (with your password)
+      description: |
+        Erases the account's personal data: its name and address (replaced;
+        the address is free for a new account at once), its password, its
+        cart, its wishlist and its orders' shipping addresses; ends every
+        session (their tokens get 401). Orders, payments and the ledger keep
+        their amounts under the anonymised user, whose status is `deleted`
+        and who never signs in again. A wrong password is 401
+        `invalid_credentials` and counts as a failed sign-in (429 as for
+        `POST /sessions`); the last active admin cannot delete their
+        account (409 `last_admin`).
+      security:
+        - bearer: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              additionalProperties: false
+              required: [password]
+              properties:
+                password:
+                  type: string
+      responses:
+        "204":
+          description: The account is deleted.
+        "400":
+          $ref: "#/components/responses/MalformedJSON"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "409":
+          $ref: "#/components/responses/Conflict"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "429":
+          $ref: "#/components/responses/TooManyAttempts"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /me/sessions:
+    get:
+      operationId: listMySessions
+      summary: Your sign-in sessions, oldest first
+      description: |
+        Each unexpired session of the signed-in user, never its token; the
+        request's own is `current`. When a session was last used is not
+        recorded (it would cost a write per request).
+      security:
+        - bearer: []
+      responses:
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: The sessions.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [sessions]
+                properties:
+                  sessions:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/SessionSummary"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /me/sessions/{id}:
+    parameters:
+      - name: id
+        in: path
+        required: true
+        schema:
+          type: string
+    delete:
+      operationId: endMySession
+      summary: End one of your sessions (the current one too)
+      description: |
+        Its token gets 401 on every replica and its live streams end.
+        Another user's session, or one that is gone, is 404
+        `session_not_found`.
+      security:
+        - bearer: []
+      responses:
+        "204":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: The session is ended.
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /me/email-verifications:
+    post:
+      operationId: resendEmailVerification
+      summary: Mail a new verification link to your address
+      description: |
+        Voids the earlier links. `sent` is false when the address is
+        confirmed already or the shop sends no mail.
+      security:
+        - bearer: []
+      responses:
+        "202":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: Whether a link was queued.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [sent]
+                properties:
+                  sent:
+                    type: boolean
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "429":
+          $ref: "#/components/responses/RateLimited"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
   /users/{id}:
@@ -1043,6 +1307,8 @@ paths:
             (`unpaid_orders_per_customer`, 5) or `too_many_unpaid_units`
             (`unpaid_units_per_customer`, 100 units in all, this order's
             included). Nothing is reserved or placed; pay or cancel an order first.
+            With `require_verified_email`, an account whose address is not
+            confirmed yet is refused with `email_not_verified`.
           content:
             application/problem+json:
               schema:
@@ -2554,7 +2820,7 @@ components:
           type: string
     User:
       type: object
-      required: [id, name, email, role, status, created_at]
+      required: [id, name, email, email_verified, role, status, created_at]
       properties:
         id:
           type: string
@@ -2563,15 +2829,34 @@ components:
           type: string
         email:
           type: string
+        email_verified:
+          type: boolean
+          description: The address was confirmed by a mailed link (accounts made before verification existed count as confirmed).
         role:
           type: string
           enum: [customer, admin]
         status:
           type: string
-          enum: [active, suspended]
+          enum: [active, suspended, deleted]
+          description: A `deleted` account is anonymised and never signs in.
         created_at:
           type: string
           format: date-time
+    SessionSummary:
+      type: object
+      required: [id, created_at, expires_at, current]
+      properties:
+        id:
+          type: string
+        created_at:
+          type: string
+          format: date-time
+        expires_at:
+          type: string
+          format: date-time
+        current:
+          type: boolean
+          description: The session this request came with.
     EventTicket:
       type: object
       required: [ticket, expires_at]
@@ -3228,6 +3513,28 @@ components:
         `sessions_exhausted` (every session slot busy), `session_ended`
         (the session ended while the request was starting) and
         `shutting_down`: nothing was changed; retry after `Retry-After`.
+      headers:
+        Retry-After:
+          schema:
+            type: integer
+      content:
+        application/problem+json:
+          schema:
+            $ref: "#/components/schemas/Problem"
+    AccountTokenInvalid:
+      description: >-
+        The mailed link's token is unknown, used, voided by a newer one or
+        expired (`reset_token_invalid`, `verification_token_invalid`), or
+        the body is not strict JSON.
+      content:
+        application/problem+json:
+          schema:
+            $ref: "#/components/schemas/Problem"
+    MailOrStorageUnavailable:
+      description: >-
+        `mail_not_configured`: the shop sends no mail, so no link can be
+        mailed (the same answer for every address); or storage cannot take
+        the write (`storage_unavailable`). Nothing was changed.
       headers:
         Retry-After:
           schema:

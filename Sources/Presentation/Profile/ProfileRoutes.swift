@@ -2,9 +2,10 @@ import Contexts
 import Domain
 import HTTPServer
 
-/// `GET`/`PATCH /users/me`, `GET /users/{id}` (your own; any for an admin)
-/// and `DELETE /sessions/current` (sign out), bound to the session's
-/// ProfileContext.
+/// `GET`/`PATCH /users/me`, `GET /users/{id}` (your own; any for an admin),
+/// `GET /me/sessions` and `DELETE /me/sessions/{id}` (your sessions),
+/// `POST /me/email-verifications` (a new verification link) and `DELETE
+/// /sessions/current` (sign out), bound to the session's ProfileContext.
 public struct ProfileRoutes: RouteGroup {
     public typealias Bound = ProfileContext
     let profile: SessionBinding<ProfileContext>
@@ -30,9 +31,32 @@ public struct ProfileRoutes: RouteGroup {
         router.get("/users/{id}", policy: .accountData, profile.handler { request in
             try JSONBody.response(try await request.context.user(try request.http.parameter("id", as: UserID.self)))
         })
+        router.get("/me/sessions", policy: .accountData, profile.handler { request in
+            try JSONBody.response(SessionList(sessions: try await request.context.sessions()))
+        })
+        router.delete("/me/sessions/{id}", policy: .accountData, profile.handler { [profile] request in
+            let id = request.http.parameters["id"] ?? ""
+            try await request.context.endSession(id)
+            await profile.endSession(id)
+            return HTTPResponse(status: .noContent)
+        })
+        router.post("/me/email-verifications", policy: .accountData, profile.handler { request in
+            try JSONBody.response(VerificationQueued(sent: try await request.context.resendVerification()),
+                                  status: .accepted)
+        })
         router.delete("/sessions/current", policy: .accountData, profile.handler { [profile] request in
             await profile.endSession(try await request.context.signOut())
             return HTTPResponse(status: .noContent)
         })
+    }
+
+    /// `{sessions: [...]}`, oldest first.
+    struct SessionList: Encodable {
+        let sessions: [SessionSummary]
+    }
+
+    /// `{sent}`: false when the address is confirmed already or mail is off.
+    struct VerificationQueued: Encodable {
+        let sent: Bool
     }
 }

@@ -21,7 +21,8 @@ public struct RegistrationRoutes: RouteGroup {
         router.post("/users", policy: .accountData, registration.handler { [limits] request, registration in
             try await limits.registration.guarding(request) {
                 try await registration.register(try JSONBody.decode(NewUserRequest.self, from: request))
-                return try JSONBody.response(RegistrationAccepted(), status: .accepted)
+                return try JSONBody.response(registration.mailEnabled ? RegistrationAccepted.mailed : .direct,
+                                             status: .accepted)
             }
         })
         router.post("/sessions", policy: .accountData, registration.handler { [login, limits] request, registration in
@@ -38,10 +39,16 @@ public struct RegistrationRoutes: RouteGroup {
     }
 
     /// The one answer to a registration, whether the email was new or
-    /// taken.
+    /// taken. With mail on, a new address gets a verification link and a
+    /// taken one a mail to its owner, so the answer points to the inbox.
     struct RegistrationAccepted: Encodable {
         let status = "accepted"
-        let detail = "If this email address had no account, it has one now: sign in with it (POST /sessions)."
+        let detail: String
+
+        static let direct = RegistrationAccepted(
+            detail: "If this email address had no account, it has one now: sign in with it (POST /sessions).")
+        static let mailed = RegistrationAccepted(
+            detail: "We sent a message to this address: follow it to confirm the address, or read why not.")
     }
 
     struct LoginRequest: Decodable {

@@ -1,7 +1,7 @@
 import HTTPServer
 
 /// A rate limit of one class of routes (`sign-in`, `registration`,
-/// `checkout`) per client address (`HTTPRequest.clientAddress`): a named
+/// `checkout`, `password-reset`) per client address (`HTTPRequest.clientAddress`): a named
 /// policy on the server's limiter, like `per-user`, for the routes whose
 /// every request costs a password hash or a stock reservation, where the
 /// server's `per-address` bucket (sized for browsing) is far too large.
@@ -31,15 +31,21 @@ public struct RouteClassRateLimits: Sendable {
     public let signIn: RouteClassRateLimit
     public let registration: RouteClassRateLimit
     public let checkout: RouteClassRateLimit
+    /// Reset requests and completions: each request may queue a mail.
+    public let passwordReset: RouteClassRateLimit
 
     public init(signIn: RouteClassRateLimit = RouteClassRateLimit(nil),
                 registration: RouteClassRateLimit = RouteClassRateLimit(nil),
-                checkout: RouteClassRateLimit = RouteClassRateLimit(nil)) {
+                checkout: RouteClassRateLimit = RouteClassRateLimit(nil),
+                passwordReset: RouteClassRateLimit = RouteClassRateLimit(nil)) {
         self.signIn = signIn
         self.registration = registration
         self.checkout = checkout
+        self.passwordReset = passwordReset
     }
 
     /// Every class's limiter, for metrics and cluster-wide counting.
-    public var limiters: [RateLimiter] { [signIn.limiter, registration.limiter, checkout.limiter].compactMap { $0 } }
+    public var limiters: [RateLimiter] {
+        [signIn.limiter, registration.limiter, checkout.limiter, passwordReset.limiter].compactMap { $0 }
+    }
 }
