@@ -82,6 +82,44 @@ import TestSupport
         }
     }
 
+    /// Two processes on one database: each periodic kind still has one job,
+    /// never running on both at once, and its runs between them are those
+    /// of one chain (every half second for payments.expire), not two.
+    @Test func twoProcessesRunAPeriodicKindOneAtATime() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("axiom-jobs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = ServerDatabase.fresh(in: directory)
+        let started = ContinuousClock.now
+        let a = ServerProcess(arguments: ["--port", "0"], environment: AccountFlowTests.adminEnvironment, database: database)
+        try a.start()
+        defer { a.stop() }
+        let b = ServerProcess(arguments: ["--port", "0"], environment: AccountFlowTests.adminEnvironment, database: database)
+        try b.start()
+        defer { b.stop() }
+        let api = AccountFlowTests.API(port: a.port)
+        let admin = try api.adminToken()
+        for _ in 0..<40 {
+            let jobs = try Self.items(api, admin, "kind=payments.expire")
+            #expect(jobs.count == 1, "one job for the kind: \(jobs.count)")
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(try Self.items(api, admin, "").count == Self.periodicKinds.count)
+        let runs = try [a, b].map { server in
+            try Self.succeeded("payments.expire", AccountFlowTests.API(port: server.port))
+        }
+        let elapsed = ContinuousClock.now - started
+        let bound = Int(elapsed.components.seconds * 2) + 3
+        #expect(runs.reduce(0, +) >= 3 && runs.reduce(0, +) <= bound, "runs \(runs) in \(elapsed)")
+    }
+
+    /// This process's count of `kind`'s successful runs, from `/metrics`.
+    static func succeeded(_ kind: String, _ api: AccountFlowTests.API) throws -> Int {
+        let metrics = String(decoding: try api.call("GET", "/metrics").body, as: UTF8.self)
+        let prefix = "axiom_jobs_finished_total{kind=\"\(kind)\",outcome=\"succeeded\"} "
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix(prefix) }
+        return Int(line?.dropFirst(prefix.count) ?? "") ?? 0
+    }
+
     static func items(_ api: AccountFlowTests.API, _ admin: String, _ query: String) throws -> [[String: Any]] {
         let response = try api.call("GET", "/admin/jobs?" + query, token: admin)
         #expect(response.status == 200)
