@@ -106,6 +106,8 @@ let package = Package(
         .executableTarget(name: "AxiomBenchmarks", dependencies: ["Axiom"]),
         // Durable writes/s, 1 vs many writers, SQLite vs PostgreSQL: swift run StorageBenchmarks
         .executableTarget(name: "StorageBenchmarks", dependencies: ["Capabilities"]),
+        // Jobs enqueued and completed/s, 1 vs 3 workers, SQLite vs PostgreSQL: swift run -c release JobBenchmarks
+        .executableTarget(name: "JobBenchmarks", dependencies: ["Capabilities", "Domain"]),
 
         // --- Tests: one target per source target, in the same order --------
         // Shared by the test targets: a raw-socket HTTP client, Python programs
