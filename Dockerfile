@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # Axiom Server: a release build with the Swift standard library linked in
 # statically, on a slim Debian runtime that has only libsqlite3, libpq,
-# libsodium and zlib. The base images are build arguments, so a registry mirror or
+# libsodium, zlib, libssl and the CA store. The base images are build arguments, so a registry mirror or
 # local stand-ins (scripts/container-test.sh) can take their place.
 #
 #   docker build -t axiom-server .
@@ -14,7 +14,7 @@ FROM ${SWIFT_IMAGE} AS build
 # security fixes, and a pinned version vanishes from the mirror when replaced.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-dev libpq-dev libsodium-dev zlib1g-dev \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-dev libpq-dev libsodium-dev zlib1g-dev libssl-dev \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 # Package.swift names the test targets, so their folders come too; the
@@ -29,7 +29,7 @@ RUN swift build -c release --static-swift-stdlib --product axiom-server \
 FROM ${RUNTIME_IMAGE}
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 libpq5 libsodium23 zlib1g \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends libsqlite3-0 libpq5 libsodium23 zlib1g libssl3 ca-certificates \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /usr/share/doc/* /usr/share/man/* \
     && groupadd --system --gid 10001 axiom \
     && useradd --system --uid 10001 --gid axiom --home-dir /data --no-create-home --shell /usr/sbin/nologin axiom \
@@ -37,8 +37,11 @@ RUN apt-get update \
     && chown axiom:axiom /data
 COPY --from=build /out/axiom-server /usr/local/bin/axiom-server
 COPY config/default.json /etc/axiom/default.json
-# Listen on every interface inside the container; keep the database on the volume.
+COPY config/mail /etc/axiom/mail
+# Listen on every interface inside the container; keep the database on the
+# volume; the mail templates where the image has them.
 ENV AXIOM_HOST=0.0.0.0 \
+    AXIOM_MAIL_TEMPLATES=/etc/axiom/mail \
     AXIOM_PORT=8080 \
     AXIOM_DATABASE=/data/axiom.db
 # Numeric, so an orchestrator can tell it is not root (runAsNonRoot).

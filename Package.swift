@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // PostgreSQL's C client, for the storage capability's second backend.
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // OpenSSL 3's libssl: TLS for the outbound SMTP and HTTPS clients.
+        .systemLibrary(name: "CSSL", providers: [.apt(["libssl-dev"])]),
 
         // --- The one sharded-lock type (LockShards), below both HTTPServer's
         // rate limits and Axiom's runtime and working sets. No dependencies.
@@ -48,8 +50,10 @@ let package = Package(
 
 
         // --- Capabilities: storage (SQLite, PostgreSQL), password hashing,
-        // randomness, the clock. Axiom for the Capability protocol.
-        .target(name: "Capabilities", dependencies: ["CSQLite", "CSQLiteSharedMap", "CLibPQ", "CSodium", "Axiom", "Domain"]),
+        // randomness, the clock, TCP/TLS connections and SMTP mail. Axiom for
+        // the Capability protocol.
+        .target(name: "Capabilities", dependencies: ["CSQLite", "CSQLiteSharedMap", "CLibPQ", "CSodium", "CSSL", "Axiom",
+                                                     "Domain"]),
 
         // --- Clients: one target each, so a client cannot import another.
         // Axiom, Domain and Capabilities only.
@@ -63,11 +67,17 @@ let package = Package(
         .target(name: "PaymentClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
         // Saved products (migrations 600-699).
         .target(name: "WishlistClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
+        // Mail: templates rendered and sent through the SMTP capability.
+        .target(name: "MailClient", dependencies: ["Axiom", "Domain", "Capabilities", "Formats"]),
+        // The job queue's claims, outcomes and admin actions (stateless; the
+        // `jobs` table is Capabilities' bookkeeping, like the outbox).
+        .target(name: "JobClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
 
         // --- Contexts: a graph per session and the process-wide ones. Clients,
         // never Capabilities.
         .target(name: "Contexts", dependencies: ["Axiom", "Domain", "UserClient", "CatalogClient", "PricingClient",
-                                                 "CartClient", "OrderClient", "PaymentClient", "WishlistClient"]),
+                                                 "CartClient", "OrderClient", "PaymentClient", "WishlistClient", "MailClient",
+                                                 "JobClient"]),
 
         // --- Presentation: route groups, each bound to one context type; only
         // turns its answers into JSON (no domain logic here).
@@ -76,7 +86,8 @@ let package = Package(
         // --- Composition root: configuration, wiring, main. Sees every layer.
         .executableTarget(name: "AxiomServer", dependencies: [
             "Sharding", "HTTPServer", "Axiom", "Domain", "Capabilities", "UserClient", "CatalogClient", "PricingClient",
-            "CartClient", "OrderClient", "PaymentClient", "WishlistClient", "Contexts", "Presentation",
+            "CartClient", "OrderClient", "PaymentClient", "WishlistClient", "MailClient", "JobClient", "Contexts",
+            "Presentation",
         ]),
 
         // --- Tooling ----------------------------------------------------------
@@ -112,10 +123,11 @@ let package = Package(
         .testTarget(name: "CartClientTests", dependencies: ["CartClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
         .testTarget(name: "OrderClientTests", dependencies: ["OrderClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport", "TestSupport"]),
         .testTarget(name: "PaymentClientTests", dependencies: ["PaymentClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
+        .testTarget(name: "MailClientTests", dependencies: ["MailClient", "Domain"]),
         // Contexts with real clients over a temp SQLite file, no HTTP.
         .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain", "Capabilities", "UserClient",
                                                           "CatalogClient", "PricingClient", "CartClient", "OrderClient",
-                                                          "PaymentClient", "AxiomTestSupport"]),
+                                                          "PaymentClient", "JobClient", "AxiomTestSupport"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain", "Axiom", "Formats"]),
         // CLibPQ: a fresh PostgreSQL schema per server when the server
         // tests run on PostgreSQL (ServerDatabase).

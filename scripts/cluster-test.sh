@@ -24,10 +24,23 @@ export AXIOM_STORAGE_PROBE_INTERVAL=1
 # Load-test settings: the driver's shoppers leave many orders unpaid.
 export AXIOM_UNPAID_ORDERS_PER_CUSTOMER=0 AXIOM_UNPAID_UNITS_PER_CUSTOMER=0
 export AXIOM_LOG_LEVEL=warning
-trap 'scripts/cluster.sh down' EXIT
+# Mail on, through a real SMTP server (STARTTLS on a CA it makes) that
+# refuses its first messages with 451: the driver's last check reads what
+# it accepted. Stopped by closing its stdin (fd 9) when this script ends.
+mail_dir=$AXIOM_CLUSTER_STATE.mail
+rm -rf "$mail_dir" && mkdir -p "$mail_dir"
+exec 9> >(exec python3 scripts/smtp_sink.py --dir "$mail_dir" --tls starttls --cert-host localhost --defer 5 \
+  --lifetime 3600 > "$mail_dir/sink.json")
+for _ in $(seq 1 100); do [ -s "$mail_dir/sink.json" ] && break; sleep 0.1; done
+smtp_port=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["port"])' "$mail_dir/sink.json")
+export AXIOM_SMTP_HOST=localhost AXIOM_SMTP_PORT=$smtp_port AXIOM_SMTP_TLS=starttls
+export AXIOM_SMTP_CA_FILE=$mail_dir/ca.pem AXIOM_MAIL_FROM=shop@axiom.test AXIOM_MAIL_TEMPLATES=$PWD/config/mail
+# A killed replica's jobs are taken over within seconds, not a minute.
+export AXIOM_JOBS_LEASE=5
+trap 'exec 9>&-; scripts/cluster.sh down' EXIT
 scripts/cluster.sh down
 scripts/cluster.sh up >/dev/null
 ports=$(for n in 1 2 3; do echo $((CLUSTER_PORT + n)); done | paste -sd,)
 python3 scripts/cluster_driver.py --ports "$ports" \
   --admin-email "$AXIOM_ADMIN_EMAIL" --admin-password "$AXIOM_ADMIN_PASSWORD" \
-  --webhook-secret "$(cat "$AXIOM_CLUSTER_STATE/webhook-secret")" "$@"
+  --webhook-secret "$(cat "$AXIOM_CLUSTER_STATE/webhook-secret")" --mail-dir "$mail_dir" "$@"

@@ -32,8 +32,14 @@ every check says which replica wrote and which one read:
   left without a live lease or an order; for every payment, the ledger's
   sums are its paid and refunded amounts, nothing charged twice, and as
   many payments hold money as orders were paid).
+- mail (with --mail-dir, last): the replicas sent through a real SMTP
+  server that refused its first messages with 451; once the job queue has
+  drained, every order has its mails, each under one Message-ID, none for
+  a checkout rolled back, and every mail job ended succeeded or dead with
+  a reason (scripts/mail_check.py).
 
-Python 3 standard library only. Exits 0 when every check passed.
+Python 3 standard library only (scripts/mail_check.py reads the mails with
+its email package). Exits 0 when every check passed.
 """
 import argparse
 import hashlib
@@ -51,6 +57,7 @@ import time
 import uuid
 
 from axiom_client import CheckFailed, Client
+import mail_check
 
 PASSWORD = "cluster test password 42"
 CLUSTER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cluster.sh")
@@ -759,6 +766,21 @@ def check_rolling(cluster, buyers, rounds):
     return summary
 
 
+def check_mail(cluster, directory):
+    """After every other check: each order's mails arrived, through every
+    kill, restart and outage above (scripts/mail_check.py)."""
+    client = cluster.replica(0)
+    failures = []
+    counts = mail_check.check(client, cluster.admin, mail_check.MailBox(directory),
+                              client.all_pages("/admin/orders", cluster.admin), failures)
+    summary = (f"{counts['mails']} mails for {counts['orders']} orders ({counts['resent']} sent again under their "
+               f"Message-ID, {counts['rolled_back']} rolled-back checkouts mailed nothing); {counts['jobs']} jobs "
+               f"ended, {counts['dead']} dead, {counts['deferred']} retried")
+    if failures:
+        raise CheckFailed(summary + "; " + "; ".join(failures[:10]))
+    return summary
+
+
 CHECKS = ["coherence", "revocation", "events", "stock", "throttle", "kill", "outage", "rolling"]
 
 
@@ -774,7 +796,10 @@ def main():
     parser.add_argument("--buyers", type=int, default=12, help="checkout load of the rolling check")
     parser.add_argument("--restart-rounds", type=int, default=2, help="restarts of every replica in the rolling check")
     parser.add_argument("--only", default=",".join(CHECKS), help="checks to run, comma-separated")
+    parser.add_argument("--mail-dir", help="the replicas send mail to the SMTP sink writing here: check it last")
     arguments = parser.parse_args()
+    if arguments.mail_dir and "mail" not in arguments.only.split(","):
+        arguments.only += ",mail"
     cluster = Cluster([int(p) for p in arguments.ports.split(",")], arguments.admin_email,
                       arguments.admin_password, arguments.webhook_secret)
     runs = {
@@ -786,6 +811,7 @@ def main():
         "kill": lambda: check_kill(cluster, arguments.kill_seconds),
         "outage": lambda: check_outage(cluster),
         "rolling": lambda: check_rolling(cluster, arguments.buyers, arguments.restart_rounds),
+        "mail": lambda: check_mail(cluster, arguments.mail_dir),
     }
     failed = 0
     for name in arguments.only.split(","):

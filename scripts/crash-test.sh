@@ -11,21 +11,27 @@
 # non-zero if any run lost or mixed up anything (its database and server log
 # are kept and named).
 #
-# usage: scripts/crash-test.sh [--database-url URL] [RUNS]
+# usage: scripts/crash-test.sh [--database-url URL] [--mail] [RUNS]
 #   --database-url: the server on PostgreSQL (each run on a fresh schema of
 #   that server, e.g. URL from scripts/postgres.sh start), not a SQLite file.
+#   --mail: mail on, through a real SMTP server that refuses its first
+#   messages with 451; every order's mails must arrive (scripts/mail_check.py).
 #   CRASH_SHOPPERS / CRASH_REGISTRARS change the number of writer threads.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/load-test-env.sh   # config/README.md's load-test settings
-storage=()
+options=()
 if [ "${1:-}" = "--database-url" ]; then
-  [ -n "${2:-}" ] || { echo "usage: $0 [--database-url URL] [RUNS]" >&2; exit 2; }
-  storage=(--database-url "$2")
+  [ -n "${2:-}" ] || { echo "usage: $0 [--database-url URL] [--mail] [RUNS]" >&2; exit 2; }
+  options=(--database-url "$2")
   shift 2
 fi
+if [ "${1:-}" = "--mail" ]; then
+  options+=(--mail)
+  shift
+fi
 RUNS=${1:-5}
-[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [--database-url URL] [RUNS]" >&2; exit 2; }
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "usage: $0 [--database-url URL] [--mail] [RUNS]" >&2; exit 2; }
 
 swift build -c release --product axiom-server >/dev/null
 BINARY=$(swift build -c release --show-bin-path)/axiom-server
@@ -33,7 +39,7 @@ BINARY=$(swift build -c release --show-bin-path)/axiom-server
 failed=0
 for run in $(seq 1 "$RUNS"); do
   python3 scripts/crash_driver.py --binary "$BINARY" --run "$run" \
-    --shoppers "${CRASH_SHOPPERS:-12}" --registrars "${CRASH_REGISTRARS:-3}" "${storage[@]}" || failed=$((failed + 1))
+    --shoppers "${CRASH_SHOPPERS:-12}" --registrars "${CRASH_REGISTRARS:-3}" "${options[@]}" || failed=$((failed + 1))
 done
 if [ "$failed" -gt 0 ]; then
   echo "crash test: $failed of $RUNS runs FAILED"

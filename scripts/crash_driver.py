@@ -50,6 +50,7 @@ import threading
 import time
 
 from axiom_client import CheckFailed, Client
+import mail_check
 
 ADMIN_EMAIL = "crash-admin@example.com"
 ADMIN_PASSWORD = "crash test admin password"
@@ -105,8 +106,9 @@ def free_port():
 
 
 class Server:
-    def __init__(self, binary, database, log_path, database_url=None):
+    def __init__(self, binary, database, log_path, database_url=None, extra_args=()):
         self.binary, self.database, self.log_path = binary, database, log_path
+        self.extra_args = list(extra_args)
         self.storage = ["--database-url", database_url] if database_url else ["--database", self.database]
         self.process = None
         self.port = None
@@ -126,7 +128,7 @@ class Server:
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(
             [self.binary, "--host", "127.0.0.1", "--port", str(self.port), *self.storage,
-             "--log-level", "info", "--payment-timeout", str(PAYMENT_TIMEOUT)],
+             "--log-level", "info", "--payment-timeout", str(PAYMENT_TIMEOUT), *self.extra_args],
             env=env, stdout=log, stderr=subprocess.STDOUT)
         log.close()
         probe = Client(self.port, timeout=5)
@@ -633,7 +635,9 @@ def run(args):
     database = os.path.join(work, "axiom.db")
     run_tag = f"{args.run}-{seed}"
     database_url = fresh_schema(args.database_url, f"crash_{args.run}_{seed}") if args.database_url else None
-    server = Server(args.binary, database, os.path.join(work, "server.log"), database_url)
+    sink = mail_check.MailSink(os.path.join(work, "mail")) if args.mail else None
+    server = Server(args.binary, database, os.path.join(work, "server.log"), database_url,
+                    sink.server_args() if sink else ())
     failures, notes = [], {}
     try:
         server.start()
@@ -665,17 +669,27 @@ def run(args):
         # half second, none may be pending.
         time.sleep(PAYMENT_TIMEOUT + 1.5)
         lost = check(client, admin, products, shoppers, registrars, failures, notes)
+        if sink:
+            admin_now = client.must(201, "POST", "/sessions", {"email": ADMIN_EMAIL, "password": ADMIN_PASSWORD})["token"]
+            notes["mail"] = mail_check.check(client, admin_now, sink, client.all_pages("/admin/orders", admin_now),
+                                             failures)
         status = server.stop()
         if status != 0:
             failures.append(f"restarted server exited with {status} on SIGTERM")
     except CheckFailed as error:
         failures.append(str(error))
         server.stop()
+        if sink:
+            sink.stop()
         print(f"run {args.run} (seed {seed}): FAILED before the checks: {error}\n  kept {work}")
         return 1
     except BaseException:
         server.stop()
+        if sink:
+            sink.stop()
         raise
+    if sink:
+        sink.stop()
 
     in_flight = sum(1 for t in shoppers + registrars if t.unknown)
     kinds = {}
@@ -710,6 +724,11 @@ def run(args):
           f"sums = payment on every order")
     print(f"  stock = initial - ordered on {notes['agree']}/{len(products)} products ({notes['sold_out']} sold out); "
           f"idempotent retries {notes['retried_same']}/{notes['retries']} same order")
+    if sink:
+        mail = notes["mail"]
+        print(f"  mail           {mail['mails']:5d} mails for {mail['orders']} orders ({mail['resent']} sent again under "
+              f"their Message-ID, {mail['rolled_back']} rolled-back checkouts mailed nothing); {mail['jobs']} jobs "
+              f"ended, {mail['dead']} dead, {mail['deferred']} retried after a 451 or a kill")
     if failures:
         print(f"  FAILED ({len(failures)}):")
         for failure in failures[:40]:
@@ -729,6 +748,8 @@ def main():
     parser.add_argument("--shoppers", type=int, default=12, help="customer threads (cart writes, checkouts)")
     parser.add_argument("--registrars", type=int, default=3, help="registration + login threads")
     parser.add_argument("--database-url", help="run the server on PostgreSQL: a fresh schema of this server per run")
+    parser.add_argument("--mail", action="store_true",
+                        help="mail on, through a real SMTP server (scripts/mail_check.py checks what it got)")
     sys.exit(run(parser.parse_args()))
 
 

@@ -33,5 +33,7 @@ command -v schemathesis >/dev/null || python3 -m pip install -q schemathesis
 python3 -c 'import selenium' 2>/dev/null || python3 -m pip install -q selenium
 # prometheus_client (PyPI): its text parser checks GET /metrics in the tests.
 python3 -c 'import prometheus_client' 2>/dev/null || python3 -m pip install -q prometheus_client
+# aiosmtpd (PyPI too): Debian's package serves only the system python3, which may not be the one on PATH.
+python3 -c 'import aiosmtpd' 2>/dev/null || python3 -m pip install -q aiosmtpd
 # trustme (PyPI) makes the test CA and certificates the SMTP and TLS tests serve.
 python3 -c 'import trustme' 2>/dev/null || python3 -m pip install -q trustme

@@ -5,6 +5,8 @@ import Capabilities
 import Contexts
 import Domain
 import HTTPServer
+import MailClient
+import JobClient
 import OrderClient
 import PaymentClient
 import PricingClient
@@ -31,6 +33,7 @@ final class AxiomService: Sendable {
     /// Set when shutdown begins, so `/ready` turns 503 while requests drain.
     private let lifecycle: Lifecycle
     private let feed: ChangeFeed
+    private let jobRunner: JobRunnerContext
 
     /// Builds and starts everything; throws (and the process refuses to
     /// start) when a capability cannot be made or a constraint fails.
@@ -57,6 +60,17 @@ final class AxiomService: Sendable {
             OrderLiveFeature.self,
             WishlistLiveFeature.self,
         ]))
+        // The work behind every job kind this process runs, declared in
+        // each feature's files; the runner claims only these kinds.
+        try orchestrator.compose(JobRunnerContext.self, with: JobWorks([
+            PaymentExpiryWork.self,
+            CheckoutRecoveryWork.self,
+            ExpiredSessionsWork.self,
+            JobPruneWork.self,
+            OrderMails.self,
+            AccountMails.self,
+            AccountErasureWork.self,
+        ]))
         do {
             try await orchestrator.start()
         } catch AxiomError.constraintViolations(let report) {
@@ -75,6 +89,7 @@ final class AxiomService: Sendable {
         let registration: RegistrationContext
         let notifications: PaymentNotificationContext
         let recovery: CheckoutRecoveryContext
+        let jobRunner: JobRunnerContext
         let feed: ChangeFeed
         let tokenStore: StorageTokenStore?
         do {
@@ -102,11 +117,19 @@ final class AxiomService: Sendable {
                     "require_verified_email is on but no mail is sent: accounts registered from now on cannot check out")])
             }
             recovery = try await orchestrator.createContext(CheckoutRecoveryContext.self, parent: nil)
+            if let transport = options.mail.transport {
+                logger.log(.info, "mail_on", [("smtp_host", transport.host), ("smtp_tls", transport.security.rawValue),
+                                              ("from", options.mail.sender.from.address)],
+                           numbers: [("smtp_port", Int(transport.port))])
+            } else {
+                logger.log(.notice, "mail_off", [("detail", "smtp_host is not set: no mail is queued or sent")])
+            }
             // On PostgreSQL only what this process's previous life held and
             // what has its lease run out: never the checkouts other replicas
             // are running. A SQLite file has this one process.
             let repaired = try await recovery.recover(options.databaseURL == nil ? .everything : .ownOrExpired)
             log(repaired, as: "checkouts_reconciled", always: true, logger: logger)
+            jobRunner = try await orchestrator.createContext(JobRunnerContext.self, parent: nil)
             if let email = options.adminEmail, let password = options.adminPassword {
                 let admin = try await registration.ensureAdmin(name: options.adminName, email: email, password: password)
                 // An existing account is left as it is: if it was demoted or
@@ -154,7 +177,8 @@ final class AxiomService: Sendable {
         let metrics = ServiceMetrics(orchestrator: orchestrator,
                                      applicationLimiters: [userLimiter].compactMap { $0 } + classLimits.limiters,
                                      loginDecisions: registration.loginDecisions,
-                                     paymentAnomalies: { notifications.anomaliesKept }, changeFeed: feed)
+                                     paymentAnomalies: { notifications.anomaliesKept }, changeFeed: feed,
+                                     jobRunner: jobRunner)
         func registerProbes(on router: inout Router) {
             HealthRoutes.register(on: &router)
             ReadinessRoutes.register(on: &router) { [orchestrator] in
@@ -233,15 +257,18 @@ final class AxiomService: Sendable {
             await orchestrator.shutdown()
             throw error
         }
+        // Cluster-wide sweeps (payment expiry, checkout recovery, expired
+        // sessions, the queue's prune) are periodic jobs, run on one replica
+        // at a time. What stays a loop here is each process's own: its
+        // session contexts, its storage instance, its rate-limit tokens, its
+        // search index merge that gives way to its own writes (docs/jobs.md).
+        await jobRunner.start()
         let background = [
             Task { await sessions.expireIdleSessions(every: .seconds(30)) },
-            Task { await removeExpiredSessions(registration: registration, logger: logger, every: .seconds(600)) },
             Task {
                 await StorageRecovery(orchestrator: orchestrator, logger: logger) { await storage.watch(orchestrator) }
                     .run(every: options.storageProbeInterval)
             },
-            Task { await expirePayments(notifications: notifications, logger: logger, every: .milliseconds(500)) },
-            Task { await recoverCheckouts(recovery: recovery, logger: logger, every: .seconds(5)) },
             Task { await compactSearchIndex(storefront: storefront, logger: logger, every: .seconds(10),
                                            resume: .milliseconds(100)) },
         ] + ([server.rateLimiter, userLimiter].compactMap { $0 } + classLimits.limiters).map { limiter in
@@ -250,13 +277,14 @@ final class AxiomService: Sendable {
         let routes = router.routes + (opsRouter?.routes ?? [])
         return AxiomService(options: options, logger: logger, orchestrator: orchestrator, server: server,
                             opsServer: opsServer, routes: routes, background: background, lifecycle: lifecycle,
-                            feed: feed)
+                            feed: feed, jobRunner: jobRunner)
     }
 
     private init(options: ServerOptions, logger: ServerLogger, orchestrator: AxiomOrchestrator, server: HTTPServer,
                  opsServer: HTTPServer?, routes: [Router.Route], background: [Task<Void, Never>],
-                 lifecycle: Lifecycle, feed: ChangeFeed) {
+                 lifecycle: Lifecycle, feed: ChangeFeed, jobRunner: JobRunnerContext) {
         self.feed = feed
+        self.jobRunner = jobRunner
         self.opsServer = opsServer
         self.background = background
         self.lifecycle = lifecycle
@@ -281,6 +309,9 @@ final class AxiomService: Sendable {
             try PasswordHasher(maxConcurrent: UsableCPUs.current.count, maxWaiting: options.passwordHashMaxWaiting)
         }
         try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
+        if let transport = options.mail.transport {
+            try await orchestrator.registerCapability(MailTransport.self) { try MailTransport(transport) }
+        }
         logger.log(.info, "storage_opened", storage.logFields,
                    numbers: [("migrations", schema.count), ("schema_version", Int(schema.last?.version ?? 0))])
     }
@@ -294,6 +325,7 @@ final class AxiomService: Sendable {
         let keyLifetime = options.idempotencyKeyTTLSeconds
         let unpaidLimits = options.unpaidOrderLimits
         let database = storage.capability
+        let mails = options.mail.isOn
         try orchestrator.registerClient(CatalogClient.self, dependencies: [database]) { resolver in
             subscribers.adding(CatalogClient(storage: try storage.access(resolver), currency: currency,
                                              cacheEntries: cacheEntries, lease: lease))
@@ -308,7 +340,7 @@ final class AxiomService: Sendable {
             subscribers.adding(OrderClient(storage: try storage.access(resolver),
                                            clock: try resolver.handle(SystemClockCapability.self).current,
                                            owner: lease.owner, idempotencyKeyLifetimeSeconds: keyLifetime,
-                                           unpaidLimits: unpaidLimits))
+                                           unpaidLimits: unpaidLimits, mails: mails))
         }
         let paymentSettings = options.paymentSettings
         try orchestrator.registerClient(PaymentClient.self,
@@ -317,18 +349,23 @@ final class AxiomService: Sendable {
             subscribers.adding(PaymentClient(storage: try storage.access(resolver),
                                              authenticator: try resolver.handle(MessageAuthenticator.self),
                                              clock: try resolver.handle(SystemClockCapability.self).current,
-                                             settings: paymentSettings))
+                                             settings: paymentSettings, mails: mails))
         }
+        try registerMail(on: orchestrator, options: options)
         try orchestrator.registerClient(WishlistClient.self, dependencies: [database]) { resolver in
             subscribers.adding(WishlistClient(storage: try storage.access(resolver)))
+        }
+        let jobSettings = options.jobRunnerSettings
+        try orchestrator.registerClient(JobClient.self, dependencies: [database, SystemClockCapability.self]) { resolver in
+            JobClient(storage: try storage.access(resolver), clock: try resolver.handle(SystemClockCapability.self).current,
+                      settings: jobSettings)
         }
         let sessionLifetime = options.sessionLifetime
         let throttle = options.loginThrottle
         let userCacheEntries = options.userCacheEntries
         // As many sign-in sessions as session contexts may be held.
         let sessionCacheEntries = options.maxSessions
-        // This build has no mail transport: nothing mail-only is queued.
-        let accounts = options.accountSettings(mailEnabled: false)
+        let accounts = options.accountSettings(mailEnabled: mails)
         try orchestrator.registerClient(UserClient.self,
                                         dependencies: [database, PasswordHasher.self, SecureRandom.self,
                                                        SystemClockCapability.self]) { resolver in
@@ -342,34 +379,18 @@ final class AxiomService: Sendable {
         }
     }
 
-    /// Deletes expired sign-in sessions now and then (once right away).
-    private static func removeExpiredSessions(registration: RegistrationContext, logger: ServerLogger,
-                                              every interval: Duration) async {
-        await repeating(every: interval, logger: logger, failure: "expired_sessions_not_removed") {
-            let removed = try await registration.removeExpiredSessions()
-            if removed > 0 { logger.log(.info, "expired_sessions_removed", numbers: [("sessions", removed)]) }
-        }
-    }
-
-    /// Expires unpaid payments past their deadline (and finishes any payment
-    /// change left open). Every half second: one probe of the
-    /// `(status, expires_at)` index when nothing is due, and an order is
-    /// cancelled within about half a second of its `expires_at`.
-    private static func expirePayments(notifications: PaymentNotificationContext, logger: ServerLogger,
-                                       every interval: Duration) async {
-        await repeating(every: interval, logger: logger, failure: "payments_not_expired") {
-            let expired = try await notifications.sweep()
-            if expired > 0 { logger.log(.info, "payments_expired", numbers: [("payments", expired)]) }
-        }
-    }
-
-    /// Finishes, now and then, checkouts whose lease ran out: their process
-    /// died or paused longer than the lease (`CheckoutRecoveryContext.recover`).
-    private static func recoverCheckouts(recovery: CheckoutRecoveryContext, logger: ServerLogger,
-                                         every interval: Duration) async {
-        try? await Task.sleep(for: interval)
-        await repeating(every: interval, logger: logger, failure: "checkouts_not_recovered") {
-            log(try await recovery.recover(.expired), as: "checkouts_recovered", always: false, logger: logger)
+    /// The mail client, over the SMTP capability when mail is on; its
+    /// templates are read and parsed here, so a broken one stops the start.
+    private static func registerMail(on orchestrator: AxiomOrchestrator, options: ServerOptions) throws {
+        let templates = options.mail.isOn
+            ? try MailTemplates(directory: options.mail.templates, overrides: options.mail.templatesOverride)
+            : MailTemplates()
+        let sender = options.mail.sender
+        let site = options.mail.site(adminEmail: options.adminEmail)
+        let transport: [any Capability.Type] = options.mail.isOn ? [MailTransport.self] : []
+        try orchestrator.registerClient(MailClient.self, dependencies: transport + [SystemClockCapability.self]) { resolver in
+            MailClient(transport: options.mail.isOn ? try resolver.handle(MailTransport.self) : nil, templates: templates,
+                       sender: sender, site: site, clock: try resolver.handle(SystemClockCapability.self).current)
         }
     }
 
@@ -405,21 +426,6 @@ final class AxiomService: Sendable {
         }
     }
 
-    /// Runs `round` now and then every `interval` until the task is
-    /// cancelled. A round that throws (storage unavailable) is logged as
-    /// `failure`, and the next round tries again.
-    private static func repeating(every interval: Duration, logger: ServerLogger, failure: String,
-                                  _ round: () async throws -> Void) async {
-        while !Task.isCancelled {
-            do {
-                try await round()
-            } catch {
-                logger.log(.warning, failure, [("error", String(describing: error))])
-            }
-            try? await Task.sleep(for: interval)
-        }
-    }
-
     private static func log(_ repair: CheckoutRecoveryContext.Repair, as event: String, always: Bool,
                             logger: ServerLogger) {
         guard always || !repair.isEmpty else { return }
@@ -442,6 +448,9 @@ final class AxiomService: Sendable {
         await server.shutdown()
         await opsServer?.shutdown()
         for task in background { task.cancel() }
+        // Before the clients go: a running job finishes (or, past the
+        // grace, is left to its lease) while its clients can still record it.
+        await jobRunner.stop()
         await feed.stop()
         await orchestrator.shutdown()
         logger.log(.notice, "stopped")

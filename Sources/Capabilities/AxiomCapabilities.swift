@@ -9,3 +9,4 @@ extension PostgresStorage: Capability {}
 extension SecureRandom: Capability {}
 extension PasswordHasher: Capability {}
 extension MessageAuthenticator: Capability {}
+extension MailTransport: Capability {}

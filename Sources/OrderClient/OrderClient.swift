@@ -45,11 +45,16 @@ public actor OrderClient: StatelessClient, PublishingClient {
     /// How long an idempotency key answers with its order.
     private let keyLifetimeMilliseconds: Int64
     private let unpaidLimits: UnpaidOrderLimits
+    /// Whether an order's changes enqueue its mails (`OrderMail`): only
+    /// when something will send them.
+    private let mails: Bool
 
     /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
     public init(storage: StorageAccess, clock: any TimeSource, owner: String = "local",
-                idempotencyKeyLifetimeSeconds: Int = 86_400, unpaidLimits: UnpaidOrderLimits = .unbounded) {
+                idempotencyKeyLifetimeSeconds: Int = 86_400, unpaidLimits: UnpaidOrderLimits = .unbounded,
+                mails: Bool = false) {
         self.storage = storage
+        self.mails = mails
         self.unpaidLimits = unpaidLimits
         self.clock = clock
         self.owner = owner
@@ -166,6 +171,12 @@ public actor OrderClient: StatelessClient, PublishingClient {
         }
     }
 
+    /// Whether the order's checkout or cancellation has work not known
+    /// finished (stock, cart, payment): true until it settles.
+    public nonisolated func isOpen(_ id: OrderID) async throws -> Bool {
+        try await storage.storedRead { try OrderStore.isOpen($0, id: id) }
+    }
+
     // MARK: Writes
 
     /// A pending order for a checkout; idempotent by checkout id and by the
@@ -209,6 +220,8 @@ public actor OrderClient: StatelessClient, PublishingClient {
         let keptSince = order.createdAt.millisecondsSince1970 - keyLifetimeMilliseconds
         let limits = unpaidLimits
         let units = order.lines.reduce(0) { $0 + $1.quantity }
+        let placedMail = mails
+            ? try OrderMail(orderID: order.id, event: .placed).request(at: order.createdAt.millisecondsSince1970) : nil
         let ((stored, created), sequence) = try await storage.sequencedWrite { handle -> (Order, Bool) in
             // In the placement's transaction: on SQLite one writer decides,
             // on PostgreSQL concurrent checkouts of one customer on
@@ -232,6 +245,7 @@ public actor OrderClient: StatelessClient, PublishingClient {
             }
             // Another replica's /events streams of this user hear it.
             try handle.recordChange(Self.change(of: order))
+            if let placedMail { try handle.enqueue(placedMail) }
             return (order, true)
         }
         if created, let sequence { stateBroadcaster.publish(.created(stored, sequence: sequence), key: stored.userID) }
@@ -255,9 +269,11 @@ public actor OrderClient: StatelessClient, PublishingClient {
     public func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor,
                            cause: OrderChangeCause) async throws -> Order {
         let at = Timestamp(millisecondsSince1970: clock.millisecondsSince1970())
+        let mail = try mails ? Self.mail(moving: id, to: status, at: at.millisecondsSince1970) : nil
         let (changed, sequence) = try await write { handle in
             let changed = try OrderStore.transition(handle, id: id, to: status, by: actor, cause: cause, at: at)
             try handle.recordChange(Self.change(of: changed))
+            if let mail { try handle.enqueue(mail) }
             return changed
         }
         if let sequence { stateBroadcaster.publish(.changed(changed, sequence: sequence), key: changed.userID) }
@@ -329,6 +345,15 @@ public actor OrderClient: StatelessClient, PublishingClient {
             _ = try? await write { try OrderStore.settleCheckouts($0, ids: ids) }
         }
         settling = nil
+    }
+
+    /// The mail a move to `status` causes, if any.
+    private static func mail(moving id: OrderID, to status: OrderStatus, at now: Int64) throws -> JobRequest? {
+        switch status {
+        case .shipped: try OrderMail(orderID: id, event: .shipped).request(at: now)
+        case .cancelled: try OrderMail(orderID: id, event: .cancelled).request(at: now)
+        default: nil
+        }
     }
 
     /// The outbox row of an order's change: keyed by the order, for its user.

@@ -37,6 +37,11 @@ extension OrderStore {
             """, cutoff, owner ?? "", createdAt, id, limit).map(decode)
     }
 
+    /// Whether the order's checkout or cancellation still has work to finish.
+    static func isOpen(_ handle: any StorageHandle, id: OrderID) throws -> Bool {
+        try handle.queryOne("SELECT 1 FROM open_orders WHERE order_id = ?", id.description) != nil
+    }
+
     /// Opens a newly placed order, under the lease of the process placing it.
     static func markOpen(_ handle: any StorageHandle, _ order: Order, owner: String) throws {
         try handle.enqueue("INSERT INTO open_orders(order_id, created_at, lease_owner) VALUES(?, ?, ?)",

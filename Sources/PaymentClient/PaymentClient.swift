@@ -28,11 +28,15 @@ public actor PaymentClient: StatefulClient {
     let storage: StorageAccess
     private let authenticator: CapabilityHandle<MessageAuthenticator>
     private let clock: any TimeSource
+    /// Whether payment changes enqueue their mails (`PaymentMail`): only
+    /// when something will send them.
+    private let mails: Bool
 
     /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
     public init(storage: StorageAccess, authenticator: CapabilityHandle<MessageAuthenticator>,
-                clock: any TimeSource, settings: PaymentSettings) {
+                clock: any TimeSource, settings: PaymentSettings, mails: Bool = false) {
         self.storage = storage
+        self.mails = mails
         self.authenticator = authenticator
         self.clock = clock
         self.settings = settings
@@ -150,10 +154,14 @@ public actor PaymentClient: StatefulClient {
         let timeout = method.isManual ? settings.manualTimeoutDays * 86_400 : settings.timeoutSeconds
         let candidate = Payment.open(id: PaymentID(TimeOrderedUUID.make()), for: order, method: method,
                                      expiresAt: Timestamp(millisecondsSince1970: now + timeout * 1000))
+        let awaited = mails && method.isManual ? try PaymentMail(payment: candidate, event: .awaited).request(at: now) : nil
         return try await storage.durableWrite { handle in
             // Inserted unless the order has its payment (on PostgreSQL after
             // a replica opening it concurrently commits): then that one.
-            if try PaymentStore.insert(handle, candidate, at: now) { return candidate }
+            if try PaymentStore.insert(handle, candidate, at: now) {
+                if let awaited { try handle.enqueue(awaited) }
+                return candidate
+            }
             guard let existing = try PaymentStore.payment(handle, order: order.id) else {
                 throw PaymentDataError(description: "order \(order.id)'s payment insert stood aside, yet it has none")
             }
@@ -165,6 +173,7 @@ public actor PaymentClient: StatefulClient {
     /// once per event id.
     public func apply(_ event: PaymentEvent) async throws -> PaymentReceipt {
         let now = nowMilliseconds
+        let mails = self.mails
         let (receipt, previous): (PaymentReceipt, PaymentStatus)
         let sequence: Int64?
         do {
@@ -181,6 +190,7 @@ public actor PaymentClient: StatefulClient {
                 guard let movement = event.movement else {
                     // A decline moves no money and leaves the payment payable.
                     try PaymentStore.insertEvent(handle, event, at: now)
+                    if mails { try handle.enqueue(try PaymentMail(payment: stored, event: .failed).request(at: now)) }
                     return (PaymentReceipt(payment: stored, effect: .unchanged), stored.status)
                 }
                 guard event.type != .paymentSucceeded || stored.amount == event.amount else {
@@ -188,7 +198,7 @@ public actor PaymentClient: StatefulClient {
                 }
                 try PaymentStore.insertEvent(handle, event, at: now)
                 do {
-                    guard let recorded = try Self.record(handle, movement, on: stored, at: now) else {
+                    guard let recorded = try Self.record(handle, movement, on: stored, at: now, mails: mails) else {
                         return (PaymentReceipt(payment: stored, effect: .duplicate), stored.status)
                     }
                     return (PaymentReceipt(payment: recorded, effect: .applied), stored.status)
@@ -215,9 +225,12 @@ public actor PaymentClient: StatefulClient {
     /// answers the payment unchanged.
     public func record(_ movement: MoneyMovement, on orderID: OrderID) async throws -> Payment? {
         let now = nowMilliseconds
+        let mails = self.mails
         let ((payment, previous), sequence) = try await storage.sequencedWrite { handle -> (Payment?, PaymentStatus?) in
             guard let stored = try PaymentStore.payment(handle, order: orderID, locked: true) else { return (nil, nil) }
-            guard let recorded = try Self.record(handle, movement, on: stored, at: now) else { return (stored, nil) }
+            guard let recorded = try Self.record(handle, movement, on: stored, at: now, mails: mails) else {
+                return (stored, nil)
+            }
             return (recorded, stored.status)
         }
         if let previous, let payment { published(payment, from: previous, sequence: sequence) }
@@ -225,10 +238,11 @@ public actor PaymentClient: StatefulClient {
     }
 
     /// Appends `movement` to the ledger and stores the payment's new sums
-    /// and status, in the caller's transaction with the payment locked;
-    /// nil when a movement of its kind under its reference is recorded already.
+    /// and status, in the caller's transaction with the payment locked,
+    /// with its mails when `mails`; nil when a movement of its kind under
+    /// its reference is recorded already.
     private static func record(_ handle: any StorageHandle, _ movement: MoneyMovement, on stored: Payment,
-                               at now: Int64) throws -> Payment? {
+                               at now: Int64, mails: Bool) throws -> Payment? {
         if let reference = movement.reference,
            try PaymentStore.hasMovement(handle, payment: stored.id, kind: movement.kind, reference: reference) {
             return nil
@@ -238,6 +252,9 @@ public actor PaymentClient: StatefulClient {
         if movement.kind.isIncoming { next = try applyHeldAnomalies(handle, on: next, at: now) }
         try PaymentStore.update(handle, next, at: now)
         try recordChange(handle, next, from: stored.status)
+        if mails {
+            for mail in PaymentMail.recorded(movement, on: stored, making: next) { try handle.enqueue(try mail.request(at: now)) }
+        }
         return next
     }
 
@@ -268,6 +285,7 @@ public actor PaymentClient: StatefulClient {
         let tombstone = Payment(id: PaymentID(TimeOrderedUUID.make()), orderID: order.id, userID: order.userID,
                                 status: .cancelled, amount: order.total, method: .provider,
                                 expiresAt: Timestamp(millisecondsSince1970: now), reference: nil)
+        let mails = self.mails
         let ((payment, previous), sequence) = try await storage.sequencedWrite { handle -> (Payment, PaymentStatus?) in
             var found = try PaymentStore.payment(handle, order: order.id, locked: true)
             if found == nil {
@@ -282,6 +300,7 @@ public actor PaymentClient: StatefulClient {
             guard let next = try stored.applying(.orderCancelled) else { return (stored, nil) }
             try PaymentStore.update(handle, next, at: now)
             try Self.recordChange(handle, next, from: stored.status)
+            if mails, let owed = PaymentMail.owing(next, after: stored) { try handle.enqueue(try owed.request(at: now)) }
             return (next, stored.status)
         }
         if let previous { published(payment, from: previous, sequence: sequence) }
@@ -291,10 +310,12 @@ public actor PaymentClient: StatefulClient {
     /// Expires up to `limit` unpaid payments whose deadline has passed.
     public func expireDue(limit: Int) async throws -> [Payment] {
         let now = nowMilliseconds
+        let mails = self.mails
         let expired = try await storage.durableWrite { handle in
             try PaymentStore.due(handle, now: now, limit: limit).compactMap { due -> Payment? in
                 guard let next = try due.applying(.expired) else { return nil }
                 try PaymentStore.update(handle, next, at: now)
+                if mails, let owed = PaymentMail.owing(next, after: due) { try handle.enqueue(try owed.request(at: now)) }
                 return next
             }
         }

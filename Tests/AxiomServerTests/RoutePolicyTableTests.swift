@@ -32,6 +32,8 @@ import Testing
             "GET /payments/refunds-owed": accountData, "GET /payments/anomalies": accountData, "GET /admin/orders": accountData,
             "GET /admin/products": accountRead, "GET /admin/products/{id}": accountRead,
             "GET /admin/exports/orders": accountData, "GET /admin/exports/ledger": accountData,
+            "GET /admin/jobs": accountData, "GET /admin/jobs/{id}": accountData,
+            "POST /admin/jobs/{id}/retry": accountData, "POST /admin/jobs/{id}/discard": accountData,
             "POST /events/tickets": accountData,
             "POST /users": accountData, "POST /sessions": accountData,
             "DELETE /sessions/current": accountData, "GET /users": accountData,

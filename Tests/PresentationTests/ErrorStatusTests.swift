@@ -113,12 +113,14 @@ import Testing
              PaymentError.illegalTransition(payment, from: .succeeded, to: .requiresPayment),
              PaymentError.refundExceedsPaid(payment, refundable: money),
              PaymentError.orderNotPaid(payment, status: .requiresPayment), PaymentError.orderShipped(payment)],
+            [JobError.notInState(id: 1, state: .running, action: "retried"), JobError.payloadErased(id: 1),
+             JobError.duplicateQueued(id: 1, kind: "k")],
         ]
         return cases.flatMap { $0 }
     }
 
     /// How many cases `refusals()` must list: one per case of each enum.
-    static let refusalCases = 1 + 3 + 1 + 1 + 1 + 3 + 4 + 2 + 4 + 2 + 1 + 4 + 1 + 1 + 7
+    static let refusalCases = 1 + 3 + 1 + 1 + 1 + 3 + 4 + 2 + 4 + 2 + 1 + 4 + 1 + 1 + 7 + 3
 
     /// The status and code the API answers `refusal` with.
     static func answer(_ refusal: any Refusal) -> (status: Int, code: String)? {
@@ -185,6 +187,12 @@ import Testing
             case .refundExceedsPaid: (422, "refund_exceeds_paid")
             case .orderNotPaid: (409, "order_not_paid")
             case .orderShipped: (409, "order_shipped")
+            }
+        case let job as JobError:
+            switch job {
+            case .notInState: (409, "job_state_conflict")
+            case .payloadErased: (409, "job_payload_erased")
+            case .duplicateQueued: (409, "job_duplicate_queued")
             }
         default: nil
         }

@@ -226,7 +226,7 @@ extension ServerOptions {
     func renderJSON(maskSecrets: Bool = true) -> String {
         let lines = Self.settings.map { setting -> String in
             var value = setting.current(self)
-            if maskSecrets, ["admin_password", "metrics_token", "payment_webhook_secret"].contains(setting.key), value != .null { value = .string("********") }
+            if maskSecrets, ["admin_password", "metrics_token", "payment_webhook_secret", "smtp_password"].contains(setting.key), value != .null { value = .string("********") }
             if maskSecrets, setting.key == "database_url", case .string(let url) = value { value = .string(Self.maskingPassword(url)) }
             return "  \"\(setting.key)\": \(value.jsonText)"
         }

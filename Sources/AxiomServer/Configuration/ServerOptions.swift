@@ -3,6 +3,7 @@ import CatalogClient
 import Domain
 import Glibc
 import HTTPServer
+import JobClient
 import PaymentClient
 import UserClient
 
@@ -126,6 +127,11 @@ struct ServerOptions: Sendable {
 
     var storageProbeIntervalSeconds = 2.0
     var eventsHeartbeatSeconds = 15.0
+    var mail = MailOptions()
+    var jobsConcurrency = 4
+    var jobsPollIntervalSeconds = 0.2
+    var jobsLeaseSeconds = 60.0
+    var jobsRetentionDays = 7
 
     var sessionLifetime: Duration { .milliseconds(Int(sessionTTLSeconds * 1000)) }
     var sessionIdleTimeout: Duration { .milliseconds(Int(sessionIdleTimeoutSeconds * 1000)) }
@@ -143,6 +149,12 @@ struct ServerOptions: Sendable {
         PaymentSettings(webhookSecret: paymentWebhookSecret, webhookToleranceSeconds: Int64(paymentWebhookToleranceSeconds),
                         timeoutSeconds: Int64(paymentTimeoutSeconds),
                         manualTimeoutDays: Int64(manualPaymentTimeoutDays))
+    }
+
+    var jobRunnerSettings: JobRunnerSettings {
+        JobRunnerSettings(concurrency: jobsConcurrency, pollInterval: .milliseconds(Int(jobsPollIntervalSeconds * 1000)),
+                          lease: .milliseconds(Int(jobsLeaseSeconds * 1000)),
+                          retention: .seconds(jobsRetentionDays * 86_400), owner: checkoutLease.owner)
     }
 
     var checkoutLease: CheckoutLease {
@@ -471,7 +483,18 @@ struct ServerOptions: Sendable {
                  \.storageProbeIntervalSeconds),
         .seconds("events_heartbeat_interval", help: "seconds between heartbeat comments on GET /events streams",
                  \.eventsHeartbeatSeconds),
-    ]
+        .integer("jobs_concurrency", in: 1...1_000, help: "jobs this process runs at once",
+                 \.jobsConcurrency),
+        .seconds("jobs_poll_interval", max: 60,
+                 help: "longest pause between this process's looks at the job queue for due jobs",
+                 \.jobsPollIntervalSeconds),
+        .seconds("jobs_lease", max: 86_400,
+                 help: "seconds a claimed job belongs to this process (renewed while it runs); after that another takes it over",
+                 \.jobsLeaseSeconds),
+        .integer("jobs_retention", in: 1...3_650,
+                 help: "days finished jobs (succeeded, dead, discarded) are kept before the hourly prune deletes them",
+                 \.jobsRetentionDays),
+    ] + mailSettings
 
     /// The addresses of a comma-separated list (spaces around items
     /// allowed); items that are not numeric IPv4 or IPv6 addresses are left out.
@@ -496,6 +519,9 @@ struct ServerOptions: Sendable {
         }
         if (adminEmail == nil) != (adminPassword == nil) {
             throw ConfigurationError("admin_email and admin_password must be set together (or neither)")
+        }
+        if mail.isOn && mail.from == nil {
+            throw ConfigurationError("smtp_host is set without mail_from: every mail needs a From address")
         }
     }
 }

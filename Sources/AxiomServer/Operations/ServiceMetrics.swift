@@ -18,6 +18,7 @@ final class ServiceMetrics: Sendable {
     private let orchestrator: AxiomOrchestrator
     private let startTime: Double
     private let server = Mutex<HTTPServer?>(nil)
+    let jobRunner: JobRunnerContext
     /// The `per-user` and route-class limiters.
     private let applicationLimiters: [RateLimiter]
     private let loginDecisions: LoginThrottleCounts
@@ -26,7 +27,8 @@ final class ServiceMetrics: Sendable {
     private let changeFeed: ChangeFeed
 
     init(orchestrator: AxiomOrchestrator, applicationLimiters: [RateLimiter], loginDecisions: LoginThrottleCounts,
-         paymentAnomalies: @escaping @Sendable () -> Int, changeFeed: ChangeFeed) {
+         paymentAnomalies: @escaping @Sendable () -> Int, changeFeed: ChangeFeed, jobRunner: JobRunnerContext) {
+        self.jobRunner = jobRunner
         self.paymentAnomalies = paymentAnomalies
         self.changeFeed = changeFeed
         self.orchestrator = orchestrator
@@ -83,6 +85,7 @@ final class ServiceMetrics: Sendable {
         Self.writeWorkingSets(workingSets, to: &text)
         writeStorage(to: &text)
         Self.writeChangeFeed(changeFeed.metrics, to: &text)
+        await writeJobs(to: &text)
         writePasswordHashing(to: &text)
         writeProcess(to: &text)
         return text.text

@@ -4,7 +4,9 @@
 ///
 /// A job is `queued` (due at `run_at`; a failed attempt is queued again
 /// later), `running` under a lease (`lease_owner` until `lease_until`; a
-/// lease run out is taken over), `succeeded`, or `dead` with `last_error`.
+/// lease run out is taken over), `succeeded`, `dead` with `last_error`, or
+/// `discarded` by an admin. The final three are kept until the retention
+/// prunes them (`jobs_finished`); admins list by state or kind, newest first.
 enum JobQueueSchema {
     static let sqliteSchema = """
         CREATE TABLE IF NOT EXISTS jobs (
@@ -12,7 +14,7 @@ enum JobQueueSchema {
             kind         TEXT NOT NULL,
             payload      TEXT NOT NULL,
             unique_key   TEXT,
-            state        TEXT NOT NULL CHECK (state IN ('queued', 'running', 'succeeded', 'dead')),
+            state        TEXT NOT NULL CHECK (state IN ('queued', 'running', 'succeeded', 'dead', 'discarded')),
             attempts     INTEGER NOT NULL DEFAULT 0,
             max_attempts INTEGER NOT NULL,
             sensitive    INTEGER NOT NULL DEFAULT 0,
@@ -27,6 +29,9 @@ enum JobQueueSchema {
         CREATE INDEX IF NOT EXISTS jobs_leased ON jobs(lease_until) WHERE state = 'running';
         CREATE UNIQUE INDEX IF NOT EXISTS jobs_unique ON jobs(kind, unique_key)
             WHERE unique_key IS NOT NULL AND state IN ('queued', 'running');
+        CREATE INDEX IF NOT EXISTS jobs_finished ON jobs(finished_at) WHERE state IN ('succeeded', 'dead', 'discarded');
+        CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state, id);
+        CREATE INDEX IF NOT EXISTS jobs_by_kind ON jobs(kind, id);
         """
 
     static let postgresSchema = """
@@ -35,7 +40,7 @@ enum JobQueueSchema {
             kind         TEXT NOT NULL,
             payload      TEXT NOT NULL,
             unique_key   TEXT,
-            state        TEXT NOT NULL CHECK (state IN ('queued', 'running', 'succeeded', 'dead')),
+            state        TEXT NOT NULL CHECK (state IN ('queued', 'running', 'succeeded', 'dead', 'discarded')),
             attempts     BIGINT NOT NULL DEFAULT 0,
             max_attempts BIGINT NOT NULL,
             sensitive    BIGINT NOT NULL DEFAULT 0,
@@ -50,5 +55,8 @@ enum JobQueueSchema {
         CREATE INDEX IF NOT EXISTS jobs_leased ON jobs(lease_until) WHERE state = 'running';
         CREATE UNIQUE INDEX IF NOT EXISTS jobs_unique ON jobs(kind, unique_key)
             WHERE unique_key IS NOT NULL AND state IN ('queued', 'running');
+        CREATE INDEX IF NOT EXISTS jobs_finished ON jobs(finished_at) WHERE state IN ('succeeded', 'dead', 'discarded');
+        CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state, id);
+        CREATE INDEX IF NOT EXISTS jobs_by_kind ON jobs(kind, id);
         """
 }

@@ -203,6 +203,15 @@ struct CheckoutPayments: Sendable {
         }
     }
 
+    /// The expiry sweep: what is due expires, then what stayed open a
+    /// while is finished (`PaymentNotificationContext.sweep`). Returns how
+    /// many expired.
+    func sweep() async throws -> Int {
+        let expired = try await expireDue()
+        _ = try await reconcileOpenPayments(quietSeconds: Self.reconciliationQuietSeconds)
+        return expired
+    }
+
     /// Unpaid payments past their deadline expire, their orders are
     /// cancelled and their stock returned, `batch` at a time through the
     /// `(status, expires_at)` index. Returns how many expired.

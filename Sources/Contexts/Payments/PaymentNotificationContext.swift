@@ -53,8 +53,6 @@ public final class PaymentNotificationContext: Context {
     /// open for a while (a change whose order or stock step failed, storage
     /// being away, or its process killed) is finished. Returns how many expired.
     public func sweep() async throws -> Int {
-        let expired = try await steps.expireDue()
-        _ = try await steps.reconcileOpenPayments(quietSeconds: CheckoutPayments.reconciliationQuietSeconds)
-        return expired
+        try await steps.sweep()
     }
 }

@@ -1,6 +1,7 @@
 import Axiom
 import CatalogClient
 import Domain
+import JobClient
 import OrderClient
 import PaymentClient
 import UserClient
@@ -23,6 +24,7 @@ public final class AdminContext: SessionFeature {
     private let users: ClientHandle<UserClient>
     private let orders: ClientHandle<OrderClient>
     private let payments: ClientHandle<PaymentClient>
+    let jobs: ClientHandle<JobClient>
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -31,6 +33,7 @@ public final class AdminContext: SessionFeature {
         users = try creation.client(UserClient.self)
         orders = try creation.client(OrderClient.self)
         payments = try creation.client(PaymentClient.self)
+        jobs = try creation.client(JobClient.self)
     }
 
     public func createProduct(_ draft: ProductDraft) async throws -> Product {

@@ -1911,6 +1911,162 @@ paths:
           $ref: "#/components/responses/Forbidden"
         "422":
           $ref: "#/components/responses/ValidationFailed"
+  /admin/jobs:
+    get:
+      operationId: listJobs
+      summary: The job queue's jobs, newest first, by state and kind, keyset paged (admins)
+      description: |
+        Every job the queue holds (docs/jobs.md): `queued` (due at
+        `run_at`), `running` under a lease, and the finished ones kept for
+        `jobs_retention` days (`succeeded`, `dead` with its last error,
+        `discarded` by an admin). Newest first by id; `state` and `kind`
+        are each read from an index.
+      security:
+        - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/Limit"
+        - name: cursor
+          in: query
+          description: The `next_cursor` of the previous page, as given.
+          schema:
+            type: string
+            maxLength: 64
+        - name: state
+          in: query
+          schema:
+            type: string
+            enum: [queued, running, succeeded, dead, discarded]
+        - name: kind
+          in: query
+          description: A job kind's name (`payments.expire`).
+          schema:
+            type: string
+            maxLength: 200
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          headers:
+            RateLimit-Policy:
+              $ref: "#/components/headers/RateLimitPolicy"
+            RateLimit:
+              $ref: "#/components/headers/RateLimit"
+          description: One page of jobs.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [items, next_cursor]
+                properties:
+                  items:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/Job"
+                  next_cursor:
+                    type: [string, "null"]
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+  /admin/jobs/{id}:
+    get:
+      operationId: getJob
+      summary: One job, with its attempts, times and last error (admins)
+      description: The payload is null for a kind that holds a secret (`sensitive`).
+      security:
+        - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/JobID"
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          description: The job.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Job"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+  /admin/jobs/{id}/retry:
+    post:
+      operationId: retryJob
+      summary: Queue a dead job again, its attempts reset (admins)
+      description: |
+        Only a `dead` job: it is `queued`, due now, with its attempts at 0
+        and its last error kept until its next attempt. `409
+        job_state_conflict` for a job in any other state, `409
+        job_payload_erased` for a sensitive one (its secret was erased when
+        it died), `409 job_duplicate_queued` while another job of its kind
+        and unique key is queued or running.
+      security:
+        - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/JobID"
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          description: The job, queued again.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Job"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "409":
+          $ref: "#/components/responses/Conflict"
+  /admin/jobs/{id}/discard:
+    post:
+      operationId: discardJob
+      summary: Take a queued or dead job out of the queue (admins)
+      description: |
+        The job ends `discarded`: final, never run again, kept like the
+        other finished jobs until `jobs_retention` (a sensitive payload is
+        erased). Its unique key is free for a new job. `409
+        job_state_conflict` for a running job (it finishes first) or one
+        already finished.
+      security:
+        - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/JobID"
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          description: The job, discarded.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Job"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "409":
+          $ref: "#/components/responses/Conflict"
   /admin/products:
     get:
       operationId: listAllProducts
@@ -2517,6 +2673,14 @@ components:
         instead of a bearer token (read only when `Authorization` is
         absent), for a browser's `EventSource`; used up by the request.
   parameters:
+    JobID:
+      name: id
+      in: path
+      required: true
+      description: The job's id (`job_not_found` for one that is not there or is not an id).
+      schema:
+        type: string
+        pattern: "^[0-9]+$"
     IfMatch:
       name: If-Match
       in: header
@@ -2564,6 +2728,51 @@ components:
       schema:
         type: string
   schemas:
+    Job:
+      type: object
+      required: [id, kind, state, unique_key, attempts, max_attempts, sensitive, run_at, lease_owner, lease_until,
+                 last_error, created_at, finished_at, payload]
+      properties:
+        id:
+          type: integer
+        kind:
+          type: string
+        state:
+          type: string
+          enum: [queued, running, succeeded, dead, discarded]
+        unique_key:
+          type: [string, "null"]
+          description: At most one job of its kind with this key is queued or running at a time.
+        attempts:
+          type: integer
+          description: Attempts started (counted when claimed); reset by a retry.
+        max_attempts:
+          type: integer
+        sensitive:
+          type: boolean
+          description: The payload holds a secret; never shown, erased once the job finished.
+        run_at:
+          type: string
+          format: date-time
+          description: When it is (or was last) due.
+        lease_owner:
+          type: [string, "null"]
+          description: The process running it (`instance_name`) while running.
+        lease_until:
+          type: [string, "null"]
+          format: date-time
+        last_error:
+          type: [string, "null"]
+          description: The error of its latest failed attempt.
+        created_at:
+          type: string
+          format: date-time
+        finished_at:
+          type: [string, "null"]
+          format: date-time
+        payload:
+          type: [object, "null"]
+          description: What it was enqueued with; null for a sensitive kind.
     Readiness:
       type: object
       required: [status, capabilities, shutting_down]

@@ -1,0 +1,31 @@
+extension ServerOptions {
+    /// The mail settings, after the others in `--help` and `--print-config`.
+    static let mailSettings: [Setting] = [
+        .optionalText("smtp_host", help: "SMTP server the shop's mail is sent through (null: mail is off)",
+                      \.mail.smtpHost),
+        .integer("smtp_port", in: 1...65535, help: "SMTP server port (587 for STARTTLS, 465 for implicit TLS)",
+                 \.mail.smtpPort),
+        .text("smtp_tls", accepted: "one of starttls, implicit, none",
+              help: "starttls: upgrade before anything is sent; implicit: TLS from the first byte; none: plain (tests, a local relay)",
+              check: { ["starttls", "implicit", "none"].contains($0) }, \.mail.smtpTLS),
+        .optionalText("smtp_username", help: "SMTP AUTH user (null: no AUTH)", \.mail.smtpUsername),
+        .optionalText("smtp_password", help: "SMTP AUTH password; shown masked", \.mail.smtpPassword),
+        .optionalText("smtp_ca_file", help: "PEM CA certificates trusted for the SMTP server (null: the system's store)",
+                      \.mail.smtpCAFile),
+        .seconds("smtp_timeout", max: 600, help: "seconds SMTP connecting, the TLS handshake and each reply may take",
+                 \.mail.smtpTimeoutSeconds),
+        .optionalText("mail_from", help: "the From address of every mail (required with smtp_host)", \.mail.from),
+        .text("mail_from_name", accepted: "a non-empty name", help: "the From name of every mail, and the shop's name in them",
+              check: { !$0.isEmpty }, \.mail.fromName),
+        .optionalText("mail_reply_to", help: "the Reply-To address of every mail (null: none)", \.mail.replyTo),
+        .optionalText("mail_admin_to", help: "where notices for the shop's admins go (null: admin_email)", \.mail.adminTo),
+        .text("mail_templates", accepted: "a directory path", help: "the mail templates shipped with the server",
+              check: { !$0.isEmpty }, \.mail.templates),
+        .optionalText("mail_templates_override",
+                      help: "a directory whose files replace the shipped templates of the same path (null: none)",
+                      \.mail.templatesOverride),
+        .text("public_url", accepted: "an http:// or https:// URL",
+              help: "the address the shop is reached at, which links in mails start with",
+              check: { $0.hasPrefix("http://") || $0.hasPrefix("https://") }, \.mail.publicURL),
+    ]
+}
