@@ -51,23 +51,23 @@ import TestSupport
     @Test func resetRequestsAreAnsweredAlikeAndUnknownTokensRefusedWithOneCode() throws {
         try ServerProcess.run { _, api in
             try api.register("Ann", email: "ann@example.com", password: Self.password)
-            // Without mail nothing can be reset: the same 503 for every address.
+            // Without mail nothing can be reset: the same 409 for every address.
             let known = try api.call("POST", "/password-resets", json: #"{"email":"ann@example.com"}"#)
             let unknown = try api.call("POST", "/password-resets", json: #"{"email":"nobody@example.com"}"#)
-            #expect(known.status == 503 && unknown.status == 503)
+            #expect(known.status == 409 && unknown.status == 409)
             #expect(api.object(known)["code"] as? String == "mail_not_configured")
             #expect(api.object(known)["detail"] as? String == api.object(unknown)["detail"] as? String)
 
             let reset = try api.call("POST", "/password-resets/complete",
                                      json: #"{"token":"bm90LWEtcmVhbC10b2tlbg","password":"a brand new secret"}"#)
-            #expect(reset.status == 400)
+            #expect(reset.status == 422)
             #expect(api.object(reset)["code"] as? String == "reset_token_invalid")
             let weak = try api.call("POST", "/password-resets/complete", json: #"{"token":"","password":"short"}"#)
             #expect(weak.status == 422)
             let fields = (api.object(weak)["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
             #expect(Set(fields ?? []) == ["token", "password"])
             let verification = try api.call("POST", "/email-verifications", json: #"{"token":"bm90LWEtcmVhbC10b2tlbg"}"#)
-            #expect(verification.status == 400)
+            #expect(verification.status == 422)
             #expect(api.object(verification)["code"] as? String == "verification_token_invalid")
 
             // A new account is unverified; with mail off no link is sent.
