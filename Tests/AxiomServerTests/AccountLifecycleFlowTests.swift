@@ -108,6 +108,11 @@ import TestSupport
             #expect(anonymised["status"] as? String == "deleted")
             #expect(anonymised["email"] as? String != "ann@example.com" && anonymised["name"] as? String != "ann")
             #expect(try api.call("PATCH", "/users/\(user)", json: #"{"status":"active"}"#, token: shop.admin).status == 409)
+            // The erasure is queued too, for a process killed before it finished.
+            let erasures = api.object(try api.call("GET", "/admin/jobs?kind=account.erase", token: shop.admin))["items"]
+                as? [[String: Any]] ?? []
+            #expect(erasures.count == 1)
+            #expect(erasures.first?["state"] as? String == "queued")
 
             // The address is free: a new account, empty cart and wishlist.
             let again = try shop.customer("ann")
