@@ -114,6 +114,23 @@ import TestSupport
             #expect(erasures.count == 1)
             #expect(erasures.first?["state"] as? String == "queued")
 
+            // Nothing of hers is left in the file (read with Python's sqlite3).
+            if ServerDatabase.sqliteOnly {
+                let path = shop.server.databaseDirectory.appendingPathComponent("axiom.db").path
+                let left = try PythonTool.run("""
+                    import sqlite3, sys
+                    db = sqlite3.connect(sys.argv[1] if len(sys.argv) > 1 else sys.stdin.readline().strip())
+                    user = "\(user)"
+                    rows = [db.execute(q, (user,)).fetchone()[0] for q in (
+                        "SELECT COUNT(*) FROM cart_lines WHERE user_id = ?",
+                        "SELECT COUNT(*) FROM wishlist_items WHERE user_id = ?",
+                        "SELECT COUNT(*) FROM orders WHERE user_id = ? AND document LIKE '%Ana Lopez%'",
+                        "SELECT COUNT(*) FROM users WHERE id = ? AND (email LIKE 'ann@%' OR password_hash != '')")]
+                    print(rows)
+                    """, input: path + "\n")
+                #expect(left.trimmingCharacters(in: .whitespacesAndNewlines) == "[0, 0, 0, 0]")
+            }
+
             // The address is free: a new account, empty cart and wishlist.
             let again = try shop.customer("ann")
             #expect(try api.userID(again) != user)
