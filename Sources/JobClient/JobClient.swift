@@ -106,7 +106,7 @@ public actor JobClient: StatelessClient {
         if let snooze = error as? any JobSnooze {
             let runAt = now + max(0, snooze.delayMilliseconds)
             try await storage.durableWrite { try JobQueue.snooze($0, job, owner: owner, runAt: runAt) }
-            return
+            return false
         }
         let permanent = error as? any PermanentFailure
         let text = Self.describe(permanent?.reason ?? String(describing: error))

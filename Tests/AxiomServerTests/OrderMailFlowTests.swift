@@ -10,15 +10,9 @@ import TestSupport
 @Suite(.serialized) struct OrderMailFlowTests {
     typealias Shop = PaymentShop
 
-    /// The settings that send the server's mail to `sink`.
+    /// The settings that send the server's mail to `sink` (STARTTLS, AUTH).
     static func mailArguments(_ sink: SMTPSink) -> [String] {
-        let templates = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("config/mail").path
-        return ["--smtp-host", "localhost", "--smtp-port", String(sink.port), "--smtp-tls", "starttls",
-                "--smtp-ca-file", sink.caFile, "--smtp-username", SMTPSink.user, "--smtp-password", SMTPSink.password,
-                "--mail-from", "shop@axiom.test", "--mail-from-name", "Tea & <Co>", "--public-url", "https://shop.example",
-                "--jobs-poll-interval", "0.05"]
-            + ["--mail-templates", templates]
+        sink.serverArguments(tls: "starttls", auth: true, publicURL: "https://shop.example", fromName: "Tea & <Co>")
     }
 
     /// The messages accepted so far whose subject names `order`.
@@ -53,13 +47,13 @@ import TestSupport
                 #expect(mail["defects"] as? [String] == [])
                 #expect(mail["content_type"] as? String == "multipart/alternative")
                 let from = try #require((mail["from"] as? [[String: Any]])?.first)
-                #expect(from["address"] as? String == "shop@axiom.test")
+                #expect(from["address"] as? String == "shop@example.com")
                 #expect(from["name"] as? String == "Tea & <Co>")
                 let to = try #require((mail["to"] as? [[String: Any]])?.first)
                 #expect(to["address"] as? String == "mailed@example.com")
                 #expect(to["name"] as? String == "mailed")
                 let messageID = try #require(mail["message_id"] as? String)
-                #expect(messageID.wholeMatch(of: /<job-[0-9]+\.(order|payment)-mail@axiom\.test>/) != nil)
+                #expect(messageID.wholeMatch(of: /<job-[0-9]+\.(order|payment)-mail@example\.com>/) != nil)
                 // Both parts carry the order; the HTML escapes what it shows.
                 let text = Self.part(mail, "text/plain"), html = Self.part(mail, "text/html")
                 #expect(text.contains(id) && html.contains(id))
