@@ -108,7 +108,8 @@ let package = Package(
         .executableTarget(name: "StorageBenchmarks", dependencies: ["Capabilities"]),
 
         // --- Tests: one target per source target, in the same order --------
-        // A raw-socket HTTP client shared by the test targets.
+        // Shared by the test targets: a raw-socket HTTP client, Python programs
+        // and servers run beside a test (PythonTool, PythonServer).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Orchestrators, the client harness (ClientRun), a manual clock,
         // temp directories, stream helpers.
@@ -116,7 +117,10 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", "CZlib"]),
         .testTarget(name: "AxiomTests", dependencies: ["Axiom", "AxiomTestSupport"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
-        .testTarget(name: "CapabilitiesTests", dependencies: ["Capabilities", "Axiom", "AxiomTestSupport", "TestSupport"]),
+        // Mail/smtp_server.py is the real SMTP server (aiosmtpd) the mail
+        // tests send to; Mail/mail_parse.py reads what it received.
+        .testTarget(name: "CapabilitiesTests", dependencies: ["Capabilities", "Axiom", "AxiomTestSupport", "TestSupport"],
+                    exclude: ["Mail/smtp_server.py", "Mail/mail_parse.py"]),
         .testTarget(name: "UserClientTests", dependencies: ["UserClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
         .testTarget(name: "CatalogClientTests", dependencies: ["CatalogClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
         .testTarget(name: "PricingClientTests", dependencies: ["PricingClient", "Axiom", "Domain", "AxiomTestSupport"]),

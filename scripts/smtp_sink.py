@@ -1,4 +1,5 @@
-"""A real SMTP server for the mail transport's tests: aiosmtpd on 127.0.0.1.
+"""A real SMTP server for the tests, the crash and cluster tests and a local
+try-out (README): aiosmtpd on 127.0.0.1.
 
 Makes a trustme CA (its PEM at DIR/ca.pem) and a certificate for
 --cert-host, serves STARTTLS (--tls starttls), implicit TLS (--tls implicit)
@@ -48,7 +49,8 @@ class Recorder:
             raw.write(envelope.original_content)
         record = {"mail_from": envelope.mail_from, "rcpt_tos": envelope.rcpt_tos,
                   "mail_options": envelope.mail_options, "connection": server.connection_number,
-                  "authenticated": bool(session.authenticated), "tls": session.ssl is not None}
+                  "authenticated": bool(session.authenticated),
+                  "tls": server.transport.get_extra_info("ssl_object") is not None}
         with open(base + ".json.tmp", "w") as out:
             json.dump(record, out)
         os.replace(base + ".json.tmp", base + ".json")
@@ -87,6 +89,7 @@ def main():
     parser.add_argument("--defer", type=int, default=0)
     parser.add_argument("--idle-timeout", type=float, default=300)
     parser.add_argument("--lifetime", type=float, default=120)
+    parser.add_argument("--port", type=int, default=0, help="listen here (default: a free port)")
     args = parser.parse_args()
 
     ca = trustme.CA()
@@ -94,13 +97,14 @@ def main():
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     ca.issue_cert(args.cert_host).configure_cert(context)
 
-    kwargs = dict(enable_SMTPUTF8=True, auth_require_tls=args.tls != "none", timeout=args.idle_timeout)
+    # aiosmtpd counts only STARTTLS as TLS; an implicit-TLS connection is one too.
+    kwargs = dict(enable_SMTPUTF8=True, auth_require_tls=args.tls == "starttls", timeout=args.idle_timeout)
     if args.tls == "starttls":
         kwargs.update(tls_context=context, require_starttls=True)
     if args.auth:
         kwargs.update(authenticator=authenticator, auth_required=True,
                       auth_exclude_mechanism=[m for m in ("PLAIN", "LOGIN") if m not in args.auth_mechanisms.split()])
-    port = free_port()
+    port = args.port or free_port()
     recorder = Recorder(args.dir, args.defer)
     controller = CountingController(recorder, hostname="127.0.0.1", port=port,
                                     ssl_context=context if args.tls == "implicit" else None,

@@ -8,8 +8,9 @@ import FoundationEssentials
 enum HeaderText {
     static let foldWidth = 78
     /// An encoded-word is at most 75 characters (RFC 2047 section 2):
-    /// `=?UTF-8?B?` + 60 base64 characters (45 octets) + `?=` is 72.
-    private static let encodedWordOctets = 45
+    /// `=?UTF-8?B?` + 52 base64 characters (39 octets) + `?=` is 64, so
+    /// one fits beside the longest field name used here (`Reply-To: `).
+    private static let encodedWordOctets = 39
 
     /// `Name: token token…` folded before a token that would pass 78
     /// octets, each line but the first starting with a space.
@@ -33,7 +34,7 @@ enum HeaderText {
     /// not plain printable ASCII or has a word too long to fold.
     static func unstructured(_ text: String) -> [String] {
         let words = flattened(text).split(separator: " ").map(String.init)
-        if isPrintableASCII(text), words.allSatisfy({ $0.utf8.count <= foldWidth - 2 }), !text.contains("=?") {
+        if isPrintableASCII(text), words.allSatisfy({ $0.utf8.count <= foldWidth - 12 }), !text.contains("=?") {
             return words
         }
         return encodedWords(flattened(text))

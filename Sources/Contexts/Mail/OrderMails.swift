@@ -60,8 +60,7 @@ public struct OrderMails: JobWork {
             guard case .notFound = error else { throw error }
             return
         }
-        // A deleted account keeps its row, anonymised, for its orders.
-        guard !user.isDeleted else { return }
+        guard user.status != .deleted else { return }
         let values = try await values(order, amount: amount, recipient: user.name)
         _ = try await mail.call {
             try await $0.send(MailRequest(template: "order/\(template)", to: user.email.description, toName: user.name,

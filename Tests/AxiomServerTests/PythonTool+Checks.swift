@@ -1,33 +1,7 @@
 import Foundation
+import TestSupport
 
-/// Runs a short Python 3 program with `input` on stdin and returns its
-/// stdout: the tests check /metrics with `prometheus_client`'s own parser and
-/// compute SHA-256 with `hashlib`, independent of the server's code.
-enum PythonTool {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    static func run(_ program: String, input: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", program]
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "python3 failed: \(String(decoding: errors, as: UTF8.self))")
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
+extension PythonTool {
     /// Parses a Prometheus exposition with `prometheus_client.parser`
     /// (raising on anything malformed) and returns every sample as
     /// `name{label="value",…}` (labels sorted) → value, plus the family types.
