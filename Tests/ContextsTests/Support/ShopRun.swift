@@ -1,4 +1,3 @@
-import JobClient
 import Axiom
 import AxiomTestSupport
 import Capabilities
@@ -6,6 +5,7 @@ import CartClient
 import CatalogClient
 import Contexts
 import Domain
+import JobClient
 import Synchronization
 import Testing
 import OrderClient
