@@ -68,7 +68,7 @@ let package = Package(
         // Saved products (migrations 600-699).
         .target(name: "WishlistClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
         // Mail: templates rendered and sent through the SMTP capability.
-        .target(name: "MailClient", dependencies: ["Axiom", "Domain", "Capabilities", "Formats"]),
+        .target(name: "MailClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
         // The job queue's claims, outcomes and admin actions (stateless; the
         // `jobs` table is Capabilities' bookkeeping, like the outbox).
         .target(name: "JobClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
