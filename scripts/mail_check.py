@@ -118,12 +118,14 @@ def check(client, admin, box, orders, failures):
     known = {order["id"]: order for order in orders}
     sent = {}
     ids_by_mail = {}
+    total = 0
     for message in box.messages():
         match = SUBJECT_ORDER.search(message["subject"])
         if not match:
-            failures.append(f"a mail names no order: {message['subject']!r}")
+            # An account's mail (a verification link): docs/accounts.md's, not an order's.
             continue
         order = match.group(1)
+        total += 1
         if order not in known:
             failures.append(f"a mail names order {order}, which does not exist: {message['subject']!r}")
         kind = message["subject"].replace(order, "{id}")
@@ -142,7 +144,6 @@ def check(client, admin, box, orders, failures):
             if message_id in owners and owners[message_id] != (order, kind):
                 failures.append(f"Message-ID {message_id} is on two mails")
             owners[message_id] = (order, kind)
-    total = len(box.messages())
     duplicates = total - len(owners)
     rolled_back = 0
     for order in orders:
