@@ -12,6 +12,7 @@ struct MailOptions: Sendable {
     var smtpPassword: String?
     var smtpCAFile: String?
     var smtpTimeoutSeconds = 30.0
+    var smtpConnections = 4
     var from: String?
     var fromName = "Axiom Shop"
     var replyTo: String?
@@ -30,7 +31,7 @@ struct MailOptions: Sendable {
                                      security: MailTransportSettings.Security(rawValue: smtpTLS) ?? .starttls,
                                      username: smtpUsername, password: smtpPassword, caFile: smtpCAFile,
                                      ehloName: MailSender(from: MailAddress(from ?? "localhost")).messageIDDomain,
-                                     connectTimeout: timeout, commandTimeout: timeout)
+                                     connectTimeout: timeout, commandTimeout: timeout, maxConnections: smtpConnections)
     }
 
     var sender: MailSender {
