@@ -68,7 +68,7 @@ let package = Package(
         // Saved products (migrations 600-699).
         .target(name: "WishlistClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
         // Mail: templates rendered and sent through the SMTP capability.
-        .target(name: "MailClient", dependencies: ["Axiom", "Domain", "Capabilities", "Formats"]),
+        .target(name: "MailClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
         // The job queue's claims, outcomes and admin actions (stateless; the
         // `jobs` table is Capabilities' bookkeeping, like the outbox).
         .target(name: "JobClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
@@ -106,6 +106,8 @@ let package = Package(
         .executableTarget(name: "AxiomBenchmarks", dependencies: ["Axiom"]),
         // Durable writes/s, 1 vs many writers, SQLite vs PostgreSQL: swift run StorageBenchmarks
         .executableTarget(name: "StorageBenchmarks", dependencies: ["Capabilities"]),
+        // Jobs enqueued and completed/s, 1 vs 3 workers, SQLite vs PostgreSQL: swift run -c release JobBenchmarks
+        .executableTarget(name: "JobBenchmarks", dependencies: ["Capabilities", "Domain"]),
 
         // --- Tests: one target per source target, in the same order --------
         // Shared by the test targets: a raw-socket HTTP client, Python programs

@@ -61,7 +61,7 @@ class Recorder:
         base = os.path.join(self.directory, str(number))
         with open(base + ".eml", "wb") as raw:
             raw.write(envelope.original_content)
-        record = {"mail_from": envelope.mail_from, "rcpt_tos": envelope.rcpt_tos,
+        record = {"accepted_at": time.time(), "mail_from": envelope.mail_from, "rcpt_tos": envelope.rcpt_tos,
                   "mail_options": envelope.mail_options, "connection": server.connection_number,
                   "pipelined": envelope.pipelined,
                   "authenticated": bool(session.authenticated),

@@ -68,6 +68,8 @@ final class AxiomService: Sendable {
             ExpiredSessionsWork.self,
             JobPruneWork.self,
             OrderMails.self,
+            AccountMails.self,
+            AccountErasureWork.self,
         ]))
         do {
             try await orchestrator.start()
@@ -126,7 +128,7 @@ final class AxiomService: Sendable {
             // what has its lease run out: never the checkouts other replicas
             // are running. A SQLite file has this one process.
             let repaired = try await recovery.recover(options.databaseURL == nil ? .everything : .ownOrExpired)
-            log(repaired, as: "checkouts_reconciled", always: true, logger: logger)
+            log(repaired.event("checkouts_reconciled"), logger: logger)
             jobRunner = try await orchestrator.createContext(JobRunnerContext.self, parent: nil)
             if let email = options.adminEmail, let password = options.adminPassword {
                 let admin = try await registration.ensureAdmin(name: options.adminName, email: email, password: password)
@@ -260,7 +262,7 @@ final class AxiomService: Sendable {
         // at a time. What stays a loop here is each process's own: its
         // session contexts, its storage instance, its rate-limit tokens, its
         // search index merge that gives way to its own writes (docs/jobs.md).
-        await jobRunner.start()
+        await jobRunner.start { log($0, logger: logger) }
         let background = [
             Task { await sessions.expireIdleSessions(every: .seconds(30)) },
             Task {
@@ -363,8 +365,7 @@ final class AxiomService: Sendable {
         let userCacheEntries = options.userCacheEntries
         // As many sign-in sessions as session contexts may be held.
         let sessionCacheEntries = options.maxSessions
-        // This build has no mail transport: nothing mail-only is queued.
-        let accounts = options.accountSettings(mailEnabled: false)
+        let accounts = options.accountSettings(mailEnabled: mails)
         try orchestrator.registerClient(UserClient.self,
                                         dependencies: [database, PasswordHasher.self, SecureRandom.self,
                                                        SystemClockCapability.self]) { resolver in
@@ -425,19 +426,20 @@ final class AxiomService: Sendable {
         }
     }
 
-    private static func log(_ repair: CheckoutRecoveryContext.Repair, as event: String, always: Bool,
-                            logger: ServerLogger) {
-        guard always || !repair.isEmpty else { return }
-        let numbers = [("committed", repair.committed), ("released", repair.released), ("refused", repair.refused),
-                       ("payments_opened", repair.paymentsOpened), ("carts_cleared", repair.cartsCleared),
-                       ("orders_settled", repair.settled), ("failed", repair.failed)]
-        if repair.failed > 0 {
-            // Left for the next round: a return the stock cannot take
-            // (stock_limit_exceeded) stays here until an admin makes room.
-            logger.log(.warning, event, [("failures", repair.failures.joined(separator: "; "))], numbers: numbers)
-        } else {
-            logger.log(.info, event, numbers: numbers)
-        }
+    private static func log(_ event: JobEvent, logger: ServerLogger) {
+        logger.log(event.warns ? .warning : .info, event.name, event.fields, numbers: event.numbers)
+    }
+
+    /// What the job runner did: each work's events, and every failed
+    /// attempt (a warning; an error once the job is dead). Successes are
+    /// counted in `/metrics`, not logged: a periodic kind succeeds twice a
+    /// second.
+    private static func log(_ outcome: JobOutcome, logger: ServerLogger) {
+        for event in outcome.events { log(event, logger: logger) }
+        guard case .failed(let error, let dead) = outcome.result else { return }
+        logger.log(dead ? .error : .warning, dead ? "job_dead" : "job_failed",
+                   [("kind", outcome.kind), ("error", error)],
+                   numbers: [("job_id", Int(outcome.jobID)), ("attempt", outcome.attempt)])
     }
 
     /// Graceful stop: drain HTTP first (in-flight requests still reach the

@@ -99,9 +99,15 @@ public actor JobClient: StatelessClient {
 
     /// `job` of `kind` failed with `error`: queued again after its back-off,
     /// or `dead` when it was its last attempt or the error is a
-    /// `PermanentFailure`.
-    public func failed(_ job: Job, of kind: JobKind, error: any Error) async throws {
+    /// `PermanentFailure`. Answers whether it is dead.
+    @discardableResult
+    public func failed(_ job: Job, of kind: JobKind, error: any Error) async throws -> Bool {
         let (owner, now) = (settings.owner, self.now)
+        if let snooze = error as? any JobSnooze {
+            let runAt = now + max(0, snooze.delayMilliseconds)
+            try await storage.durableWrite { try JobQueue.snooze($0, job, owner: owner, runAt: runAt) }
+            return false
+        }
         let permanent = error as? any PermanentFailure
         let text = Self.describe(permanent?.reason ?? String(describing: error))
         if permanent != nil || job.attempt >= job.maxAttempts {
@@ -111,11 +117,13 @@ public actor JobClient: StatelessClient {
                 try JobQueue.bury($0, job, owner: owner, error: text, now: now, periodic: periodic, nextRunAt: next)
             }
             outcomes.record(kind.name) { $0.failedAttempts += 1; $0.died += 1 }
+            return true
         } else {
             let retryAt = now + JobBackoff.delay(afterAttempt: job.attempt, interval: kind.intervalMilliseconds,
                                                  unit: Double.random(in: 0..<1))
             try await storage.durableWrite { try JobQueue.retry($0, job, owner: owner, error: text, retryAt: retryAt) }
             outcomes.record(kind.name) { $0.failedAttempts += 1 }
+            return false
         }
     }
 

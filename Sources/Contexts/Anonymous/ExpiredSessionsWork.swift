@@ -15,6 +15,7 @@ public struct ExpiredSessionsWork: JobWork {
     }
 
     public func run(_ job: Job) async throws {
-        _ = try await users.call { try await $0.removeExpiredSessions() }
+        let removed = try await users.call { try await $0.removeExpiredSessions() }
+        if removed > 0 { JobEvents.record(JobEvent("expired_sessions_removed", numbers: [("sessions", removed)])) }
     }
 }

@@ -23,6 +23,7 @@ public actor JobRunnerContext: Context {
     private let wakeup = JobWakeup()
     private var loop: Task<Void, Never>?
     private var running: [Int64: Task<Void, Never>] = [:]
+    private var observer: (@Sendable (JobOutcome) -> Void)?
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -46,10 +47,13 @@ public actor JobRunnerContext: Context {
     /// Jobs running in this process now.
     public var runningCount: Int { running.count }
 
-    /// Starts claiming. The periodic kinds' jobs are ensured first (and
-    /// again every lease, so a chain an admin discarded comes back).
-    public func start() {
+    /// Starts claiming; `observer` hears each attempt's outcome with what
+    /// its work recorded (`JobEvents`). The periodic kinds' jobs are
+    /// ensured first (and again every lease, so a chain an admin discarded
+    /// comes back).
+    public func start(observer: (@Sendable (JobOutcome) -> Void)? = nil) {
         guard loop == nil, !kinds.isEmpty else { return }
+        self.observer = observer
         loop = Task { await self.run() }
     }
 
@@ -104,20 +108,24 @@ public actor JobRunnerContext: Context {
 
     private func launch(_ job: Job) {
         guard let (kind, work) = works[job.kind] else { return }
-        let jobs = self.jobs
+        let (jobs, observer) = (self.jobs, self.observer)
         running[job.id] = Task {
+            let events = JobEvents()
+            var result = JobOutcome.Result.succeeded
             do {
                 // Taken over past its last attempt: its lease lapsed on it.
                 if job.attempt > job.maxAttempts { throw LeaseLapsedOnLastAttempt(attempts: job.attempt) }
-                try await work.run(job)
+                try await JobEvents.$current.withValue(events) { try await work.run(job) }
                 try? await jobs.call { try await $0.succeeded(job, of: kind) }
             } catch {
                 // Not recorded (storage away, or shut down before it was):
                 // the lease lapses and the job runs again.
-                if !Task.isCancelled {
-                    try? await jobs.call { try await $0.failed(job, of: kind, error: error) }
+                if !Task.isCancelled, let dead = try? await jobs.call({ try await $0.failed(job, of: kind, error: error) }) {
+                    result = error is any JobSnooze ? .snoozed
+                        : .failed(error: (error as? any PermanentFailure)?.reason ?? String(describing: error), dead: dead)
                 }
             }
+            observer?(JobOutcome(kind: job.kind, jobID: job.id, attempt: job.attempt, result: result, events: events.all))
             await self.finished(job.id)
         }
     }

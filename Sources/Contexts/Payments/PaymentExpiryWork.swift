@@ -18,6 +18,7 @@ public struct PaymentExpiryWork: JobWork {
     }
 
     public func run(_ job: Job) async throws {
-        _ = try await steps.sweep()
+        let expired = try await steps.sweep()
+        if expired > 0 { JobEvents.record(JobEvent("payments_expired", numbers: [("payments", expired)])) }
     }
 }

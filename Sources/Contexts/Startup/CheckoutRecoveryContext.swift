@@ -32,6 +32,16 @@ public final class CheckoutRecoveryContext: Context {
 
         public var isEmpty: Bool { self == Repair() }
 
+        /// The round as a log event named `name`: its counts, and the
+        /// first failures (a warning) when some were left for the next round.
+        public func event(_ name: String) -> JobEvent {
+            JobEvent(name, fields: failed > 0 ? [("failures", failures.joined(separator: "; "))] : [],
+                     numbers: [("committed", committed), ("released", released), ("refused", refused),
+                               ("payments_opened", paymentsOpened), ("carts_cleared", cartsCleared),
+                               ("orders_settled", settled), ("failed", failed)],
+                     warns: failed > 0)
+        }
+
         mutating func fail(_ error: any Error) {
             failed += 1
             if failures.count < 3 { failures.append(String(describing: error)) }

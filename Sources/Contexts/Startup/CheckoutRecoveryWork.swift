@@ -18,6 +18,7 @@ public struct CheckoutRecoveryWork: JobWork {
     }
 
     public func run(_ job: Job) async throws {
-        _ = try await recovery.recover(.expired)
+        let repair = try await recovery.recover(.expired)
+        if !repair.isEmpty { JobEvents.record(repair.event("checkouts_recovered")) }
     }
 }

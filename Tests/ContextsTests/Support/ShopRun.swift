@@ -5,7 +5,9 @@ import CartClient
 import CatalogClient
 import Contexts
 import Domain
+import JobClient
 import Synchronization
+import JobClient
 import Testing
 import OrderClient
 import PaymentClient
@@ -55,10 +57,17 @@ struct ShopRun {
                 PaymentClient(storage: try backend.access($0), authenticator: try $0.handle(MessageAuthenticator.self),
                               clock: clock, settings: PaymentSettings(webhookSecret: nil, timeoutSeconds: 900))
             }
+            // The admin feature answers for the job queue too.
+            try orchestrator.registerClient(JobClient.self, dependencies: [storageType]) {
+                JobClient(storage: try backend.access($0), clock: clock)
+            }
             try orchestrator.registerClient(UserClient.self,
                                             dependencies: [storageType, PasswordHasher.self, SecureRandom.self]) {
                 UserClient(storage: try backend.access($0), hasher: try $0.handle(PasswordHasher.self),
                            random: try $0.handle(SecureRandom.self), clock: clock, sessionLifetime: sessionLifetime)
+            }
+            try orchestrator.registerClient(JobClient.self, dependencies: [storageType]) {
+                JobClient(storage: try backend.access($0), clock: clock)
             }
             try orchestrator.compose(LiveUpdatesContext.self,
                                      with: LiveFeatures([CartLiveFeature.self, OrderLiveFeature.self]))
