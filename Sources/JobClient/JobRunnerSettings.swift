@@ -10,7 +10,7 @@ public struct JobRunnerSettings: Sendable, Hashable {
     /// This process's name in `jobs.lease_owner` (its checkout lease owner).
     public let owner: String
 
-    public init(concurrency: Int = 4, pollInterval: Duration = .milliseconds(200), lease: Duration = .seconds(60),
+    public init(concurrency: Int = 4, pollInterval: Duration = .milliseconds(50), lease: Duration = .seconds(60),
                 retention: Duration = .seconds(7 * 86_400), owner: String = "local") {
         self.concurrency = max(1, concurrency)
         self.pollInterval = pollInterval

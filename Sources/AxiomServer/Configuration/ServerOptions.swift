@@ -129,7 +129,7 @@ struct ServerOptions: Sendable {
     var eventsHeartbeatSeconds = 15.0
     var mail = MailOptions()
     var jobsConcurrency = 4
-    var jobsPollIntervalSeconds = 0.2
+    var jobsPollIntervalSeconds = 0.05
     var jobsLeaseSeconds = 60.0
     var jobsRetentionDays = 7
 
