@@ -11,8 +11,7 @@ public enum MailTransportError: Error, Sendable, Equatable, CustomStringConverti
     /// EHLO, STARTTLS, AUTH: a wrong password is one): the settings need a
     /// fix, after which the same message goes through.
     case sessionRefused(step: String, code: Int, text: String)
-    /// The server lacks what the settings require (STARTTLS, an AUTH
-    /// mechanism), or credentials would cross an unencrypted connection.
+    /// The server lacks what the settings require (STARTTLS, an AUTH mechanism).
     case unsupported(String)
     /// The server's replies break the protocol.
     case protocolViolation(String)

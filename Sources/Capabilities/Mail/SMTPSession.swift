@@ -56,10 +56,10 @@ struct SMTPSession: Sendable {
             // RFC 3207 section 4.2: what was learnt before TLS is discarded.
             try await hello(settings.ehloName)
         }
+        // Past this point the connection is TLS unless the mode is `none`
+        // (a STARTTLS the server did not offer has failed above), so
+        // credentials cross plain text only where the settings say so.
         if let username = settings.username {
-            guard connection.isSecure || settings.security == .none else {
-                throw MailTransportError.unsupported("credentials would cross an unencrypted connection")
-            }
             try await authenticate(username: username, password: settings.password ?? "")
         }
     }

@@ -28,6 +28,8 @@ final class TLSStream {
                 throw .tlsFailed("cannot verify the address \(host): \(TLSErrors.drain())")
             }
         } else {
+            // RFC 6125 6.4.3: a wildcard stands for a whole label only.
+            SSL_set_hostflags(ssl, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS))
             guard axiom_ssl_set_server_name(ssl, host) == 1, SSL_set1_host(ssl, host) == 1 else {
                 throw .tlsFailed("cannot set the server name \(host): \(TLSErrors.drain())")
             }
