@@ -68,7 +68,7 @@ let package = Package(
         // Saved products (migrations 600-699).
         .target(name: "WishlistClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
         // Mail: templates rendered and sent through the SMTP capability.
-        .target(name: "MailClient", dependencies: ["Axiom", "Domain", "Capabilities", "Formats"]),
+        .target(name: "MailClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
         // The job queue's claims, outcomes and admin actions (stateless; the
         // `jobs` table is Capabilities' bookkeeping, like the outbox).
         .target(name: "JobClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
@@ -119,10 +119,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", "CZlib"]),
         .testTarget(name: "AxiomTests", dependencies: ["Axiom", "AxiomTestSupport"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),
-        // Mail/smtp_server.py is the real SMTP server (aiosmtpd) the mail
-        // tests send to; Mail/mail_parse.py reads what it received.
-        .testTarget(name: "CapabilitiesTests", dependencies: ["Capabilities", "Axiom", "AxiomTestSupport", "TestSupport"],
-                    exclude: ["Mail/smtp_server.py", "Mail/mail_parse.py"]),
+        .testTarget(name: "CapabilitiesTests", dependencies: ["Capabilities", "Axiom", "AxiomTestSupport", "TestSupport"]),
         .testTarget(name: "UserClientTests", dependencies: ["UserClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
         .testTarget(name: "CatalogClientTests", dependencies: ["CatalogClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
         .testTarget(name: "PricingClientTests", dependencies: ["PricingClient", "Axiom", "Domain", "AxiomTestSupport"]),

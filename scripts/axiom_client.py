@@ -58,7 +58,7 @@ class Client:
     def all_pages(self, path, token):
         items, cursor = [], None
         for _ in range(10000):
-            query = f"{path}?limit=100" + (f"&cursor={cursor}" if cursor else "")
+            query = f"{path}{'&' if '?' in path else '?'}limit=100" + (f"&cursor={cursor}" if cursor else "")
             page = self.must(200, "GET", query, token=token)
             items += page["items"]
             cursor = page.get("next_cursor")

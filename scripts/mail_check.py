@@ -70,7 +70,9 @@ class MailSink(MailBox):
         """The settings that send the server's mail here."""
         return ["--smtp-host", "localhost", "--smtp-port", str(self.port), "--smtp-tls", "starttls",
                 "--smtp-ca-file", self.ca, "--mail-from", "shop@axiom.test",
-                "--mail-templates", os.path.join(ROOT, "config", "mail")]
+                "--mail-templates", os.path.join(ROOT, "config", "mail"),
+                # A killed process's jobs are taken over within seconds.
+                "--jobs-lease", "5"]
 
     def stop(self):
         if self.process.poll() is None:
@@ -127,8 +129,12 @@ def check(client, admin, box, orders, failures):
         kind = message["subject"].replace(order, "{id}")
         sent.setdefault(order, set()).add(kind)
         ids_by_mail.setdefault((order, kind), set()).add(message["message_id"])
+    placed_subject = "Your order {id} at Axiom Shop"
+    cancelled_subject = "Your order {id} was cancelled"
+    # An order is placed, shipped and cancelled once: each of those mails
+    # is one job (payments may be received and refunded several times).
     for (order, kind), ids in ids_by_mail.items():
-        if len(ids) > 1:
+        if kind in (placed_subject, cancelled_subject, "Your order {id} has shipped") and len(ids) > 1:
             failures.append(f"order {order}'s mail {kind!r} went out under {len(ids)} Message-IDs")
     owners = {}
     for (order, kind), ids in ids_by_mail.items():
@@ -137,9 +143,7 @@ def check(client, admin, box, orders, failures):
                 failures.append(f"Message-ID {message_id} is on two mails")
             owners[message_id] = (order, kind)
     total = len(box.messages())
-    duplicates = total - len(ids_by_mail)
-    placed_subject = "Your order {id} at Axiom Shop"
-    cancelled_subject = "Your order {id} was cancelled"
+    duplicates = total - len(owners)
     rolled_back = 0
     for order in orders:
         kinds = sent.get(order["id"], set())

@@ -68,6 +68,8 @@ final class AxiomService: Sendable {
             ExpiredSessionsWork.self,
             JobPruneWork.self,
             OrderMails.self,
+            AccountMails.self,
+            AccountErasureWork.self,
         ]))
         do {
             try await orchestrator.start()
@@ -363,8 +365,7 @@ final class AxiomService: Sendable {
         let userCacheEntries = options.userCacheEntries
         // As many sign-in sessions as session contexts may be held.
         let sessionCacheEntries = options.maxSessions
-        // This build has no mail transport: nothing mail-only is queued.
-        let accounts = options.accountSettings(mailEnabled: false)
+        let accounts = options.accountSettings(mailEnabled: mails)
         try orchestrator.registerClient(UserClient.self,
                                         dependencies: [database, PasswordHasher.self, SecureRandom.self,
                                                        SystemClockCapability.self]) { resolver in

@@ -103,6 +103,11 @@ public actor JobClient: StatelessClient {
     @discardableResult
     public func failed(_ job: Job, of kind: JobKind, error: any Error) async throws -> Bool {
         let (owner, now) = (settings.owner, self.now)
+        if let snooze = error as? any JobSnooze {
+            let runAt = now + max(0, snooze.delayMilliseconds)
+            try await storage.durableWrite { try JobQueue.snooze($0, job, owner: owner, runAt: runAt) }
+            return false
+        }
         let permanent = error as? any PermanentFailure
         let text = Self.describe(permanent?.reason ?? String(describing: error))
         if permanent != nil || job.attempt >= job.maxAttempts {

@@ -1,50 +1,43 @@
-import Formats
+import FoundationEssentials
 
-extension TemplateValue {
+extension TemplateValue: Decodable {
     /// The tree of a JSON text; nil when it is not JSON.
     public init?(json bytes: [UInt8]) {
-        let value: TemplateValue? = bytes.withUnsafeBufferPointer { buffer in
-            var reader = JSONReader(buffer)
-            reader.skipWhitespace()
-            guard let value = Self.read(&reader) else { return nil }
-            reader.skipWhitespace()
-            return reader.isAtEnd ? value : nil
-        }
-        guard let value else { return nil }
+        guard let value = try? JSONDecoder().decode(TemplateValue.self, from: Data(bytes)) else { return nil }
         self = value
     }
 
-    private static func read(_ reader: inout JSONReader) -> TemplateValue? {
-        switch reader.current {
-        case UInt8(ascii: "{"):
-            var members: [String: TemplateValue] = [:]
-            let read = reader.object { reader, name in
-                guard let value = Self.read(&reader) else { return false }
-                members[String(decoding: name, as: UTF8.self)] = value
-                return true
-            }
-            return read ? .object(members) : nil
-        case UInt8(ascii: "["):
+    public init(from decoder: any Decoder) throws {
+        if var list = try? decoder.unkeyedContainer() {
             var items: [TemplateValue] = []
-            let read = reader.array { reader in
-                guard let value = Self.read(&reader) else { return false }
-                items.append(value)
-                return true
-            }
-            return read ? .array(items) : nil
-        case UInt8(ascii: "\""):
-            return reader.string().map(TemplateValue.string)
-        case UInt8(ascii: "t"):
-            return reader.literal("true") ? .bool(true) : nil
-        case UInt8(ascii: "f"):
-            return reader.literal("false") ? .bool(false) : nil
-        case UInt8(ascii: "n"):
-            return reader.literal("null") ? .null : nil
-        default:
-            let start = reader.index
-            guard reader.number() != nil else { return nil }
-            return .number(String(decoding: UnsafeBufferPointer(rebasing: reader.bytes[start..<reader.index]),
-                                  as: UTF8.self))
+            while !list.isAtEnd { items.append(try list.decode(TemplateValue.self)) }
+            self = .array(items)
+            return
         }
+        if let object = try? decoder.container(keyedBy: MemberName.self) {
+            var members: [String: TemplateValue] = [:]
+            for key in object.allKeys { members[key.stringValue] = try object.decode(TemplateValue.self, forKey: key) }
+            self = .object(members)
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() {
+            self = .null
+        } else if let flag = try? single.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let integer = try? single.decode(Int64.self) {
+            self = .number(String(integer))
+        } else if let number = try? single.decode(Double.self) {
+            self = .number(String(number))
+        } else {
+            self = .string(try single.decode(String.self))
+        }
+    }
+
+    private struct MemberName: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
     }
 }

@@ -19,15 +19,16 @@ public indirect enum TemplateValue: Sendable, Hashable {
         return current
     }
 
-    /// Whether a section over this value renders: false, null, an empty
-    /// string or an empty list do not.
+    /// Whether a section over this value renders: false, null, zero, an
+    /// empty string or an empty list do not.
     var isTruthy: Bool {
         switch self {
         case .bool(let value): value
         case .null: false
         case .string(let text): !text.isEmpty
         case .array(let items): !items.isEmpty
-        case .number, .object: true
+        case .number(let text): Double(text) != 0
+        case .object: true
         }
     }
 

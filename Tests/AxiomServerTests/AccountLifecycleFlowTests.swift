@@ -51,23 +51,23 @@ import TestSupport
     @Test func resetRequestsAreAnsweredAlikeAndUnknownTokensRefusedWithOneCode() throws {
         try ServerProcess.run { _, api in
             try api.register("Ann", email: "ann@example.com", password: Self.password)
-            // Without mail nothing can be reset: the same 503 for every address.
+            // Without mail nothing can be reset: the same 409 for every address.
             let known = try api.call("POST", "/password-resets", json: #"{"email":"ann@example.com"}"#)
             let unknown = try api.call("POST", "/password-resets", json: #"{"email":"nobody@example.com"}"#)
-            #expect(known.status == 503 && unknown.status == 503)
+            #expect(known.status == 409 && unknown.status == 409)
             #expect(api.object(known)["code"] as? String == "mail_not_configured")
             #expect(api.object(known)["detail"] as? String == api.object(unknown)["detail"] as? String)
 
             let reset = try api.call("POST", "/password-resets/complete",
                                      json: #"{"token":"bm90LWEtcmVhbC10b2tlbg","password":"a brand new secret"}"#)
-            #expect(reset.status == 400)
+            #expect(reset.status == 422)
             #expect(api.object(reset)["code"] as? String == "reset_token_invalid")
             let weak = try api.call("POST", "/password-resets/complete", json: #"{"token":"","password":"short"}"#)
             #expect(weak.status == 422)
             let fields = (api.object(weak)["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String }
             #expect(Set(fields ?? []) == ["token", "password"])
             let verification = try api.call("POST", "/email-verifications", json: #"{"token":"bm90LWEtcmVhbC10b2tlbg"}"#)
-            #expect(verification.status == 400)
+            #expect(verification.status == 422)
             #expect(api.object(verification)["code"] as? String == "verification_token_invalid")
 
             // A new account is unverified; with mail off no link is sent.
@@ -108,6 +108,28 @@ import TestSupport
             #expect(anonymised["status"] as? String == "deleted")
             #expect(anonymised["email"] as? String != "ann@example.com" && anonymised["name"] as? String != "ann")
             #expect(try api.call("PATCH", "/users/\(user)", json: #"{"status":"active"}"#, token: shop.admin).status == 409)
+            // The erasure is queued too, for a process killed before it finished.
+            let erasures = api.object(try api.call("GET", "/admin/jobs?kind=account.erase", token: shop.admin))["items"]
+                as? [[String: Any]] ?? []
+            #expect(erasures.count == 1)
+            #expect(erasures.first?["state"] as? String == "queued")
+
+            // Nothing of hers is left in the file (read with Python's sqlite3).
+            if ServerDatabase.sqliteOnly {
+                let path = shop.server.databaseDirectory.appendingPathComponent("axiom.db").path
+                let left = try PythonTool.run("""
+                    import sqlite3, sys
+                    db = sqlite3.connect(sys.argv[1] if len(sys.argv) > 1 else sys.stdin.readline().strip())
+                    user = "\(user)"
+                    rows = [db.execute(q, (user,)).fetchone()[0] for q in (
+                        "SELECT COUNT(*) FROM cart_lines WHERE user_id = ?",
+                        "SELECT COUNT(*) FROM wishlist_items WHERE user_id = ?",
+                        "SELECT COUNT(*) FROM orders WHERE user_id = ? AND document LIKE '%Ana Lopez%'",
+                        "SELECT COUNT(*) FROM users WHERE id = ? AND (email LIKE 'ann@%' OR password_hash != '')")]
+                    print(rows)
+                    """, input: path + "\n")
+                #expect(left.trimmingCharacters(in: .whitespacesAndNewlines) == "[0, 0, 0, 0]")
+            }
 
             // The address is free: a new account, empty cart and wishlist.
             let again = try shop.customer("ann")

@@ -61,4 +61,22 @@ import TestSupport
         #expect(api.object(checkout)["code"] as? String == "rate_limited")
         #expect(checkout.headers("RateLimit-Policy").contains(#""checkout";q=30;w=60"#))
     }
+
+    /// Each reset request may queue a mail: one address gets 5 a minute,
+    /// known addresses or not, and another address is not held by it.
+    @Test func passwordResetsHaveALimitPerAddress() throws {
+        let server = ServerProcess(arguments: ["--port", "0"], loadTestLimits: false)
+        try server.start()
+        defer { server.stop() }
+        let api = API(port: server.port)
+        let refused = try #require(try firstRefusal(bound: 20) { index in
+            try api.call("POST", "/password-resets", json: #"{"email":"someone\#(index)@example.com"}"#)
+        }, "reset requests were never limited")
+        #expect(api.object(refused)["code"] as? String == "rate_limited")
+        #expect(refused.headers("RateLimit-Policy").contains(#""password-reset";q=5;w=60"#))
+        let completion = try api.call("POST", "/password-resets/complete", json: #"{"token":"x","password":"a brand new secret"}"#)
+        #expect(completion.status == 429, "completions share the bucket")
+        let other = try post(port: server.port, from: "127.0.0.2", "/password-resets", #"{"email":"someone@example.com"}"#)
+        #expect(other.status != 429)
+    }
 }

@@ -46,7 +46,7 @@ import Testing
             #expect(aliceCart !== bobCart)
             let components = shop.orchestrator.components
             let session = try #require(components.descriptor(of: String(reflecting: SessionContext.self)))
-            #expect(session.downstream == [AdminContext.self, CartContext.self, CheckoutContext.self,
+            #expect(session.downstream == [AccountDeletionContext.self, AdminContext.self, CartContext.self, CheckoutContext.self,
                                            LiveUpdatesContext.self, OrdersContext.self, ProfileContext.self,
                                            WishlistContext.self]
                 .map { String(reflecting: $0) })

@@ -165,10 +165,10 @@ import Testing
             }
         case let token as AccountTokenError:
             switch token {
-            case .resetTokenInvalid: (400, "reset_token_invalid")
-            case .verificationTokenInvalid: (400, "verification_token_invalid")
+            case .resetTokenInvalid: (422, "reset_token_invalid")
+            case .verificationTokenInvalid: (422, "verification_token_invalid")
             }
-        case is MailNotConfigured: (503, "mail_not_configured")
+        case is MailNotConfigured: (409, "mail_not_configured")
         case let authentication as AuthenticationError:
             switch authentication {
             case .invalidCredentials: (401, "invalid_credentials")

@@ -94,6 +94,15 @@ public enum JobQueue {
             """, arguments: [.integer(retryAt), .text(error)] + holding(job, owner))
     }
 
+    /// `job` is not due yet (`JobSnooze`): queued again at `runAt`, its
+    /// attempt given back.
+    public static func snooze(_ handle: any StorageHandle, _ job: Job, owner: String, runAt: Int64) throws {
+        try handle.enqueue("""
+            UPDATE jobs SET state = 'queued', run_at = ?, attempts = attempts - 1, lease_owner = NULL, lease_until = NULL
+            WHERE id = ? AND state = 'running' AND lease_owner = ? AND attempts = ?
+            """, arguments: [.integer(runAt)] + holding(job, owner))
+    }
+
     /// `job` failed for good (its attempts ran out, or a `PermanentFailure`):
     /// `dead` with `error` (a sensitive payload erased). A periodic kind's
     /// next run is queued in the same transaction, at `nextRunAt`, so its

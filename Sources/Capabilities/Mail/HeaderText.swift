@@ -54,16 +54,20 @@ enum HeaderText {
         return [quoted + "\""]
     }
 
-    /// `=?UTF-8?B?…?=` words over the text, each whole characters only;
-    /// decoders drop the space between adjacent encoded-words (section 6.2).
+    /// `=?UTF-8?B?…?=` words over the text, each whole characters only.
+    /// Decoders drop the space between adjacent encoded-words (section
+    /// 6.2), so the text's own spaces travel inside them; a word ends after
+    /// a space where one is near, so a lax decoder that keeps the folding
+    /// space at worst doubles a space instead of splitting a word.
     static func encodedWords(_ text: String) -> [String] {
         var words: [String] = []
         var chunk: [UInt8] = []
         for character in text {
             let bytes = Array(String(character).utf8)
             if chunk.count + bytes.count > encodedWordOctets, !chunk.isEmpty {
-                words.append(encodedWord(chunk))
-                chunk = []
+                let cut = chunk.lastIndex(of: 0x20).map { $0 + 1 } ?? chunk.count
+                words.append(encodedWord(Array(chunk[..<cut])))
+                chunk.removeSubrange(..<cut)
             }
             chunk += bytes
         }

@@ -34,8 +34,9 @@ public final class MailTransport: Sendable {
         if var session = takeKept() {
             do {
                 try await session.reset()
-            } catch where session.isBroken {
-                // The server closed the idle connection: one new one.
+            } catch {
+                // The kept connection cannot start a transaction (the
+                // server closed it while idle, or answered 421): one new one.
                 session.connection.close()
                 return try await deliver(mail, over: try await openSession())
             }

@@ -90,17 +90,17 @@ struct SMTPSession: Sendable {
         try Self.expect(try await command("RSET"), 250, step: "RSET")
     }
 
-    /// QUIT and close, not waiting long for the goodbye.
+    /// QUIT and close, waiting a moment at most for the goodbye.
     mutating func quit() async {
-        if !isBroken { _ = try? await command("QUIT") }
+        if !isBroken { _ = try? await command("QUIT", timeout: min(commandTimeout, .seconds(2))) }
         connection.close()
     }
 
     /// Writes a command line and reads its reply; `shown` names it in
     /// errors instead of the line (which may carry credentials).
-    mutating func command(_ line: String, shown: String? = nil) async throws -> SMTPReply {
+    mutating func command(_ line: String, shown: String? = nil, timeout: Duration? = nil) async throws -> SMTPReply {
         try await write(Array((line + "\r\n").utf8))
-        return try await reply(step: shown ?? line)
+        return try await reply(step: shown ?? line, timeout: timeout)
     }
 
     mutating func write(_ bytes: [UInt8]) async throws {
@@ -112,9 +112,9 @@ struct SMTPSession: Sendable {
         }
     }
 
-    mutating func reply(step: String) async throws -> SMTPReply {
+    mutating func reply(step: String, timeout: Duration? = nil) async throws -> SMTPReply {
         do {
-            let reply = try await reader.reply(from: connection, timeout: commandTimeout)
+            let reply = try await reader.reply(from: connection, timeout: timeout ?? commandTimeout)
             if reply.closesConnection { isBroken = true }
             return reply
         } catch {

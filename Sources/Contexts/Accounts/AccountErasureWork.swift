@@ -16,18 +16,7 @@ public struct AccountErasureWork: JobWork {
     }
 
     public func run(_ job: Job) async throws {
-        let erasure: AccountErasure
-        do {
-            erasure = try AccountErasure(payload: job.payload)
-        } catch {
-            throw UnreadableAccountJob(kind: job.kind)
-        }
+        let erasure = try JobPayload.decode(job) { try AccountErasure(payload: $0.payload) }
         try await steps.erase(erasure.userID)
     }
-}
-
-/// A payload that no longer decodes: retrying cannot cure it.
-struct UnreadableAccountJob: PermanentFailure {
-    let kind: String
-    var reason: String { "the \(kind) payload does not decode" }
 }

@@ -41,6 +41,8 @@ public struct JobOutcome: Sendable {
         case succeeded
         /// Failed with `error`; `dead` when it will not be tried again.
         case failed(error: String, dead: Bool)
+        /// Not due yet (`JobSnooze`): queued again, the attempt given back.
+        case snoozed
     }
 
     public let kind: String

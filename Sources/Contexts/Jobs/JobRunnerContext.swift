@@ -121,7 +121,8 @@ public actor JobRunnerContext: Context {
                 // Not recorded (storage away, or shut down before it was):
                 // the lease lapses and the job runs again.
                 if !Task.isCancelled, let dead = try? await jobs.call({ try await $0.failed(job, of: kind, error: error) }) {
-                    result = .failed(error: (error as? any PermanentFailure)?.reason ?? String(describing: error), dead: dead)
+                    result = error is any JobSnooze ? .snoozed
+                        : .failed(error: (error as? any PermanentFailure)?.reason ?? String(describing: error), dead: dead)
                 }
             }
             observer?(JobOutcome(kind: job.kind, jobID: job.id, attempt: job.attempt, result: result, events: events.all))

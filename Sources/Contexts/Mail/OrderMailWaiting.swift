@@ -1,9 +1,20 @@
 import Domain
+import FoundationEssentials
 
 /// An order's mail asked for before its checkout or cancellation finished:
-/// the job is tried again later, by when recovery has finished it at the
-/// latest.
-struct OrderMailWaiting: Error, CustomStringConvertible {
+/// the job waits and looks again, soon at first (a checkout settles within
+/// milliseconds of its answer), then less often, a quarter of the job's age
+/// up to a minute (recovery finishes a checkout whose process died once its
+/// lease runs out).
+struct OrderMailWaiting: JobSnooze, CustomStringConvertible {
     let order: OrderID
+    let delayMilliseconds: Int64
+
+    init(order: OrderID, enqueuedAt: Int64) {
+        self.order = order
+        let age = Int64(Date().timeIntervalSince1970 * 1000) - enqueuedAt
+        delayMilliseconds = min(60_000, max(100, age / 4))
+    }
+
     var description: String { "order \(order) is still open (its checkout or cancellation has not finished)" }
 }

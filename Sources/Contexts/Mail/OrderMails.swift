@@ -52,7 +52,7 @@ public struct OrderMails: JobWork {
 
     /// The customer's mail `order/<template>`.
     private func send(_ template: String, about id: OrderID, amount: Money? = nil, job: Job) async throws {
-        guard let order = try await settled(id), !Self.rolledBack(order, history: try await history(id)) else { return }
+        guard let order = try await settled(id, job: job), !Self.rolledBack(order, history: try await history(id)) else { return }
         let user: User
         do {
             user = try await users.call { try await $0.user(order.userID) }
@@ -60,7 +60,8 @@ public struct OrderMails: JobWork {
             guard case .notFound = error else { throw error }
             return
         }
-        guard user.status != .deleted else { return }
+        // A deleted account keeps its row, anonymised, for its orders.
+        guard !user.isDeleted else { return }
         let values = try await values(order, amount: amount, recipient: user.name)
         _ = try await mail.call {
             try await $0.send(MailRequest(template: "order/\(template)", to: user.email.description, toName: user.name,
@@ -80,10 +81,10 @@ public struct OrderMails: JobWork {
     }
 
     /// The order once its checkout or cancellation has finished; until then
-    /// the job is tried again (`OrderMailWaiting`).
-    private func settled(_ id: OrderID) async throws -> Order? {
+    /// the job waits (`OrderMailWaiting`).
+    private func settled(_ id: OrderID, job: Job) async throws -> Order? {
         let order = try await orders.call { try await $0.order(id) }
-        if try await orders.call({ try await $0.isOpen(id) }) { throw OrderMailWaiting(order: id) }
+        if try await orders.call({ try await $0.isOpen(id) }) { throw OrderMailWaiting(order: id, enqueuedAt: job.createdAt) }
         return order
     }
 

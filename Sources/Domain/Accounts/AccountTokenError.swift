@@ -1,7 +1,8 @@
 /// A reset or verification link that cannot be used: unknown, used,
 /// expired, voided by a newer one, or (verification) for an address the
-/// account no longer has. One answer for all of them (400), so the answer
-/// tells nobody which tokens were ever issued.
+/// account no longer has. One answer for all of them (422: the token in
+/// the body is not a valid one), so the answer tells nobody which tokens
+/// were ever issued.
 public enum AccountTokenError: Refusal, Hashable {
     case resetTokenInvalid
     case verificationTokenInvalid
@@ -13,7 +14,7 @@ public enum AccountTokenError: Refusal, Hashable {
         }
     }
 
-    public var category: RefusalCategory { .badRequest }
+    public var category: RefusalCategory { .invalid }
 
     public var message: String {
         switch self {

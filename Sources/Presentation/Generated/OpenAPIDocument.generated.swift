@@ -548,7 +548,7 @@ paths:
         `password_reset_max_per_account` links an hour (more requests are
         answered alike and mail nothing), and one client address is held
         to the `password-reset` rate limit (429). When the shop sends no
-        mail, every request is answered 503 `mail_not_configured`.
+        mail, every request is answered 409 `mail_not_configured`.
       requestBody:
         required: true
         content:
@@ -580,10 +580,12 @@ paths:
           $ref: "#/components/responses/UnsupportedMediaType"
         "422":
           $ref: "#/components/responses/ValidationFailed"
+        "409":
+          $ref: "#/components/responses/MailNotConfigured"
         "429":
           $ref: "#/components/responses/RateLimited"
         "503":
-          $ref: "#/components/responses/MailOrStorageUnavailable"
+          $ref: "#/components/responses/StorageUnavailable"
   /password-resets/complete:
     post:
       operationId: completePasswordReset
@@ -593,7 +595,7 @@ paths:
         ends every session of the account on every replica (their tokens get
         401, their live streams end), uses the token up, and mails the owner
         a notice. A token unknown, used, voided by a newer one or expired is
-        400 `reset_token_invalid`. Following the link confirms the address
+        422 `reset_token_invalid`. Following the link confirms the address
         it was mailed to.
       requestBody:
         required: true
@@ -613,11 +615,11 @@ paths:
         "204":
           description: The password is set; sign in with it.
         "400":
-          $ref: "#/components/responses/AccountTokenInvalid"
+          $ref: "#/components/responses/MalformedJSON"
         "415":
           $ref: "#/components/responses/UnsupportedMediaType"
         "422":
-          $ref: "#/components/responses/ValidationFailed"
+          $ref: "#/components/responses/AccountTokenInvalid"
         "429":
           $ref: "#/components/responses/RateLimited"
         "503":
@@ -630,7 +632,7 @@ paths:
         A link is mailed at registration and on an address change (to the
         new address; the old one is told of the change). It works once, for
         `email_verification_ttl` seconds, and only while the account still
-        has the address it was mailed to: otherwise 400
+        has the address it was mailed to: otherwise 422
         `verification_token_invalid`. With `require_verified_email`, checkout
         waits for it (409 `email_not_verified`).
       requestBody:
@@ -648,9 +650,11 @@ paths:
         "204":
           description: The address is confirmed.
         "400":
-          $ref: "#/components/responses/AccountTokenInvalid"
+          $ref: "#/components/responses/MalformedJSON"
         "415":
           $ref: "#/components/responses/UnsupportedMediaType"
+        "422":
+          $ref: "#/components/responses/AccountTokenInvalid"
         "429":
           $ref: "#/components/responses/RateLimited"
         "503":
@@ -693,6 +697,8 @@ paths:
           $ref: "#/components/responses/Conflict"
         "415":
           $ref: "#/components/responses/UnsupportedMediaType"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
         "429":
           $ref: "#/components/responses/TooManyAttempts"
         "503":
@@ -3525,21 +3531,17 @@ components:
     AccountTokenInvalid:
       description: >-
         The mailed link's token is unknown, used, voided by a newer one or
-        expired (`reset_token_invalid`, `verification_token_invalid`), or
-        the body is not strict JSON.
+        expired (`reset_token_invalid`, `verification_token_invalid`); or a
+        field is invalid (`validation_failed`: the password rules, a
+        missing token), every failing field listed.
       content:
         application/problem+json:
           schema:
             $ref: "#/components/schemas/Problem"
-    MailOrStorageUnavailable:
+    MailNotConfigured:
       description: >-
         `mail_not_configured`: the shop sends no mail, so no link can be
-        mailed (the same answer for every address); or storage cannot take
-        the write (`storage_unavailable`). Nothing was changed.
-      headers:
-        Retry-After:
-          schema:
-            type: integer
+        mailed (the same answer for every address). Nothing was changed.
       content:
         application/problem+json:
           schema:

@@ -1,9 +1,10 @@
 import Domain
 import Foundation
 import Testing
+import TestSupport
 @testable import Capabilities
 
-/// The SMTP transport against a real server (aiosmtpd, `smtp_server.py`):
+/// The SMTP transport against a real server (aiosmtpd, `scripts/smtp_sink.py`):
 /// each message as it arrived, parsed by Python's email package.
 @Suite(.serialized) struct MailTransportTests {
     static func message(to: [MailAddress] = [MailAddress("ann@example.org", name: "Ann")], number: Int = 1,
@@ -16,9 +17,9 @@ import Testing
     }
 
     @Test func startTLSWithAuthDeliversTheMessageAsWritten() async throws {
-        let server = try SMTPTestServer(["--tls", "starttls", "--auth"])
-        let transport = try MailTransport(server.settings(.starttls, username: SMTPTestServer.user,
-                                                          password: SMTPTestServer.password))
+        let server = try SMTPSink(["--tls", "starttls", "--auth"])
+        let transport = try MailTransport(server.settings(.starttls, username: SMTPSink.user,
+                                                          password: SMTPSink.password))
         let sent = Self.message(subject: "Grüße – Ihre Bestellung Nr. 42 ist unterwegs, mit allem, was dazugehört ✓")
         let receipt = try await transport.send(sent)
         await transport.close()
@@ -32,6 +33,7 @@ import Testing
         #expect(accepted.authenticated)
         #expect(accepted.overTLS)
         #expect(accepted.mailOptions.contains { $0.hasPrefix("SIZE=") })
+        #expect(accepted.pipelined)
 
         let mail = try accepted.parsed()
         #expect(mail["defects"] as? [String] == [])
@@ -54,18 +56,18 @@ import Testing
     }
 
     @Test func authLoginWhenPlainIsNotOffered() async throws {
-        let server = try SMTPTestServer(["--tls", "starttls", "--auth", "--auth-mechanisms", "LOGIN"])
-        let transport = try MailTransport(server.settings(.starttls, username: SMTPTestServer.user,
-                                                          password: SMTPTestServer.password))
+        let server = try SMTPSink(["--tls", "starttls", "--auth", "--auth-mechanisms", "LOGIN"])
+        let transport = try MailTransport(server.settings(.starttls, username: SMTPSink.user,
+                                                          password: SMTPSink.password))
         _ = try await transport.send(Self.message())
         await transport.close()
         #expect(try server.accepted().map(\.authenticated) == [true])
     }
 
     @Test func implicitTLSFromTheFirstByte() async throws {
-        let server = try SMTPTestServer(["--tls", "implicit", "--auth"])
-        let transport = try MailTransport(server.settings(.implicit, username: SMTPTestServer.user,
-                                                          password: SMTPTestServer.password))
+        let server = try SMTPSink(["--tls", "implicit", "--auth"])
+        let transport = try MailTransport(server.settings(.implicit, username: SMTPSink.user,
+                                                          password: SMTPSink.password))
         _ = try await transport.send(Self.message())
         await transport.close()
         let accepted = try server.accepted()
@@ -74,7 +76,7 @@ import Testing
     }
 
     @Test func nonASCIIRecipientGoesWithSMTPUTF8() async throws {
-        let server = try SMTPTestServer(["--tls", "none"])
+        let server = try SMTPSink(["--tls", "none"])
         let transport = try MailTransport(server.settings(.none))
         _ = try await transport.send(Self.message(to: [MailAddress("jürgen@bücher.example", name: "Jürgen Groß")]))
         await transport.close()
@@ -87,8 +89,21 @@ import Testing
         #expect(mail["defects"] as? [String] == [])
     }
 
+    @Test func withoutPipeliningEachCommandWaitsForItsReply() async throws {
+        let server = try SMTPSink(["--tls", "none", "--no-pipelining"])
+        let transport = try MailTransport(server.settings(.none))
+        _ = try await transport.send(Self.message(to: [MailAddress("ann@example.org"), MailAddress("bob@example.org")]))
+        await #expect(throws: MailRejected.self) {
+            try await transport.send(Self.message(to: [MailAddress("ann@example.org"), MailAddress("nobody@example.org")]))
+        }
+        await transport.close()
+        let accepted = try server.accepted()
+        #expect(accepted.map(\.recipients) == [["ann@example.org", "bob@example.org"]])
+        #expect(accepted.map(\.pipelined) == [false])
+    }
+
     @Test func messagesShareOneConnection() async throws {
-        let server = try SMTPTestServer(["--tls", "starttls"])
+        let server = try SMTPSink(["--tls", "starttls"])
         let transport = try MailTransport(server.settings(.starttls))
         _ = try await transport.send(Self.message(number: 1))
         _ = try await transport.send(Self.message(number: 2))
@@ -104,8 +119,24 @@ import Testing
         #expect(Set(try accepted.map { try $0.parsed()["message_id"] as? String }).count == 6)
     }
 
+    @Test func availabilityIsProbedWithAConnectionTheNextSendUses() async throws {
+        let server = try SMTPSink(["--tls", "starttls"])
+        let transport = try MailTransport(server.settings(.starttls))
+        #expect(await transport.checkAvailability())
+        _ = try await transport.send(Self.message())
+        await transport.close()
+        server.stop()
+        #expect(try server.accepted().map(\.connection).count == 1)
+        // The probe's connection carried the message: no other was opened.
+        #expect(try server.accepted().first?.connection == 1)
+
+        #expect(!(await transport.checkAvailability()))
+        #expect(!transport.isAvailable)
+        await #expect(throws: MailTransportError.self) { try await transport.send(Self.message()) }
+    }
+
     @Test func aKeptConnectionTheServerClosedIsReplacedOnce() async throws {
-        let server = try SMTPTestServer(["--tls", "none", "--idle-timeout", "0.3"])
+        let server = try SMTPSink(["--tls", "none", "--idle-timeout", "0.3"])
         let transport = try MailTransport(server.settings(.none))
         _ = try await transport.send(Self.message(number: 1))
         // Past the server's idle timeout: it has closed the kept connection.
@@ -118,7 +149,7 @@ import Testing
     }
 
     @Test func aDeferralIsTransientAndTheNextAttemptGoesThrough() async throws {
-        let server = try SMTPTestServer(["--tls", "none", "--defer", "1"])
+        let server = try SMTPSink(["--tls", "none", "--defer", "1"])
         let transport = try MailTransport(server.settings(.none))
         let error = await #expect(throws: MailTransportError.self) { try await transport.send(Self.message()) }
         guard case .deferred(let step, let code, _) = error else {
@@ -135,7 +166,7 @@ import Testing
     }
 
     @Test func aRejectedRecipientIsPermanent() async throws {
-        let server = try SMTPTestServer(["--tls", "none"])
+        let server = try SMTPSink(["--tls", "none"])
         let transport = try MailTransport(server.settings(.none))
         let error = await #expect(throws: MailRejected.self) {
             try await transport.send(Self.message(to: [MailAddress("nobody@example.org")]))
@@ -150,8 +181,24 @@ import Testing
         #expect(accepted.map(\.recipients) == [["ann@example.org"]])
     }
 
+    @Test func aPipelinedDataAfterARefusedRecipientDeliversNothing() async throws {
+        let server = try SMTPSink(["--tls", "none"])
+        let transport = try MailTransport(server.settings(.none))
+        // DATA is answered 354 (one recipient was accepted): the transport
+        // drops the connection instead of sending the message to only one.
+        let error = await #expect(throws: MailRejected.self) {
+            try await transport.send(Self.message(to: [MailAddress("ann@example.org"), MailAddress("nobody@example.org")]))
+        }
+        #expect(error?.code == 550)
+        _ = try await transport.send(Self.message())
+        await transport.close()
+        let accepted = try server.accepted()
+        #expect(accepted.map(\.recipients) == [["ann@example.org"]])
+        #expect(accepted.map(\.pipelined) == [true])
+    }
+
     @Test func aCertificateForAnotherHostIsRefused() async throws {
-        let server = try SMTPTestServer(["--tls", "starttls", "--cert-host", "other.example"])
+        let server = try SMTPSink(["--tls", "starttls", "--cert-host", "other.example"])
         let transport = try MailTransport(server.settings(.starttls))
         let error = await #expect(throws: MailTransportError.self) { try await transport.send(Self.message()) }
         guard case .connection(.tlsFailed(let reason)) = error else {
@@ -164,7 +211,7 @@ import Testing
     }
 
     @Test func anUnknownCAIsRefused() async throws {
-        let server = try SMTPTestServer(["--tls", "implicit"])
+        let server = try SMTPSink(["--tls", "implicit"])
         let transport = try MailTransport(server.settings(.implicit, trustingItsCA: false))
         let error = await #expect(throws: MailTransportError.self) { try await transport.send(Self.message()) }
         guard case .connection(.tlsFailed(let reason)) = error else {
@@ -176,8 +223,8 @@ import Testing
     }
 
     @Test func aWrongPasswordIsRefusedAndRetryable() async throws {
-        let server = try SMTPTestServer(["--tls", "starttls", "--auth"])
-        let transport = try MailTransport(server.settings(.starttls, username: SMTPTestServer.user, password: "wrong"))
+        let server = try SMTPSink(["--tls", "starttls", "--auth"])
+        let transport = try MailTransport(server.settings(.starttls, username: SMTPSink.user, password: "wrong"))
         let error = await #expect(throws: MailTransportError.self) { try await transport.send(Self.message()) }
         guard case .sessionRefused(let step, let code, _) = error else {
             Issue.record("not a refused session: \(String(describing: error))")
@@ -189,7 +236,7 @@ import Testing
     }
 
     @Test func startTLSIsRequiredWhenTheSettingsSaySo() async throws {
-        let server = try SMTPTestServer(["--tls", "none"])
+        let server = try SMTPSink(["--tls", "none"])
         let transport = try MailTransport(server.settings(.starttls))
         let error = await #expect(throws: MailTransportError.self) { try await transport.send(Self.message()) }
         #expect(error == .unsupported("STARTTLS is not offered"))

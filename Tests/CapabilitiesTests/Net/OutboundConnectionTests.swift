@@ -27,6 +27,19 @@ import Testing
         connection.close()
     }
 
+    @Test func connectsOverIPv6() async throws {
+        let listener = try LoopbackListener(ipv6: true)
+        let connection = try await OutboundConnection.connect(
+            host: "::1", port: listener.port, options: ConnectOptions(timeout: .seconds(5)))
+        #expect(connection.peer.family == .ipv6)
+        #expect(connection.peer.description == "[::1]:\(listener.port)")
+        let accepted = try listener.accept()
+        defer { close(accepted) }
+        _ = send(accepted, "220 hi\r\n", 8, 0)
+        #expect(try await connection.read(timeout: .seconds(5)) == Array("220 hi\r\n".utf8))
+        connection.close()
+    }
+
     @Test func theAdmissionRuleSeesEveryResolvedAddress() async throws {
         let listener = try LoopbackListener()
         let seen = SeenAddresses()
@@ -74,26 +87,42 @@ private final class SeenAddresses: @unchecked Sendable {
     var all: [PeerAddress] { lock.withLock { addresses } }
 }
 
-/// A listening socket on 127.0.0.1 and a free port, closed when released.
+/// A listening socket on 127.0.0.1 (or ::1) and a free port, closed when released.
 final class LoopbackListener {
     let descriptor: Int32
     let port: UInt16
 
-    init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    init(ipv6: Bool = false) throws {
+        let descriptor = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.descriptor = descriptor
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
+        var storage = sockaddr_storage()
+        var length: socklen_t
+        if ipv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_addr = in6addr_loopback
+            withUnsafeBytes(of: &address) { source in
+                withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
+            }
+            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            withUnsafeBytes(of: &address) { source in
+                withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
+            }
+            length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        }
+        let bound = withUnsafeMutablePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(descriptor, $0, length) == 0 && listen(descriptor, 8) == 0
                     && getsockname(descriptor, $0, &length) == 0
             }
         }
         guard bound else { throw NetError.ioFailed("cannot listen") }
-        port = UInt16(bigEndian: address.sin_port)
+        // sin_port and sin6_port sit at the same offset.
+        port = withUnsafeBytes(of: &storage) { UInt16(bigEndian: $0.load(fromByteOffset: 2, as: UInt16.self)) }
     }
 
     func accept() throws -> Int32 {

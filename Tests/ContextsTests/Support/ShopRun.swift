@@ -5,6 +5,7 @@ import CartClient
 import CatalogClient
 import Contexts
 import Domain
+import JobClient
 import Synchronization
 import JobClient
 import Testing
@@ -55,6 +56,10 @@ struct ShopRun {
             try orchestrator.registerClient(PaymentClient.self, dependencies: [storageType, MessageAuthenticator.self]) {
                 PaymentClient(storage: try backend.access($0), authenticator: try $0.handle(MessageAuthenticator.self),
                               clock: clock, settings: PaymentSettings(webhookSecret: nil, timeoutSeconds: 900))
+            }
+            // The admin feature answers for the job queue too.
+            try orchestrator.registerClient(JobClient.self, dependencies: [storageType]) {
+                JobClient(storage: try backend.access($0), clock: clock)
             }
             try orchestrator.registerClient(UserClient.self,
                                             dependencies: [storageType, PasswordHasher.self, SecureRandom.self]) {
