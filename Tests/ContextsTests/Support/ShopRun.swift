@@ -7,7 +7,6 @@ import Contexts
 import Domain
 import JobClient
 import Synchronization
-import JobClient
 import Testing
 import OrderClient
 import PaymentClient
@@ -65,9 +64,6 @@ struct ShopRun {
                                             dependencies: [storageType, PasswordHasher.self, SecureRandom.self]) {
                 UserClient(storage: try backend.access($0), hasher: try $0.handle(PasswordHasher.self),
                            random: try $0.handle(SecureRandom.self), clock: clock, sessionLifetime: sessionLifetime)
-            }
-            try orchestrator.registerClient(JobClient.self, dependencies: [storageType]) {
-                JobClient(storage: try backend.access($0), clock: clock)
             }
             try orchestrator.compose(LiveUpdatesContext.self,
                                      with: LiveFeatures([CartLiveFeature.self, OrderLiveFeature.self]))
