@@ -3,10 +3,11 @@
 // SQLite and (when AXIOM_TEST_DATABASE_URL or the first argument names a
 // server) PostgreSQL. Run by hand:
 //   swift run -c release JobBenchmarks [postgres://…]
-// Each worker is a storage instance of its own, as a process is: it claims
-// up to `batch` due jobs in one write, runs each (nothing), and records
-// each success in a write of its own, concurrently, as the runner does with
-// jobs_concurrency = batch. Producers enqueue each job in a write of its
+// Each worker is a storage instance of its own, as a process is, and runs
+// as the runner does with jobs_concurrency = `concurrency`: it claims as
+// many due jobs as it has free slots in one write, runs each (nothing) and
+// records each success in a write of its own as it ends, claiming again
+// while those are in flight. Producers enqueue each job in a write of its
 // own at the same time, as requests would. The figure is jobs / the time
 // from the first enqueue to the last success.
 import Capabilities
@@ -16,12 +17,17 @@ import Synchronization
 
 let kind = JobKind("bench.noop")
 let total = 20_000
-let producers = 16
-let batch = 16
+let producers = 64
+let concurrency = 64
 
 final class Progress: Sendable {
     let enqueued = Atomic(0)
     let done = Atomic(0)
+}
+
+/// One worker's jobs in flight (claimed, success not yet recorded).
+final class Slots: Sendable {
+    let inFlight = Atomic(0)
 }
 
 func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
@@ -48,27 +54,31 @@ func measure(_ name: String, workers: Int, open: () async throws -> any StorageC
             let storage = storages[worker]
             let owner = "worker-\(worker)"
             group.addTask {
-                while progress.done.load(ordering: .relaxed) < total {
-                    let at = now()
-                    let jobs = try await storage.writeTransaction {
-                        try JobQueue.claim($0, kinds: [kind.name], owner: owner, now: at, leaseUntil: at + 60_000,
-                                           limit: batch)
-                    }
-                    if jobs.isEmpty {
-                        try await Task.sleep(for: .milliseconds(1))
-                        continue
-                    }
-                    try await withThrowingTaskGroup(of: Void.self) { records in
+                let slots = Slots()
+                try await withThrowingTaskGroup(of: Void.self) { records in
+                    while progress.done.load(ordering: .relaxed) < total {
+                        let free = concurrency - slots.inFlight.load(ordering: .relaxed)
+                        let at = now()
+                        let jobs = free < concurrency / 4 ? [] : try await storage.writeTransaction {
+                            try JobQueue.claim($0, kinds: [kind.name], owner: owner, now: at, leaseUntil: at + 60_000,
+                                               limit: free)
+                        }
+                        if jobs.isEmpty {
+                            try await Task.sleep(for: .milliseconds(1))
+                            continue
+                        }
+                        slots.inFlight.add(jobs.count, ordering: .relaxed)
                         for job in jobs {
                             records.addTask {
                                 try await storage.writeTransaction {
                                     try JobQueue.succeed($0, job, owner: owner, now: now(), nextRunAt: nil)
                                 }
+                                slots.inFlight.subtract(1, ordering: .relaxed)
+                                progress.done.add(1, ordering: .relaxed)
                             }
                         }
-                        try await records.waitForAll()
                     }
-                    progress.done.add(jobs.count, ordering: .relaxed)
+                    try await records.waitForAll()
                 }
             }
         }
@@ -95,12 +105,17 @@ for workers in [1, 3] {
 }
 if let url {
     for workers in [1, 3] {
+        // A schema of its own per measurement (libpq's `options` set
+        // `search_path`), so each starts on an empty queue.
+        let schema = "jobs_bench_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let admin = try await PostgresStorage.open(PostgresConfiguration(url: url, readerCount: 1))
-        try await admin.writeTransaction { try $0.executeScript("DELETE FROM jobs WHERE kind = 'bench.noop'") }
-        await admin.close()
+        try await admin.writeTransaction { try $0.executeScript("CREATE SCHEMA \(schema)") }
+        let scoped = url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
         try await measure("postgres", workers: workers) {
-            try await PostgresStorage.open(PostgresConfiguration(url: url), migrations: [])
+            try await PostgresStorage.open(PostgresConfiguration(url: scoped), migrations: [])
         }
+        try await admin.writeTransaction { try $0.executeScript("DROP SCHEMA \(schema) CASCADE") }
+        await admin.close()
     }
 } else {
     print("postgres: skipped (no URL; scripts/postgres.sh start prints one)")

@@ -182,7 +182,11 @@ private struct TickWork: JobWork {
             try await Self.enqueue(storage, RecordingWork.record, payload: #"{"later":true}"#, at: runAt)
             #expect(try await Self.eventually { Seen.ticks.load(ordering: .relaxed) >= 4 })
             #expect(try await Self.jobs(storage, TickWork.tick).count == 1, "one row, queued again each run")
-            #expect(try await Self.eventually { !Seen.payloads.withLock { $0.isEmpty } })
+            // Its success is recorded after its work returns.
+            #expect(try await Self.eventually {
+                try await Self.jobs(storage, RecordingWork.record).first?.state == .succeeded
+            })
+            #expect(!Seen.payloads.withLock { $0.isEmpty })
             let ran = try #require(try await Self.jobs(storage, RecordingWork.record).first)
             #expect(ran.state == .succeeded && (ran.finishedAt ?? 0) >= runAt)
         }

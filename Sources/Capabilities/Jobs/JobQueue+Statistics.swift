@@ -3,13 +3,17 @@ import Domain
 extension JobQueue {
     /// Jobs per kind and state (queued, running, dead: what waits or needs
     /// an admin; finished ones are counted by the runners as they finish),
-    /// and the age of each kind's oldest due job at `now`. One query over
-    /// the `(state, id)` index, the same answer on every replica.
+    /// and the age of each kind's oldest due job at `now`. One query, each
+    /// state read through its partial index, the same answer on every replica.
     public static func statistics(_ handle: any StorageHandle, now: Int64) throws -> [JobKindStatistics] {
         var byKind: [String: JobKindStatistics] = [:]
         for row in try handle.query("""
-            SELECT kind, state, COUNT(*), MIN(CASE WHEN run_at <= ? THEN run_at END) FROM jobs
-            WHERE state IN ('queued', 'running', 'dead') GROUP BY kind, state
+            SELECT kind, 'queued', COUNT(*), MIN(CASE WHEN run_at <= ? THEN run_at END) FROM jobs
+                WHERE state = 'queued' GROUP BY kind
+            UNION ALL
+            SELECT kind, 'running', COUNT(*), NULL FROM jobs WHERE state = 'running' GROUP BY kind
+            UNION ALL
+            SELECT kind, 'dead', COUNT(*), NULL FROM jobs WHERE state = 'dead' GROUP BY kind
             """, arguments: [.integer(now)]) {
             let kind: String = try row.get(0)
             let count = Int(try row.get(2, as: Int64.self))

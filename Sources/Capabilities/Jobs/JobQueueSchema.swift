@@ -6,7 +6,11 @@
 /// later), `running` under a lease (`lease_owner` until `lease_until`; a
 /// lease run out is taken over), `succeeded`, `dead` with `last_error`, or
 /// `discarded` by an admin. The final three are kept until the retention
-/// prunes them (`jobs_finished`); admins list by state or kind, newest first.
+/// prunes them (`jobs_finished`). Every index but the key is partial, so
+/// the common transitions (enqueue, claim, success) write few: the admins'
+/// and the metrics' reads of queued, running and dead jobs use the partial
+/// ones (`jobs_due`, `jobs_leased`, `jobs_dead`); other lists walk the key
+/// newest first.
 enum JobQueueSchema {
     static let sqliteSchema = """
         CREATE TABLE IF NOT EXISTS jobs (
@@ -25,13 +29,12 @@ enum JobQueueSchema {
             created_at   INTEGER NOT NULL,
             finished_at  INTEGER
         ) STRICT;
-        CREATE INDEX IF NOT EXISTS jobs_due ON jobs(run_at) WHERE state = 'queued';
-        CREATE INDEX IF NOT EXISTS jobs_leased ON jobs(lease_until) WHERE state = 'running';
+        CREATE INDEX IF NOT EXISTS jobs_due ON jobs(run_at, id) WHERE state = 'queued';
+        CREATE INDEX IF NOT EXISTS jobs_leased ON jobs(lease_until, id) WHERE state = 'running';
         CREATE UNIQUE INDEX IF NOT EXISTS jobs_unique ON jobs(kind, unique_key)
             WHERE unique_key IS NOT NULL AND state IN ('queued', 'running');
         CREATE INDEX IF NOT EXISTS jobs_finished ON jobs(finished_at) WHERE state IN ('succeeded', 'dead', 'discarded');
-        CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state, id);
-        CREATE INDEX IF NOT EXISTS jobs_by_kind ON jobs(kind, id);
+        CREATE INDEX IF NOT EXISTS jobs_dead ON jobs(id) WHERE state = 'dead';
         """
 
     static let postgresSchema = """
@@ -51,12 +54,11 @@ enum JobQueueSchema {
             created_at   BIGINT NOT NULL,
             finished_at  BIGINT
         );
-        CREATE INDEX IF NOT EXISTS jobs_due ON jobs(run_at) WHERE state = 'queued';
-        CREATE INDEX IF NOT EXISTS jobs_leased ON jobs(lease_until) WHERE state = 'running';
+        CREATE INDEX IF NOT EXISTS jobs_due ON jobs(run_at, id) WHERE state = 'queued';
+        CREATE INDEX IF NOT EXISTS jobs_leased ON jobs(lease_until, id) WHERE state = 'running';
         CREATE UNIQUE INDEX IF NOT EXISTS jobs_unique ON jobs(kind, unique_key)
             WHERE unique_key IS NOT NULL AND state IN ('queued', 'running');
         CREATE INDEX IF NOT EXISTS jobs_finished ON jobs(finished_at) WHERE state IN ('succeeded', 'dead', 'discarded');
-        CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state, id);
-        CREATE INDEX IF NOT EXISTS jobs_by_kind ON jobs(kind, id);
+        CREATE INDEX IF NOT EXISTS jobs_dead ON jobs(id) WHERE state = 'dead';
         """
 }

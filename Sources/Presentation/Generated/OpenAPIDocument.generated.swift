@@ -1925,8 +1925,9 @@ paths:
         Every job the queue holds (docs/jobs.md): `queued` (due at
         `run_at`), `running` under a lease, and the finished ones kept for
         `jobs_retention` days (`succeeded`, `dead` with its last error,
-        `discarded` by an admin). Newest first by id; `state` and `kind`
-        are each read from an index.
+        `discarded` by an admin). Newest first by id; queued, running and
+        dead jobs are read from an index of their own, the rest by walking
+        the ids newest first.
       security:
         - bearer: []
       parameters:

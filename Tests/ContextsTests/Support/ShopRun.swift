@@ -6,7 +6,6 @@ import CatalogClient
 import Contexts
 import Domain
 import Synchronization
-import JobClient
 import Testing
 import OrderClient
 import PaymentClient
