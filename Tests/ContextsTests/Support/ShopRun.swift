@@ -5,6 +5,7 @@ import CartClient
 import CatalogClient
 import Contexts
 import Domain
+import JobClient
 import Synchronization
 import Testing
 import OrderClient
