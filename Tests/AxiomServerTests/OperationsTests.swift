@@ -161,7 +161,8 @@ import TestSupport
             #expect(byType["Contexts.AdminContext"]?["instances_live"] as? Int == 1)
             #expect(byType["Contexts.CartContext"]?["instances_live"] as? Int == 0)
             // Every context type, with the context types it may make.
-            #expect((session["downstream"] as? [String]) == ["Contexts.AdminContext", "Contexts.CartContext",
+            #expect((session["downstream"] as? [String]) == ["Contexts.AccountDeletionContext", "Contexts.AdminContext",
+                                                              "Contexts.CartContext",
                                                               "Contexts.CheckoutContext", "Contexts.LiveUpdatesContext",
                                                               "Contexts.OrdersContext", "Contexts.ProfileContext",
                                                               "Contexts.WishlistContext"])
