@@ -116,7 +116,7 @@ public enum JobQueue {
             """, arguments: [.text(error), .integer(now)] + holding(job, owner))
         if buried == 1, let periodic {
             try handle.enqueue(JobRequest(kind: periodic, payload: Array("{}".utf8), uniqueKey: JobKind.periodicKey,
-                                          runAt: nextRunAt))
+                                          runAt: nextRunAt, enqueuedAt: now))
         }
     }
 

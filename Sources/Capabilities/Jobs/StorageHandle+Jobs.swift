@@ -12,7 +12,7 @@ extension StorageHandle {
             VALUES(?, ?, ?, 'queued', ?, ?, ?, ?) ON CONFLICT DO NOTHING
             """, arguments: [.text(job.kind.name), .text(String(decoding: job.payload, as: UTF8.self)),
                              job.uniqueKey.map(StorageValue.text) ?? .null, .integer(Int64(job.kind.maxAttempts)),
-                             .integer(job.kind.sensitive ? 1 : 0), .integer(job.runAt), .integer(job.runAt)])
+                             .integer(job.kind.sensitive ? 1 : 0), .integer(job.runAt), .integer(job.enqueuedAt)])
         return changed == 1
     }
 }

@@ -21,7 +21,7 @@ public struct AccountErasure: Sendable, Hashable, Codable {
     /// Due `delay` after the deletion: the request's own erasure comes first.
     public func job(at now: Int64, delayMilliseconds: Int64 = 60_000) throws -> JobRequest {
         JobRequest(kind: Self.kind, payload: Array(try JSONEncoder().encode(self)),
-                   uniqueKey: userID.description, runAt: now + delayMilliseconds)
+                   uniqueKey: userID.description, runAt: now + delayMilliseconds, enqueuedAt: now)
     }
 
     public init(payload: [UInt8]) throws {

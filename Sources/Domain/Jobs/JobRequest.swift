@@ -9,11 +9,15 @@ public struct JobRequest: Sendable, Hashable {
     public let uniqueKey: String?
     /// When it is due, in milliseconds since 1970 (the caller's clock).
     public let runAt: Int64
+    /// When it was asked for (its record's `created_at`); a job due later
+    /// names both.
+    public let enqueuedAt: Int64
 
-    public init(kind: JobKind, payload: [UInt8], uniqueKey: String? = nil, runAt: Int64) {
+    public init(kind: JobKind, payload: [UInt8], uniqueKey: String? = nil, runAt: Int64, enqueuedAt: Int64? = nil) {
         self.kind = kind
         self.payload = payload
         self.uniqueKey = uniqueKey
         self.runAt = runAt
+        self.enqueuedAt = enqueuedAt ?? runAt
     }
 }
