@@ -208,7 +208,8 @@ struct PostgresStorageTests {
             try handle.query("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1")
                 .map { try $0.get(0, as: String.self) }
         }
-        #expect(tables == ["change_users", "changes", "changes_pruned", "items", "rate_buckets", "schema_migrations", "storage_probe"])
+        #expect(tables == ["change_users", "changes", "changes_pruned", "items", "jobs", "rate_buckets", "schema_migrations",
+                          "storage_probe"])
         await storage.close()
     }
 
