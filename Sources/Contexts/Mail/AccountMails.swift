@@ -39,7 +39,7 @@ public struct AccountMails: JobWork {
         if let address = notice.address { try values.add("address", address) }
         try values.add("minutes", Self.linkMinutes(notice.mail, users.call { $0.accounts }))
         let request = MailRequest(template: notice.mail.templateName, to: notice.address ?? user.email.address,
-                                  toName: user.name, values: values.json, messageID: OrderMails.messageID(job))
+                                  toName: user.name, values: values.json, messageID: job.mailMessageID)
         _ = try await mail.call { try await $0.send(request) }
     }
 

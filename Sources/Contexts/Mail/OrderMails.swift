@@ -65,7 +65,7 @@ public struct OrderMails: JobWork {
         let values = try await values(order, amount: amount, recipient: user.name)
         _ = try await mail.call {
             try await $0.send(MailRequest(template: "order/\(template)", to: user.email.description, toName: user.name,
-                                          values: values, messageID: Self.messageID(job)))
+                                          values: values, messageID: job.mailMessageID))
         }
     }
 
@@ -76,7 +76,7 @@ public struct OrderMails: JobWork {
         let values = try await values(order, amount: nil, recipient: nil)
         _ = try await mail.call {
             try await $0.send(MailRequest(template: "admin/\(template)", to: admins, values: values,
-                                          messageID: Self.messageID(job)))
+                                          messageID: job.mailMessageID))
         }
     }
 
@@ -110,9 +110,5 @@ public struct OrderMails: JobWork {
         try values.add("shop", ["name": site.shopName, "url": site.publicURL])
         try values.add("links", ["order": site.link("/orders/\(order.id)")])
         return values.json
-    }
-
-    static func messageID(_ job: Job) -> String {
-        "job-\(job.id).\(job.kind.split(separator: ".").joined(separator: "-"))"
     }
 }
