@@ -28,10 +28,9 @@ public struct AccountMails: JobWork {
         let user = try await users.call { try await $0.user(notice.userID) }
         guard !user.isDeleted else { return }
         let site = mail.call { $0.site }
-        var values = MailValues()
+        var values = try MailValues(site: site)
         try values.add("name", user.name)
         try values.add("email", user.email.address)
-        try values.add("shop", ["name": site.shopName, "url": site.publicURL])
         if let token = notice.token {
             let page = notice.mail == .passwordReset ? "/reset-password" : "/verify-email"
             try values.add("link", site.link("\(page)?token=\(token)"))

@@ -1,11 +1,17 @@
 import Domain
 import FoundationEssentials
+import MailClient
 
 /// A mail's values as one JSON object, member by member: documents the
 /// domain writes already (an order as the API shows it) go in as they are,
 /// the rest through `JSONEncoder`.
 struct MailValues {
     private var members: [(String, [UInt8])] = []
+
+    /// Every mail's values start with the shop (`shop.name`, `shop.url`).
+    init(site: MailSite) throws {
+        try add("shop", ["name": site.shopName, "url": site.publicURL])
+    }
 
     mutating func add(_ name: String, json: [UInt8]) {
         members.append((name, json))

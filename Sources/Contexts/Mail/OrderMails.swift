@@ -52,7 +52,8 @@ public struct OrderMails: JobWork {
 
     /// The customer's mail `order/<template>`.
     private func send(_ template: String, about id: OrderID, amount: Money? = nil, job: Job) async throws {
-        guard let order = try await settled(id, job: job), !Self.rolledBack(order, history: try await history(id)) else { return }
+        let order = try await settled(id, job: job)
+        guard try await !rolledBack(order) else { return }
         let user: User
         do {
             user = try await users.call { try await $0.user(order.userID) }
@@ -82,20 +83,17 @@ public struct OrderMails: JobWork {
 
     /// The order once its checkout or cancellation has finished; until then
     /// the job waits (`OrderMailWaiting`).
-    private func settled(_ id: OrderID, job: Job) async throws -> Order? {
-        let order = try await orders.call { try await $0.order(id) }
+    private func settled(_ id: OrderID, job: Job) async throws -> Order {
         if try await orders.call({ try await $0.isOpen(id) }) { throw OrderMailWaiting(order: id, enqueuedAt: job.createdAt) }
-        return order
-    }
-
-    private func history(_ id: OrderID) async throws -> [OrderHistoryEntry] {
-        try await orders.call { try await $0.history(of: id) }
+        return try await orders.call { try await $0.order(id) }
     }
 
     /// A checkout that took the order back: cancelled by the system because
     /// its stock was sold meanwhile, before anyone was told it was placed.
-    static func rolledBack(_ order: Order, history: [OrderHistoryEntry]) -> Bool {
-        order.status == .cancelled && history.contains {
+    /// Only a cancelled order's history is read.
+    private func rolledBack(_ order: Order) async throws -> Bool {
+        guard order.status == .cancelled else { return false }
+        return try await orders.call { try await $0.history(of: order.id) }.contains {
             $0.status == .cancelled && $0.cause.actor == .system && $0.cause.reason == "stock_sold_out"
         }
     }
@@ -103,11 +101,10 @@ public struct OrderMails: JobWork {
     private func values(_ order: Order, amount: Money?, recipient: String?) async throws -> [UInt8] {
         let payment = try await payments.call { try await $0.payment(forOrder: order.id) }
         let site = mail.call { $0.site }
-        var values = MailValues()
+        var values = try MailValues(site: site)
         try values.add("order", OrderWithPayment(order: order, payment: payment))
         if let amount { try values.add("amount", amount) }
         if let recipient { try values.add("name", recipient) }
-        try values.add("shop", ["name": site.shopName, "url": site.publicURL])
         try values.add("links", ["order": site.link("/orders/\(order.id)")])
         return values.json
     }
