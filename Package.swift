@@ -72,12 +72,16 @@ let package = Package(
         // The job queue's claims, outcomes and admin actions (stateless; the
         // `jobs` table is Capabilities' bookkeeping, like the outbox).
         .target(name: "JobClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
+        // Outbound webhooks (migrations 700-799): endpoints, events, deliveries
+        // and their attempts, sent through the HTTPS capability and signed
+        // through the MessageAuthenticator capability.
+        .target(name: "WebhookClient", dependencies: ["Axiom", "Domain", "Capabilities"]),
 
         // --- Contexts: a graph per session and the process-wide ones. Clients,
         // never Capabilities.
         .target(name: "Contexts", dependencies: ["Axiom", "Domain", "UserClient", "CatalogClient", "PricingClient",
                                                  "CartClient", "OrderClient", "PaymentClient", "WishlistClient", "MailClient",
-                                                 "JobClient"]),
+                                                 "JobClient", "WebhookClient"]),
 
         // --- Presentation: route groups, each bound to one context type; only
         // turns its answers into JSON (no domain logic here).
@@ -86,8 +90,8 @@ let package = Package(
         // --- Composition root: configuration, wiring, main. Sees every layer.
         .executableTarget(name: "AxiomServer", dependencies: [
             "Sharding", "HTTPServer", "Axiom", "Domain", "Capabilities", "UserClient", "CatalogClient", "PricingClient",
-            "CartClient", "OrderClient", "PaymentClient", "WishlistClient", "MailClient", "JobClient", "Contexts",
-            "Presentation",
+            "CartClient", "OrderClient", "PaymentClient", "WishlistClient", "MailClient", "JobClient", "WebhookClient",
+            "Contexts", "Presentation",
         ]),
 
         // --- Tooling ----------------------------------------------------------
@@ -127,10 +131,15 @@ let package = Package(
         .testTarget(name: "OrderClientTests", dependencies: ["OrderClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport", "TestSupport"]),
         .testTarget(name: "PaymentClientTests", dependencies: ["PaymentClient", "Axiom", "Domain", "Capabilities", "AxiomTestSupport"]),
         .testTarget(name: "MailClientTests", dependencies: ["MailClient", "Domain"]),
+        // Over a temp SQLite file (or a PostgreSQL schema), sending to a
+        // real HTTPS receiver.
+        .testTarget(name: "WebhookClientTests", dependencies: ["WebhookClient", "Axiom", "Domain", "Capabilities",
+                                                               "AxiomTestSupport", "TestSupport"]),
         // Contexts with real clients over a temp SQLite file, no HTTP.
         .testTarget(name: "ContextsTests", dependencies: ["Contexts", "Axiom", "Domain", "Capabilities", "UserClient",
                                                           "CatalogClient", "PricingClient", "CartClient", "OrderClient",
-                                                          "PaymentClient", "JobClient", "AxiomTestSupport"]),
+                                                          "PaymentClient", "JobClient", "MailClient", "WebhookClient",
+                                                          "AxiomTestSupport"]),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "HTTPServer", "Domain", "Axiom", "Formats"]),
         // CLibPQ: a fresh PostgreSQL schema per server when the server
         // tests run on PostgreSQL (ServerDatabase).

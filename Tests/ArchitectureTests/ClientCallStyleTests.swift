@@ -12,7 +12,7 @@ import Testing
 struct ClientCallStyleTests {
     static let sources = LayerRuleTests.root.appendingPathComponent("Sources")
     static let clients = ["CartClient", "CatalogClient", "OrderClient", "PaymentClient", "PricingClient", "UserClient",
-                          "WishlistClient", "JobClient"]
+                          "WishlistClient", "JobClient", "WebhookClient"]
 
     /// The Swift files under `directory`, with their text.
     static func files(under directory: URL) throws -> [(name: String, text: String)] {

@@ -50,10 +50,13 @@ public struct ClientRun<C: Client>: Sendable {
     /// The same for a client that owns no state (it may still publish updates).
     public static func start(path: String, backend: StorageBackend = .sqlite, migrations: [Migration],
                              clock: ManualClock = ManualClock(),
+                             capabilities: (AxiomOrchestrator) async throws -> Void = { _ in },
+                             dependencies: [any Capability.Type] = [],
                              make: @escaping @Sendable (CapabilityResolver) throws -> C) async throws -> ClientRun<C>
     where C: StatelessClient {
         try await start(path: path, backend: backend, migrations: migrations, readerCount: 1, clock: clock,
-                        capabilities: { _ in }, register: { try $0.registerClient(C.self, dependencies: [$1], factory: $2) },
+                        capabilities: capabilities,
+                        register: { try $0.registerClient(C.self, dependencies: [$1] + dependencies, factory: $2) },
                         make: make)
     }
 

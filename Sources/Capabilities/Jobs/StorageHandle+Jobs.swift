@@ -16,3 +16,18 @@ extension StorageHandle {
         return changed == 1
     }
 }
+
+extension StorageHandle {
+    /// Enqueues `job`, or, when a job of its kind and unique key is queued
+    /// for later than `job.runAt`, brings that one forward to it (a job
+    /// that must run now, such as an admin's retry of what it does). A
+    /// running one is left to finish: it runs no earlier for this.
+    public func enqueueOrAdvance(_ job: JobRequest) throws {
+        if let key = job.uniqueKey {
+            try execute("""
+                UPDATE jobs SET run_at = ? WHERE kind = ? AND unique_key = ? AND state = 'queued' AND run_at > ?
+                """, arguments: [.integer(job.runAt), .text(job.kind.name), .text(key), .integer(job.runAt)])
+        }
+        try enqueue(job)
+    }
+}

@@ -22,12 +22,14 @@ public struct OrderMails: JobWork {
     public static let kinds = [OrderMail.kind, PaymentMail.kind]
 
     private let orders: ClientHandle<OrderClient>
+    private let settled: SettledOrders
     private let payments: ClientHandle<PaymentClient>
     private let users: ClientHandle<UserClient>
     private let mail: ClientHandle<MailClient>
 
     public init(_ creation: ContextCreation) throws {
         orders = try creation.client(OrderClient.self)
+        settled = SettledOrders(orders: orders)
         payments = try creation.client(PaymentClient.self)
         users = try creation.client(UserClient.self)
         mail = try creation.client(MailClient.self)
@@ -52,8 +54,7 @@ public struct OrderMails: JobWork {
 
     /// The customer's mail `order/<template>`.
     private func send(_ template: String, about id: OrderID, amount: Money? = nil, job: Job) async throws {
-        let order = try await settled(id, job: job)
-        guard try await !rolledBack(order) else { return }
+        guard let order = try await settled.read(id, for: job) else { return }
         let user: User
         do {
             user = try await users.call { try await $0.user(order.userID) }
@@ -78,23 +79,6 @@ public struct OrderMails: JobWork {
         _ = try await mail.call {
             try await $0.send(MailRequest(template: "admin/\(template)", to: admins, values: values,
                                           messageID: job.mailMessageID))
-        }
-    }
-
-    /// The order once its checkout or cancellation has finished; until then
-    /// the job waits (`OrderMailWaiting`).
-    private func settled(_ id: OrderID, job: Job) async throws -> Order {
-        if try await orders.call({ try await $0.isOpen(id) }) { throw OrderMailWaiting(order: id, enqueuedAt: job.createdAt) }
-        return try await orders.call { try await $0.order(id) }
-    }
-
-    /// A checkout that took the order back: cancelled by the system because
-    /// its stock was sold meanwhile, before anyone was told it was placed.
-    /// Only a cancelled order's history is read.
-    private func rolledBack(_ order: Order) async throws -> Bool {
-        guard order.status == .cancelled else { return false }
-        return try await orders.call { try await $0.history(of: order.id) }.contains {
-            $0.status == .cancelled && $0.cause.actor == .system && $0.cause.reason == "stock_sold_out"
         }
     }
 

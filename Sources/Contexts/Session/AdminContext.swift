@@ -5,13 +5,16 @@ import JobClient
 import OrderClient
 import PaymentClient
 import UserClient
+import WebhookClient
 
 /// A session's administration feature, admins only (the rule is
 /// `refusal(of:)`, asked as each request enters): the catalogue (`POST /products`,
 /// `PATCH /products/{id}`, and every product, deactivated ones too:
 /// `GET /admin/products`, `GET /admin/products/{id}`), user records (`GET /users`, `PATCH /users/{id}`),
 /// order status (`PATCH /orders/{id}`, a cancel through the session's
-/// orders context, its downstream) and the runtime's introspection. Work an
+/// orders context, its downstream), the job queue and the webhooks
+/// (`AdminContext+Jobs`, `AdminContext+Webhooks`) and the runtime's
+/// introspection. Work an
 /// admin does across domains (recording a payment received outside the
 /// provider) belongs here too, reaching other domains through its clients
 /// or declared downstream contexts. It holds no state (see `CartContext`).
@@ -25,6 +28,7 @@ public final class AdminContext: SessionFeature {
     private let orders: ClientHandle<OrderClient>
     private let payments: ClientHandle<PaymentClient>
     let jobs: ClientHandle<JobClient>
+    let webhooks: ClientHandle<WebhookClient>
 
     public init(_ creation: ContextCreation) throws {
         identity = try creation.claimIdentity()
@@ -34,6 +38,7 @@ public final class AdminContext: SessionFeature {
         orders = try creation.client(OrderClient.self)
         payments = try creation.client(PaymentClient.self)
         jobs = try creation.client(JobClient.self)
+        webhooks = try creation.client(WebhookClient.self)
     }
 
     public func createProduct(_ draft: ProductDraft) async throws -> Product {

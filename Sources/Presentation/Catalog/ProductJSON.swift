@@ -1,15 +1,14 @@
 import Domain
 import Formats
 
-/// A product document `{id, sku, name, description, price, stock, active}`,
-/// and a page of them `{items, next_cursor}`, written directly into bytes:
-/// a product page made for a working-set miss and every search page are
-/// encoded per response, where JSONEncoder's generic containers would be
-/// most of the cost. `ProductJSONTests` check that both decode to exactly what
-/// JSONEncoder makes of the same value.
+/// A product document (`JSONBytes.productMembers`) and a page of them
+/// `{items, next_cursor}`, written directly into bytes: a product page made
+/// for a working-set miss and every search page are encoded per response.
+/// `ProductJSONTests` check that both decode to exactly what JSONEncoder
+/// makes of the same value.
 enum ProductJSON {
     static func bytes(_ product: Product) -> [UInt8] {
-        var json = JSONBytes(capacity: 160 + product.name.utf8.count + product.description.utf8.count)
+        var json = JSONBytes(capacity: product.jsonCapacity)
         write(product, to: &json)
         return json.bytes
     }
@@ -21,23 +20,7 @@ enum ProductJSON {
     }
 
     private static func write(_ product: Product, to json: inout JSONBytes) {
-        json.raw("{\"id\":")
-        json.rawString(product.id.description)
-        json.raw(",\"sku\":")
-        // SKUs are `A–Z 0–9 - _` (Product.validate), but a row written by
-        // other means must still come out as valid JSON: escape if needed.
-        json.string(product.sku)
-        json.raw(",\"name\":")
-        json.string(product.name)
-        json.raw(",\"description\":")
-        json.string(product.description)
-        json.raw(",\"price\":{\"amount\":")
-        json.integer(product.price.amount)
-        json.raw(",\"currency\":")
-        // ISO 4217: three capital letters (Currency refuses anything else).
-        json.rawString(product.price.currency.code)
-        json.raw("},\"stock\":")
-        json.integer(product.stock)
-        json.raw(product.active ? ",\"active\":true}" : ",\"active\":false}")
+        json.productMembers(product)
+        json.raw("}")
     }
 }

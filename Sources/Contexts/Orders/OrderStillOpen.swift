@@ -1,12 +1,12 @@
 import Domain
 import FoundationEssentials
 
-/// An order's mail asked for before its checkout or cancellation finished:
-/// the job waits and looks again, soon at first (a checkout settles within
-/// milliseconds of its answer), then less often, half the job's age up to
-/// a minute (recovery finishes a checkout whose process died once its
-/// lease runs out).
-struct OrderMailWaiting: JobSnooze, CustomStringConvertible {
+/// Work about an order asked for before its checkout or cancellation
+/// finished (its mail, its webhook event): the job waits and looks again,
+/// soon at first (a checkout settles within milliseconds of its answer),
+/// then less often, half the job's age up to a minute (recovery finishes a
+/// checkout whose process died once its lease runs out).
+struct OrderStillOpen: JobSnooze, CustomStringConvertible {
     let order: OrderID
     let delayMilliseconds: Int64
 
