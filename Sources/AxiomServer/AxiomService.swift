@@ -13,6 +13,7 @@ import PricingClient
 import Presentation
 import Synchronization
 import UserClient
+import WebhookClient
 import WishlistClient
 
 /// The composition root: makes the capabilities, the orchestrator (which
@@ -44,7 +45,9 @@ final class AxiomService: Sendable {
         let storage = ServiceStorage(options)
         try await registerCapabilities(on: orchestrator, storage: storage, options: options, logger: logger)
         let subscribers = ChangeSubscriberList()
-        try registerClients(on: orchestrator, storage: storage, options: options, subscribers: subscribers)
+        let webhookCounters = WebhookDeliveryCounters()
+        try registerClients(on: orchestrator, storage: storage, options: options, subscribers: subscribers,
+                            webhookCounters: webhookCounters)
         // What `/events` carries: each feature's live events, declared in
         // its own files; the live-updates context follows this list.
         // The sessions the registration context opens and enters.
@@ -70,6 +73,10 @@ final class AxiomService: Sendable {
             OrderMails.self,
             AccountMails.self,
             AccountErasureWork.self,
+            WebhookEventWork.self,
+            WebhookDeliveryWork.self,
+            WebhookPruneWork.self,
+            WebhookMails.self,
         ]))
         do {
             try await orchestrator.start()
@@ -178,7 +185,7 @@ final class AxiomService: Sendable {
                                      applicationLimiters: [userLimiter].compactMap { $0 } + classLimits.limiters,
                                      loginDecisions: registration.loginDecisions,
                                      paymentAnomalies: { notifications.anomaliesKept }, changeFeed: feed,
-                                     jobRunner: jobRunner)
+                                     jobRunner: jobRunner, webhooks: webhookCounters)
         func registerProbes(on router: inout Router) {
             HealthRoutes.register(on: &router)
             ReadinessRoutes.register(on: &router) { [orchestrator] in
@@ -300,7 +307,7 @@ final class AxiomService: Sendable {
         // Every client owns its tables and its own range of migration
         // versions; applied together, in version order, at start-up.
         let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations + OrderClient.migrations
-            + PaymentClient.migrations + WishlistClient.migrations)
+            + PaymentClient.migrations + WishlistClient.migrations + WebhookClient.migrations)
             .sorted { $0.version < $1.version }
         try await storage.register(on: orchestrator, migrations: schema)
         try await orchestrator.registerCapability(SystemClockCapability.self) { SystemClockCapability() }
@@ -312,13 +319,21 @@ final class AxiomService: Sendable {
         if let transport = options.mail.transport {
             try await orchestrator.registerCapability(MailTransport.self) { try MailTransport(transport) }
         }
+        let webhookHTTP = options.webhooks.http
+        try await orchestrator.registerCapability(OutboundHTTP.self) { try OutboundHTTP(settings: webhookHTTP) }
+        if options.webhooks.allowPrivate || options.webhooks.allowHTTP {
+            logger.log(.warning, "webhooks_unguarded", [
+                ("allow_private", String(options.webhooks.allowPrivate)), ("allow_http", String(options.webhooks.allowHTTP)),
+                ("detail", "webhook endpoints may reach this host's network or go unencrypted: for tests only")])
+        }
         logger.log(.info, "storage_opened", storage.logFields,
                    numbers: [("migrations", schema.count), ("schema_version", Int(schema.last?.version ?? 0))])
     }
 
     /// Every client on the one storage the service runs on (`ServiceStorage`).
     private static func registerClients(on orchestrator: AxiomOrchestrator, storage: ServiceStorage,
-                                        options: ServerOptions, subscribers: ChangeSubscriberList) throws {
+                                        options: ServerOptions, subscribers: ChangeSubscriberList,
+                                        webhookCounters: WebhookDeliveryCounters) throws {
         let currency = options.currency
         let cacheEntries = options.catalogCacheEntries
         let lease = options.checkoutLease
@@ -359,6 +374,16 @@ final class AxiomService: Sendable {
         try orchestrator.registerClient(JobClient.self, dependencies: [database, SystemClockCapability.self]) { resolver in
             JobClient(storage: try storage.access(resolver), clock: try resolver.handle(SystemClockCapability.self).current,
                       settings: jobSettings)
+        }
+        let webhookSettings = options.webhooks.client(jobsConcurrency: options.jobsConcurrency)
+        try orchestrator.registerClient(WebhookClient.self,
+                                        dependencies: [database, OutboundHTTP.self, MessageAuthenticator.self,
+                                                       SecureRandom.self, SystemClockCapability.self]) { resolver in
+            WebhookClient(storage: try storage.access(resolver), http: try resolver.handle(OutboundHTTP.self),
+                          authenticator: try resolver.handle(MessageAuthenticator.self),
+                          random: try resolver.handle(SecureRandom.self),
+                          clock: try resolver.handle(SystemClockCapability.self).current, settings: webhookSettings,
+                          counters: webhookCounters, mails: mails)
         }
         let sessionLifetime = options.sessionLifetime
         let throttle = options.loginThrottle

@@ -18,6 +18,13 @@ public struct JSONBytes {
         text.withUTF8Buffer { storage.append(contentsOf: $0) }
     }
 
+    /// A JSON value already written (a stored document), as it is: the
+    /// caller has checked it is one.
+    @inlinable
+    public mutating func rawValue(_ value: [UInt8]) {
+        storage.append(contentsOf: value)
+    }
+
     /// Text known to need no escaping (ids, codes), written as it is.
     @inlinable
     public mutating func rawString(_ text: String) {

@@ -8,7 +8,8 @@ import TestSupport
 /// problems; admins only. On either backend (the dead job is made by
 /// editing its row, with sqlite3 or libpq).
 @Suite struct AdminJobFlowTests {
-    static let periodicKinds: Set = ["payments.expire", "checkouts.recover", "sessions.remove_expired", "jobs.prune"]
+    static let periodicKinds: Set = ["payments.expire", "checkouts.recover", "sessions.remove_expired", "jobs.prune",
+                                     "webhooks.prune"]
 
     @Test func listsShowsRetriesAndDiscardsJobs() async throws {
         try await ServerProcess.run(arguments: ["--port", "0"], environment: AccountFlowTests.adminEnvironment) { server, api in

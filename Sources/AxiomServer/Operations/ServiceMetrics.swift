@@ -6,6 +6,7 @@ import HTTPServer
 import Presentation
 import Synchronization
 import UserClient
+import WebhookClient
 
 /// Everything `/metrics` reports, gathered at scrape time from each layer's
 /// own counters: HTTP (exchange reports, open connections), the Axiom
@@ -25,10 +26,13 @@ final class ServiceMetrics: Sendable {
     private let paymentAnomalies: @Sendable () -> Int
 
     private let changeFeed: ChangeFeed
+    let webhooks: WebhookDeliveryCounters
 
     init(orchestrator: AxiomOrchestrator, applicationLimiters: [RateLimiter], loginDecisions: LoginThrottleCounts,
-         paymentAnomalies: @escaping @Sendable () -> Int, changeFeed: ChangeFeed, jobRunner: JobRunnerContext) {
+         paymentAnomalies: @escaping @Sendable () -> Int, changeFeed: ChangeFeed, jobRunner: JobRunnerContext,
+         webhooks: WebhookDeliveryCounters) {
         self.jobRunner = jobRunner
+        self.webhooks = webhooks
         self.paymentAnomalies = paymentAnomalies
         self.changeFeed = changeFeed
         self.orchestrator = orchestrator
@@ -86,6 +90,7 @@ final class ServiceMetrics: Sendable {
         writeStorage(to: &text)
         Self.writeChangeFeed(changeFeed.metrics, to: &text)
         await writeJobs(to: &text)
+        writeWebhooks(to: &text)
         writePasswordHashing(to: &text)
         writeProcess(to: &text)
         return text.text

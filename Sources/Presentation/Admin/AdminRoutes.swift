@@ -15,7 +15,8 @@ import HTTPServer
 /// `GET /payments/anomalies`)
 /// and every customer's orders (`GET /admin/orders`), and CSV exports of
 /// orders and of the ledger for a time range (`GET /admin/exports/…`), and
-/// the job queue (`GET /admin/jobs…`, `AdminRoutes+Jobs`).
+/// the job queue (`GET /admin/jobs…`, `AdminRoutes+Jobs`) and the webhooks
+/// (`/admin/webhooks…`, `AdminRoutes+Webhooks`).
 /// Who is asking comes first: an anonymous caller gets 401, not a verdict on its body.
 public struct AdminRoutes: RouteGroup {
     public typealias Bound = AdminContext
@@ -31,6 +32,7 @@ public struct AdminRoutes: RouteGroup {
 
     public func register(on router: inout Router) {
         registerJobs(on: &router)
+        registerWebhooks(on: &router)
         router.post("/products", admin.handler { request in
             let draft = try JSONBody.decode(ProductDraft.self, from: request.http)
             let product = try await request.context.createProduct(draft)

@@ -12,17 +12,21 @@ import OrderClient
 import PaymentClient
 import PricingClient
 import UserClient
+import WebhookClient
 
 /// The whole shop without HTTP: every client over a SQLite file in a temp
 /// directory or a fresh PostgreSQL schema (`backend`), made by a real orchestrator as the composition root makes
-/// them, a session registry, and the process-wide contexts. Time is a
-/// `ManualClock` the test moves.
+/// them, a session registry, and the process-wide contexts, and a job
+/// runner for the works a test names. Time is a `ManualClock` the test
+/// moves.
 struct ShopRun {
     let orchestrator: AxiomOrchestrator
     let clock: ManualClock
     let sessions: SessionRegistry<SessionContext>
     let storefront: StorefrontContext
     let registration: RegistrationContext
+    /// Started when the test named works to run.
+    let runner: JobRunnerContext?
     let directory: TempDirectory
     /// The token of each session signed in, by session id.
     let tokens = TokenBook()
@@ -30,18 +34,24 @@ struct ShopRun {
     static let sessionLifetime = Duration.seconds(3_600)
     static let adminPassword = "correct horse battery"
 
-    static func start(_ backend: StorageBackend = .sqlite, lease: CheckoutLease = .default) async throws -> ShopRun {
+    static func start(_ backend: StorageBackend = .sqlite, lease: CheckoutLease = .default,
+                      works: [any JobWork.Type] = []) async throws -> ShopRun {
         let directory = try TempDirectory(prefix: "contexts-tests")
         let clock = ManualClock()
         let database = try await backend.database(at: directory.path("shop.db"))
         let orchestrator = try await acquireOrchestrator()
         do {
             let schema = (UserClient.migrations + CatalogClient.migrations + CartClient.migrations
-                + OrderClient.migrations + PaymentClient.migrations).sorted { $0.version < $1.version }
+                + OrderClient.migrations + PaymentClient.migrations + WebhookClient.migrations)
+                .sorted { $0.version < $1.version }
             let storageType = try await backend.register(on: orchestrator, database: database, migrations: schema)
             try await orchestrator.registerCapability(PasswordHasher.self) { try PasswordHasher(parameters: .minimum) }
             try await orchestrator.registerCapability(SecureRandom.self) { try SecureRandom() }
             try await orchestrator.registerCapability(MessageAuthenticator.self) { try MessageAuthenticator() }
+            // Endpoints on 127.0.0.1 (nothing a test delivers to is public).
+            try await orchestrator.registerCapability(OutboundHTTP.self) {
+                try OutboundHTTP(settings: OutboundHTTPSettings(addressPolicy: AddressPolicy(allowsPrivate: true)))
+            }
             try orchestrator.registerClient(CatalogClient.self, dependencies: [storageType]) {
                 CatalogClient(storage: try backend.access($0), lease: lease)
             }
@@ -60,6 +70,14 @@ struct ShopRun {
             try orchestrator.registerClient(JobClient.self, dependencies: [storageType]) {
                 JobClient(storage: try backend.access($0), clock: clock)
             }
+            // The admin feature answers for the webhooks too.
+            try orchestrator.registerClient(WebhookClient.self,
+                                            dependencies: [storageType, OutboundHTTP.self, MessageAuthenticator.self,
+                                                           SecureRandom.self]) {
+                WebhookClient(storage: try backend.access($0), http: try $0.handle(OutboundHTTP.self),
+                              authenticator: try $0.handle(MessageAuthenticator.self),
+                              random: try $0.handle(SecureRandom.self), clock: clock)
+            }
             try orchestrator.registerClient(UserClient.self,
                                             dependencies: [storageType, PasswordHasher.self, SecureRandom.self]) {
                 UserClient(storage: try backend.access($0), hasher: try $0.handle(PasswordHasher.self),
@@ -70,24 +88,30 @@ struct ShopRun {
             let sessions = SessionRegistry<SessionContext>(
                 orchestrator: orchestrator, configuration: .init(idleTimeout: .seconds(900), maxSessions: 16), clock: clock)
             try orchestrator.compose(RegistrationContext.self, with: sessions)
+            try orchestrator.compose(JobRunnerContext.self, with: JobWorks(works))
             try await orchestrator.start()
+            let runner = works.isEmpty ? nil : try await orchestrator.createContext(JobRunnerContext.self, parent: nil)
+            await runner?.start()
             return ShopRun(orchestrator: orchestrator, clock: clock, sessions: sessions,
                            storefront: try await orchestrator.createContext(StorefrontContext.self, parent: nil),
                            registration: try await orchestrator.createContext(RegistrationContext.self, parent: nil),
-                           directory: directory)
+                           runner: runner, directory: directory)
         } catch {
             await orchestrator.shutdown()
             throw error
         }
     }
 
-    func stop() async { await orchestrator.shutdownClosingStorage() }
+    func stop() async {
+        await runner?.stop()
+        await orchestrator.shutdownClosingStorage()
+    }
 
     /// Runs `body` with a started shop and stops it after, whether `body`
     /// throws or not.
     static func with(_ backend: StorageBackend = .sqlite, lease: CheckoutLease = .default,
-                     _ body: (ShopRun) async throws -> Void) async throws {
-        let run = try await start(backend, lease: lease)
+                     works: [any JobWork.Type] = [], _ body: (ShopRun) async throws -> Void) async throws {
+        let run = try await start(backend, lease: lease, works: works)
         try await withCleanup({ await run.stop() }) { try await body(run) }
     }
 
