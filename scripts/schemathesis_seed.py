@@ -58,7 +58,10 @@ order = call("POST", "/checkout", token=customer)
 ADMIN_OPERATIONS = ["listUsers", "getUser", "updateUser", "createProduct", "updateProduct",
                     "moveOrder", "recordManualPayment", "recordManualRefund", "orderLedger", "listLedger",
                     "listRefundsOwed", "listAllOrders", "exportOrders",
-                    "exportLedger", "getComponents"]
+                    "exportLedger", "getComponents", "createWebhookEndpoint", "listWebhookEndpoints",
+                    "getWebhookEndpoint", "updateWebhookEndpoint", "deleteWebhookEndpoint", "rotateWebhookSecret",
+                    "listWebhookDeliveries", "replayWebhookEvents", "getWebhookDelivery", "retryWebhookDelivery",
+                    "listWebhookEvents"]
 
 
 def toml(value):

@@ -2074,6 +2074,448 @@ paths:
           $ref: "#/components/responses/NotFound"
         "409":
           $ref: "#/components/responses/Conflict"
+  /admin/webhooks:
+    post:
+      operationId: createWebhookEndpoint
+      summary: Make a webhook endpoint; its signing secret is shown this once (admins)
+      description: |
+        The endpoint is sent every event of its `event_types` (left out or
+        empty: every type) from now on, signed with the `secret` answered
+        here and never shown again (rotate it to get a new one). The URL
+        must be `https://` (`http://` only with `webhooks_allow_http`) and
+        its host must not be or resolve to a loopback, private,
+        link-local, unique-local or metadata address while
+        `webhooks_allow_private` is off: `422 webhook_url_refused` names
+        the address; a host that does not resolve is `422
+        webhook_url_unresolvable`. Every failing field is listed in
+        `errors`; the code is `webhook_url_invalid` when only the URL
+        failed, `webhook_event_type_unknown` when only unknown event types
+        did, else `validation_failed`. docs/webhooks.md says what is sent.
+      security:
+        - bearer: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/WebhookEndpointDraft"
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "201":
+          description: The endpoint, and its secret.
+          headers:
+            Location:
+              schema:
+                type: string
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/WebhookEndpointCreated"
+        "400":
+          $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+    get:
+      operationId: listWebhookEndpoints
+      summary: The webhook endpoints, newest first, keyset paged (admins)
+      security:
+        - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/Limit"
+        - name: cursor
+          in: query
+          description: The `next_cursor` of the previous page, as given.
+          schema:
+            type: string
+            maxLength: 64
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          description: One page of endpoints.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [items, next_cursor]
+                properties:
+                  items:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/WebhookEndpoint"
+                  next_cursor:
+                    type: [string, "null"]
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+  /admin/webhooks/{id}:
+    parameters:
+      - $ref: "#/components/parameters/WebhookEndpointID"
+    get:
+      operationId: getWebhookEndpoint
+      summary: One webhook endpoint (admins)
+      security:
+        - bearer: []
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          description: The endpoint.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/WebhookEndpoint"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+    patch:
+      operationId: updateWebhookEndpoint
+      summary: Change a webhook endpoint, disable or enable it (admins)
+      description: |
+        Absent fields keep their value. A new URL is checked as at
+        creation, and so is the URL of an endpoint enabled again. Disabling
+        sets `disabled_reason` to `admin`; a disabled endpoint is sent
+        nothing and its pending deliveries fail at their turn. Enabling
+        clears `disabled_reason` and `failing_since` (the failing streak
+        starts again); what it missed can be sent with a replay.
+      security:
+        - bearer: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/WebhookEndpointPatch"
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "200":
+          description: The endpoint as changed.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/WebhookEndpoint"
+        "400":
+          $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+    delete:
+      operationId: deleteWebhookEndpoint
+      summary: Delete a webhook endpoint; its pending deliveries are cancelled (admins)
+      security:
+        - bearer: []
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "204":
+          description: Deleted.
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+  /admin/webhooks/{id}/rotate-secret:
+    parameters:
+      - $ref: "#/components/parameters/WebhookEndpointID"
+    post:
+      operationId: rotateWebhookSecret
+      summary: A new signing secret, the previous one signing beside it for an overlap (admins)
+      description: |
+        The new secret signs every delivery from now on and is shown this
+        once. The one it replaces signs beside it for `overlap_seconds`
+        (default a day, 0 to 604800; the body may be left out): each
+        delivery then carries both signatures, `webhook-signature: v1,<new>
+        v1,<previous>`, so a receiver moves to the new secret without
+        missing one.
+      security:
+        - bearer: []
+      requestBody:
+        required: false
+        content:
+          application/json:
+            schema:
+              type: object
+              additionalProperties: false
+              properties:
+                overlap_seconds:
+                  type: integer
+                  minimum: 0
+                  maximum: 604800
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "200":
+          description: The new secret, shown this once.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/WebhookSecret"
+        "400":
+          $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /admin/webhooks/{id}/deliveries:
+    parameters:
+      - $ref: "#/components/parameters/WebhookEndpointID"
+    get:
+      operationId: listWebhookDeliveries
+      summary: An endpoint's deliveries, newest first, by status, keyset paged (admins)
+      security:
+        - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/Limit"
+        - name: cursor
+          in: query
+          description: The `next_cursor` of the previous page, as given.
+          schema:
+            type: string
+            maxLength: 64
+        - name: status
+          in: query
+          schema:
+            type: string
+            enum: [pending, succeeded, failed, cancelled]
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          description: One page of deliveries.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [items, next_cursor]
+                properties:
+                  items:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/WebhookDelivery"
+                  next_cursor:
+                    type: [string, "null"]
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+  /admin/webhooks/{id}/replay:
+    parameters:
+      - $ref: "#/components/parameters/WebhookEndpointID"
+    post:
+      operationId: replayWebhookEvents
+      summary: Send an endpoint again every event since a time, a batch per call (admins)
+      description: |
+        Every event that happened at or after `since` and that the
+        endpoint receives, oldest first, up to 500 per call: each one's
+        delivery is made, or an existing one reset to pending from its
+        first attempt, and attempted now. `more` says whether events
+        remain; call again with `cursor` set to `next_cursor` to go on.
+        `409 webhook_endpoint_disabled` while the endpoint is disabled.
+        Events are kept for `webhooks_retention`.
+      security:
+        - bearer: []
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              additionalProperties: false
+              required: [since]
+              properties:
+                since:
+                  type: string
+                  format: date-time
+                cursor:
+                  type: string
+                  description: A previous call's `next_cursor`.
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "202":
+          description: The deliveries queued.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/WebhookReplay"
+        "400":
+          $ref: "#/components/responses/MalformedJSON"
+        "415":
+          $ref: "#/components/responses/UnsupportedMediaType"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "409":
+          $ref: "#/components/responses/Conflict"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+  /admin/webhook-deliveries/{id}:
+    parameters:
+      - $ref: "#/components/parameters/WebhookDeliveryID"
+    get:
+      operationId: getWebhookDelivery
+      summary: One delivery with its attempts (admins)
+      security:
+        - bearer: []
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          description: The delivery and its latest 100 attempts, oldest first.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/WebhookDeliveryLog"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
+  /admin/webhook-deliveries/{id}/retry:
+    parameters:
+      - $ref: "#/components/parameters/WebhookDeliveryID"
+    post:
+      operationId: retryWebhookDelivery
+      summary: Attempt a delivery again now, whatever its status (admins)
+      description: |
+        The delivery is pending again, due now, its attempts kept: one past
+        its schedule gets this one more attempt. A succeeded one is sent
+        again (with the same `webhook-id`). `409 webhook_endpoint_disabled`
+        while its endpoint is disabled, `404 webhook_endpoint_not_found`
+        once it is deleted.
+      security:
+        - bearer: []
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "202":
+          description: The delivery, pending.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/WebhookDelivery"
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "404":
+          $ref: "#/components/responses/NotFound"
+        "409":
+          $ref: "#/components/responses/Conflict"
+  /admin/webhook-events:
+    get:
+      operationId: listWebhookEvents
+      summary: The webhook events, newest first, by type and time, keyset paged (admins)
+      description: |
+        Every event published, whether an endpoint received it or not, with
+        the body every endpoint is sent, kept for `webhooks_retention`.
+      security:
+        - bearer: []
+      parameters:
+        - $ref: "#/components/parameters/Limit"
+        - name: cursor
+          in: query
+          description: The `next_cursor` of the previous page, as given.
+          schema:
+            type: string
+            maxLength: 128
+        - name: type
+          in: query
+          schema:
+            $ref: "#/components/schemas/WebhookEventType"
+        - name: since
+          in: query
+          description: Only events that happened at or after this time.
+          schema:
+            type: string
+            format: date-time
+      responses:
+        "429":
+          $ref: "#/components/responses/RateLimited"
+        "503":
+          $ref: "#/components/responses/StorageUnavailable"
+        "200":
+          description: One page of events.
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [items, next_cursor]
+                properties:
+                  items:
+                    type: array
+                    items:
+                      $ref: "#/components/schemas/WebhookEventRecord"
+                  next_cursor:
+                    type: [string, "null"]
+        "401":
+          $ref: "#/components/responses/Unauthorized"
+        "403":
+          $ref: "#/components/responses/Forbidden"
+        "422":
+          $ref: "#/components/responses/ValidationFailed"
   /admin/products:
     get:
       operationId: listAllProducts
@@ -2665,6 +3107,106 @@ paths:
           $ref: "#/components/responses/ValidationFailed"
         "503":
           $ref: "#/components/responses/StorageUnavailable"
+webhooks:
+  order.created:
+    post:
+      operationId: orderCreatedEvent
+      summary: An order was placed (sent once its checkout finished; none for a checkout that took it back)
+      parameters: &webhookHeaders
+        - $ref: "#/components/parameters/WebhookIDHeader"
+        - $ref: "#/components/parameters/WebhookTimestampHeader"
+        - $ref: "#/components/parameters/WebhookSignatureHeader"
+      requestBody: &orderEvent
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/WebhookOrderEvent"
+      responses: &webhookAnswers
+        "2XX":
+          description: Received; the delivery succeeded. Anything else is tried again on the schedule.
+        "410":
+          description: The receiver wants nothing more; the endpoint is disabled (`gone`).
+  order.paid:
+    post:
+      operationId: orderPaidEvent
+      summary: Money for the order came in and it is paid
+      parameters: *webhookHeaders
+      requestBody: *orderEvent
+      responses: *webhookAnswers
+  order.shipped:
+    post:
+      operationId: orderShippedEvent
+      summary: The order shipped
+      parameters: *webhookHeaders
+      requestBody: *orderEvent
+      responses: *webhookAnswers
+  order.cancelled:
+    post:
+      operationId: orderCancelledEvent
+      summary: The order was cancelled (by its customer, an admin, or its payment's expiry)
+      parameters: *webhookHeaders
+      requestBody: *orderEvent
+      responses: *webhookAnswers
+  order.refunded:
+    post:
+      operationId: orderRefundedEvent
+      summary: Money went back to the customer; `data.amount` is how much
+      parameters: *webhookHeaders
+      requestBody: *orderEvent
+      responses: *webhookAnswers
+  order.refund_owed:
+    post:
+      operationId: orderRefundOwedEvent
+      summary: The order owes money back to its customer (`data.payment.refund_owed`)
+      parameters: *webhookHeaders
+      requestBody: *orderEvent
+      responses: *webhookAnswers
+  payment.failed:
+    post:
+      operationId: paymentFailedEvent
+      summary: The order's payment was declined (it may be paid again)
+      parameters: *webhookHeaders
+      requestBody: *orderEvent
+      responses: *webhookAnswers
+  product.created:
+    post:
+      operationId: productCreatedEvent
+      summary: A product was made
+      parameters: *webhookHeaders
+      requestBody: &productEvent
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/WebhookProductEvent"
+      responses: *webhookAnswers
+  product.updated:
+    post:
+      operationId: productUpdatedEvent
+      summary: A product changed
+      parameters: *webhookHeaders
+      requestBody: *productEvent
+      responses: *webhookAnswers
+  product.stock_low:
+    post:
+      operationId: productStockLowEvent
+      summary: A product's stock fell to its alert threshold or below; `data.threshold` is the threshold
+      parameters: *webhookHeaders
+      requestBody: *productEvent
+      responses: *webhookAnswers
+  customer.created:
+    post:
+      operationId: customerCreatedEvent
+      summary: A customer registered (none is sent for an account deleted before its event went out)
+      parameters: *webhookHeaders
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/WebhookCustomerEvent"
+      responses: *webhookAnswers
 components:
   securitySchemes:
     bearer:
@@ -2680,6 +3222,46 @@ components:
         instead of a bearer token (read only when `Authorization` is
         absent), for a browser's `EventSource`; used up by the request.
   parameters:
+    WebhookEndpointID:
+      name: id
+      in: path
+      required: true
+      description: The endpoint's id, `ep_` and 32 hex digits (`webhook_endpoint_not_found` for one that is not there).
+      schema:
+        type: string
+    WebhookDeliveryID:
+      name: id
+      in: path
+      required: true
+      description: The delivery's id (`webhook_delivery_not_found` for one that is not there or is not an id).
+      schema:
+        type: string
+        pattern: "^[0-9]+$"
+    WebhookIDHeader:
+      name: webhook-id
+      in: header
+      required: true
+      description: The event's id (`msg_…`), the same on every attempt and every endpoint; a repeat carries the one already seen.
+      schema:
+        type: string
+    WebhookTimestampHeader:
+      name: webhook-timestamp
+      in: header
+      required: true
+      description: When this attempt was sent, in whole seconds since 1970; a receiver refuses one far from its own clock.
+      schema:
+        type: string
+        pattern: "^[0-9]+$"
+    WebhookSignatureHeader:
+      name: webhook-signature
+      in: header
+      required: true
+      description: >-
+        `v1,` and the base64 of the HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+        under the endpoint's secret (the bytes of the base64 after `whsec_`); during a
+        rotation's overlap two, space-separated (the new secret's first). Standard Webhooks.
+      schema:
+        type: string
     JobID:
       name: id
       in: path
@@ -2735,6 +3317,261 @@ components:
       schema:
         type: string
   schemas:
+    WebhookEventType:
+      type: string
+      enum: [order.created, order.paid, order.shipped, order.cancelled, order.refunded, order.refund_owed,
+             payment.failed, product.created, product.updated, product.stock_low, customer.created]
+    WebhookEndpoint:
+      type: object
+      required: [id, url, description, event_types, status, disabled_reason, failing_since, last_success_at,
+                 previous_secret_expires_at, created_at, updated_at]
+      properties:
+        id:
+          type: string
+          description: "`ep_` and 32 hex digits, ordered by creation."
+        url:
+          type: string
+        description:
+          type: string
+        event_types:
+          type: array
+          description: The types it is sent; empty for every type.
+          items:
+            $ref: "#/components/schemas/WebhookEventType"
+        status:
+          type: string
+          enum: [enabled, disabled]
+        disabled_reason:
+          type: [string, "null"]
+          enum: [gone, failing, admin, null]
+          description: "`gone`: it answered 410; `failing`: every attempt failed for `webhooks_disable_after`; `admin`."
+        failing_since:
+          type: [string, "null"]
+          format: date-time
+          description: The first failed attempt since its last success.
+        last_success_at:
+          type: [string, "null"]
+          format: date-time
+        previous_secret_expires_at:
+          type: [string, "null"]
+          format: date-time
+          description: While a rotated-out secret still signs beside the new one, until when.
+        created_at:
+          type: string
+          format: date-time
+        updated_at:
+          type: string
+          format: date-time
+    WebhookEndpointCreated:
+      description: The endpoint, and its signing secret, shown this once.
+      allOf:
+        - $ref: "#/components/schemas/WebhookEndpoint"
+        - type: object
+          required: [secret]
+          properties:
+            secret:
+              type: string
+              pattern: "^whsec_[A-Za-z0-9+/]+=*$"
+    WebhookEndpointDraft:
+      type: object
+      additionalProperties: false
+      required: [url]
+      properties:
+        url:
+          type: string
+          maxLength: 2000
+          description: An absolute `https://` URL (`http://` only with `webhooks_allow_http`), printable ASCII.
+        event_types:
+          type: array
+          maxItems: 100
+          description: The types it is sent; left out or empty for every type.
+          items:
+            $ref: "#/components/schemas/WebhookEventType"
+        description:
+          type: string
+          maxLength: 500
+    WebhookEndpointPatch:
+      type: object
+      additionalProperties: false
+      properties:
+        url:
+          type: string
+          maxLength: 2000
+        event_types:
+          type: array
+          maxItems: 100
+          items:
+            $ref: "#/components/schemas/WebhookEventType"
+        description:
+          type: string
+          maxLength: 500
+        status:
+          type: string
+          enum: [enabled, disabled]
+    WebhookSecret:
+      type: object
+      required: [secret, previous_secret_expires_at]
+      properties:
+        secret:
+          type: string
+          pattern: "^whsec_[A-Za-z0-9+/]+=*$"
+        previous_secret_expires_at:
+          type: [string, "null"]
+          format: date-time
+          description: Until when the previous secret signs too; null for no overlap.
+    WebhookDelivery:
+      type: object
+      required: [id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, last_status_code, last_error,
+                 created_at, updated_at]
+      properties:
+        id:
+          type: integer
+        endpoint_id:
+          type: string
+        event_id:
+          type: string
+          description: The `webhook-id` of every attempt.
+        event_type:
+          type: string
+        status:
+          type: string
+          enum: [pending, succeeded, failed, cancelled]
+          description: "`pending` while attempts remain; `failed` once the schedule ran out or the endpoint was disabled; `cancelled` when it was deleted."
+        attempts:
+          type: integer
+        next_attempt_at:
+          type: [string, "null"]
+          format: date-time
+        last_status_code:
+          type: [integer, "null"]
+        last_error:
+          type: [string, "null"]
+        created_at:
+          type: string
+          format: date-time
+        updated_at:
+          type: string
+          format: date-time
+    WebhookDeliveryLog:
+      description: A delivery and its attempts, oldest first.
+      allOf:
+        - $ref: "#/components/schemas/WebhookDelivery"
+        - type: object
+          required: [log]
+          properties:
+            log:
+              type: array
+              items:
+                type: object
+                required: [at, status_code, latency_ms, error]
+                properties:
+                  at:
+                    type: string
+                    format: date-time
+                  status_code:
+                    type: [integer, "null"]
+                    description: Null when no answer came (a timeout, a refused or reset connection, TLS).
+                  latency_ms:
+                    type: integer
+                  error:
+                    type: [string, "null"]
+    WebhookEventRecord:
+      type: object
+      required: [id, type, occurred_at, created_at, payload]
+      properties:
+        id:
+          type: string
+        type:
+          type: string
+        occurred_at:
+          type: string
+          format: date-time
+        created_at:
+          type: string
+          format: date-time
+          description: When it was published to the endpoints.
+        payload:
+          type: object
+          description: The body every endpoint is sent (`WebhookOrderEvent`, `WebhookProductEvent`, `WebhookCustomerEvent`).
+    WebhookReplay:
+      type: object
+      required: [enqueued, more, next_cursor]
+      properties:
+        enqueued:
+          type: integer
+        more:
+          type: boolean
+        next_cursor:
+          type: [string, "null"]
+    WebhookOrderEvent:
+      type: object
+      required: [type, timestamp, data]
+      properties:
+        type:
+          type: string
+          enum: [order.created, order.paid, order.shipped, order.cancelled, order.refunded, order.refund_owed,
+                 payment.failed]
+        timestamp:
+          type: string
+          format: date-time
+          description: When the change happened.
+        data:
+          description: The order with its payment as `GET /orders/{id}` shows it when the event went out, `amount` for `order.refunded`, and `version`.
+          allOf:
+            - $ref: "#/components/schemas/Order"
+            - type: object
+              required: [payment, version]
+              properties:
+                amount:
+                  $ref: "#/components/schemas/Money"
+                version:
+                  $ref: "#/components/schemas/WebhookVersion"
+    WebhookProductEvent:
+      type: object
+      required: [type, timestamp, data]
+      properties:
+        type:
+          type: string
+          enum: [product.created, product.updated, product.stock_low]
+        timestamp:
+          type: string
+          format: date-time
+        data:
+          description: The product as `GET /admin/products/{id}` shows it, `threshold` for `product.stock_low`, and `version`.
+          allOf:
+            - $ref: "#/components/schemas/Product"
+            - type: object
+              required: [version]
+              properties:
+                threshold:
+                  type: integer
+                version:
+                  $ref: "#/components/schemas/WebhookVersion"
+    WebhookCustomerEvent:
+      type: object
+      required: [type, timestamp, data]
+      properties:
+        type:
+          type: string
+          enum: [customer.created]
+        timestamp:
+          type: string
+          format: date-time
+        data:
+          description: The user as the admin API shows it, and `version`.
+          allOf:
+            - $ref: "#/components/schemas/User"
+            - type: object
+              required: [version]
+              properties:
+                version:
+                  $ref: "#/components/schemas/WebhookVersion"
+    WebhookVersion:
+      type: integer
+      description: >-
+        Grows with each change of one resource (the event's job id, assigned in
+        commit order): a receiver keeps the highest version per resource and
+        drops an older one that arrives late (deliveries are not ordered).
     Job:
       type: object
       required: [id, kind, state, unique_key, attempts, max_attempts, sensitive, run_at, lease_owner, lease_until,
