@@ -128,6 +128,7 @@ struct ServerOptions: Sendable {
     var storageProbeIntervalSeconds = 2.0
     var eventsHeartbeatSeconds = 15.0
     var mail = MailOptions()
+    var webhooks = WebhookOptions()
     var jobsConcurrency = 4
     var jobsPollIntervalSeconds = 0.05
     var jobsLeaseSeconds = 60.0
@@ -494,7 +495,7 @@ struct ServerOptions: Sendable {
         .integer("jobs_retention", in: 1...3_650,
                  help: "days finished jobs (succeeded, dead, discarded) are kept before the hourly prune deletes them",
                  \.jobsRetentionDays),
-    ] + mailSettings
+    ] + mailSettings + webhookSettings
 
     /// The addresses of a comma-separated list (spaces around items
     /// allowed); items that are not numeric IPv4 or IPv6 addresses are left out.

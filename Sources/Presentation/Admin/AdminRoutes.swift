@@ -15,7 +15,9 @@ import HTTPServer
 /// `GET /payments/anomalies`)
 /// and every customer's orders (`GET /admin/orders`), and CSV exports of
 /// orders and of the ledger for a time range (`GET /admin/exports/…`), and
-/// the job queue (`GET /admin/jobs…`, `AdminRoutes+Jobs`).
+/// the job queue (`GET /admin/jobs…`, `AdminRoutes+Jobs`). The product
+/// documents here carry `low_stock_threshold`, which the public catalogue
+/// leaves out.
 /// Who is asking comes first: an anonymous caller gets 401, not a verdict on its body.
 public struct AdminRoutes: RouteGroup {
     public typealias Bound = AdminContext
@@ -45,7 +47,7 @@ public struct AdminRoutes: RouteGroup {
         })
         router.get("/admin/products", policy: .accountRead, admin.handler { request in
             let query = try AdminProductQuery.from(request.http)
-            return .json(.ok, ProductJSON.page(try await request.context.products(query)))
+            return .json(.ok, ProductJSON.page(try await request.context.products(query), for: .admins))
         })
         router.get("/admin/products/{id}", policy: .accountRead, admin.handler { request in
             try KnownQuery.require(request.http, only: [])

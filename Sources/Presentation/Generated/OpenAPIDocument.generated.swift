@@ -2619,7 +2619,7 @@ paths:
           $ref: "#/components/responses/StorageUnavailable"
     patch:
       operationId: updateProduct
-      summary: Change a product's price, name, description, stock or active flag (admins)
+      summary: Change a product's price, name, description, stock, active flag or stock alert threshold (admins)
       security:
         - bearer: []
       parameters:
@@ -2901,6 +2901,14 @@ components:
           type: integer
         active:
           type: boolean
+        low_stock_threshold:
+          type: [integer, "null"]
+          minimum: 0
+          maximum: 1000000
+          description: >-
+            The stock level at or below which the merchant's systems hear of
+            it (`product.stock_low`, once each time a change takes the stock
+            from above it to at or below it); absent or null, no alert.
     ProductPatch:
       type: object
       additionalProperties: false
@@ -2915,6 +2923,14 @@ components:
           type: integer
         active:
           type: boolean
+        low_stock_threshold:
+          type: [integer, "null"]
+          minimum: 0
+          maximum: 1000000
+          description: >-
+            A new stock alert threshold; null clears it (no alert), absent
+            keeps it. Out of range is 422 `validation_failed` on
+            `low_stock_threshold`.
     Cart:
       type: object
       required: [items, total, unavailable_items]
@@ -3320,6 +3336,14 @@ components:
           minimum: 0
         active:
           type: boolean
+        low_stock_threshold:
+          type: [integer, "null"]
+          minimum: 0
+          maximum: 1000000
+          description: >-
+            Admins only: present (null when there is none) in the documents
+            of `POST /products`, `PATCH /products/{id}` and `/admin/products`;
+            the public catalogue (`GET /products…`) leaves it out.
     ProductPage:
       type: object
       required: [items, next_cursor]
