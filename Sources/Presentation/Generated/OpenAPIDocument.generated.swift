@@ -2700,7 +2700,10 @@ components:
         the compressed answer names the same state and is accepted too. No
         match: 412 `precondition_failed` and nothing is changed. The
         comparison is made in the write itself, so of two writers holding
-        one tag, one succeeds and the other gets 412.
+        one tag, one succeeds and the other gets 412. A product takes the
+        tag of `GET /admin/products/{id}` (what `PATCH` answers) or of
+        `GET /products/{id}`, which does not show the stock alert threshold
+        and so still matches after only the threshold changed.
       schema:
         type: string
     IfNoneMatch:
