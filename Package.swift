@@ -119,7 +119,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Orchestrators, the client harness (ClientRun), a manual clock,
         // temp directories, stream helpers.
-        .target(name: "AxiomTestSupport", dependencies: ["Axiom", "Capabilities"], path: "Tests/AxiomTestSupport"),
+        .target(name: "AxiomTestSupport", dependencies: ["Axiom", "Domain", "Capabilities"], path: "Tests/AxiomTestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", "CZlib"]),
         .testTarget(name: "AxiomTests", dependencies: ["Axiom", "AxiomTestSupport"]),
         .testTarget(name: "DomainTests", dependencies: ["Domain", "TestSupport"]),

@@ -341,9 +341,13 @@ final class AxiomService: Sendable {
         let unpaidLimits = options.unpaidOrderLimits
         let database = storage.capability
         let mails = options.mail.isOn
-        try orchestrator.registerClient(CatalogClient.self, dependencies: [database]) { resolver in
+        let webhooks = options.webhooks.events
+        try orchestrator.registerClient(CatalogClient.self,
+                                        dependencies: [database, SystemClockCapability.self]) { resolver in
             subscribers.adding(CatalogClient(storage: try storage.access(resolver), currency: currency,
-                                             cacheEntries: cacheEntries, lease: lease))
+                                             cacheEntries: cacheEntries, lease: lease,
+                                             clock: try resolver.handle(SystemClockCapability.self).current,
+                                             webhooks: webhooks))
         }
         try orchestrator.registerClient(PricingClient.self, dependencies: []) { _ in PricingClient() }
         let cartCacheEntries = options.cartCacheEntries
@@ -355,7 +359,7 @@ final class AxiomService: Sendable {
             subscribers.adding(OrderClient(storage: try storage.access(resolver),
                                            clock: try resolver.handle(SystemClockCapability.self).current,
                                            owner: lease.owner, idempotencyKeyLifetimeSeconds: keyLifetime,
-                                           unpaidLimits: unpaidLimits, mails: mails))
+                                           unpaidLimits: unpaidLimits, mails: mails, webhooks: webhooks))
         }
         let paymentSettings = options.paymentSettings
         try orchestrator.registerClient(PaymentClient.self,
@@ -364,7 +368,7 @@ final class AxiomService: Sendable {
             subscribers.adding(PaymentClient(storage: try storage.access(resolver),
                                              authenticator: try resolver.handle(MessageAuthenticator.self),
                                              clock: try resolver.handle(SystemClockCapability.self).current,
-                                             settings: paymentSettings, mails: mails))
+                                             settings: paymentSettings, mails: mails, webhooks: webhooks))
         }
         try registerMail(on: orchestrator, options: options)
         try orchestrator.registerClient(WishlistClient.self, dependencies: [database]) { resolver in
@@ -400,7 +404,7 @@ final class AxiomService: Sendable {
                                           clock: try resolver.handle(SystemClockCapability.self).current,
                                           sessionLifetime: sessionLifetime, throttle: throttle,
                                           userCacheEntries: userCacheEntries, sessionCacheEntries: sessionCacheEntries,
-                                          accounts: accounts))
+                                          accounts: accounts, webhooks: webhooks))
         }
     }
 

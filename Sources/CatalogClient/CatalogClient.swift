@@ -83,15 +83,23 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     nonisolated let searches: Mutex<SearchCache>
     /// The lease this process's reservations carry.
     public nonisolated let lease: CheckoutLease
+    /// Whether writes enqueue their webhook events, and when they happen.
+    nonisolated let events: CatalogWebhookEvents
+    private nonisolated let clock: any TimeSource
 
     /// `cacheEntries`: the most products kept in memory (at least 1).
     /// `searchCacheMatches`: the most ranked matches kept (0: none).
+    /// `webhooks`: each write enqueues its webhook events in its own
+    /// transaction (`CatalogWebhookEvents`), timed by `clock`.
     public init(storage: StorageAccess, currency: Currency = .usd,
                 cacheEntries: Int = CatalogClient.defaultCacheEntries,
                 searchCacheMatches: Int = CatalogClient.defaultSearchCacheMatches, updateBufferLimit: Int = 256,
-                lease: CheckoutLease = .default) {
+                lease: CheckoutLease = .default, clock: any TimeSource = SystemClockCapability(),
+                webhooks: Bool = false) {
         self.storage = storage
         self.lease = lease
+        self.clock = clock
+        events = CatalogWebhookEvents(isOn: webhooks)
         self.currency = currency
         self.stateBroadcaster = StateBroadcaster(bufferLimit: updateBufferLimit)
         self.cache = VersionedWorkingSet(name: "products", capacity: cacheEntries)
@@ -142,14 +150,21 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     public func create(_ draft: ProductDraft) async throws -> Product {
         let product = try CatalogRules.product(from: draft, id: ProductID(RandomUUID.make()), currency: currency)
         let started = cache.start(of: product.id)
-        let row = try await write { try Self.recorded(.product, $0, [CatalogStore.insert($0, product)])[0] }
+        let (events, now) = (self.events, clock.millisecondsSince1970())
+        let row = try await write { handle in
+            let row = try CatalogStore.insert(handle, product)
+            try events.created(product, at: now, on: handle)
+            return try Self.recorded(.product, handle, [WrittenProduct(row: row, stockBefore: nil)], at: now,
+                                     events: events)[0]
+        }
         searches.withLock { $0.invalidate() }
         apply([row], startedAt: started, created: true)
         return row.product
     }
 
-    /// Applies `patch` (any of name, description, price, stock, active),
-    /// all or nothing. `product_not_found`, `validation_failed` (every field).
+    /// Applies `patch` (any of name, description, price, stock, active,
+    /// stock alert threshold), all or nothing. `product_not_found`,
+    /// `validation_failed` (every field).
     /// An empty patch returns the product unchanged. With `unchangedFrom`,
     /// `precondition_failed` unless the product is that value when the
     /// change commits: compared inside the write's transaction, so of two
@@ -161,8 +176,12 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
         if patch.isEmpty || expected == current { return current }
         let currency = self.currency
         let started = cache.start(of: id)
-        let row = try await write {
-            try Self.recorded(.product, $0, [CatalogStore.update($0, id, patch, currency: currency, unchangedFrom: unchangedFrom)])[0]
+        let (events, now) = (self.events, clock.millisecondsSince1970())
+        let row = try await write { handle in
+            let (written, changed) = try CatalogStore.update(handle, id, patch, currency: currency,
+                                                             unchangedFrom: unchangedFrom)
+            if changed { try events.updated(written.row.product, at: now, on: handle) }
+            return try Self.recorded(.product, handle, [written], at: now, events: events)[0]
         }
         // The indexed text (name, description; the SKU is not patchable)
         // changed: every kept ranking may be wrong. Other fields are read
@@ -182,7 +201,11 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
         if let errors = StockLine.validate(lines) { throw errors }
         let started = cache.start(of: lines.map(\.productID))
         let lease = self.lease
-        let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.reserve($0, checkoutID, lines, lease: lease)) }
+        let (events, now) = (self.events, clock.millisecondsSince1970())
+        let rows = try await write {
+            try Self.recorded(.stock, $0, CatalogStore.reserve($0, checkoutID, lines, lease: lease), at: now,
+                              events: events)
+        }
         apply(rows, startedAt: started, created: false)
         return rows.map(\.product)
     }
@@ -199,10 +222,10 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
         if let errors = StockLine.validate(ordered), !ordered.isEmpty { throw errors }
         // Only a released checkout's `ordered` lines come back as rows.
         let started = cache.start(of: ordered.map(\.productID))
-
+        let (events, now) = (self.events, clock.millisecondsSince1970())
         let done = try await write { handle in
             let done = try CatalogStore.commit(handle, checkoutID, ordered: ordered, returnKey: returnKey)
-            return (done.lines, try Self.recorded(.stock, handle, done.retaken))
+            return (done.lines, try Self.recorded(.stock, handle, done.retaken, at: now, events: events))
         }
         apply(done.1, startedAt: started, created: false)
         return done.0
@@ -213,7 +236,10 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     /// Returns the restocked products.
     public func releaseReservation(_ checkoutID: CheckoutID) async throws -> [Product] {
         let started = cache.start()
-        let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.release($0, checkoutID)) }
+        let (events, now) = (self.events, clock.millisecondsSince1970())
+        let rows = try await write {
+            try Self.recorded(.stock, $0, CatalogStore.release($0, checkoutID), at: now, events: events)
+        }
         apply(rows, startedAt: started, created: false)
         return rows.map(\.product)
     }
@@ -229,7 +255,11 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
         errors.merge(StockLine.validate(lines))
         try errors.throwIfAny()
         let started = cache.start(of: lines.map(\.productID))
-        let rows = try await write { try Self.recorded(.stock, $0, CatalogStore.returnStock($0, key: key, lines: lines, checkout: checkout)) }
+        let (events, now) = (self.events, clock.millisecondsSince1970())
+        let rows = try await write {
+            try Self.recorded(.stock, $0, CatalogStore.returnStock($0, key: key, lines: lines, checkout: checkout),
+                              at: now, events: events)
+        }
         apply(rows, startedAt: started, created: false)
         return rows.map(\.product)
     }
@@ -246,11 +276,16 @@ public actor CatalogClient: StatefulClient, WorkingSetReporting {
     }
 
     /// Records each written product in the outbox, in the write's
-    /// transaction, so other replicas refresh it.
-    private static func recorded(_ kind: ChangeKind, _ handle: any StorageHandle,
-                                 _ rows: [VersionedProduct]) throws -> [VersionedProduct] {
-        for row in rows { try handle.recordChange(ChangeRecord(kind: kind, key: row.product.id.description)) }
-        return rows
+    /// transaction, so other replicas refresh it, with `product.stock_low`
+    /// for each whose stock the write took to its threshold: every write
+    /// of a product passes here, so no way of moving stock misses the alert.
+    private static func recorded(_ kind: ChangeKind, _ handle: any StorageHandle, _ written: [WrittenProduct],
+                                 at now: Int64, events: CatalogWebhookEvents) throws -> [VersionedProduct] {
+        for product in written {
+            try handle.recordChange(ChangeRecord(kind: kind, key: product.row.product.id.description))
+        }
+        try events.stockLow(written, at: now, on: handle)
+        return written.map(\.row)
     }
 
     private nonisolated func write<T: Sendable>(_ body: @escaping @Sendable (any StorageHandle) throws -> T) async throws -> T {

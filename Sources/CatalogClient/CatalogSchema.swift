@@ -36,6 +36,9 @@ import Capabilities
 ///   products, keyset-paged in name order like the public list; partial, so
 ///   it holds only the (few) deactivated rows instead of the list walking
 ///   every active one to find them.
+/// - `products.low_stock_threshold` (205): the stock level at or below
+///   which a write that takes the stock there enqueues `product.stock_low`;
+///   NULL (every row written before 205): no alert.
 ///
 /// On PostgreSQL the same tables, with these differences:
 /// - `products.rowid`: an identity column standing in for SQLite's implicit
@@ -167,6 +170,10 @@ enum CatalogSchema {
             """),
         Migration(version: 204, name: "catalog deactivated products by name", portableSQL: """
             CREATE INDEX products_inactive_by_name ON products(name_folded, id) WHERE active = 0;
+            """),
+        Migration(version: 205, name: "catalog stock alert threshold", portableSQL: """
+            ALTER TABLE products ADD COLUMN low_stock_threshold INTEGER
+                CHECK (low_stock_threshold BETWEEN 0 AND 1000000);
             """),
     ]
 

@@ -19,7 +19,7 @@ import Domain
 /// needed there (and `FOR UPDATE` is not its syntax).
 enum CatalogStore {
     static let columns =
-        "id, sku, name, description, price_amount, price_currency, stock, active, version"
+        "id, sku, name, description, price_amount, price_currency, stock, active, version, low_stock_threshold"
 
     // MARK: Products
 
@@ -40,11 +40,11 @@ enum CatalogStore {
         // inserts between a check and the insert.
         let inserted = try handle.execute("""
             INSERT INTO products(\(columns), name_folded, created_at, updated_at)
-            VALUES(?, ?, ?, ?, ?, ?, ?, ?, 1, ?, \(now), \(now))
+            VALUES(?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, \(now), \(now))
             ON CONFLICT(sku) DO NOTHING
             """, product.id.description, product.sku, product.name, product.description,
             product.price.amount, product.price.currency.code, product.stock, product.active,
-            ProductCursor.fold(product.name))
+            product.lowStockThreshold, ProductCursor.fold(product.name))
         guard inserted == 1 else {
             throw EntityError.duplicate(field: "sku", value: product.sku)
         }
@@ -53,25 +53,28 @@ enum CatalogStore {
 
     /// Writes every mutable field of `product` over the row last read at
     /// `previous` and bumps the version.
-    static func save(_ handle: any StorageHandle, _ product: Product, previous: VersionedProduct) throws -> VersionedProduct {
+    static func save(_ handle: any StorageHandle, _ product: Product, previous: VersionedProduct) throws -> WrittenProduct {
         let version = previous.version + 1
         let changed = try handle.execute("""
             UPDATE products SET name = ?, name_folded = ?, description = ?, price_amount = ?, price_currency = ?,
-                stock = ?, active = ?, version = ?, updated_at = \(CatalogSchema.now(handle.dialect))
+                stock = ?, active = ?, low_stock_threshold = ?, version = ?,
+                updated_at = \(CatalogSchema.now(handle.dialect))
             WHERE id = ? AND version = ?
             """, product.name, ProductCursor.fold(product.name), product.description, product.price.amount,
-            product.price.currency.code, product.stock, product.active, version, product.id.description,
-            previous.version)
+            product.price.currency.code, product.stock, product.active, product.lowStockThreshold, version,
+            product.id.description, previous.version)
         guard changed == 1 else {
             throw CatalogDataError(description: "product \(product.id) changed under its own write transaction")
         }
-        return VersionedProduct(product: product, version: version)
+        return WrittenProduct(row: VersionedProduct(product: product, version: version),
+                              stockBefore: previous.product.stock)
     }
 
-    /// Applies an admin's patch to the stored product. `product_not_found`;
-    /// validation lists every failing field (the currency included).
+    /// Applies an admin's patch to the stored product, and says whether it
+    /// changed anything. `product_not_found`; validation lists every
+    /// failing field (the currency included).
     static func update(_ handle: any StorageHandle, _ id: ProductID, _ patch: ProductPatch,
-                       currency: Currency, unchangedFrom: Product? = nil) throws -> VersionedProduct {
+                       currency: Currency, unchangedFrom: Product? = nil) throws -> (written: WrittenProduct, changed: Bool) {
         guard let current = try fetch(handle, id, locking: true) else {
             throw EntityError.notFound(entity: "product", id: id.description)
         }
@@ -81,8 +84,10 @@ enum CatalogStore {
             throw EntityError.preconditionFailed(entity: "product")
         }
         let next = try CatalogRules.patched(current.product, with: patch, currency: currency)
-        if patch.isEmpty || next == current.product { return current }
-        return try save(handle, next, previous: current)
+        if patch.isEmpty || next == current.product {
+            return (WrittenProduct(row: current, stockBefore: current.product.stock), false)
+        }
+        return (try save(handle, next, previous: current), true)
     }
 
     // MARK: Reservations
@@ -94,7 +99,7 @@ enum CatalogStore {
     /// The checkout's row carries `lease` (owner and end) in the same
     /// statement, so holding a lease costs no extra write.
     static func reserve(_ handle: any StorageHandle, _ checkout: CheckoutID, _ lines: [StockLine],
-                        lease: CheckoutLease) throws -> [VersionedProduct] {
+                        lease: CheckoutLease) throws -> [WrittenProduct] {
         let now = CatalogSchema.now(handle.dialect)
         let recorded = try handle.execute("""
             INSERT INTO stock_checkouts(checkout_id, status, created_at, updated_at, lease_owner, lease_expires_at)
@@ -136,7 +141,7 @@ enum CatalogStore {
     /// (the order was cancelled: nothing to take). Unknown →
     /// `reservation_not_found`.
     static func commit(_ handle: any StorageHandle, _ checkout: CheckoutID, ordered: [StockLine],
-                       returnKey: String?) throws -> (lines: Int, retaken: [VersionedProduct]) {
+                       returnKey: String?) throws -> (lines: Int, retaken: [WrittenProduct]) {
         // The common case in one statement: a reservation still held is
         // committed by a conditional update, which takes the row's lock
         // first (and on PostgreSQL reads the row again after a concurrent
@@ -162,9 +167,9 @@ enum CatalogStore {
 
     /// Takes every line out of stock by a conditional update, or throws the
     /// first line's refusal.
-    private static func take(_ handle: any StorageHandle, _ lines: [StockLine]) throws -> [VersionedProduct] {
+    private static func take(_ handle: any StorageHandle, _ lines: [StockLine]) throws -> [WrittenProduct] {
         let now = CatalogSchema.now(handle.dialect)
-        var changed: [VersionedProduct] = []
+        var changed: [WrittenProduct] = []
         for line in lines {
             let taken = try handle.queryOne("""
                 UPDATE products SET stock = stock - ?, version = version + 1, updated_at = \(now)
@@ -172,7 +177,8 @@ enum CatalogStore {
                 RETURNING \(columns)
                 """, line.quantity, line.productID.description, line.quantity).map(decode)
             guard let taken else { throw try refusal(handle, line) }
-            changed.append(taken)
+            // The update took exactly `quantity` from the row it locked.
+            changed.append(WrittenProduct(row: taken, stockBefore: taken.product.stock + line.quantity))
         }
         return changed
     }
@@ -183,12 +189,12 @@ enum CatalogStore {
 
     /// Puts a reserved checkout's units back and deletes its rows. Anything
     /// but a `reserved` checkout (unknown, released, committed) is a no-op.
-    static func release(_ handle: any StorageHandle, _ checkout: CheckoutID) throws -> [VersionedProduct] {
+    static func release(_ handle: any StorageHandle, _ checkout: CheckoutID) throws -> [WrittenProduct] {
         guard try status(handle, checkout, locking: true) == "reserved" else { return [] }
         let rows = try handle.query("""
             SELECT product_id, quantity FROM stock_reservations WHERE checkout_id = ? ORDER BY product_id
             """, checkout.description)
-        var changed: [VersionedProduct] = []
+        var changed: [WrittenProduct] = []
         for row in rows {
             let text: String = try row.get(0)
             guard let id = ProductID(text) else { throw CatalogDataError(description: "reservation names product \(text)") }
@@ -253,7 +259,7 @@ enum CatalogStore {
     /// reservation (released); a released one's nothing (its stock came
     /// back when it was released: returning it again would invent stock).
     static func returnStock(_ handle: any StorageHandle, key: String, lines: [StockLine],
-                            checkout: CheckoutID?) throws -> [VersionedProduct] {
+                            checkout: CheckoutID?) throws -> [WrittenProduct] {
         let recorded = try handle.execute("""
             INSERT INTO stock_returns(return_key, units, created_at) VALUES(?, ?, \(CatalogSchema.now(handle.dialect)))
             ON CONFLICT(return_key) DO NOTHING
@@ -266,7 +272,7 @@ enum CatalogStore {
             default: break
             }
         }
-        var changed: [VersionedProduct] = []
+        var changed: [WrittenProduct] = []
         for line in lines {
             guard let restocked = try restock(handle, line.productID, by: line.quantity, requireProduct: true) else {
                 continue
@@ -285,7 +291,7 @@ enum CatalogStore {
     /// stays, so the release or return is repeated by recovery (and logged)
     /// until an admin makes room.
     private static func restock(_ handle: any StorageHandle, _ id: ProductID, by quantity: Int,
-                                requireProduct: Bool = false) throws -> VersionedProduct? {
+                                requireProduct: Bool = false) throws -> WrittenProduct? {
         guard quantity > 0 else { return nil }
         let maximum = Product.stockRange.upperBound
         if let restocked = try handle.queryOne("""
@@ -293,7 +299,7 @@ enum CatalogStore {
             WHERE id = ? AND stock <= ?
             RETURNING \(columns)
             """, quantity, id.description, maximum - quantity).map(decode) {
-            return restocked
+            return WrittenProduct(row: restocked, stockBefore: restocked.product.stock - quantity)
         }
         guard let current = try fetch(handle, id) else {
             if requireProduct { throw EntityError.notFound(entity: "product", id: id.description) }
@@ -328,7 +334,7 @@ enum CatalogStore {
         }
         let product = Product(id: id, sku: try row.get(1), name: try row.get(2), description: try row.get(3),
                               price: Money(amount: try row.get(4), currency: currency), stock: try row.get(6),
-                              active: try row.get(7))
+                              active: try row.get(7), lowStockThreshold: try row.get(9))
         return VersionedProduct(product: product, version: try row.get(8))
     }
 }

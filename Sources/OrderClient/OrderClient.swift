@@ -48,13 +48,16 @@ public actor OrderClient: StatelessClient, PublishingClient {
     /// Whether an order's changes enqueue its mails (`OrderMail`): only
     /// when something will send them.
     private let mails: Bool
+    /// Whether they enqueue their webhook events (`OrderWebhookEvents`).
+    private let webhooks: Bool
 
     /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
     public init(storage: StorageAccess, clock: any TimeSource, owner: String = "local",
                 idempotencyKeyLifetimeSeconds: Int = 86_400, unpaidLimits: UnpaidOrderLimits = .unbounded,
-                mails: Bool = false) {
+                mails: Bool = false, webhooks: Bool = false) {
         self.storage = storage
         self.mails = mails
+        self.webhooks = webhooks
         self.unpaidLimits = unpaidLimits
         self.clock = clock
         self.owner = owner
@@ -222,6 +225,8 @@ public actor OrderClient: StatelessClient, PublishingClient {
         let units = order.lines.reduce(0) { $0 + $1.quantity }
         let placedMail = mails
             ? try OrderMail(orderID: order.id, event: .placed).request(at: order.createdAt.millisecondsSince1970) : nil
+        let createdEvent = webhooks
+            ? try OrderWebhookEvents.request(.placed, orderID: order.id, at: order.createdAt.millisecondsSince1970) : nil
         let ((stored, created), sequence) = try await storage.sequencedWrite { handle -> (Order, Bool) in
             // In the placement's transaction: on SQLite one writer decides,
             // on PostgreSQL concurrent checkouts of one customer on
@@ -246,6 +251,7 @@ public actor OrderClient: StatelessClient, PublishingClient {
             // Another replica's /events streams of this user hear it.
             try handle.recordChange(Self.change(of: order))
             if let placedMail { try handle.enqueue(placedMail) }
+            if let createdEvent { try handle.enqueue(createdEvent) }
             return (order, true)
         }
         if created, let sequence { stateBroadcaster.publish(.created(stored, sequence: sequence), key: stored.userID) }
@@ -269,11 +275,15 @@ public actor OrderClient: StatelessClient, PublishingClient {
     public func transition(_ id: OrderID, to status: OrderStatus, by actor: OrderActor,
                            cause: OrderChangeCause) async throws -> Order {
         let at = Timestamp(millisecondsSince1970: clock.millisecondsSince1970())
-        let mail = try mails ? Self.mail(moving: id, to: status, at: at.millisecondsSince1970) : nil
+        let announced = Self.announced(moving: status)
+        let now = at.millisecondsSince1970
+        let mail = try announced.flatMap { mails ? try OrderMail(orderID: id, event: $0).request(at: now) : nil }
+        let event = try announced.flatMap { webhooks ? try OrderWebhookEvents.request($0, orderID: id, at: now) : nil }
         let (changed, sequence) = try await write { handle in
             let changed = try OrderStore.transition(handle, id: id, to: status, by: actor, cause: cause, at: at)
             try handle.recordChange(Self.change(of: changed))
             if let mail { try handle.enqueue(mail) }
+            if let event { try handle.enqueue(event) }
             return changed
         }
         if let sequence { stateBroadcaster.publish(.changed(changed, sequence: sequence), key: changed.userID) }
@@ -347,11 +357,12 @@ public actor OrderClient: StatelessClient, PublishingClient {
         settling = nil
     }
 
-    /// The mail a move to `status` causes, if any.
-    private static func mail(moving id: OrderID, to status: OrderStatus, at now: Int64) throws -> JobRequest? {
+    /// What a move to `status` tells the customer (a mail) and the
+    /// merchant's systems (a webhook event), if anything: one decision for both.
+    private static func announced(moving status: OrderStatus) -> OrderMail.Event? {
         switch status {
-        case .shipped: try OrderMail(orderID: id, event: .shipped).request(at: now)
-        case .cancelled: try OrderMail(orderID: id, event: .cancelled).request(at: now)
+        case .shipped: .shipped
+        case .cancelled: .cancelled
         default: nil
         }
     }

@@ -28,15 +28,17 @@ public actor PaymentClient: StatefulClient {
     let storage: StorageAccess
     private let authenticator: CapabilityHandle<MessageAuthenticator>
     private let clock: any TimeSource
-    /// Whether payment changes enqueue their mails (`PaymentMail`): only
-    /// when something will send them.
-    private let mails: Bool
+    /// Whether payment changes enqueue their mails (`PaymentMail`, only
+    /// when something will send them) and their webhook events
+    /// (`PaymentWebhookEvents`): what each change announces is decided
+    /// once (`PaymentAnnouncement`).
+    private let announcer: PaymentAnnouncer
 
     /// Over SQLite or PostgreSQL alike: the client only sees `StorageHandle`s.
     public init(storage: StorageAccess, authenticator: CapabilityHandle<MessageAuthenticator>,
-                clock: any TimeSource, settings: PaymentSettings, mails: Bool = false) {
+                clock: any TimeSource, settings: PaymentSettings, mails: Bool = false, webhooks: Bool = false) {
         self.storage = storage
-        self.mails = mails
+        announcer = PaymentAnnouncer(mails: mails, webhooks: webhooks)
         self.authenticator = authenticator
         self.clock = clock
         self.settings = settings
@@ -154,12 +156,12 @@ public actor PaymentClient: StatefulClient {
         let timeout = method.isManual ? settings.manualTimeoutDays * 86_400 : settings.timeoutSeconds
         let candidate = Payment.open(id: PaymentID(TimeOrderedUUID.make()), for: order, method: method,
                                      expiresAt: Timestamp(millisecondsSince1970: now + timeout * 1000))
-        let awaited = mails && method.isManual ? try PaymentMail(payment: candidate, event: .awaited).request(at: now) : nil
+        let announcer = self.announcer
         return try await storage.durableWrite { handle in
             // Inserted unless the order has its payment (on PostgreSQL after
             // a replica opening it concurrently commits): then that one.
             if try PaymentStore.insert(handle, candidate, at: now) {
-                if let awaited { try handle.enqueue(awaited) }
+                if method.isManual { try announcer.enqueue([.awaited], of: candidate, at: now, on: handle) }
                 return candidate
             }
             guard let existing = try PaymentStore.payment(handle, order: order.id) else {
@@ -173,7 +175,7 @@ public actor PaymentClient: StatefulClient {
     /// once per event id.
     public func apply(_ event: PaymentEvent) async throws -> PaymentReceipt {
         let now = nowMilliseconds
-        let mails = self.mails
+        let announcer = self.announcer
         let (receipt, previous): (PaymentReceipt, PaymentStatus)
         let sequence: Int64?
         do {
@@ -190,7 +192,7 @@ public actor PaymentClient: StatefulClient {
                 guard let movement = event.movement else {
                     // A decline moves no money and leaves the payment payable.
                     try PaymentStore.insertEvent(handle, event, at: now)
-                    if mails { try handle.enqueue(try PaymentMail(payment: stored, event: .failed).request(at: now)) }
+                    try announcer.enqueue([.declined], of: stored, at: now, on: handle)
                     return (PaymentReceipt(payment: stored, effect: .unchanged), stored.status)
                 }
                 guard event.type != .paymentSucceeded || stored.amount == event.amount else {
@@ -198,7 +200,8 @@ public actor PaymentClient: StatefulClient {
                 }
                 try PaymentStore.insertEvent(handle, event, at: now)
                 do {
-                    guard let recorded = try Self.record(handle, movement, on: stored, at: now, mails: mails) else {
+                    guard let recorded = try Self.record(handle, movement, on: stored, at: now,
+                                                         announcer: announcer) else {
                         return (PaymentReceipt(payment: stored, effect: .duplicate), stored.status)
                     }
                     return (PaymentReceipt(payment: recorded, effect: .applied), stored.status)
@@ -225,10 +228,10 @@ public actor PaymentClient: StatefulClient {
     /// answers the payment unchanged.
     public func record(_ movement: MoneyMovement, on orderID: OrderID) async throws -> Payment? {
         let now = nowMilliseconds
-        let mails = self.mails
+        let announcer = self.announcer
         let ((payment, previous), sequence) = try await storage.sequencedWrite { handle -> (Payment?, PaymentStatus?) in
             guard let stored = try PaymentStore.payment(handle, order: orderID, locked: true) else { return (nil, nil) }
-            guard let recorded = try Self.record(handle, movement, on: stored, at: now, mails: mails) else {
+            guard let recorded = try Self.record(handle, movement, on: stored, at: now, announcer: announcer) else {
                 return (stored, nil)
             }
             return (recorded, stored.status)
@@ -239,10 +242,10 @@ public actor PaymentClient: StatefulClient {
 
     /// Appends `movement` to the ledger and stores the payment's new sums
     /// and status, in the caller's transaction with the payment locked,
-    /// with its mails when `mails`; nil when a movement of its kind under
-    /// its reference is recorded already.
+    /// with what it announces; nil when a movement of its kind under its
+    /// reference is recorded already.
     private static func record(_ handle: any StorageHandle, _ movement: MoneyMovement, on stored: Payment,
-                               at now: Int64, mails: Bool) throws -> Payment? {
+                               at now: Int64, announcer: PaymentAnnouncer) throws -> Payment? {
         if let reference = movement.reference,
            try PaymentStore.hasMovement(handle, payment: stored.id, kind: movement.kind, reference: reference) {
             return nil
@@ -252,9 +255,8 @@ public actor PaymentClient: StatefulClient {
         if movement.kind.isIncoming { next = try applyHeldAnomalies(handle, on: next, at: now) }
         try PaymentStore.update(handle, next, at: now)
         try recordChange(handle, next, from: stored.status)
-        if mails {
-            for mail in PaymentMail.recorded(movement, on: stored, making: next) { try handle.enqueue(try mail.request(at: now)) }
-        }
+        try announcer.enqueue(PaymentAnnouncement.recorded(movement, on: stored, making: next), of: next, at: now,
+                              on: handle)
         return next
     }
 
@@ -285,7 +287,7 @@ public actor PaymentClient: StatefulClient {
         let tombstone = Payment(id: PaymentID(TimeOrderedUUID.make()), orderID: order.id, userID: order.userID,
                                 status: .cancelled, amount: order.total, method: .provider,
                                 expiresAt: Timestamp(millisecondsSince1970: now), reference: nil)
-        let mails = self.mails
+        let announcer = self.announcer
         let ((payment, previous), sequence) = try await storage.sequencedWrite { handle -> (Payment, PaymentStatus?) in
             var found = try PaymentStore.payment(handle, order: order.id, locked: true)
             if found == nil {
@@ -300,7 +302,9 @@ public actor PaymentClient: StatefulClient {
             guard let next = try stored.applying(.orderCancelled) else { return (stored, nil) }
             try PaymentStore.update(handle, next, at: now)
             try Self.recordChange(handle, next, from: stored.status)
-            if mails, let owed = PaymentMail.owing(next, after: stored) { try handle.enqueue(try owed.request(at: now)) }
+            if let owed = PaymentAnnouncement.owing(next, after: stored) {
+                try announcer.enqueue([owed], of: next, at: now, on: handle)
+            }
             return (next, stored.status)
         }
         if let previous { published(payment, from: previous, sequence: sequence) }
@@ -310,12 +314,14 @@ public actor PaymentClient: StatefulClient {
     /// Expires up to `limit` unpaid payments whose deadline has passed.
     public func expireDue(limit: Int) async throws -> [Payment] {
         let now = nowMilliseconds
-        let mails = self.mails
+        let announcer = self.announcer
         let expired = try await storage.durableWrite { handle in
             try PaymentStore.due(handle, now: now, limit: limit).compactMap { due -> Payment? in
                 guard let next = try due.applying(.expired) else { return nil }
                 try PaymentStore.update(handle, next, at: now)
-                if mails, let owed = PaymentMail.owing(next, after: due) { try handle.enqueue(try owed.request(at: now)) }
+                if let owed = PaymentAnnouncement.owing(next, after: due) {
+                    try announcer.enqueue([owed], of: next, at: now, on: handle)
+                }
                 return next
             }
         }

@@ -34,6 +34,17 @@ public struct PaymentMail: Codable, Sendable, Hashable {
         self.amount = amount
     }
 
+    /// The mail of `announcement` (`PaymentAnnouncement` decides which changes have one).
+    init(payment: Payment, announcing announcement: PaymentAnnouncement) {
+        switch announcement {
+        case .received(let amount, _): self.init(payment: payment, event: .received, amount: amount)
+        case .declined: self.init(payment: payment, event: .failed)
+        case .refunded(let amount): self.init(payment: payment, event: .refunded, amount: amount)
+        case .awaited: self.init(payment: payment, event: .awaited)
+        case .refundOwed: self.init(payment: payment, event: .refundOwed)
+        }
+    }
+
     /// The payload of a job of this kind.
     public init(job: Job) throws {
         self = try JSONDecoder().decode(Self.self, from: Data(job.payload))
@@ -41,23 +52,5 @@ public struct PaymentMail: Codable, Sendable, Hashable {
 
     func request(at now: Int64) throws -> JobRequest {
         JobRequest(kind: Self.kind, payload: Array(try JSONEncoder().encode(self)), runAt: now)
-    }
-
-    /// The mails recording `movement` on `stored` causes, which made it `next`.
-    static func recorded(_ movement: MoneyMovement, on stored: Payment, making next: Payment) -> [PaymentMail] {
-        var mails: [PaymentMail] = []
-        switch movement.kind {
-        case .charge, .manualPayment: mails.append(PaymentMail(payment: next, event: .received, amount: movement.amount))
-        case .refund, .manualRefund: mails.append(PaymentMail(payment: next, event: .refunded, amount: movement.amount))
-        // The bank took it back: nothing the shop did to tell the customer of.
-        case .chargeback: break
-        }
-        if let owed = owing(next, after: stored) { mails.append(owed) }
-        return mails
-    }
-
-    /// The admins' notice when a change leaves money owed back.
-    static func owing(_ next: Payment, after stored: Payment) -> PaymentMail? {
-        next.status == .refundPending && stored.status != .refundPending ? PaymentMail(payment: next, event: .refundOwed) : nil
     }
 }

@@ -60,6 +60,8 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     let sessionLifetime: Int64
     /// The account flows' settings; `mailEnabled` says whether mails are queued.
     public nonisolated let accounts: AccountSettings
+    /// Whether a registration enqueues `customer.created` in its commit.
+    let webhooks: Bool
     nonisolated let users: VersionedWorkingSet<UserID, User>
     /// By token hash. Session rows never change, only go: each carries
     /// version 0, and a revocation forgets it (a miss read that overlapped
@@ -84,9 +86,11 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
                 random: CapabilityHandle<SecureRandom>, clock: any TimeSource,
                 sessionLifetime: Duration = .seconds(24 * 3600), throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
                 userCacheEntries: Int = UserClient.defaultCacheEntries,
-                sessionCacheEntries: Int = UserClient.defaultCacheEntries, accounts: AccountSettings = AccountSettings()) {
+                sessionCacheEntries: Int = UserClient.defaultCacheEntries, accounts: AccountSettings = AccountSettings(),
+                webhooks: Bool = false) {
         self.storage = storage
         self.accounts = accounts
+        self.webhooks = webhooks
         self.hasher = hasher
         self.random = random
         self.clock = clock
@@ -127,7 +131,8 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     // MARK: Users
 
     /// A new customer, unverified: with mail on, a verification link is
-    /// mailed to the address in the same commit. `validation_failed`
+    /// mailed to the address in the same commit, and with webhooks on
+    /// `customer.created` is enqueued in it. `validation_failed`
     /// (every field), `duplicate_email`; with mail on, a taken address
     /// queues a mail to its owner (someone tried to register with it) in
     /// the commit that would have made the account, so both answers cost
@@ -137,7 +142,8 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
     }
 
     /// The first admin, from configuration: created if the email is not yet
-    /// registered, left as it is otherwise.
+    /// registered, left as it is otherwise. The operator's own account, not
+    /// a customer: no `customer.created`.
     public func ensureAdmin(name: String, email: String, password: String) async throws -> User {
         let key = Email.normalizedKey(email)
         if let existing = try await storage.storedRead({ try UserStore.user($0, emailKey: key) }) {
@@ -302,6 +308,8 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
                                         createdAt: Timestamp(millisecondsSince1970: now), emailVerified: role == .admin)
         let started = users.start(of: user.id)
         let mails = accounts.mailEnabled && role == .customer
+        let created = webhooks && role == .customer
+            ? try WebhookEvent(type: .customerCreated, subject: .customer(user.id), at: now).request() : nil
         let token = random.current.token(byteCount: 32, encoding: .base64url)
         let lifetime = accounts.verificationTokenLifetimeSeconds
         let taken = try await storage.durableWrite { handle -> Bool in
@@ -310,6 +318,7 @@ public actor UserClient: StatefulClient, WorkingSetReporting {
                 return true
             }
             try UserStore.insert(handle, user, passwordHash: hash)
+            if let created { try handle.enqueue(created) }
             if mails {
                 try AccountTokenStore.issue(handle, user: user.id, purpose: .emailVerification,
                                             emailKey: user.email.normalized, tokenHash: TokenDigest.sha256Hex(token),

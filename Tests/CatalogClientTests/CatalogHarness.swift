@@ -39,14 +39,16 @@ typealias CatalogRun = ClientRun<CatalogClient>
 
 extension ClientRun where C == CatalogClient {
     /// Starts a run on `database`, as the composition root would.
+    /// `webhooks`: the client enqueues its webhook events, timed by the run's clock.
     static func start(_ database: CatalogDatabase, currency: Currency = .usd,
                       cacheEntries: Int = CatalogClient.defaultCacheEntries,
-                      lease: CheckoutLease = .default) async throws -> CatalogRun {
+                      lease: CheckoutLease = .default, webhooks: Bool = false) async throws -> CatalogRun {
         let backend = database.backend
+        let clock = ManualClock()
         return try await start(path: database.location, backend: backend, migrations: CatalogClient.migrations,
-                               readerCount: 2) { resolver in
+                               readerCount: 2, clock: clock) { resolver in
             CatalogClient(storage: try backend.access(resolver), currency: currency, cacheEntries: cacheEntries,
-                          lease: lease)
+                          lease: lease, clock: clock, webhooks: webhooks)
         }
     }
 
@@ -65,17 +67,19 @@ extension ClientRun where C == CatalogClient {
 /// Without `database`, on a new one of `backend`.
 func withCatalog<R>(_ database: CatalogDatabase? = nil, backend: StorageBackend = .sqlite, currency: Currency = .usd,
                     cacheEntries: Int = CatalogClient.defaultCacheEntries, lease: CheckoutLease = .default,
-                    _ body: (CatalogRun) async throws -> R) async throws -> R {
+                    webhooks: Bool = false, _ body: (CatalogRun) async throws -> R) async throws -> R {
     let database = if let database { database } else { try await CatalogDatabase(backend) }
-    let run = try await CatalogRun.start(database, currency: currency, cacheEntries: cacheEntries, lease: lease)
+    let run = try await CatalogRun.start(database, currency: currency, cacheEntries: cacheEntries, lease: lease,
+                                         webhooks: webhooks)
     return try await withCleanup({ await run.stop() }) { try await body(run) }
 }
 
 func usd(_ amount: Int64) -> Money { Money(amount: amount, currency: .usd) }
 
-func draft(_ sku: String, name: String? = nil, price: Int64 = 1999, stock: Int = 10, active: Bool = true) -> ProductDraft {
+func draft(_ sku: String, name: String? = nil, price: Int64 = 1999, stock: Int = 10, active: Bool = true,
+           lowStockThreshold: Int? = nil) -> ProductDraft {
     ProductDraft(sku: sku, name: name ?? "Product \(sku)", description: "About \(sku)", price: usd(price),
-                 stock: stock, active: active)
+                 stock: stock, active: active, lowStockThreshold: lowStockThreshold)
 }
 
 /// The `Refusal` `body` throws (recording an issue when it throws

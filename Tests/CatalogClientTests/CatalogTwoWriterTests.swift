@@ -39,7 +39,7 @@ struct CatalogTwoWriterTests {
                         await attempt {
                             try await other.writeTransaction {
                                 try CatalogStore.update($0, product.id, ProductPatch(name: "Two \(index)"), currency: .usd)
-                            }.product.stock
+                            }.written.row.product.stock
                         }
                     }
                 }

@@ -100,6 +100,53 @@ import Testing
         let product = makeProduct(1)
         let (decoded, json) = try roundTrip(product)
         #expect(decoded == product)
-        #expect(json == #"{"active":true,"description":"A widget.","id":"00000000-0000-0000-0000-000000000001","name":"Widget","price":{"amount":1999,"currency":"USD"},"sku":"SKU-1","stock":10}"#)
+        #expect(json == #"{"active":true,"description":"A widget.","id":"00000000-0000-0000-0000-000000000001","low_stock_threshold":null,"name":"Widget","price":{"amount":1999,"currency":"USD"},"sku":"SKU-1","stock":10}"#)
+        let alerting = Product(id: product.id, sku: product.sku, name: product.name, description: product.description,
+                               price: product.price, stock: product.stock, lowStockThreshold: 3)
+        #expect(try roundTrip(alerting).0 == alerting)
+        // The public document has no threshold: it reads as none.
+        let storefront = #"{"id":"00000000-0000-0000-0000-000000000001","sku":"SKU-1","name":"Widget","description":"","price":{"amount":1,"currency":"USD"},"stock":0,"active":true}"#
+        #expect(try JSONDecoder().decode(Product.self, from: Data(storefront.utf8)).lowStockThreshold == nil)
+    }
+
+    @Test func theStockAlertThresholdIsOptionalBoundedAndCrossedOnlyFromAbove() throws {
+        func product(stock: Int, threshold: Int?) -> Product {
+            Product(id: ProductID(uuid(1)), sku: "S", name: "n", price: dollars(1), stock: stock,
+                    lowStockThreshold: threshold)
+        }
+        #expect(product(stock: 1, threshold: 0).validate() == nil)
+        #expect(product(stock: 1, threshold: 1_000_000).validate() == nil)
+        #expect(product(stock: 1, threshold: -1).validate()?.codes(for: "low_stock_threshold") == [.outOfRange])
+        #expect(product(stock: 1, threshold: 1_000_001).validate()?.codes(for: "low_stock_threshold") == [.outOfRange])
+        // Above → at, above → below: crossed. Below → lower, at → at, up: not. No threshold: never.
+        #expect(product(stock: 5, threshold: 5).fellToLowStock(from: 6))
+        #expect(product(stock: 0, threshold: 5).fellToLowStock(from: 100))
+        #expect(!product(stock: 3, threshold: 5).fellToLowStock(from: 4))
+        #expect(!product(stock: 5, threshold: 5).fellToLowStock(from: 5))
+        #expect(!product(stock: 6, threshold: 5).fellToLowStock(from: 2))
+        #expect(!product(stock: 0, threshold: nil).fellToLowStock(from: 10))
+        #expect(product(stock: 0, threshold: 0).fellToLowStock(from: 1))
+    }
+
+    @Test func aPatchKeepsClearsOrSetsTheThreshold() throws {
+        func decode(_ json: String) throws -> ProductPatch {
+            try JSONDecoder().decode(ProductPatch.self, from: Data(json.utf8))
+        }
+        let alerting = Product(id: ProductID(uuid(1)), sku: "S", name: "n", price: dollars(1), stock: 9,
+                               lowStockThreshold: 4)
+        #expect(try decode(#"{"stock":4}"#).lowStockThreshold == .keep)
+        #expect(try decode(#"{"low_stock_threshold":null}"#) == ProductPatch(lowStockThreshold: .clear))
+        #expect(try decode(#"{"low_stock_threshold":7}"#) == ProductPatch(lowStockThreshold: .set(7)))
+        #expect(!ProductPatch(lowStockThreshold: .clear).isEmpty)
+        #expect(try ProductPatch(stock: 2).applied(to: alerting).lowStockThreshold == 4)
+        #expect(try ProductPatch(lowStockThreshold: .clear).applied(to: alerting).lowStockThreshold == nil)
+        #expect(try ProductPatch(lowStockThreshold: .set(0)).applied(to: alerting).lowStockThreshold == 0)
+        #expect(validationError { () throws in try ProductPatch(lowStockThreshold: .set(-2)).applied(to: alerting) }?
+            .fields == ["low_stock_threshold"])
+        let draft = try JSONDecoder().decode(ProductDraft.self, from: Data(
+            #"{"sku":"W-1","name":"W","price":{"amount":1,"currency":"USD"},"low_stock_threshold":null}"#.utf8))
+        #expect(draft.lowStockThreshold == nil && draft.validate() == nil)
+        #expect(ProductDraft(sku: "W-1", name: "W", price: dollars(1), lowStockThreshold: 1_000_001).validate()?.fields
+                == ["low_stock_threshold"])
     }
 }

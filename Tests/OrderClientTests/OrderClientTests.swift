@@ -12,10 +12,12 @@ import Testing
 typealias OrderRun = ClientRun<OrderClient>
 
 extension ClientRun where C == OrderClient {
-    static func start(_ path: String, backend: StorageBackend = .sqlite) async throws -> OrderRun {
+    static func start(_ path: String, backend: StorageBackend = .sqlite, unpaidLimits: UnpaidOrderLimits = .unbounded,
+                      webhooks: Bool = false) async throws -> OrderRun {
         let clock = ManualClock()
         return try await start(path: path, backend: backend, migrations: OrderClient.migrations, clock: clock) { resolver in
-            OrderClient(storage: try backend.access(resolver), clock: clock)
+            OrderClient(storage: try backend.access(resolver), clock: clock, unpaidLimits: unpaidLimits,
+                        webhooks: webhooks)
         }
     }
 }

@@ -17,7 +17,8 @@ extension ClientRun where C == PaymentClient {
     /// write rows as an earlier release stored them).
     static func start(_ database: String, backend: StorageBackend = .sqlite, secret: String? = PaymentRun.secret,
                       timeoutSeconds: Int64 = 900, clock: ManualClock = ManualClock(),
-                      migrations: [Migration] = PaymentClient.migrations) async throws -> PaymentRun {
+                      migrations: [Migration] = PaymentClient.migrations,
+                      webhooks: Bool = false) async throws -> PaymentRun {
         let settings = PaymentSettings(webhookSecret: secret, webhookToleranceSeconds: 300, timeoutSeconds: timeoutSeconds)
         return try await start(path: database, backend: backend, migrations: migrations, clock: clock,
                                capabilities: { orchestrator in
@@ -28,7 +29,7 @@ extension ClientRun where C == PaymentClient {
                                dependencies: [MessageAuthenticator.self]) { resolver in
             PaymentClient(storage: try backend.access(resolver),
                           authenticator: try resolver.handle(MessageAuthenticator.self),
-                          clock: clock, settings: settings)
+                          clock: clock, settings: settings, webhooks: webhooks)
         }
     }
 

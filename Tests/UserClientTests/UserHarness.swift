@@ -33,7 +33,7 @@ extension ClientRun where C == UserClient {
     static func start(_ database: String, backend: StorageBackend, throttle: LoginThrottle.Policy = LoginThrottle.Policy(),
                       sessionLifetime: Duration = .seconds(3600), clock: ManualClock = ManualClock(),
                       cacheEntries: Int = UserClient.defaultCacheEntries,
-                      accounts: AccountSettings = AccountSettings()) async throws -> UserRun {
+                      accounts: AccountSettings = AccountSettings(), webhooks: Bool = false) async throws -> UserRun {
         try await start(path: database, backend: backend, migrations: UserClient.migrations, clock: clock,
                         capabilities: { orchestrator in
                             try await orchestrator.registerCapability(PasswordHasher.self) {
@@ -45,7 +45,8 @@ extension ClientRun where C == UserClient {
             UserClient(storage: try backend.access(resolver), hasher: try resolver.handle(PasswordHasher.self),
                        random: try resolver.handle(SecureRandom.self), clock: clock,
                        sessionLifetime: sessionLifetime, throttle: throttle,
-                       userCacheEntries: cacheEntries, sessionCacheEntries: cacheEntries, accounts: accounts)
+                       userCacheEntries: cacheEntries, sessionCacheEntries: cacheEntries, accounts: accounts,
+                       webhooks: webhooks)
         }
     }
 }

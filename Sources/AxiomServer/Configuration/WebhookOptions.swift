@@ -2,11 +2,15 @@ import Capabilities
 import Domain
 import WebhookClient
 
-/// The outbound webhooks' settings (`webhooks_…`): which endpoint URLs are
-/// taken, the HTTPS client's timeouts and trust, the attempts one endpoint
-/// may have in flight, the retry schedule, when a failing endpoint is
-/// disabled and how long the log is kept.
+/// The webhook settings: whether changes enqueue their events
+/// (`webhook_events`), and how they are sent (`webhooks_…`): which
+/// endpoint URLs are taken, the HTTPS client's timeouts and trust, the
+/// attempts one endpoint may have in flight, the retry schedule, when a
+/// failing endpoint is disabled and how long the log is kept.
 struct WebhookOptions: Sendable {
+    /// Whether changes enqueue their webhook events: off, a shop that never
+    /// subscribes an endpoint saves one job per change.
+    var events = true
     var allowHTTP = false
     var allowPrivate = false
     var caFile: String?

@@ -1,12 +1,15 @@
 import Formats
 
 /// A product document `{id, sku, name, description, price, stock, active}`
-/// written directly into bytes, as `Product.encode(to:)` writes it: the
-/// catalogue's pages (encoded per response, where JSONEncoder's generic
-/// containers would be most of the cost) and a product's webhook event.
+/// and, as admins read it, `low_stock_threshold`, written directly into
+/// bytes as `Product.encode(to:)` writes it: the catalogue's pages (encoded
+/// per response, where JSONEncoder's generic containers would be most of
+/// the cost), the admins' documents and a product's webhook event.
 extension JSONBytes {
-    /// `{` and the product's members, without the closing brace.
-    public mutating func productMembers(_ product: Product) {
+    /// `{` and the product's members, without the closing brace;
+    /// `threshold`: with the stock alert threshold (null when unset), which
+    /// only the merchant sees.
+    public mutating func productMembers(_ product: Product, threshold: Bool) {
         raw("{\"id\":")
         rawString(product.id.description)
         raw(",\"sku\":")
@@ -22,9 +25,13 @@ extension JSONBytes {
         raw(",\"stock\":")
         integer(product.stock)
         raw(product.active ? ",\"active\":true" : ",\"active\":false")
+        if threshold {
+            raw(",\"low_stock_threshold\":")
+            if let level = product.lowStockThreshold { integer(level) } else { raw("null") }
+        }
     }
 }
 
 extension Product {
-    public var jsonCapacity: Int { 160 + name.utf8.count + description.utf8.count }
+    public var jsonCapacity: Int { 192 + name.utf8.count + description.utf8.count }
 }

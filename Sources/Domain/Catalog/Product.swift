@@ -4,8 +4,10 @@
 /// Invariants (`validate()`): `sku` 1–64 characters of `A–Z 0–9 - _`;
 /// `name` 1–200 characters, no surrounding whitespace; `description` at most
 /// 2000 characters; `price` 0…`maxPriceAmount` minor units; `stock`
-/// 0…1 000 000.
-/// Encodes as `{id, sku, name, description, price, stock, active}`.
+/// 0…1 000 000; `lowStockThreshold` absent or 0…1 000 000.
+/// Encodes as `{id, sku, name, description, price, stock, active,
+/// low_stock_threshold}` (the threshold `null` when there is none): the
+/// admins' document; the public catalogue leaves the threshold out.
 public struct Product: Hashable, Sendable, Codable, Identifiable, Validatable {
     public static let maxSKULength = 64
     public static let maxNameLength = 200
@@ -27,10 +29,13 @@ public struct Product: Hashable, Sendable, Codable, Identifiable, Validatable {
     public let price: Money
     public let stock: Int
     public let active: Bool
+    /// The stock level at or below which the merchant wants to hear of it
+    /// (`product.stock_low`); nil: no alert.
+    public let lowStockThreshold: Int?
 
     /// Memberwise; does not validate (see `validate()` / `validated()`).
     public init(id: ProductID, sku: String, name: String, description: String = "", price: Money,
-                stock: Int = 0, active: Bool = true) {
+                stock: Int = 0, active: Bool = true, lowStockThreshold: Int? = nil) {
         self.id = id
         self.sku = sku
         self.name = name
@@ -38,6 +43,39 @@ public struct Product: Hashable, Sendable, Codable, Identifiable, Validatable {
         self.price = price
         self.stock = stock
         self.active = active
+        self.lowStockThreshold = lowStockThreshold
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, sku, name, description, price, stock, active
+        case lowStockThreshold = "low_stock_threshold"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(ProductID.self, forKey: .id)
+        sku = try container.decode(String.self, forKey: .sku)
+        name = try container.decode(String.self, forKey: .name)
+        description = try container.decode(String.self, forKey: .description)
+        price = try container.decode(Money.self, forKey: .price)
+        stock = try container.decode(Int.self, forKey: .stock)
+        active = try container.decode(Bool.self, forKey: .active)
+        // The public document has none.
+        lowStockThreshold = try container.decodeIfPresent(Int.self, forKey: .lowStockThreshold)
+    }
+
+    /// The threshold is written as `null` when there is none, so an admin
+    /// sees the member either way.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(sku, forKey: .sku)
+        try container.encode(name, forKey: .name)
+        try container.encode(description, forKey: .description)
+        try container.encode(price, forKey: .price)
+        try container.encode(stock, forKey: .stock)
+        try container.encode(active, forKey: .active)
+        try container.encode(lowStockThreshold, forKey: .lowStockThreshold)
     }
 
     public func validate() -> ValidationError? {
@@ -47,6 +85,7 @@ public struct Product: Hashable, Sendable, Codable, Identifiable, Validatable {
         TextRules.checkText(description, field: "description", max: Product.maxDescriptionLength, into: &errors)
         errors.add(Product.checkPrice(price))
         errors.add(Product.checkStock(stock))
+        errors.add(Product.checkLowStockThreshold(lowStockThreshold))
         return errors.orNil
     }
 
@@ -85,10 +124,25 @@ public struct Product: Hashable, Sendable, Codable, Identifiable, Validatable {
             message: "\(field) must be between \(stockRange.lowerBound) and \(stockRange.upperBound)")
     }
 
+    static func checkLowStockThreshold(_ threshold: Int?) -> FieldError? {
+        guard let threshold, !stockRange.contains(threshold) else { return nil }
+        return FieldError(field: "low_stock_threshold", code: .outOfRange,
+                          message: "low_stock_threshold must be null or between \(stockRange.lowerBound) and \(stockRange.upperBound)")
+    }
+
     // MARK: - Questions
 
     /// Can be put in an order now: active and something in stock.
     public var isAvailable: Bool { active && stock > 0 }
+
+    /// Whether a change from `previousStock` to this product's stock took
+    /// it from above its threshold to at or below it: once per crossing, so
+    /// sales below the threshold do not repeat the alert, and a restock
+    /// above it arms the next one.
+    public func fellToLowStock(from previousStock: Int) -> Bool {
+        guard let threshold = lowStockThreshold else { return false }
+        return previousStock > threshold && stock <= threshold
+    }
 
     // MARK: - Changes
 
@@ -130,9 +184,11 @@ public struct Product: Hashable, Sendable, Codable, Identifiable, Validatable {
         }
     }
 
+    /// `lowStockThreshold`: nil keeps it, `.some(nil)` clears it.
     func copy(name: String? = nil, description: String? = nil, price: Money? = nil, stock: Int? = nil,
-              active: Bool? = nil) -> Product {
+              active: Bool? = nil, lowStockThreshold: Int?? = nil) -> Product {
         Product(id: id, sku: sku, name: name ?? self.name, description: description ?? self.description,
-                price: price ?? self.price, stock: stock ?? self.stock, active: active ?? self.active)
+                price: price ?? self.price, stock: stock ?? self.stock, active: active ?? self.active,
+                lowStockThreshold: lowStockThreshold ?? self.lowStockThreshold)
     }
 }

@@ -13,9 +13,11 @@ public enum WebhookPayload {
         body(event, version: version, capacity: order.jsonCapacity) { $0.orderWithPaymentMembers(order) }
     }
 
-    /// A product's event: the product, as `GET /admin/products/{id}`.
+    /// A product's event: the product as `GET /admin/products/{id}` shows it (its threshold too).
     public static func product(_ event: WebhookEvent, _ product: Product, version: Int64) -> [UInt8] {
-        body(event, version: version, capacity: product.jsonCapacity) { $0.productMembers(product) }
+        body(event, version: version, capacity: product.jsonCapacity) {
+            $0.productMembers(product, threshold: true)
+        }
     }
 
     /// A customer's event: the user, as `GET /users` lists them.

@@ -16,7 +16,8 @@ import HTTPServer
 /// and every customer's orders (`GET /admin/orders`), and CSV exports of
 /// orders and of the ledger for a time range (`GET /admin/exports/…`), and
 /// the job queue (`GET /admin/jobs…`, `AdminRoutes+Jobs`) and the webhooks
-/// (`/admin/webhooks…`, `AdminRoutes+Webhooks`).
+/// (`/admin/webhooks…`, `AdminRoutes+Webhooks`). The product documents here
+/// carry `low_stock_threshold`, which the public catalogue leaves out.
 /// Who is asking comes first: an anonymous caller gets 401, not a verdict on its body.
 public struct AdminRoutes: RouteGroup {
     public typealias Bound = AdminContext
@@ -36,23 +37,26 @@ public struct AdminRoutes: RouteGroup {
         router.post("/products", admin.handler { request in
             let draft = try JSONBody.decode(ProductDraft.self, from: request.http)
             let product = try await request.context.createProduct(draft)
-            return try JSONBody.response(product, status: .created, headers: ["Location": "/products/\(product.id)"])
+            return .json(.created, ProductJSON.bytes(product, for: .admins), headers: ["Location": "/products/\(product.id)"])
         })
         router.patch("/products/{id}", admin.handler { request in
             let patch = try JSONBody.decode(ProductPatch.self, from: request.http)
             let id = try request.http.parameter("id", as: ProductID.self)
-            let ifMatch = ConditionalWrite.condition(request.http) { (product: Product) in try JSONBody.encode(product) }
-            return ConditionalWrite.response(try JSONBody.encode(
-                try await request.context.updateProduct(id, patch, ifMatch: ifMatch)))
+            // The storefront's tag too: it names the state as far as it shows it.
+            let ifMatch = ConditionalWrite.condition(request.http, representations: { (product: Product) in
+                [ProductJSON.bytes(product, for: .admins), ProductJSON.bytes(product)]
+            })
+            return ConditionalWrite.response(ProductJSON.bytes(
+                try await request.context.updateProduct(id, patch, ifMatch: ifMatch), for: .admins))
         })
         router.get("/admin/products", policy: .accountRead, admin.handler { request in
             let query = try AdminProductQuery.from(request.http)
-            return .json(.ok, ProductJSON.page(try await request.context.products(query)))
+            return .json(.ok, ProductJSON.page(try await request.context.products(query), for: .admins))
         })
         router.get("/admin/products/{id}", policy: .accountRead, admin.handler { request in
             try KnownQuery.require(request.http, only: [])
             let id = try request.http.parameter("id", as: ProductID.self)
-            return ConditionalWrite.response(try JSONBody.encode(try await request.context.product(id)))
+            return ConditionalWrite.response(ProductJSON.bytes(try await request.context.product(id), for: .admins))
         })
         router.get("/users", policy: .accountData, admin.handler { request in
             try KnownQuery.require(request.http, only: ["limit", "cursor"])

@@ -3061,7 +3061,7 @@ paths:
           $ref: "#/components/responses/StorageUnavailable"
     patch:
       operationId: updateProduct
-      summary: Change a product's price, name, description, stock or active flag (admins)
+      summary: Change a product's price, name, description, stock, active flag or stock alert threshold (admins)
       security:
         - bearer: []
       parameters:
@@ -3282,7 +3282,10 @@ components:
         the compressed answer names the same state and is accepted too. No
         match: 412 `precondition_failed` and nothing is changed. The
         comparison is made in the write itself, so of two writers holding
-        one tag, one succeeds and the other gets 412.
+        one tag, one succeeds and the other gets 412. A product takes the
+        tag of `GET /admin/products/{id}` (what `PATCH` answers) or of
+        `GET /products/{id}`, which does not show the stock alert threshold
+        and so still matches after only the threshold changed.
       schema:
         type: string
     IfNoneMatch:
@@ -3738,6 +3741,14 @@ components:
           type: integer
         active:
           type: boolean
+        low_stock_threshold:
+          type: [integer, "null"]
+          minimum: 0
+          maximum: 1000000
+          description: >-
+            The stock level at or below which the merchant's systems hear of
+            it (`product.stock_low`, once each time a change takes the stock
+            from above it to at or below it); absent or null, no alert.
     ProductPatch:
       type: object
       additionalProperties: false
@@ -3752,6 +3763,14 @@ components:
           type: integer
         active:
           type: boolean
+        low_stock_threshold:
+          type: [integer, "null"]
+          minimum: 0
+          maximum: 1000000
+          description: >-
+            A new stock alert threshold; null clears it (no alert), absent
+            keeps it. Out of range is 422 `validation_failed` on
+            `low_stock_threshold`.
     Cart:
       type: object
       required: [items, total, unavailable_items]
@@ -4157,6 +4176,14 @@ components:
           minimum: 0
         active:
           type: boolean
+        low_stock_threshold:
+          type: [integer, "null"]
+          minimum: 0
+          maximum: 1000000
+          description: >-
+            Admins only: present (null when there is none) in the documents
+            of `POST /products`, `PATCH /products/{id}` and `/admin/products`;
+            the public catalogue (`GET /products…`) leaves it out.
     ProductPage:
       type: object
       required: [items, next_cursor]

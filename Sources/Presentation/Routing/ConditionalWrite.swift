@@ -17,14 +17,23 @@ enum ConditionalWrite {
     static func condition<Value>(_ request: HTTPRequest,
                                  representation: @escaping @Sendable (Value) throws -> [UInt8])
         -> (@Sendable (Value) -> Bool)? {
+        condition(request, representations: { [try representation($0)] })
+    }
+
+    /// The same for a resource served in several representations (a
+    /// product: the admins' document and the storefront's): a tag of any
+    /// of them names the state it was read in.
+    static func condition<Value>(_ request: HTTPRequest,
+                                 representations: @escaping @Sendable (Value) throws -> [[UInt8]])
+        -> (@Sendable (Value) -> Bool)? {
         let values = request.headers.values(for: "if-match")
         guard !values.isEmpty else { return nil }
         if values.allSatisfy({ $0.split(separator: ",").allSatisfy { $0.filter { $0 != " " && $0 != "\t" } == "*" } }) {
             return nil
         }
         return { value in
-            guard let bytes = try? representation(value) else { return false }
-            return EntityTag.matchHits(values, tag: EntityTag.of(bytes))
+            guard let documents = try? representations(value) else { return false }
+            return documents.contains { EntityTag.matchHits(values, tag: EntityTag.of($0)) }
         }
     }
 
