@@ -22,6 +22,8 @@ struct LayerRuleTests {
         // The check read real files: the runtime's own imports are among them.
         #expect(result.imports.contains { $0.file.hasPrefix("Sources/Capabilities/") && $0.module == "Axiom" })
         #expect(result.imports.contains { $0.file.hasPrefix("Sources/Contexts/") && $0.module == "Axiom" })
+        // The outbound HTTP client's use of the server's response parser is allowed.
+        #expect(result.imports.contains { $0.file.hasPrefix("Sources/Capabilities/") && $0.module == "HTTPServer" })
     }
 
     @Test("the layer table forbids what RFC-001 section 2 forbids")
