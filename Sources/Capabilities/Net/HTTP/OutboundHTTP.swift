@@ -41,8 +41,9 @@ public final class OutboundHTTP: Sendable {
             do throws(ExchangeFailure) {
                 return try await run(exchange, over: kept, reused: true)
             } catch {
-                // Closed by the server while idle: nothing was answered, so
-                // nothing was done; once more, on a new connection.
+                // Dropped by the server while it was idle, before any
+                // answer: the request most likely never reached it. Once
+                // more, on a new connection.
                 guard error.beforeResponse else { throw error.error }
             }
         }
