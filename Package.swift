@@ -50,10 +50,11 @@ let package = Package(
 
 
         // --- Capabilities: storage (SQLite, PostgreSQL), password hashing,
-        // randomness, the clock, TCP/TLS connections and SMTP mail. Axiom for
-        // the Capability protocol.
+        // randomness, the clock, TCP/TLS connections, SMTP mail and outbound
+        // HTTP. Axiom for the Capability protocol; HTTPServer for its
+        // response parser, which the outbound HTTP client reads answers with.
         .target(name: "Capabilities", dependencies: ["CSQLite", "CSQLiteSharedMap", "CLibPQ", "CSodium", "CSSL", "Axiom",
-                                                     "Domain"]),
+                                                     "Domain", "HTTPServer"]),
 
         // --- Clients: one target each, so a client cannot import another.
         // Axiom, Domain and Capabilities only.

@@ -10,3 +10,4 @@ extension SecureRandom: Capability {}
 extension PasswordHasher: Capability {}
 extension MessageAuthenticator: Capability {}
 extension MailTransport: Capability {}
+extension OutboundHTTP: Capability {}

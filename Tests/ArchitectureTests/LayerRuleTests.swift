@@ -22,6 +22,8 @@ struct LayerRuleTests {
         // The check read real files: the runtime's own imports are among them.
         #expect(result.imports.contains { $0.file.hasPrefix("Sources/Capabilities/") && $0.module == "Axiom" })
         #expect(result.imports.contains { $0.file.hasPrefix("Sources/Contexts/") && $0.module == "Axiom" })
+        // The outbound HTTP client's use of the server's response parser is allowed.
+        #expect(result.imports.contains { $0.file.hasPrefix("Sources/Capabilities/") && $0.module == "HTTPServer" })
     }
 
     @Test("the layer table forbids what RFC-001 section 2 forbids")
@@ -29,7 +31,7 @@ struct LayerRuleTests {
         let allowed = { (layer: LayerRules.Layer) in LayerRules.allowed(for: layer) ?? [] }
         #expect(allowed(.client) == [.framework, .domain, .capability])       // 2.1, 2.6: no client
         #expect(allowed(.context) == [.framework, .domain, .client])          // 2.2: no capability
-        #expect(allowed(.capability) == [.framework, .domain, .systemLibrary])  // 2.3: no client, no context
+        #expect(allowed(.capability) == [.framework, .domain, .http, .systemLibrary])  // 2.3: no client, no context
         #expect(allowed(.presentation).contains(.client) == false)           // 2.4: contexts only
         #expect(allowed(.presentation).contains(.capability) == false)
         #expect(allowed(.framework) == [.primitive] && allowed(.primitive).isEmpty && allowed(.format).isEmpty)

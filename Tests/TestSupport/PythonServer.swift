@@ -86,4 +86,10 @@ public final class PythonServer: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// The path of `scripts/<name>` in this repository.
+    static func script(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/\(name)").path
+    }
 }

@@ -82,8 +82,5 @@ public final class SMTPSink: @unchecked Sendable {
         }
     }
 
-    static func script(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/\(name)").path
-    }
+    static func script(_ name: String) -> String { PythonServer.script(name) }
 }

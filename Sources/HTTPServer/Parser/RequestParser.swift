@@ -24,9 +24,7 @@ struct RequestParser {
 
     let limits: ParserLimits
     private var state: State = .requestLine
-    /// How far into the unconsumed bytes the current line has been searched,
-    /// so a line arriving a byte at a time is scanned once, not quadratically.
-    private var scanned = 0
+    private var scanner = LineScanner()
 
     // The request being assembled.
     private var method = HTTPMethod.get
@@ -46,7 +44,7 @@ struct RequestParser {
 
     /// True when no byte of a next request has been consumed yet.
     var isAtRequestBoundary: Bool {
-        if case .requestLine = state { return scanned == 0 }
+        if case .requestLine = state { return scanner.scanned == 0 }
         return false
     }
 
@@ -82,7 +80,7 @@ struct RequestParser {
             case .chunkSize:
                 guard let end = try nextLine(bytes, from: offset, limit: ParserLimits.maxChunkLineBytes, kind: .chunkSize)
                 else { return (offset, nil) }
-                let size = try parseChunkSize(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+                let size = try chunkSize(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
                 offset = end + 2
                 if size == 0 {
                     headerBytes = 0
@@ -132,7 +130,7 @@ struct RequestParser {
             throw HTTPParseError(status: .requestHeaderFieldsTooLarge, code: "too_many_header_fields",
                                  detail: "More than \(limits.maxHeaderCount) \(trailer ? "trailer" : "header") fields.")
         }
-        let (name, value) = try parseFieldLine(line)
+        let (name, value) = try FieldLine.parse(line)
         if trailer { trailerFields.append(name, value) } else { fields.append(name, value) }
         return false
     }
@@ -141,28 +139,16 @@ struct RequestParser {
 
     /// Finds the CRLF ending the line that starts at `start`. Returns the index
     /// of its CR, or nil when more bytes are needed. A line longer than
-    /// `limit` (complete or not) throws `error`; a bare LF is refused.
+    /// `limit` (complete or not) throws `kind`'s error; a bare LF is refused.
+    @inline(__always)
     private mutating func nextLine(_ bytes: UnsafeRawBufferPointer, from start: Int, limit: Int,
                                    kind: LineKind) throws(HTTPParseError) -> Int? {
-        var index = start + scanned
-        while index < bytes.count {
-            if bytes[index] == ASCII.lf {
-                // The length first, with the same bound as a line still
-                // arriving (below), so the answer does not depend on how the
-                // bytes were segmented.
-                guard index - start <= limit + 1 else { throw lineTooLong(kind) }
-                guard index > start, bytes[index - 1] == ASCII.cr else {
-                    throw .badRequest("A line ends in a bare LF; lines must end in CRLF.")
-                }
-                scanned = 0
-                return index - 1
-            }
-            index += 1
+        switch scanner.next(bytes, from: start, limit: limit) {
+        case .complete(let end): return end
+        case .incomplete: return nil
+        case .tooLong: throw lineTooLong(kind)
+        case .bareLF: throw .badRequest("A line ends in a bare LF; lines must end in CRLF.")
         }
-        scanned = index - start
-        // Without its CR LF yet, the line is already over the limit.
-        if scanned > limit + 1 { throw lineTooLong(kind) }
-        return nil
     }
 
     // MARK: Request line
@@ -190,9 +176,7 @@ struct RequestParser {
     }
 
     private func parseVersion(_ bytes: UnsafeRawBufferPointer) throws(HTTPParseError) -> HTTPVersion {
-        guard bytes.count == 8, bytes.starts(with: "HTTP/".utf8), bytes[6] == UInt8(ascii: "."),
-              let major = decimalDigit(bytes[5]), let minor = decimalDigit(bytes[7])
-        else { throw .badRequest("The HTTP version is malformed.") }
+        guard let (major, minor) = VersionText.parse(bytes) else { throw .badRequest("The HTTP version is malformed.") }
         switch (major, minor) {
         case (1, 0): return .http1_0
         // RFC 9110 2.5: a higher minor version of a major version we
@@ -204,44 +188,7 @@ struct RequestParser {
         }
     }
 
-    private func decimalDigit(_ byte: UInt8) -> Int? {
-        (byte >= 0x30 && byte <= 0x39) ? Int(byte - 0x30) : nil
-    }
-
-    // MARK: Field lines
-
-    private func parseFieldLine(_ line: UnsafeRawBufferPointer) throws(HTTPParseError) -> (String, String) {
-        if line[0] == ASCII.space || line[0] == ASCII.tab {
-            throw .badRequest("Obsolete line folding (obs-fold) is not accepted.")
-        }
-        guard let colon = line.firstIndex(of: ASCII.colon) else {
-            throw .badRequest("A header line has no colon.")
-        }
-        guard colon > 0 else { throw .badRequest("A header field has an empty name.") }
-        let nameBytes = UnsafeRawBufferPointer(rebasing: line[0..<colon])
-        if let last = nameBytes.last, last == ASCII.space || last == ASCII.tab {
-            throw .badRequest("Whitespace between a header field name and the colon is not allowed.")
-        }
-        guard nameBytes.allSatisfy(ASCII.isToken) else {
-            throw .badRequest("A header field name contains an invalid character.")
-        }
-        var start = colon + 1
-        var end = line.count
-        while start < end, line[start] == ASCII.space || line[start] == ASCII.tab { start += 1 }
-        while end > start, line[end - 1] == ASCII.space || line[end - 1] == ASCII.tab { end -= 1 }
-        let valueBytes = UnsafeRawBufferPointer(rebasing: line[start..<end])
-        guard valueBytes.allSatisfy(ASCII.isFieldValue) else {
-            throw .badRequest("A header field value contains NUL, CR, LF or another control character.")
-        }
-        // Lowercased straight into the String's storage: names up to 15
-        // bytes (nearly all) are then small strings, held inline with no
-        // allocation, and no temporary array as decoding a lazy map makes.
-        let name = String(unsafeUninitializedCapacity: nameBytes.count) { buffer in
-            for (index, byte) in nameBytes.enumerated() { buffer[index] = ASCII.lowercased(byte) }
-            return nameBytes.count
-        }
-        return (name, String(decoding: valueBytes, as: UTF8.self))
-    }
+    // MARK: Line errors
 
     /// Which line `nextLine` reads, for its error when the line is too
     /// long. The error is built only then: its detail is an interpolated
@@ -360,9 +307,7 @@ struct RequestParser {
             if version == .http1_0 {
                 throw .badRequest("Transfer-Encoding is not defined for HTTP/1.0 requests.")
             }
-            let codings = transferEncodings.flatMap { $0.split(separator: ",") }
-                .map { ASCII.lowercased($0.trimmingWhitespace()) }
-                .filter { !$0.isEmpty }
+            let codings = FieldList.elements(transferEncodings).filter { !$0.isEmpty }
             guard codings.last == "chunked", codings.filter({ $0 == "chunked" }).count == 1 else {
                 throw .badRequest("Transfer-Encoding must end in 'chunked', exactly once.")
             }
@@ -387,8 +332,7 @@ struct RequestParser {
 
     private func clientAllowsKeepAlive(_ connectionFields: [String]) -> Bool {
         guard !connectionFields.isEmpty else { return version == .http1_1 }
-        let options = connectionFields.flatMap { $0.split(separator: ",") }
-            .map { ASCII.lowercased($0.trimmingWhitespace()) }
+        let options = FieldList.elements(connectionFields)
         if options.contains("close") { return false }
         return version == .http1_1 || options.contains("keep-alive")
     }
@@ -405,25 +349,15 @@ struct RequestParser {
 
     // MARK: Chunks
 
-    private func parseChunkSize(_ line: UnsafeRawBufferPointer) throws(HTTPParseError) -> Int {
-        var size = 0
-        var index = 0
-        while index < line.count, let digit = ASCII.hexValue(line[index]) {
-            guard index < 15 else { throw bodyTooLarge() }
-            size = size << 4 | Int(digit)
-            index += 1
-        }
-        guard index > 0 else { throw .badRequest("A chunk size is not a hexadecimal number.", code: "invalid_chunk") }
-        // chunk-ext = *( BWS ";" BWS ext-name [ BWS "=" BWS ext-value ] ): accepted, not interpreted.
-        let extensions = UnsafeRawBufferPointer(rebasing: line[index...])
-        if !extensions.isEmpty {
-            let firstNonBlank = extensions.first { $0 != ASCII.space && $0 != ASCII.tab }
-            guard firstNonBlank == UInt8(ascii: ";"), extensions.allSatisfy(ASCII.isFieldValue) else {
-                throw .badRequest("A chunk size is followed by something other than a chunk extension.",
-                                  code: "invalid_chunk")
+    private func chunkSize(_ line: UnsafeRawBufferPointer) throws(HTTPParseError) -> Int {
+        do throws(ChunkSizeLine.Failure) {
+            return try ChunkSizeLine.parse(line)
+        } catch {
+            switch error {
+            case .tooLarge: throw bodyTooLarge()
+            case .malformed(let detail): throw .badRequest(detail, code: "invalid_chunk")
             }
         }
-        return size
     }
 
     private mutating func finishBody() -> Event {
@@ -433,15 +367,5 @@ struct RequestParser {
         headerBytes = 0
         state = .requestLine
         return event
-    }
-}
-
-extension StringProtocol {
-    /// Drops leading and trailing SP and HTAB (OWS in RFC 9110).
-    func trimmingWhitespace() -> Substring {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" { slice.removeLast() }
-        return slice
     }
 }

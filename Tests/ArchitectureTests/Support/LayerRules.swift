@@ -29,7 +29,8 @@ enum LayerRules {
         case .systemLibrary, .primitive, .format: []
         case .framework: [.primitive]
         case .domain: [.format]
-        case .capability: [.framework, .domain, .systemLibrary]
+        // http: the outbound HTTP client reads responses with the server's parser.
+        case .capability: [.framework, .domain, .http, .systemLibrary]
         case .client: [.framework, .domain, .capability]
         case .context: [.framework, .domain, .client]
         case .presentation: [.framework, .domain, .context, .http, .format]
