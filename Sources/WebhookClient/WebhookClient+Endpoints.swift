@@ -115,7 +115,7 @@ extension WebhookClient {
             try await http.current.check(parsed)
         } catch {
             switch error {
-            case .addressRefused(let host, let addresses): throw WebhookError.urlRefused(host: host, addresses: addresses.map(\.ip))
+            case .addressRefused(let host, let addresses): throw WebhookError.urlRefused(host: host, addresses: addresses)
             default: throw WebhookError.urlUnresolvable(host: parsed.host)
             }
         }
