@@ -45,6 +45,7 @@ hooks_dir=$AXIOM_CLUSTER_STATE.webhooks
 rm -rf "$hooks_dir" && mkdir -p "$hooks_dir"
 exec 8> >(exec python3 scripts/webhook_receiver.py --dir "$hooks_dir" --lifetime 3600 > "$hooks_dir/ready.json")
 for _ in $(seq 1 100); do [ -s "$hooks_dir/port" ] && break; sleep 0.1; done
+[ -s "$hooks_dir/port" ] || { echo "cluster-test.sh: the webhook receiver did not start (scripts/setup.sh --tests)" >&2; exit 1; }
 export AXIOM_WEBHOOKS_ALLOW_PRIVATE=1 AXIOM_WEBHOOKS_CA_FILE=$hooks_dir/ca.pem
 export AXIOM_WEBHOOKS_RETRY_SCHEDULE=0,0.2,0.5,1,2 AXIOM_WEBHOOKS_TIMEOUT=2
 trap 'exec 9>&- 8>&-; scripts/cluster.sh down' EXIT
