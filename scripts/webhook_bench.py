@@ -22,7 +22,6 @@ both sides. Python 3 standard library only.
 """
 import argparse
 import datetime
-import json
 import os
 import statistics
 import sys
