@@ -265,10 +265,13 @@ class Receiver:
         self.endpoints = Endpoints(endpoints_path)
         self.recorder = Recorder(os.path.join(directory, "deliveries.jsonl"))
         self.connections = 0
+        self.open = set()
+        self.closing = asyncio.Event()
 
     async def serve(self, reader, writer):
         self.connections += 1
         connection = self.connections
+        self.open.add(writer)
         try:
             while True:
                 request = await read_request(reader, writer)
@@ -280,11 +283,30 @@ class Receiver:
             writer.write(response(400, False, json.dumps({"error": str(failure)}).encode()))
         except (ConnectionError, asyncio.IncompleteReadError, ssl.SSLError, ValueError, OSError):
             pass
-        except asyncio.CancelledError:
-            pass  # shutting down with a delivery stalled on purpose
         finally:
+            self.open.discard(writer)
             if not writer.transport.is_closing():
                 writer.close()
+
+    async def pause(self, seconds):
+        """Sleeps, or less when the receiver is shutting down."""
+        try:
+            await asyncio.wait_for(self.closing.wait(), seconds)
+        except asyncio.TimeoutError:
+            pass
+
+    async def shut(self):
+        """Ends every connection, each task its own way out (none cancelled
+        half-started), within a bound."""
+        self.closing.set()
+        for _ in range(40):
+            for writer in list(self.open):
+                writer.transport.abort()
+            # A connection's task made but not yet started is waited for too.
+            others = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            if not others:
+                return
+            await asyncio.wait(others, timeout=0.05)
 
     async def dispatch(self, request, writer, connection):
         """Answers one request; False when the connection is to end."""
@@ -342,10 +364,10 @@ class Receiver:
             reset(writer)
             return False
         if answer == "timeout":
-            await asyncio.sleep(endpoint.behaviour.stall)
+            await self.pause(endpoint.behaviour.stall)
             return False
         if answer == "slow":
-            await asyncio.sleep(endpoint.behaviour.seconds)
+            await self.pause(endpoint.behaviour.seconds)
             answer = "204"
         extra = ("Retry-After: 1",) if answer == "429" else ()
         body = json.dumps({"error": record["error"]}).encode() if answer == "400" else b""
@@ -393,6 +415,7 @@ async def run(args):
     await stop.wait()
     watcher.cancel()
     server.close()
+    await receiver.shut()
 
 
 def main():
