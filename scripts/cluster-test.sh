@@ -37,10 +37,22 @@ export AXIOM_SMTP_HOST=localhost AXIOM_SMTP_PORT=$smtp_port AXIOM_SMTP_TLS=start
 export AXIOM_SMTP_CA_FILE=$mail_dir/ca.pem AXIOM_MAIL_FROM=shop@axiom.test AXIOM_MAIL_TEMPLATES=$PWD/config/mail
 # A killed replica's jobs are taken over within seconds, not a minute.
 export AXIOM_JOBS_LEASE=5
-trap 'exec 9>&-; scripts/cluster.sh down' EXIT
+# Webhooks on, to a real receiver (HTTPS on a CA it makes, every delivery
+# verified with the standardwebhooks library) on loopback, which the
+# settings allow; retries within seconds, not hours. The driver makes its
+# endpoints first and reads what arrived last. Stopped by closing fd 8.
+hooks_dir=$AXIOM_CLUSTER_STATE.webhooks
+rm -rf "$hooks_dir" && mkdir -p "$hooks_dir"
+exec 8> >(exec python3 scripts/webhook_receiver.py --dir "$hooks_dir" --lifetime 3600 > "$hooks_dir/ready.json")
+for _ in $(seq 1 100); do [ -s "$hooks_dir/port" ] && break; sleep 0.1; done
+[ -s "$hooks_dir/port" ] || { echo "cluster-test.sh: the webhook receiver did not start (scripts/setup.sh --tests)" >&2; exit 1; }
+export AXIOM_WEBHOOKS_ALLOW_PRIVATE=1 AXIOM_WEBHOOKS_CA_FILE=$hooks_dir/ca.pem
+export AXIOM_WEBHOOKS_RETRY_SCHEDULE=0,0.2,0.5,1,2 AXIOM_WEBHOOKS_TIMEOUT=2
+trap 'exec 9>&- 8>&-; scripts/cluster.sh down' EXIT
 scripts/cluster.sh down
 scripts/cluster.sh up >/dev/null
 ports=$(for n in 1 2 3; do echo $((CLUSTER_PORT + n)); done | paste -sd,)
 python3 scripts/cluster_driver.py --ports "$ports" \
   --admin-email "$AXIOM_ADMIN_EMAIL" --admin-password "$AXIOM_ADMIN_PASSWORD" \
-  --webhook-secret "$(cat "$AXIOM_CLUSTER_STATE/webhook-secret")" --mail-dir "$mail_dir" "$@"
+  --webhook-secret "$(cat "$AXIOM_CLUSTER_STATE/webhook-secret")" --mail-dir "$mail_dir" \
+  --webhook-dir "$hooks_dir" "$@"

@@ -37,11 +37,21 @@ every check says which replica wrote and which one read:
   drained, every order has its mails, each under one Message-ID, none for
   a checkout rolled back, and every mail job ended succeeded or dead with
   a reason (scripts/mail_check.py).
+- webhooks (with --webhook-dir, last): before the first check three
+  endpoints are made on a real receiver (scripts/webhook_receiver.py,
+  HTTPS, every delivery verified with the standardwebhooks library): two
+  that fail at random (500s, stalls past the timeout, resets, 429 with
+  Retry-After) and one that answers 410. Once the job queue has drained,
+  every order.created and order.paid of every committed order reached each
+  enabled endpoint at least once, nothing reached any for a rolled-back
+  checkout, repeats kept their webhook-id, and the 410 one is disabled
+  (gone) while the others are enabled (scripts/webhook_check.py).
 
 Python 3 standard library only (scripts/mail_check.py reads the mails with
 its email package). Exits 0 when every check passed.
 """
 import argparse
+import datetime
 import hashlib
 import hmac
 import http.client
@@ -58,6 +68,7 @@ import uuid
 
 from axiom_client import CheckFailed, Client
 import mail_check
+import webhook_check
 
 PASSWORD = "cluster test password 42"
 CLUSTER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cluster.sh")
@@ -781,6 +792,69 @@ def check_mail(cluster, directory):
     return summary
 
 
+# The endpoints the webhooks check makes: (name, behaviour, what it ends
+# as, the event types it takes; None: every type). A random one fails a
+# webhook-id at most twice in a row, so the test's short retry schedule
+# always gets through, kills or not.
+WEBHOOK_ENDPOINTS = [
+    ("steady", {"kind": "random", "seed": 1, "share": 0.3, "stall": 3, "max_failures": 2}, "enabled", None),
+    ("flaky", {"kind": "random", "seed": 2, "share": 0.5, "stall": 3, "max_failures": 2}, "enabled",
+     ["order.created", "order.paid"]),
+    ("gone", "gone", "gone", ["order.created"]),
+]
+
+
+def subscribe_webhooks(cluster, directory):
+    """The endpoints above, on the receiver running in `directory`."""
+    receiver = webhook_check.WebhookReceiver(directory, started=False)
+    client = cluster.replica(0)
+    subscriptions = [webhook_check.subscribe(client, cluster.admin, receiver, name, behaviour, expect, types)
+                     for name, behaviour, expect, types in WEBHOOK_ENDPOINTS]
+    receiver.stop()
+    return subscriptions
+
+
+def order_facts(orders):
+    """Each order with when it was made, whether its payment came in, and
+    whether its checkout was rolled back (the database's record)."""
+    rolled_back = {row[0] for row in psql("""
+        SELECT DISTINCT order_id FROM order_history
+        WHERE status = 'cancelled' AND actor = 'system' AND reason = 'stock_sold_out'""")}
+    paid = {row[0] for row in psql("SELECT order_id FROM payments WHERE paid >= amount")}
+    return [{"id": o["id"], "created_at": iso_seconds(o["created_at"]), "paid": o["id"] in paid,
+             "rolled_back": o["id"] in rolled_back} for o in orders]
+
+
+def iso_seconds(text):
+    """An API timestamp (ISO 8601, UTC) as seconds since 1970."""
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def check_webhooks(cluster, directory, subscriptions):
+    """After every other check: what the receiver took, through every kill,
+    restart and outage above (scripts/webhook_check.py)."""
+    client = cluster.replica(0)
+    jobs = webhook_check.wait_drained(client, cluster.admin)
+    states = {s.id: client.must(200, "GET", f"/admin/webhooks/{s.id}", token=cluster.admin) for s in subscriptions}
+    orders = order_facts(client.all_pages("/admin/orders", cluster.admin))
+    failures = []
+    counts = webhook_check.check(webhook_check.WebhookLog(directory).deliveries(), subscriptions, states, orders,
+                                 failures)
+    dead = [job for job in jobs if job["state"] == "dead"]
+    answers = ", ".join(f"{n} {a}" for a, n in sorted(counts["answers"].items()))
+    summary = (f"{counts['requests']} requests ({answers}) carried {counts['events']} events to "
+               f"{len(subscriptions)} endpoints; {counts['orders']} orders ({counts['paid']} paid) each announced "
+               f"to every enabled endpoint, {counts['missing']} missing; {counts['repeats']} repeats, each under its "
+               f"webhook-id; {counts['rolled_back']} rolled-back checkouts announced nothing; "
+               + ", ".join(f"{s.name} {states[s.id]['status']}"
+                           + (f" ({states[s.id]['disabled_reason']})" if states[s.id].get("disabled_reason") else "")
+                           for s in subscriptions)
+               + f"; {len(jobs)} jobs ended, {len(dead)} dead")
+    if failures:
+        raise CheckFailed(summary + "; " + "; ".join(failures[:10]))
+    return summary
+
+
 CHECKS = ["coherence", "revocation", "events", "stock", "throttle", "kill", "outage", "rolling"]
 
 
@@ -797,11 +871,15 @@ def main():
     parser.add_argument("--restart-rounds", type=int, default=2, help="restarts of every replica in the rolling check")
     parser.add_argument("--only", default=",".join(CHECKS), help="checks to run, comma-separated")
     parser.add_argument("--mail-dir", help="the replicas send mail to the SMTP sink writing here: check it last")
+    parser.add_argument("--webhook-dir", help="a webhook receiver runs here: endpoints on it first, checked last")
     arguments = parser.parse_args()
     if arguments.mail_dir and "mail" not in arguments.only.split(","):
         arguments.only += ",mail"
+    if arguments.webhook_dir and "webhooks" not in arguments.only.split(","):
+        arguments.only += ",webhooks"
     cluster = Cluster([int(p) for p in arguments.ports.split(",")], arguments.admin_email,
                       arguments.admin_password, arguments.webhook_secret)
+    subscriptions = subscribe_webhooks(cluster, arguments.webhook_dir) if arguments.webhook_dir else []
     runs = {
         "coherence": lambda: check_coherence(cluster, arguments.rounds),
         "revocation": lambda: check_revocation(cluster, max(3, arguments.rounds // 3)),
@@ -812,6 +890,7 @@ def main():
         "outage": lambda: check_outage(cluster),
         "rolling": lambda: check_rolling(cluster, arguments.buyers, arguments.restart_rounds),
         "mail": lambda: check_mail(cluster, arguments.mail_dir),
+        "webhooks": lambda: check_webhooks(cluster, arguments.webhook_dir, subscriptions),
     }
     failed = 0
     for name in arguments.only.split(","):

@@ -4,7 +4,8 @@
 # Safe to run again.
 #   scripts/setup.sh           libsqlite3, libpq, libsodium, zlib, libssl: enough to build and run the server
 #   scripts/setup.sh --tests   and PostgreSQL 15, HAProxy (scripts/cluster.sh's balancer), Chromium with
-#                              chromedriver, promtool (prometheus), aiosmtpd (a real SMTP server), wrk, curl and the PyPI tools below
+#                              chromedriver, promtool (prometheus), aiosmtpd (a real SMTP server), nginx (the webhook
+#                              benchmark's receiver), wrk, curl and the PyPI tools below
 set -euo pipefail
 tests=false
 case "${1:-}" in
@@ -14,7 +15,7 @@ case "${1:-}" in
 esac
 packages=(libsqlite3-dev libpq-dev libsodium-dev zlib1g-dev libssl-dev python3)
 if $tests; then
-  packages+=(postgresql-15 wrk curl chromium chromium-driver haproxy prometheus python3-aiosmtpd)
+  packages+=(postgresql-15 wrk curl chromium chromium-driver haproxy prometheus python3-aiosmtpd nginx-light)
 fi
 missing=()
 for package in "${packages[@]}"; do
@@ -37,3 +38,5 @@ python3 -c 'import prometheus_client' 2>/dev/null || python3 -m pip install -q p
 python3 -c 'import aiosmtpd' 2>/dev/null || python3 -m pip install -q aiosmtpd
 # trustme (PyPI) makes the test CA and certificates the SMTP and TLS tests serve.
 python3 -c 'import trustme' 2>/dev/null || python3 -m pip install -q trustme
+# standardwebhooks (PyPI), the specification's reference verifier: the webhook receiver checks every delivery with it.
+python3 -c 'import standardwebhooks' 2>/dev/null || python3 -m pip install -q standardwebhooks

@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 # skipping what is installed already.
 scripts/setup.sh --tests
 swift build --build-tests --explicit-target-dependency-import-check error
+# The webhook receiver the tests deliver to, and the cluster test's
+# webhook checks, against a sender that signs with the reference library.
+python3 scripts/webhook_selfcheck.py
 # Serially: several suites start real servers and hash real passwords, and on
 # a 2-core machine running them all at once starves the ones that wait on a
 # socket. No assertion depends on time, but the hang guards (30 s per read)
