@@ -17,12 +17,13 @@ import Testing
 
     @Test func theStandardScheduleWithItsJitterAndRetryAfter() {
         let schedule = WebhookRetrySchedule.standard
-        #expect(schedule.seconds == [0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400])
-        for (made, seconds) in schedule.seconds.enumerated() {
+        #expect(schedule.milliseconds == [0, 5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400].map { $0 * 1000 })
+        for (made, step) in schedule.milliseconds.enumerated() {
             let low = schedule.delay(afterAttempts: made, unit: 0)!
             let high = schedule.delay(afterAttempts: made, unit: 0.999_999)!
-            #expect(low == seconds * 800 && high <= seconds * 1200 && high >= seconds * 1199, "±20 % of \(seconds) s")
+            #expect(low == step * 8 / 10 && high <= step * 12 / 10 && high >= step * 1199 / 1000, "±20 % of \(step) ms")
         }
+        #expect(WebhookRetrySchedule(seconds: [0, 0.2, 0.5])?.milliseconds == [0, 200, 500], "fractions for tests")
         #expect(schedule.delay(afterAttempts: schedule.attempts, unit: 0.5) == nil, "after the last: none")
         #expect(schedule.delay(afterAttempts: 1, unit: 0.5, retryAfter: 60_000) == 60_000, "a later Retry-After wins")
         #expect(schedule.delay(afterAttempts: 2, unit: 0.5, retryAfter: 1_000) == 300_000, "an earlier one does not")

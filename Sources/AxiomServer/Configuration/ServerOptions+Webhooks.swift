@@ -19,7 +19,7 @@ extension ServerOptions {
         .integer("webhooks_endpoint_concurrency", in: 1...1_000,
                  help: "attempts one endpoint may have in flight in this process (at most jobs_concurrency - 1)",
                  \.webhooks.endpointConcurrency),
-        .list("webhooks_retry_schedule", accepted: "comma-separated whole seconds 0 to 604800, one per attempt",
+        .list("webhooks_retry_schedule", accepted: "comma-separated seconds 0 to 604800, one per attempt",
               help: "the wait before each attempt of a delivery, the first after the event; ±20 % jitter",
               check: { WebhookOptions.schedule($0) != nil }, \.webhooks.retrySchedule),
         .integer("webhooks_disable_after", in: 1...31_536_000,

@@ -18,7 +18,7 @@ struct WebhookOptions: Sendable {
     var connectTimeoutSeconds = 5.0
     var endpointConcurrency = 4
     /// Comma-separated seconds, one per attempt (checked before it is set).
-    var retrySchedule = WebhookRetrySchedule.standard.seconds.map(String.init).joined(separator: ",")
+    var retrySchedule = "0,5,300,1800,7200,18000,36000,50400,72000,86400"
     var disableAfterSeconds = 432_000
     var retentionSeconds = 2_592_000
 
@@ -40,9 +40,9 @@ struct WebhookOptions: Sendable {
                         disableAfterSeconds: Int64(disableAfterSeconds), retentionSeconds: Int64(retentionSeconds))
     }
 
-    /// `0,5,300`: whole seconds, one per attempt, each at most a week.
+    /// `0,0.5,300`: seconds, one per attempt, each at most a week.
     static func schedule(_ text: String) -> WebhookRetrySchedule? {
-        let steps = text.split(separator: ",", omittingEmptySubsequences: false).map { Int64($0.filter { $0 != " " }) }
+        let steps = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.filter { $0 != " " }) }
         guard steps.count <= 100, steps.allSatisfy({ $0 != nil }) else { return nil }
         return WebhookRetrySchedule(seconds: steps.compactMap { $0 })
     }
