@@ -115,12 +115,16 @@ import Testing
              PaymentError.orderNotPaid(payment, status: .requiresPayment), PaymentError.orderShipped(payment)],
             [JobError.notInState(id: 1, state: .running, action: "retried"), JobError.payloadErased(id: 1),
              JobError.duplicateQueued(id: 1, kind: "k")],
+            [WebhookError.invalid(ValidationError([FieldError(field: "url", code: .invalidFormat, message: "m")])),
+             WebhookError.urlRefused(host: "localhost", addresses: ["127.0.0.1"]),
+             WebhookError.urlUnresolvable(host: "nowhere.invalid"), WebhookError.endpointNotFound(id: "ep_1"),
+             WebhookError.deliveryNotFound(id: "1"), WebhookError.endpointDisabled(id: "ep_1")],
         ]
         return cases.flatMap { $0 }
     }
 
     /// How many cases `refusals()` must list: one per case of each enum.
-    static let refusalCases = 1 + 3 + 1 + 1 + 1 + 3 + 4 + 2 + 4 + 2 + 1 + 4 + 1 + 1 + 7 + 3
+    static let refusalCases = 1 + 3 + 1 + 1 + 1 + 3 + 4 + 2 + 4 + 2 + 1 + 4 + 1 + 1 + 7 + 3 + 6
 
     /// The status and code the API answers `refusal` with.
     static func answer(_ refusal: any Refusal) -> (status: Int, code: String)? {
@@ -193,6 +197,15 @@ import Testing
             case .notInState: (409, "job_state_conflict")
             case .payloadErased: (409, "job_payload_erased")
             case .duplicateQueued: (409, "job_duplicate_queued")
+            }
+        case let webhook as WebhookError:
+            switch webhook {
+            case .invalid: (422, "webhook_url_invalid")
+            case .urlRefused: (422, "webhook_url_refused")
+            case .urlUnresolvable: (422, "webhook_url_unresolvable")
+            case .endpointNotFound: (404, "webhook_endpoint_not_found")
+            case .deliveryNotFound: (404, "webhook_delivery_not_found")
+            case .endpointDisabled: (409, "webhook_endpoint_disabled")
             }
         default: nil
         }
