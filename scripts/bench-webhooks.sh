@@ -20,6 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/load-test-env.sh
+. scripts/webhook-nginx.sh
 pg=false
 if [ "${1:-}" = "--pg" ]; then pg=true; shift; fi
 EVENTS=${1:-5000} ENDPOINTS=${2:-4} RATE=${3:-200} SECONDS_=${4:-20}
@@ -50,48 +51,8 @@ if [ "${BENCH_RECEIVER:-nginx}" = python ]; then
   ca=$work/receiver/ca.pem
   receiver=(--receiver-dir "$work/receiver")
 else
-  command -v nginx >/dev/null || { echo "bench-webhooks.sh: nginx not found (scripts/setup.sh --tests installs it)" >&2; exit 1; }
-  python3 - "$work" <<'PY'
-import os, sys, trustme
-work = sys.argv[1]
-ca = trustme.CA()
-ca.cert_pem.write_to_path(os.path.join(work, "ca.pem"))
-cert = ca.issue_cert("localhost", "127.0.0.1")
-cert.private_key_pem.write_to_path(os.path.join(work, "key.pem"))
-with open(os.path.join(work, "cert.pem"), "wb") as out:
-    out.write(b"".join(blob.bytes() for blob in cert.cert_chain_pems))
-PY
-  mkdir -p "$work/nginx"
-  user_line=""
-  [ "$(id -u)" -eq 0 ] && user_line="user root;"
-  cat > "$work/nginx.conf" <<CONF
-$user_line
-worker_processes 1;
-daemon off;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log warn;
-events { worker_connections 4096; }
-http {
-  client_body_temp_path $work/nginx/body;
-  proxy_temp_path $work/nginx/proxy;
-  fastcgi_temp_path $work/nginx/fastcgi;
-  uwsgi_temp_path $work/nginx/uwsgi;
-  scgi_temp_path $work/nginx/scgi;
-  log_format hooks '\$msec \$uri \$http_webhook_id \$status';
-  access_log $work/hooks.log hooks;
-  keepalive_requests 1000000;
-  keepalive_timeout 120s;
-  server {
-    listen 127.0.0.1:$receiver_port ssl;
-    ssl_certificate $work/cert.pem;
-    ssl_certificate_key $work/key.pem;
-    location /hooks/ { return 204; }
-  }
-}
-CONF
-  nginx -p "$work/nginx" -c "$work/nginx.conf" -e "$work/nginx-error.log" &
-  pids+=($!)
-  for _ in $(seq 1 100); do curl -s --cacert "$work/ca.pem" -o /dev/null "https://localhost:$receiver_port/" && break; sleep 0.1; done
+  webhook_nginx_start "$work" "$receiver_port"
+  pids+=("$WEBHOOK_NGINX")
   ca=$work/ca.pem
   receiver=(--nginx-log "$work/hooks.log")
 fi
