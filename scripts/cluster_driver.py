@@ -757,9 +757,10 @@ def check_rolling(cluster, buyers, rounds):
     # any checkout still settling to end before reading the database.
     time.sleep(1)
     violations = {name: check(cluster, products) for name, check in INVARIANTS.items()}
-    # The debug build CI runs, on two shared cores, with the job runner's
-    # works (mail, webhooks) starting too: 3 s is the bar, not the usual time.
-    slow = [r for r in restarts if r[3] > 3.0 and not r[2]]
+    # The debug build CI runs, on two shared cores, under the load's
+    # webhook retries: 5 s is the bar, not the usual time (the times are
+    # reported above).
+    slow = [r for r in restarts if r[3] > 5.0 and not r[2]]
 
     def restarted(r, how, paused, seconds):
         took = f"{seconds:.2f} s" if seconds != float("inf") else "not ready after 30 s"
@@ -774,7 +775,7 @@ def check_rolling(cluster, buyers, rounds):
                + "; invariants " + ", ".join(f"{name} {len(v)} violations" for name, v in violations.items()))
     problems = load.problems[:5] + [v for vs in violations.values() for v in vs][:10]
     if problems or slow or load.placed == 0:
-        raise CheckFailed(summary + ("; slow restarts (> 3 s): " + str(slow) if slow else "")
+        raise CheckFailed(summary + ("; slow restarts (> 5 s): " + str(slow) if slow else "")
                           + ("; " + "; ".join(problems) if problems else ""))
     return summary
 
